@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { LineTypeSchema } from './verify.js';
+
+/** A column is named by its header text or its zero-based position. */
+export const ColumnRefSchema = z.union([z.string().min(1), z.number().int().nonnegative()]);
+
+/** The optional columns of the wizard's mapping step, each 'Do Not Map' (absent) by default. */
+export const mappableFields = [
+  'first_name',
+  'last_name',
+  'full_name',
+  'business_name',
+  'email',
+  'street_address',
+  'street_address_2',
+  'city',
+  'state',
+  'postal_code',
+  'dob',
+] as const;
+export const MappableFieldSchema = z.enum(mappableFields);
+
+/** `POST /bulk/jobs`. Small files may come inline as `csv_content`; otherwise PUT to `upload_url`. */
+export const CreateBulkJobSchema = z
+  .object({
+    file_name: z.string().trim().min(1).max(255),
+    phone_col: ColumnRefSchema,
+    header_row: z.union([z.literal(0), z.literal(1)]).default(1),
+    mapping: z.partialRecord(MappableFieldSchema, ColumnRefSchema).default({}),
+    csv_content: z.string().optional(),
+  })
+  .strict();
+export type CreateBulkJob = z.infer<typeof CreateBulkJobSchema>;
+
+export const JobStatusSchema = z.enum(['awaiting_upload', 'queued', 'processing', 'completed', 'failed']);
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+
+export const CountsSchema = z.record(z.string(), z.number().int().nonnegative());
+
+export const BulkJobSchema = z.object({
+  job_id: z.string(),
+  filename: z.string(),
+  status: JobStatusSchema,
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+  total_rows: z.number().int().nonnegative().nullable(),
+  processed_rows: z.number().int().nonnegative(),
+  duplicates: z.number().int().nonnegative(),
+  result_url: z.string().nullable(),
+  uploaded_file: z.string().nullable(),
+  file_reference: z.string(),
+  credits_charged: z.number().int().nonnegative(),
+  credits_reversed: z.number().int().nonnegative(),
+  line_types: CountsSchema,
+  dnc_status: CountsSchema,
+  file_message: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BulkJob = z.infer<typeof BulkJobSchema>;
+
+export const CreatedBulkJobSchema = BulkJobSchema.extend({
+  message: z.string(),
+  upload_url: z.string().nullable(),
+  upload_expires_at: z.string().nullable(),
+});
+
+/** Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed). */
+export const ResultFilterSchema = z.object({
+  line_type: z.union([LineTypeSchema, z.literal('all')]).optional(),
+  dnc: z.enum(['0', '1', 'all']).optional(),
+});

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Every expected failure has a stable code. The status is decided here, once, so the server
+ * answers and the SDK maps them the same way.
+ */
+export const errorStatus = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_json: 400,
+  csv_empty: 400,
+  unauthorized: 401,
+  invalid_api_key: 401,
+  token_expired: 401,
+  insufficient_credits: 402,
+  forbidden: 403,
+  plan_paused: 403,
+  not_found: 404,
+  file_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  results_not_ready: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]];
+export const ErrorCodeSchema = z.enum(errorCodes);
+
+/** One problem with one field of the request: `path` is where, `message` is why. */
+export const FieldIssueSchema = z.object({
+  location: z.enum(['body', 'query', 'params', 'headers']),
+  path: z.string(),
+  message: z.string(),
+});
+export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+
+/**
+ * The error envelope. `message` is repeated at the top level because the seeds' clients read
+ * `response.data.message`; a 402 also carries `credits_required` and `credits_available` at the
+ * top level, where the bulk wizard reads them.
+ */
+export const ErrorEnvelopeSchema = z.object({
+  error: z.object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    request_id: z.string().optional(),
+    issues: z.array(FieldIssueSchema).optional(),
+  }),
+  message: z.string(),
+  credits_required: z.number().int().optional(),
+  credits_available: z.number().int().optional(),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+/** Messages users see, from the specification, with its spelling mistakes corrected. */
+export const messages = {
+  accessDenied: 'Access Denied: You do not have permission to perform this action.',
+  genericError: 'An error occurred',
+  resultsNotReady: 'Results not ready',
+  noFileFound: 'No file found',
+  csvEmpty: 'Csv is empty',
+  activateFirst: 'please activate your account first',
+} as const;

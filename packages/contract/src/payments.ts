@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { PlanReferenceSchema } from './plans.js';
+
+export const CurrencySchema = z.literal('usd');
+
+/** `POST /payment`: buy a plan; `amount` (dollars) only for variable plans. */
+export const PurchaseRequestSchema = z
+  .object({
+    reference_code: PlanReferenceSchema,
+    amount: z.number().positive().optional(),
+    currency: CurrencySchema.default('usd'),
+  })
+  .strict();
+export type PurchaseRequest = z.infer<typeof PurchaseRequestSchema>;
+
+export const PurchaseResultSchema = z.object({
+  message: z.string(),
+  purchase_id: z.string(),
+  plan_reference: PlanReferenceSchema,
+  amount: z.number(),
+  credits_added: z.number().int().nonnegative(),
+});
+export type PurchaseResult = z.infer<typeof PurchaseResultSchema>;
+
+/** `POST /payment/setup`: save the card (a payment method id from the card component) and the billing address. */
+export const PaymentSetupRequestSchema = z
+  .object({
+    customer_name: z.string().trim().min(1, 'Name is required'),
+    email: z.email().optional(),
+    line1: z.string().trim().min(1, 'Line1 is required'),
+    line2: z.string().optional().default(''),
+    city: z.string().trim().min(1, 'City is required'),
+    state: z.string().trim().min(1, 'State is required'),
+    postal_code: z.string().optional().default(''),
+    country: z.string().length(2).default('US'),
+    payment_method_id: z.string().min(1),
+    amount: z.number().positive().optional(),
+    reference_code: PlanReferenceSchema.optional(),
+  })
+  .strict();
+export type PaymentSetupRequest = z.infer<typeof PaymentSetupRequestSchema>;
+
+export const ExistsSchema = z.object({ exists: z.boolean() });
+
+export const PaymentMethodSchema = z.object({
+  id: z.string(),
+  brand: z.string(),
+  last4: z.string().length(4),
+  exp_month: z.number().int(),
+  exp_year: z.number().int(),
+  is_default: z.boolean(),
+});
+export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) });
+
+export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1) }).strict();
+
+export const SubscriptionSchema = z.object({
+  id: z.string(),
+  plan_reference: PlanReferenceSchema,
+  status: z.enum(['active', 'paused', 'past_due', 'canceled']),
+  current_period_end: z.string(),
+  cancel_at_period_end: z.boolean(),
+});
+export const SubscriptionStateSchema = z.object({ subscription: SubscriptionSchema.nullable() });
+export const CreateSubscriptionSchema = z
+  .object({ price_id: z.string().min(1), success_url: z.url().optional(), cancel_url: z.url().optional() })
+  .strict();
+export const ChangeSubscriptionSchema = z.object({ plan_reference: PlanReferenceSchema }).strict();
+export const PatchSubscriptionSchema = z.object({ action: z.enum(['pause', 'resume']) }).strict();
+
+/** Purchase history row (seed document 2, section 3). */
+export const PurchaseSchema = z.object({
+  plan_reference: PlanReferenceSchema,
+  plan_name: z.string(),
+  purchase_date: z.string(),
+  purchase_amount: z.number(),
+  credits_added: z.number().int().nonnegative(),
+});
+export const PurchaseHistoryQuerySchema = z.object({
+  year: z.coerce.number().int().min(2000).max(2100).optional(),
+  month: z.coerce.number().int().min(1).max(12).optional(),
+  per_page: z.coerce.number().int().min(1).max(100).default(5),
+});
+export const PurchaseHistorySchema = z.object({ purchases: z.array(PurchaseSchema) });

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { PlanReferenceSchema } from './plans.js';
+
+export const RoleNameSchema = z.enum(['User', 'Agency', 'Admin', 'Super Admin']);
+export type RoleName = z.infer<typeof RoleNameSchema>;
+
+export const PlanStatusSchema = z.enum(['active', 'paused']);
+export type PlanStatus = z.infer<typeof PlanStatusSchema>;
+
+export const SubscriptionStatusSchema = z.enum(['none', 'active', 'paused', 'past_due', 'canceled']);
+export type SubscriptionStatus = z.infer<typeof SubscriptionStatusSchema>;
+
+export const UserPlanSchema = z.object({
+  plan_reference: PlanReferenceSchema.nullable(),
+  plan_status: PlanStatusSchema,
+  plan_name: z.string(),
+});
+export type UserPlan = z.infer<typeof UserPlanSchema>;
+
+export const AddressSchema = z.object({
+  line1: z.string().max(200).default(''),
+  line2: z.string().max(200).default(''),
+  city: z.string().max(100).default(''),
+  state: z.string().max(100).default(''),
+  country: z.string().max(2).default('US'),
+  postal_code: z.string().max(20).default(''),
+});
+export type Address = z.infer<typeof AddressSchema>;
+
+/** Credits left: a count, or the string 'unlimited' for unlimited plans. */
+export const CreditsRemainingSchema = z.union([z.number().int().nonnegative(), z.literal('unlimited')]);
+
+/** `GET /credits`: the credit snapshot (seed document 2, section 3). */
+export const CreditSnapshotSchema = z.object({
+  credits: z.number().int().nonnegative(),
+  credits_remaining: CreditsRemainingSchema,
+  has_unlimited: z.boolean(),
+  user_plan: UserPlanSchema,
+  subscription_status: SubscriptionStatusSchema,
+});
+export type CreditSnapshot = z.infer<typeof CreditSnapshotSchema>;
+
+/** `GET /user`: user info and session fields of both seed documents. */
+export const UserInfoSchema = CreditSnapshotSchema.extend({
+  userId: z.string(),
+  email: z.email(),
+  user_login_email: z.email(),
+  user_name: z.string(),
+  displayName: z.string(),
+  usertype: z.enum(['user', 'admin']),
+  role: z.object({ name: RoleNameSchema }),
+  total_credits_balance: z.number().int().nonnegative(),
+  user_plan_status: PlanStatusSchema,
+  plan: z.string(),
+  purchase_settings: z.object({ scrubs_amount: z.number().int().nonnegative(), is_scrub_enabled: z.boolean() }),
+  address: AddressSchema,
+  billing_info: z.object({ customer_address: AddressSchema }),
+  api_key_id: z.string().nullable(),
+  api_key_last4: z.string().nullable(),
+  api_key_created_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type UserInfo = z.infer<typeof UserInfoSchema>;
+
+/** `PUT /user`: the fields a user may change about themselves. */
+export const UpdateUserSchema = z
+  .object({
+    user_name: z.string().trim().min(1).max(100),
+    address: AddressSchema.partial(),
+    purchase_settings: z.object({
+      scrubs_amount: z.number().int().nonnegative(),
+      is_scrub_enabled: z.boolean(),
+    }),
+  })
+  .partial()
+  .strict();
+export type UpdateUser = z.infer<typeof UpdateUserSchema>;
+
+/** `PUT /user/plan-status`: pause or resume the plan. */
+export const PlanStatusUpdateSchema = z.object({ status: PlanStatusSchema }).strict();
+export const MessageSchema = z.object({ message: z.string() });
+export type Message = z.infer<typeof MessageSchema>;
+
+/** `PUT /apikey`: the full key is in this answer and nowhere else, ever. */
+export const ApiKeyRotationSchema = z.object({
+  api_key: z.string(),
+  api_key_id: z.string(),
+  last4: z.string().length(4),
+  created_at: z.string(),
+});
+export type ApiKeyRotation = z.infer<typeof ApiKeyRotationSchema>;

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const LineTypeSchema = z.enum(['mobile', 'landline', 'voip', 'toll_free', 'invalid']);
+export type LineType = z.infer<typeof LineTypeSchema>;
+
+/** `GET /verify?p=`: one number. `k` is the API key, as the seed's API page documents it. */
+export const VerifyQuerySchema = z.object({
+  p: z.string().min(1, 'p (the phone number) is required').max(64, 'p is longer than any phone number'),
+  k: z.string().max(200).optional(),
+});
+export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
+
+export const VerifyResultSchema = z.object({
+  phone_number: z.string().describe('E.164, or the input as given when it is not a number'),
+  line_type: LineTypeSchema,
+  dnc: z.union([z.literal(0), z.literal(1)]),
+  cached: z.boolean(),
+  /** Omitted for unlimited users (seed document 2, API documentation). */
+  credits_deducted: z.number().int().nonnegative().optional(),
+  credits_remaining: z.number().int().nonnegative().optional(),
+  invalid_reason: z.string().nullable(),
+  dnc_sources: z.array(z.string()),
+  data_source: z.enum(['imported', 'sample']),
+  dataset_versions: z.record(z.string(), z.string()),
+});
+export type VerifyResult = z.infer<typeof VerifyResultSchema>;

@@ -1,0 +1,16 @@
+import { type ErrorCode, type FieldIssue, errorStatus } from '@scrub/contract';
+
+/** An expected failure: a stable code, the status the contract gives it, and a message for people. */
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { issues?: FieldIssue[]; credits_required?: number; credits_available?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = errorStatus[code];
+  }
+}

@@ -1,0 +1,80 @@
+import { type ErrorCode, type ErrorEnvelope, type FieldIssue, errorStatus, messages } from '@scrub/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiError } from './api-error.js';
+
+const fastifyCodes: Record<string, { code: ErrorCode; message?: (e: FastifyError) => string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: (e) => `The request body is not valid JSON: ${e.message}` },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid_json',
+    message: () => "The request body is empty, but its content type says JSON. Send a JSON body or drop the 'Content-Type: application/json' header.",
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: (e) => `${e.message}. This API accepts application/json bodies (and text/csv on upload URLs).`,
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: () => 'The request body is larger than this API accepts.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', message: () => 'The Content-Length header does not match the body.' },
+};
+
+const contextLocation: Record<string, FieldIssue['location']> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'params',
+  headers: 'headers',
+};
+
+function describeIssues(issues: FieldIssue[]): string {
+  return issues
+    .map((i) => (i.path ? `${i.location} field "${i.path}": ${i.message}` : `${i.location}: ${i.message}`))
+    .join('; ');
+}
+
+function statusCodeName(status: number): ErrorCode {
+  const match = (Object.entries(errorStatus) as [ErrorCode, number][]).find(([, s]) => s === status);
+  return match ? match[0] : 'bad_request';
+}
+
+function envelope(code: ErrorCode, message: string, requestId: string, extra: Partial<ErrorEnvelope> & { issues?: FieldIssue[] } = {}): ErrorEnvelope {
+  const { issues, ...rest } = extra;
+  return { error: { code, message, request_id: requestId, ...(issues ? { issues } : {}) }, message, ...rest };
+}
+
+/**
+ * The one place failures become answers. Expected failures keep their code and message; bad input
+ * says which field and why; anything unexpected is logged with the request id and answered 500
+ * without internals.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      const { headers, issues, ...counts } = error.extra;
+      if (headers) reply.headers(headers);
+      return reply.status(error.status).send(envelope(error.code, error.message, request.id, { issues, ...counts }));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const location = contextLocation[error.validationContext ?? 'body'] ?? 'body';
+      const issues: FieldIssue[] = error.validation.map((v) => ({
+        location,
+        path: v.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+        message: v.message ?? 'is invalid',
+      }));
+      return reply
+        .status(400)
+        .send(envelope('validation_failed', `Invalid request: ${describeIssues(issues)}`, request.id, { issues }));
+    }
+    const known = error.code ? fastifyCodes[error.code] : undefined;
+    if (known) {
+      const status = errorStatus[known.code];
+      return reply.status(status).send(envelope(known.code, known.message?.(error) ?? error.message, request.id));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(envelope(statusCodeName(status), error.message, request.id));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send(envelope('internal_error', `${messages.genericError}. Quote request id ${request.id} when you contact support.`, request.id));
+  });
+}

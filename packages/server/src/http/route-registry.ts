@@ -1,0 +1,78 @@
+import type { HttpMethod, RouteSpec } from '@scrub/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { ApiError } from './api-error.js';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Answer<R extends RouteSpec> = R['response'] extends z.ZodType ? z.input<R['response']> : unknown;
+
+export interface RouteRequest<R extends RouteSpec> {
+  query: Infer<R['query']>;
+  params: Infer<R['params']>;
+  body: Infer<R['body']>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type RouteHandler<R extends RouteSpec> = (input: RouteRequest<R>) => Promise<Answer<R>>;
+
+/** `/bulk/jobs/{job_id}` becomes `/bulk/jobs/:job_id` for Fastify and a regular expression for 405s. */
+const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+const toPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+
+/**
+ * Registers routes straight from the contract's route table, so a path, its schemas and its status
+ * are written once. It also remembers them, to answer 405 (with Allow) for a known path and a wrong method.
+ */
+export class RouteRegistry {
+  readonly #known: { pattern: RegExp; method: HttpMethod }[] = [];
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>): void {
+    if (spec.auth !== 'none') {
+      throw new Error(`${spec.method} ${spec.path} needs authentication, which this server cannot check yet`);
+    }
+    this.#known.push({ pattern: toPattern(spec.path), method: spec.method });
+    const status = spec.status ?? 200;
+    this.app.withTypeProvider<ZodTypeProvider>().route({
+      method: spec.method,
+      url: toFastifyPath(spec.path),
+      schema: {
+        ...(spec.query ? { querystring: spec.query } : {}),
+        ...(spec.params ? { params: spec.params } : {}),
+        ...(spec.body ? { body: spec.body } : {}),
+        ...(spec.response ? { response: { [status]: spec.response } } : {}),
+      },
+      handler: async (request, reply) => {
+        const answer = await handler({
+          query: request.query as Infer<R['query']>,
+          params: request.params as Infer<R['params']>,
+          body: request.body as Infer<R['body']>,
+          request,
+          reply,
+        });
+        return reply.status(status).send(answer);
+      },
+    });
+  }
+
+  /** Methods allowed on a concrete URL path; empty when no route has that path. */
+  allowedMethods(url: string): HttpMethod[] {
+    const path = url.split('?')[0] ?? url;
+    return this.#known.filter((k) => k.pattern.test(path)).map((k) => k.method);
+  }
+
+  installNotFoundHandler(): void {
+    this.app.setNotFoundHandler((request) => {
+      const allowed = this.allowedMethods(request.url);
+      if (allowed.length > 0) {
+        throw new ApiError('method_not_allowed', `${request.method} is not allowed on ${request.url.split('?')[0]}; use ${allowed.join(', ')}.`, {
+          headers: { allow: allowed.join(', ') },
+        });
+      }
+      throw new ApiError('not_found', `No such endpoint: ${request.method} ${request.url.split('?')[0]}`);
+    });
+  }
+}

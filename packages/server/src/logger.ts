@@ -1,0 +1,10 @@
+import pino, { type Logger } from 'pino';
+
+/** Structured JSON logs; readable lines instead when a person is watching a terminal. */
+export function createLogger(level: string, pretty = process.stdout.isTTY === true): Logger {
+  return pino({
+    level,
+    base: { service: 'scrub-server' },
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: !process.env.NO_COLOR, ignore: 'pid,hostname,service' } } } : {}),
+  });
+}

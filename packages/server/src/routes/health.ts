@@ -1,0 +1,18 @@
+import { routes } from '@scrub/contract';
+import type { ServerContext } from '../context.js';
+import { isReachable } from '../storage/database.js';
+import { serverVersion } from '../version.js';
+
+export function registerHealth({ registry, database, referenceData }: ServerContext): void {
+  const started = process.hrtime.bigint();
+  registry.add(routes.health, async () => {
+    const ok = await isReachable(database.db);
+    return {
+      status: ok ? ('ok' as const) : ('degraded' as const),
+      version: serverVersion,
+      database: { kind: database.kind, ok },
+      reference_data: referenceData(),
+      uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
+    };
+  });
+}

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import { PGlitePool } from './pglite-pool.js';
+import type { Database } from './schema.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string }
+  /** `dataDir` null keeps the database in memory (tests). */
+  | { kind: 'pglite'; dataDir: string | null };
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * The same values come back from both engines: 64-bit integers and numerics as JavaScript numbers
+ * (every count and sum we store is far below 2^53), timestamps as Dates.
+ */
+const parsers = { [INT8]: Number, [NUMERIC]: Number };
+
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid in parsers
+            ? parsers[oid as keyof typeof parsers]
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  const pglite = await PGlite.create({ dataDir: target.dataDir ?? undefined, parsers });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}
+
+/** Brings the schema up to date. Runs under an advisory lock on PostgreSQL, so many processes may start at once. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function isReachable(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

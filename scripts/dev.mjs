@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// The README's commands land here: `pnpm start`, `pnpm test`, `pnpm bench`.
+// This file has no dependencies and runs on any Node from 18, because it is what makes a machine
+// with an old Node able to run the project: the project needs Node 22+, and where the machine's
+// Node is older we bring Node 24 from the npm registry's `node` package into `.tools/` (once) and
+// re-run under it. A machine with Node 22 or newer downloads nothing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const command = process.argv[2];
+const rest = process.argv.slice(3);
+const MIN_NODE = 22;
+const BUNDLED_NODE = '24';
+
+function log(message) {
+  process.stderr.write(`[scrub] ${message}\n`);
+}
+
+function run(file, args, options = {}) {
+  const result = spawnSync(file, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function ensureModernNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= MIN_NODE) return;
+  const prefix = join(root, '.tools', `node${BUNDLED_NODE}`);
+  const binDir = join(prefix, 'node_modules', '.bin');
+  const nodeBin = join(binDir, process.platform === 'win32' ? 'node.cmd' : 'node');
+  if (!existsSync(nodeBin)) {
+    log(`Node ${process.versions.node} is older than ${MIN_NODE}; fetching Node ${BUNDLED_NODE} from the npm registry into .tools/ (once).`);
+    mkdirSync(prefix, { recursive: true });
+    run('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${BUNDLED_NODE}`]);
+  }
+  const env = { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}` };
+  const result = spawnSync(nodeBin, process.argv.slice(1), { stdio: 'inherit', env });
+  process.exit(result.status ?? 1);
+}
+
+// pnpm itself: the copy that launched us (npm_execpath), run by the current (modern) Node.
+function pnpm(args) {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath)) run(process.execPath, [execPath, ...args]);
+  else run('npx', ['-y', 'pnpm@10', ...args]);
+}
+
+function installIfNeeded() {
+  const marker = join(root, 'node_modules', '.modules.yaml');
+  const lock = join(root, 'pnpm-lock.yaml');
+  const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+  if (stale) {
+    log('Installing dependencies...');
+    pnpm(['install', existsSync(lock) ? '--frozen-lockfile' : '--no-frozen-lockfile']);
+  }
+}
+
+ensureModernNode();
+installIfNeeded();
+
+switch (command) {
+  case 'start':
+    pnpm(['run', 'build']);
+    run(process.execPath, [join(root, 'packages', 'server', 'dist', 'bin.js'), 'start', '--sample-data', ...rest], {
+      env: { ...process.env, SCRUB_DATA_DIR: process.env.SCRUB_DATA_DIR ?? join(root, '.data') },
+    });
+    break;
+  case 'test':
+    pnpm(['run', 'build']);
+    pnpm(['run', 'lint']);
+    pnpm(['run', 'typecheck']);
+    pnpm(['exec', 'vitest', 'run', ...rest]);
+    break;
+  case 'bench':
+    pnpm(['run', 'build']);
+    pnpm(['-r', '--if-present', 'run', 'bench', ...rest]);
+    break;
+  default:
+    log(`Unknown command "${command ?? ''}". Use: start, test or bench.`);
+    process.exit(2);
+}
