@@ -32,9 +32,20 @@ function ensureModernNode() {
   const binDir = join(prefix, 'node_modules', '.bin');
   const nodeBin = join(binDir, process.platform === 'win32' ? 'node.cmd' : 'node');
   if (!existsSync(nodeBin)) {
-    log(`Node ${process.versions.node} is older than ${MIN_NODE}; fetching Node ${BUNDLED_NODE} from the npm registry into .tools/ (once).`);
+    log(
+      `Node ${process.versions.node} is older than ${MIN_NODE}; fetching Node ${BUNDLED_NODE} from the npm registry into .tools/ (once).`,
+    );
     mkdirSync(prefix, { recursive: true });
-    run('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${BUNDLED_NODE}`]);
+    run('npm', [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `node@${BUNDLED_NODE}`,
+    ]);
   }
   const env = { ...process.env, PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}` };
   const result = spawnSync(nodeBin, process.argv.slice(1), { stdio: 'inherit', env });
@@ -51,7 +62,8 @@ function pnpm(args) {
 function installIfNeeded() {
   const marker = join(root, 'node_modules', '.modules.yaml');
   const lock = join(root, 'pnpm-lock.yaml');
-  const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+  const stale =
+    !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
   if (stale) {
     log('Installing dependencies...');
     pnpm(['install', existsSync(lock) ? '--frozen-lockfile' : '--no-frozen-lockfile']);
@@ -61,12 +73,25 @@ function installIfNeeded() {
 ensureModernNode();
 installIfNeeded();
 
+const serverEnv = { ...process.env, SCRUB_DATA_DIR: process.env.SCRUB_DATA_DIR ?? join(root, '.data') };
+const bin = (pkg) => join(root, 'packages', pkg, 'dist', 'bin.js');
+
+// The repository's own commands run from dist/; build once when it is missing.
+function runBin(pkg, args, env = process.env) {
+  if (!existsSync(bin(pkg))) pnpm(['run', 'build']);
+  run(process.execPath, [bin(pkg), ...args], { env, cwd: process.env.INIT_CWD ?? root });
+}
+
 switch (command) {
   case 'start':
     pnpm(['run', 'build']);
-    run(process.execPath, [join(root, 'packages', 'server', 'dist', 'bin.js'), 'start', '--sample-data', ...rest], {
-      env: { ...process.env, SCRUB_DATA_DIR: process.env.SCRUB_DATA_DIR ?? join(root, '.data') },
-    });
+    run(process.execPath, [bin('server'), 'start', ...rest], { env: serverEnv });
+    break;
+  case 'scrub':
+    runBin('cli', rest);
+    break;
+  case 'scrub-server':
+    runBin('server', rest, serverEnv);
     break;
   case 'test':
     pnpm(['run', 'build']);
@@ -79,6 +104,6 @@ switch (command) {
     pnpm(['-r', '--if-present', 'run', 'bench', ...rest]);
     break;
   default:
-    log(`Unknown command "${command ?? ''}". Use: start, test or bench.`);
+    log(`Unknown command "${command ?? ''}". Use: start, test, bench, scrub or scrub-server.`);
     process.exit(2);
 }

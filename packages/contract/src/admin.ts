@@ -38,7 +38,10 @@ export const AdminUpdateUserSchema = z
 /** Adjust credits: a signed change, written to the ledger like any other entry. */
 export const AdminAdjustCreditsSchema = z
   .object({
-    plan_credits: z.number().int().refine((n) => n !== 0, 'the adjustment cannot be 0'),
+    plan_credits: z
+      .number()
+      .int()
+      .refine((n) => n !== 0, 'the adjustment cannot be 0'),
     plan_reference: PlanReferenceSchema.optional(),
     note: z.string().max(500).optional(),
   })

@@ -70,7 +70,13 @@ const UserIdParams = z.object({ user_id: z.string().min(1).max(64) });
  * choice made here is final: the SDK hides it and the server implements it.
  */
 export const routes = {
-  health: defineRoute({ method: 'GET', path: '/health', auth: 'none', summary: 'Service health', response: HealthSchema }),
+  health: defineRoute({
+    method: 'GET',
+    path: '/health',
+    auth: 'none',
+    summary: 'Service health',
+    response: HealthSchema,
+  }),
   config: defineRoute({
     method: 'GET',
     path: '/config',
@@ -78,9 +84,21 @@ export const routes = {
     summary: 'What clients need to know: identity pool, payment provider, limits',
     response: ClientConfigSchema,
   }),
-  listPlans: defineRoute({ method: 'GET', path: '/plans', auth: 'none', summary: 'The plan catalogue', response: PlanListSchema }),
+  listPlans: defineRoute({
+    method: 'GET',
+    path: '/plans',
+    auth: 'none',
+    summary: 'The plan catalogue',
+    response: PlanListSchema,
+  }),
 
-  getUser: defineRoute({ method: 'GET', path: '/user', auth: 'user', summary: 'User info', response: UserInfoSchema }),
+  getUser: defineRoute({
+    method: 'GET',
+    path: '/user',
+    auth: 'user',
+    summary: 'User info',
+    response: UserInfoSchema,
+  }),
   updateUser: defineRoute({
     method: 'PUT',
     path: '/user',

@@ -52,7 +52,10 @@ export const UserInfoSchema = CreditSnapshotSchema.extend({
   total_credits_balance: z.number().int().nonnegative(),
   user_plan_status: PlanStatusSchema,
   plan: z.string(),
-  purchase_settings: z.object({ scrubs_amount: z.number().int().nonnegative(), is_scrub_enabled: z.boolean() }),
+  purchase_settings: z.object({
+    scrubs_amount: z.number().int().nonnegative(),
+    is_scrub_enabled: z.boolean(),
+  }),
   address: AddressSchema,
   billing_info: z.object({ customer_address: AddressSchema }),
   api_key_id: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { referenceDataVersions } from '@scrub/engine';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -32,7 +33,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   installErrorHandler(app);
 
   const registry = new RouteRegistry(app);
-  const context: ServerContext = { config, database, registry, referenceData: () => ({}) };
+  const context: ServerContext = { config, database, registry, referenceData: referenceDataVersions };
   registerHealth(context);
   registerClientConfig(context);
   registerPlans(context);

@@ -23,7 +23,10 @@ program
     const config = loadConfig();
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, logger);
-    const where = config.database.kind === 'pglite' ? `embedded PostgreSQL in ${config.database.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+    const where =
+      config.database.kind === 'pglite'
+        ? `embedded PostgreSQL in ${config.database.dataDir}`
+        : 'PostgreSQL (DATABASE_URL)';
     process.stderr.write(
       [
         '',
@@ -60,7 +63,9 @@ program
     const database = await openDatabase(config.database);
     try {
       const applied = await migrateToLatest(database.db);
-      process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n');
+      process.stdout.write(
+        applied.length ? `Applied: ${applied.join(', ')}\n` : 'The database is up to date.\n',
+      );
     } finally {
       await database.close();
     }

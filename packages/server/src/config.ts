@@ -28,7 +28,11 @@ const EnvSchema = z.object({
   SCRUB_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
   SCRUB_MAX_BODY_BYTES: z.coerce.number().int().positive().default(MiB),
-  SCRUB_MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(1024 * MiB),
+  SCRUB_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * MiB),
 });
 
 /** A setting that cannot be used: the service refuses to start and says which and why. */
@@ -37,7 +41,10 @@ export class ConfigError extends Error {
 }
 
 /** Reads the service's settings from the environment; docs/operations.md lists them all. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<ServerConfig> = {},
+): ServerConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

@@ -5,6 +5,13 @@ export function createLogger(level: string, pretty = process.stdout.isTTY === tr
   return pino({
     level,
     base: { service: 'scrub-server' },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: !process.env.NO_COLOR, ignore: 'pid,hostname,service' } } } : {}),
+    ...(pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { colorize: !process.env.NO_COLOR, ignore: 'pid,hostname,service' },
+          },
+        }
+      : {}),
   });
 }

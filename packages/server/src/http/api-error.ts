@@ -1,4 +1,4 @@
-import { type ErrorCode, type FieldIssue, errorStatus } from '@scrub/contract';
+import { type ErrorCode, errorStatus, type FieldIssue } from '@scrub/contract';
 
 /** An expected failure: a stable code, the status the contract gives it, and a message for people. */
 export class ApiError extends Error {
@@ -7,7 +7,12 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { issues?: FieldIssue[]; credits_required?: number; credits_available?: number; headers?: Record<string, string> } = {},
+    readonly extra: {
+      issues?: FieldIssue[];
+      credits_required?: number;
+      credits_available?: number;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -1,20 +1,30 @@
-import { type ErrorCode, type ErrorEnvelope, type FieldIssue, errorStatus, messages } from '@scrub/contract';
+import { type ErrorCode, type ErrorEnvelope, errorStatus, type FieldIssue, messages } from '@scrub/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from './api-error.js';
 
 const fastifyCodes: Record<string, { code: ErrorCode; message?: (e: FastifyError) => string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: (e) => `The request body is not valid JSON: ${e.message}` },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'invalid_json',
+    message: (e) => `The request body is not valid JSON: ${e.message}`,
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     code: 'invalid_json',
-    message: () => "The request body is empty, but its content type says JSON. Send a JSON body or drop the 'Content-Type: application/json' header.",
+    message: () =>
+      "The request body is empty, but its content type says JSON. Send a JSON body or drop the 'Content-Type: application/json' header.",
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
     message: (e) => `${e.message}. This API accepts application/json bodies (and text/csv on upload URLs).`,
   },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: () => 'The request body is larger than this API accepts.' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', message: () => 'The Content-Length header does not match the body.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'payload_too_large',
+    message: () => 'The request body is larger than this API accepts.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'bad_request',
+    message: () => 'The Content-Length header does not match the body.',
+  },
 };
 
 const contextLocation: Record<string, FieldIssue['location']> = {
@@ -35,7 +45,12 @@ function statusCodeName(status: number): ErrorCode {
   return match ? match[0] : 'bad_request';
 }
 
-function envelope(code: ErrorCode, message: string, requestId: string, extra: Partial<ErrorEnvelope> & { issues?: FieldIssue[] } = {}): ErrorEnvelope {
+function envelope(
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  extra: Partial<ErrorEnvelope> & { issues?: FieldIssue[] } = {},
+): ErrorEnvelope {
   const { issues, ...rest } = extra;
   return { error: { code, message, request_id: requestId, ...(issues ? { issues } : {}) }, message, ...rest };
 }
@@ -50,7 +65,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ApiError) {
       const { headers, issues, ...counts } = error.extra;
       if (headers) reply.headers(headers);
-      return reply.status(error.status).send(envelope(error.code, error.message, request.id, { issues, ...counts }));
+      return reply
+        .status(error.status)
+        .send(envelope(error.code, error.message, request.id, { issues, ...counts }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const location = contextLocation[error.validationContext ?? 'body'] ?? 'body';
@@ -61,12 +78,16 @@ export function installErrorHandler(app: FastifyInstance): void {
       }));
       return reply
         .status(400)
-        .send(envelope('validation_failed', `Invalid request: ${describeIssues(issues)}`, request.id, { issues }));
+        .send(
+          envelope('validation_failed', `Invalid request: ${describeIssues(issues)}`, request.id, { issues }),
+        );
     }
     const known = error.code ? fastifyCodes[error.code] : undefined;
     if (known) {
       const status = errorStatus[known.code];
-      return reply.status(status).send(envelope(known.code, known.message?.(error) ?? error.message, request.id));
+      return reply
+        .status(status)
+        .send(envelope(known.code, known.message?.(error) ?? error.message, request.id));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -75,6 +96,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply
       .status(500)
-      .send(envelope('internal_error', `${messages.genericError}. Quote request id ${request.id} when you contact support.`, request.id));
+      .send(
+        envelope(
+          'internal_error',
+          `${messages.genericError}. Quote request id ${request.id} when you contact support.`,
+          request.id,
+        ),
+      );
   });
 }

@@ -68,9 +68,13 @@ export class RouteRegistry {
     this.app.setNotFoundHandler((request) => {
       const allowed = this.allowedMethods(request.url);
       if (allowed.length > 0) {
-        throw new ApiError('method_not_allowed', `${request.method} is not allowed on ${request.url.split('?')[0]}; use ${allowed.join(', ')}.`, {
-          headers: { allow: allowed.join(', ') },
-        });
+        throw new ApiError(
+          'method_not_allowed',
+          `${request.method} is not allowed on ${request.url.split('?')[0]}; use ${allowed.join(', ')}.`,
+          {
+            headers: { allow: allowed.join(', ') },
+          },
+        );
       }
       throw new ApiError('not_found', `No such endpoint: ${request.method} ${request.url.split('?')[0]}`);
     });

@@ -15,7 +15,11 @@ function discountOf(amount: number, credits: number): number {
   return Math.max(0, Math.round((1 - amount / (credits * DOLLARS_PER_CREDIT)) * 100));
 }
 
-const option = (amount: number, credits: number | null, unlimitedDays: number | null = null): AmountOption => ({
+const option = (
+  amount: number,
+  credits: number | null,
+  unlimitedDays: number | null = null,
+): AmountOption => ({
   amount,
   credits,
   percent_off: credits === null ? 0 : discountOf(amount, credits),

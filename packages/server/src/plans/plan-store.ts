@@ -4,7 +4,10 @@ import type { Database } from '../storage/schema.js';
 import { planCatalogue } from './catalogue.js';
 
 /** Writes the catalogue into the plans table; plans no longer in it are kept but deactivated. */
-export async function seedPlans(db: Kysely<Database>, catalogue: readonly Plan[] = planCatalogue): Promise<void> {
+export async function seedPlans(
+  db: Kysely<Database>,
+  catalogue: readonly Plan[] = planCatalogue,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('plans').set({ active: false }).execute();
     for (const [index, p] of catalogue.entries()) {
@@ -34,7 +37,12 @@ export async function seedPlans(db: Kysely<Database>, catalogue: readonly Plan[]
 }
 
 export async function listPlans(db: Kysely<Database>): Promise<Plan[]> {
-  const rows = await db.selectFrom('plans').selectAll().where('active', '=', true).orderBy('sort_order').execute();
+  const rows = await db
+    .selectFrom('plans')
+    .selectAll()
+    .where('active', '=', true)
+    .orderBy('sort_order')
+    .execute();
   return rows.map((row) => ({
     plan_reference: row.plan_reference,
     plan_name: row.plan_name,

@@ -33,7 +33,11 @@ export class PGlitePool implements PostgresPool {
     return {
       async query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
         const result = await pglite.query<R>(sql, parameters as unknown[]);
-        return { command: commandOf(sql), rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
+        return {
+          command: commandOf(sql),
+          rowCount: result.affectedRows ?? result.rows.length,
+          rows: result.rows,
+        };
       },
       release() {
         if (released) return;

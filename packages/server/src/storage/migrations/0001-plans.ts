@@ -6,7 +6,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('plan_reference', 'text', (c) => c.primaryKey())
     .addColumn('plan_name', 'text', (c) => c.notNull())
     .addColumn('plan_subtitle', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('plan_type', 'text', (c) => c.notNull().check(sql`plan_type in ('prepaid', 'postpaid', 'intro')`))
+    .addColumn('plan_type', 'text', (c) =>
+      c.notNull().check(sql`plan_type in ('prepaid', 'postpaid', 'intro')`),
+    )
     .addColumn('plan_amount', 'numeric(12, 2)', (c) => c.notNull().check(sql`plan_amount >= 0`))
     .addColumn('percent_off', 'numeric(5, 2)', (c) => c.notNull().defaultTo(0))
     .addColumn('plan_credits', 'integer', (c) => c.check(sql`plan_credits >= 0`))

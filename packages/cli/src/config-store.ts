@@ -1,0 +1,76 @@
+import Conf from 'conf';
+import { z } from 'zod';
+import { CliError } from './errors.js';
+
+export const settingKeys = ['api_url', 'api_key', 'output'] as const;
+export type SettingKey = (typeof settingKeys)[number];
+
+/** `label` names where the value came from (a flag, a variable, a key), so the message points there. */
+export function httpUrl(label: string) {
+  return z.url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      `${label} must be an http:// or https:// URL, such as http://localhost:8787 (got "${String(issue.input)}")`,
+  });
+}
+
+export function profileName(label: string) {
+  return z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]+$/,
+      `${label} must be letters, digits, "-" or "_" (a profile name such as "default" or "ci")`,
+    );
+}
+
+/** The key is a secret: its messages never repeat it. */
+const apiKey = z
+  .string()
+  .min(1, 'api_key is empty: pipe the key on stdin, e.g. printf %s "$KEY" | scrub config set api_key -')
+  .regex(/^\S+$/, 'api_key must be one word, with no spaces or line breaks');
+
+export const settingSchemas = {
+  api_url: httpUrl('api_url'),
+  api_key: apiKey,
+  output: z.enum(['table', 'json'], {
+    error: (issue) => `output must be "table" or "json" (got "${String(issue.input)}")`,
+  }),
+} satisfies Record<SettingKey, z.ZodType>;
+
+export const ProfileSchema = z.object(settingSchemas).partial();
+export type Profile = z.infer<typeof ProfileSchema>;
+
+export interface ConfigStore {
+  readonly path: string;
+  profile(name: string): Profile;
+  set(name: string, key: SettingKey, value: string): void;
+}
+
+/**
+ * The config file holds `profiles.<name>.<key>`, readable by its owner only since it may hold an
+ * API key. SCRUB_CONFIG_DIR moves it, so tests and CI jobs never touch the real home directory.
+ */
+export function openConfigStore(env: NodeJS.ProcessEnv): ConfigStore {
+  const conf = new Conf<{ profiles: Record<string, unknown> }>({
+    projectName: 'scrub',
+    projectSuffix: '',
+    configFileMode: 0o600,
+    ...(env.SCRUB_CONFIG_DIR ? { cwd: env.SCRUB_CONFIG_DIR } : {}),
+  });
+  return {
+    path: conf.path,
+    profile(name) {
+      const parsed = ProfileSchema.safeParse(conf.get(`profiles.${name}`) ?? {});
+      if (parsed.success) return parsed.data;
+      const problems = parsed.error.issues.map((issue) => issue.message).join('; ');
+      throw new CliError(
+        `profile "${name}" in ${conf.path} is invalid: ${problems}. Correct it with scrub config set.`,
+        1,
+        'config_invalid',
+      );
+    },
+    set(name, key, value) {
+      conf.set(`profiles.${name}.${key}`, value);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** An expected failure: the message is for people, the code for scripts, the exit code for the shell. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+    readonly code = 'error',
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** The command line itself is wrong: an unknown key, a bad value, a missing argument. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, 2, 'usage');
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * The run worked, but the results matched a condition the caller asked to fail on (`--fail-on`),
+ * so a CI job can tell "the list has DNC numbers" apart from "the scrub broke".
+ */
+export class FailOnMatchedError extends CliError {
+  constructor(message: string) {
+    super(message, 5, 'fail_on_matched');
+    this.name = 'FailOnMatchedError';
+  }
+}

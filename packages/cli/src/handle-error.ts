@@ -1,0 +1,61 @@
+import { CommanderError } from 'commander';
+import type { Context } from './context.js';
+import { CliError } from './errors.js';
+
+interface Failure {
+  exitCode: number;
+  code: string;
+  message: string;
+}
+
+const signInHint = 'Set SCRUB_API_KEY, or save a key with: printf %s "$KEY" | scrub config set api_key -';
+
+/** Commander's own messages start with "error: "; the funnel adds that prefix once, for everyone. */
+function fromCommander(error: CommanderError): Failure | null {
+  // --help and --version end a run successfully; help shown for a missing command was already printed.
+  if (error.exitCode === 0) return null;
+  if (error.code === 'commander.help') return { exitCode: 2, code: 'usage', message: '' };
+  return { exitCode: 2, code: 'usage', message: error.message.replace(/^error: /, '') };
+}
+
+async function describe(error: unknown): Promise<Failure | null> {
+  if (error instanceof CommanderError) return fromCommander(error);
+  if (error instanceof CliError) {
+    return { exitCode: error.exitCode, code: error.code, message: error.message };
+  }
+  // Imported here, not at the top, so runs that never reach the API never load the SDK.
+  const sdk = await import('@scrub/sdk');
+  if (error instanceof sdk.APIConnectionError) {
+    return {
+      exitCode: 1,
+      code: 'connection_error',
+      message: `${error.message}. Is the Scrub API running? Start one locally with pnpm start, or point scrub at another with --api-url or SCRUB_API_URL.`,
+    };
+  }
+  if (error instanceof sdk.APIError) {
+    const requestId = error.requestId ? ` (request id ${error.requestId})` : '';
+    const message = `${error.message}${requestId}`;
+    if (error instanceof sdk.AuthenticationError) {
+      return { exitCode: 3, code: error.code ?? 'unauthorized', message: `${message}. ${signInHint}` };
+    }
+    if (error instanceof sdk.InsufficientCreditsError) {
+      return { exitCode: 4, code: error.code ?? 'insufficient_credits', message };
+    }
+    return { exitCode: 1, code: error.code ?? 'api_error', message };
+  }
+  return { exitCode: 1, code: 'error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The one place a failed run becomes an exit code and a message on stderr; stdout keeps data only. */
+export async function handleError(error: unknown, context: Context): Promise<number> {
+  const failure = await describe(error);
+  if (!failure) return 0;
+  if (failure.message) {
+    const { stderr } = context.io;
+    const { code, message } = failure;
+    stderr.write(
+      context.jsonErrors ? `${JSON.stringify({ error: { code, message } })}\n` : `error: ${message}\n`,
+    );
+  }
+  return failure.exitCode;
+}

@@ -1,0 +1,9 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'cli',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

@@ -1,0 +1,126 @@
+import type { ErrorCode, FieldIssue } from '@scrub/contract';
+import { retryAfterMs } from './core/retry.js';
+
+/** Every error the SDK throws is a ScrubError, so one `instanceof` check catches them all. */
+export class ScrubError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+type Fields = Record<string, unknown>;
+
+const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const asNumber = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** Proxies and crashed servers answer in HTML or plain text; keep a short, readable excerpt of it. */
+function excerpt(text: string): string {
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > 200 ? `${plain.slice(0, 200)}...` : plain;
+}
+
+function fallbackMessage(body: unknown): string {
+  if (typeof body === 'string' && body.trim()) return excerpt(body);
+  if (isFields(body)) return excerpt(JSON.stringify(body));
+  return 'status code (no body)';
+}
+
+/** The server answered with a status other than 2xx. */
+export class APIError extends ScrubError {
+  readonly status: number;
+  /** The contract's error code; typed open-ended because a newer server may send codes this SDK predates. */
+  readonly code: ErrorCode | (string & {}) | undefined;
+  /** Quote it to support: the server logs every failure under it. */
+  readonly requestId: string | undefined;
+  /** For bad input: which field, and why. */
+  readonly issues: FieldIssue[] | undefined;
+  readonly headers: Headers;
+  /** The parsed JSON body, or the text when the body was not JSON. */
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    const envelope = isFields(body) ? body : {};
+    const error = isFields(envelope.error) ? envelope.error : {};
+    const message = asString(error.message) ?? asString(envelope.message) ?? fallbackMessage(body);
+    super(`${status} ${message}`);
+    this.status = status;
+    this.code = asString(error.code);
+    this.requestId = asString(error.request_id) ?? headers.get('x-request-id') ?? undefined;
+    this.issues = Array.isArray(error.issues) ? (error.issues as FieldIssue[]) : undefined;
+    this.headers = headers;
+    this.body = body;
+  }
+
+  /** The subclass for the status, so callers can `catch` by kind instead of comparing numbers. */
+  static generate(status: number, body: unknown, headers: Headers): APIError {
+    const ErrorClass = status >= 500 ? InternalServerError : (errorClassByStatus[status] ?? APIError);
+    return new ErrorClass(status, body, headers);
+  }
+}
+
+export class BadRequestError extends APIError {}
+export class AuthenticationError extends APIError {}
+
+export class InsufficientCreditsError extends APIError {
+  readonly creditsRequired: number | undefined;
+  readonly creditsAvailable: number | undefined;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    super(status, body, headers);
+    const envelope = isFields(body) ? body : {};
+    this.creditsRequired = asNumber(envelope.credits_required);
+    this.creditsAvailable = asNumber(envelope.credits_available);
+  }
+}
+
+export class PermissionDeniedError extends APIError {}
+export class NotFoundError extends APIError {}
+export class ConflictError extends APIError {}
+export class PayloadTooLargeError extends APIError {}
+export class UnprocessableEntityError extends APIError {}
+
+export class RateLimitError extends APIError {
+  /** Seconds the server asked to wait, when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    super(status, body, headers);
+    const milliseconds = retryAfterMs(headers);
+    this.retryAfter = milliseconds === undefined ? undefined : milliseconds / 1000;
+  }
+}
+
+export class InternalServerError extends APIError {}
+
+const errorClassByStatus: Partial<Record<number, typeof APIError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  402: InsufficientCreditsError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** No answer came back: the server is unreachable, the connection broke, or the timeout passed. */
+export class APIConnectionError extends ScrubError {}
+
+export class APIConnectionTimeoutError extends APIConnectionError {
+  constructor(timeoutMs: number) {
+    super(`Request timed out after ${timeoutMs} ms.`);
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class APIUserAbortError extends ScrubError {
+  constructor() {
+    super('Request was aborted.');
+  }
+}
