@@ -95,7 +95,9 @@ async function startTemporaryPostgres(bin: string): Promise<{ url: string; stop:
     async stop() {
       // runuser does not pass signals on to postgres, so ask postgres itself to stop.
       const exited = new Promise((r) => child.once('exit', r));
-      execFileSync(...runAs(join(bin, 'pg_ctl'), ['-D', data, 'stop', '-m', 'immediate']), { stdio: 'ignore' });
+      execFileSync(...runAs(join(bin, 'pg_ctl'), ['-D', data, 'stop', '-m', 'immediate']), {
+        stdio: 'ignore',
+      });
       await exited;
       rmSync(dir, { recursive: true, force: true });
     },

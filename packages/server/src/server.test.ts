@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { startServer } from './server.js';
+import { migrateToLatest } from './storage/database.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scrub-server-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('the embedded setup', () => {
+  it('keeps its data between runs in the data directory', async () => {
+    const dataDir = tempDataDir();
+    const config = loadConfig({ SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0' });
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+
+    const first = await startServer(config, false);
+    await sql`create table kept (note text)`.execute(first.database.db);
+    await sql`insert into kept values ('still here')`.execute(first.database.db);
+    await first.close();
+
+    const second = await startServer(config, false);
+    try {
+      expect(await migrateToLatest(second.database.db)).toEqual([]);
+      const { rows } = await sql<{ note: string }>`select note from kept`.execute(second.database.db);
+      expect(rows).toEqual([{ note: 'still here' }]);
+      const res = await fetch(`${second.url}/plans`);
+      expect((await res.json()).plans.length).toBeGreaterThan(0);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses settings it cannot use, naming them', () => {
+    expect(() => loadConfig({ SCRUB_PORT: 'eighty' })).toThrow(/SCRUB_PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres/);
+  });
+});
+
+const bin = join(import.meta.dirname, '..', 'dist', 'bin.js');
+
+describe.runIf(existsSync(bin))('scrub-server (built)', () => {
+  it('shuts down cleanly on SIGTERM and exits 0', async () => {
+    const child = spawn(process.execPath, [bin, 'start'], {
+      env: { ...process.env, SCRUB_DATA_DIR: tempDataDir(), SCRUB_PORT: '0', SCRUB_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    const ready = new Promise<void>((resolve) =>
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        if (stderr.includes('Scrub is running at')) resolve();
+      }),
+    );
+    await ready;
+    expect(stderr).toMatch(/curl http:\/\/localhost:\d+\/plans/);
+    const exitCode = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exitCode).toBe(0);
+    expect(stdout).toContain('shutting down');
+  });
+});

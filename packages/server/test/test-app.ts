@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type ServerConfig } from '../src/config.js';
+import { seedPlans } from '../src/plans/plan-store.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/storage/database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/** The whole API on a fresh in-memory database, for `app.inject`. */
+export async function createTestApp(overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
+  const config = loadConfig({}, { database: { kind: 'pglite', dataDir: null }, ...overrides });
+  const database = await openDatabase(config.database);
+  await migrateToLatest(database.db);
+  await seedPlans(database.db);
+  const app = await buildApp({ config, database, logger: false });
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
