@@ -23,6 +23,19 @@ program
     const config = loadConfig();
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, logger);
+    // Before the banner: whoever reads it may stop us at once.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        logger.info({ signal }, 'shutting down');
+        server.close().then(
+          () => process.exit(0),
+          (error) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      });
+    }
     const where =
       config.database.kind === 'pglite'
         ? `embedded PostgreSQL in ${config.database.dataDir}`
@@ -41,18 +54,6 @@ program
         '',
       ].join('\n'),
     );
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        logger.info({ signal }, 'shutting down');
-        server.close().then(
-          () => process.exit(0),
-          (error) => {
-            logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      });
-    }
   });
 
 program

@@ -36,7 +36,7 @@ describe('the embedded setup', () => {
       const { rows } = await sql<{ note: string }>`select note from kept`.execute(second.database.db);
       expect(rows).toEqual([{ note: 'still here' }]);
       const res = await fetch(`${second.url}/plans`);
-      expect((await res.json()).plans.length).toBeGreaterThan(0);
+      expect(((await res.json()) as { plans: unknown[] }).plans.length).toBeGreaterThan(0);
     } finally {
       await second.close();
     }
