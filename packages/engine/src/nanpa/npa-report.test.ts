@@ -1,19 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../import-error.ts';
 import { parseReportDate, readNpaReport } from './npa-report.ts';
 import { geographic, lineOf, SAMPLE_ROWS, syntheticNpaReport } from './npa-report-fixture.ts';
 import { buildNpaTable } from './npa-table.ts';
+import { sharedNpaReportPath } from './shared-report-path.ts';
 
-const SHARED_REPORT = fileURLToPath(
-  new URL('../../../../../shared/data/nanpa/npa_report.csv', import.meta.url),
-);
+const SHARED_REPORT = sharedNpaReportPath();
 
 function streamOf(text: string, chunkSize = 1000): Readable {
   const bytes = Buffer.from(text);
@@ -172,7 +169,7 @@ describe('parseReportDate', () => {
 
 describe('the shared NANPA report', () => {
   it('imports whole, with the file date and checksum its README states', async (context) => {
-    if (!existsSync(SHARED_REPORT)) context.skip(`${SHARED_REPORT} is absent: nothing to import`);
+    if (!SHARED_REPORT) return context.skip('NANPA report absent (SCRUB_NPA_REPORT): nothing to import');
     const report = await readNpaReport(SHARED_REPORT);
 
     expect(report.fileDate).toBe('2025-11-26');
