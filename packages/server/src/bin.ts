@@ -48,7 +48,7 @@ program
         '  Try:',
         `    curl ${server.url}/plans`,
         `    curl ${server.url}/health`,
-        '    pnpm scrub plans          (the CLI, from this repository)',
+        '    npx -y pnpm@10 -s scrub plans     (the CLI, from this repository; or pnpm -s scrub plans)',
         '',
         '  Stop with Ctrl+C. Your data stays where it is for the next start.',
         '',
