@@ -27,6 +27,18 @@ export const AddressSchema = z.object({
 });
 export type Address = z.infer<typeof AddressSchema>;
 
+/** The address fields a change may carry; no defaults, so an absent field keeps its stored value. */
+export const AddressUpdateSchema = z
+  .object({
+    line1: z.string().max(200),
+    line2: z.string().max(200),
+    city: z.string().max(100),
+    state: z.string().max(100),
+    country: z.string().max(2),
+    postal_code: z.string().max(20),
+  })
+  .partial();
+
 /** Credits left: a count, or the string 'unlimited' for unlimited plans. */
 export const CreditsRemainingSchema = z.union([z.number().int().nonnegative(), z.literal('unlimited')]);
 
@@ -69,7 +81,7 @@ export type UserInfo = z.infer<typeof UserInfoSchema>;
 export const UpdateUserSchema = z
   .object({
     user_name: z.string().trim().min(1).max(100),
-    address: AddressSchema.partial(),
+    address: AddressUpdateSchema,
     purchase_settings: z.object({
       scrubs_amount: z.number().int().nonnegative(),
       is_scrub_enabled: z.boolean(),

@@ -3,10 +3,16 @@ import { referenceDataVersions } from '@scrub/engine';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { registerAccount } from './account/account-routes.js';
+import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
+import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
+import { setUpIdentity } from './identity/setup.js';
+import { setUpMail } from './mail/setup.js';
 import { registerClientConfig } from './routes/client-config.js';
 import { registerHealth } from './routes/health.js';
 import { registerPlans } from './routes/plans.js';
@@ -16,10 +22,17 @@ export interface AppOptions {
   config: ServerConfig;
   database: DatabaseHandle;
   logger: Logger | false;
+  /** Checks bearer ID tokens. Default: the configured Cognito pool, else the built-in one; null accepts API keys only. */
+  tokenVerifier?: TokenVerifier | null;
 }
 
 /** Builds the HTTP API on an open, migrated database. Listening is the caller's business. */
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  tokenVerifier,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (logger || undefined) as FastifyBaseLogger | undefined,
     bodyLimit: config.maxBodyBytes,
@@ -32,11 +45,36 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   });
   installErrorHandler(app);
 
-  const registry = new RouteRegistry(app);
-  const context: ServerContext = { config, database, registry, referenceData: referenceDataVersions };
+  const publicUrl = publicUrlOf(config, app);
+  const mailer = setUpMail(app, config, database, logger);
+  const identity = await setUpIdentity(app, { config, database, logger, mailer, publicUrl });
+  // Built per token: the built-in pool's issuer carries the listening port, known only once listening.
+  const builtInVerifier: TokenVerifier | null =
+    identity &&
+    ((token) =>
+      createTokenVerifier({ issuer: identity.issuer, audience: identity.clientId, jwks: identity.keySet })(
+        token,
+      ));
+
+  const authenticator = new Authenticator({
+    db: database.db,
+    verifier: tokenVerifier === undefined ? (verifierFromConfig(config) ?? builtInVerifier) : tokenVerifier,
+    adminEmails: config.adminEmails,
+  });
+  const registry = new RouteRegistry(app, authenticator);
+  const context: ServerContext = {
+    config,
+    database,
+    registry,
+    referenceData: referenceDataVersions,
+    publicUrl,
+    mailer,
+    identity,
+  };
   registerHealth(context);
   registerClientConfig(context);
   registerPlans(context);
+  registerAccount(context);
   registry.installNotFoundHandler();
   await app.ready();
   return app;

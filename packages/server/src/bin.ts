@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { creditsCommand } from './account/credits-command.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { mailCommand } from './mail/mail-command.js';
 import { startServer } from './server.js';
 import { migrateToLatest, openDatabase } from './storage/database.js';
 import { serverVersion } from './version.js';
@@ -71,5 +73,8 @@ program
       await database.close();
     }
   });
+
+program.addCommand(creditsCommand());
+program.addCommand(mailCommand());
 
 program.parseAsync(process.argv).catch(fail);

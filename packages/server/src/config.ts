@@ -13,6 +13,22 @@ export interface ServerConfig {
   maxBodyBytes: number;
   /** Largest CSV upload accepted (bulk jobs). */
   maxUploadBytes: number;
+  /** An Amazon Cognito user pool whose ID tokens the API accepts; null for the built-in pool. */
+  cognito: { region: string; userPoolId: string; clientId: string } | null;
+  /** Lower-cased e-mail addresses that are Super Admin on sign-in (the first admin). */
+  adminEmails: string[];
+  /** Where clients reach the service (the built-in pool's issuer and endpoint hang off it); null: http://localhost:<port>. */
+  publicUrl: string | null;
+  /** The built-in user pool, which serves when no Amazon Cognito pool is configured. */
+  localIdentity: {
+    userPoolId: string;
+    clientId: string;
+    /** Lifetime of ID and access tokens. */
+    tokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+  };
+  /** Every e-mail is kept in the outbox; with an SMTP URL it is also sent. */
+  mail: { smtpUrl: string | null; from: string };
 }
 
 const MiB = 1024 * 1024;
@@ -33,6 +49,56 @@ const EnvSchema = z.object({
     .int()
     .positive()
     .default(1024 * MiB),
+  SCRUB_COGNITO_USER_POOL_ID: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d+_[0-9A-Za-z]+$/, 'must look like us-east-1_AbCdEf123')
+    .max(55)
+    .optional(),
+  SCRUB_COGNITO_CLIENT_ID: z
+    .string()
+    .regex(/^[0-9a-z]+$/, 'must be the app client id')
+    .optional(),
+  SCRUB_COGNITO_REGION: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must look like us-east-1')
+    .optional(),
+  SCRUB_ADMIN_EMAILS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.email('must be a comma-separated list of e-mail addresses')))
+    .default([]),
+  SCRUB_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, 'must be an http:// or https:// URL without query')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  SCRUB_LOCAL_USER_POOL_ID: z
+    .string()
+    .regex(/^[\w-]+_[0-9a-zA-Z]+$/, 'must look like us-east-1_scrublocal')
+    .max(55)
+    .default('us-east-1_scrublocal'),
+  SCRUB_LOCAL_CLIENT_ID: z
+    .string()
+    .regex(/^[\w+]+$/, 'must be letters and digits')
+    .max(128)
+    .default('scrublocalclient0000000000'),
+  SCRUB_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  SCRUB_REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(3600)
+    .max(10 * 365 * 86_400)
+    .default(30 * 86_400),
+  SCRUB_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  SCRUB_MAIL_FROM: z.string().min(3).default('Scrub <no-reply@scrub.localhost>'),
 });
 
 /** A setting that cannot be used: the service refuses to start and says which and why. */
@@ -52,6 +118,16 @@ export function loadConfig(
   }
   const e = parsed.data;
   const dataDir = e.SCRUB_DATA_DIR ?? join(process.cwd(), '.data');
+  if (Boolean(e.SCRUB_COGNITO_USER_POOL_ID) !== Boolean(e.SCRUB_COGNITO_CLIENT_ID)) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID go together; set both or neither',
+    );
+  }
+  if (e.NODE_ENV === 'production' && !e.SCRUB_COGNITO_USER_POOL_ID) {
+    throw new ConfigError(
+      'Invalid settings: NODE_ENV=production needs an Amazon Cognito user pool (SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID); the built-in identity provider is for local use only',
+    );
+  }
   return {
     host: e.SCRUB_HOST,
     port: e.SCRUB_PORT,
@@ -63,6 +139,24 @@ export function loadConfig(
     production: e.NODE_ENV === 'production',
     maxBodyBytes: e.SCRUB_MAX_BODY_BYTES,
     maxUploadBytes: e.SCRUB_MAX_UPLOAD_BYTES,
+    cognito:
+      e.SCRUB_COGNITO_USER_POOL_ID && e.SCRUB_COGNITO_CLIENT_ID
+        ? {
+            // A pool id starts with its region: us-east-1_AbCdEf123.
+            region: e.SCRUB_COGNITO_REGION ?? e.SCRUB_COGNITO_USER_POOL_ID.split('_')[0]!,
+            userPoolId: e.SCRUB_COGNITO_USER_POOL_ID,
+            clientId: e.SCRUB_COGNITO_CLIENT_ID,
+          }
+        : null,
+    adminEmails: e.SCRUB_ADMIN_EMAILS,
+    publicUrl: e.SCRUB_PUBLIC_URL ?? null,
+    localIdentity: {
+      userPoolId: e.SCRUB_LOCAL_USER_POOL_ID,
+      clientId: e.SCRUB_LOCAL_CLIENT_ID,
+      tokenTtlSeconds: e.SCRUB_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: e.SCRUB_REFRESH_TOKEN_TTL_SECONDS,
+    },
+    mail: { smtpUrl: e.SCRUB_SMTP_URL ?? null, from: e.SCRUB_MAIL_FROM },
     ...overrides,
   };
 }

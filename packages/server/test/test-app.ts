@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { type AppOptions, buildApp } from '../src/app.js';
 import { loadConfig, type ServerConfig } from '../src/config.js';
 import { seedPlans } from '../src/plans/plan-store.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/storage/database.js';
@@ -11,12 +11,15 @@ export interface TestApp {
 }
 
 /** The whole API on a fresh in-memory database, for `app.inject`. */
-export async function createTestApp(overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<ServerConfig> = {},
+  options: Pick<AppOptions, 'tokenVerifier'> = {},
+): Promise<TestApp> {
   const config = loadConfig({}, { database: { kind: 'pglite', dataDir: null }, ...overrides });
   const database = await openDatabase(config.database);
   await migrateToLatest(database.db);
   await seedPlans(database.db);
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: false, ...options });
   return {
     app,
     database,

@@ -2,12 +2,23 @@ import type { HttpMethod, RouteSpec } from '@scrub/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import type { AuthRequirement } from '../auth/authenticator.js';
+import type { Principal } from '../auth/principal.js';
 import { ApiError } from './api-error.js';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Answer<R extends RouteSpec> = R['response'] extends z.ZodType ? z.input<R['response']> : unknown;
 
+/** Authenticated routes receive the caller; public ones receive null. */
+type PrincipalOf<R extends RouteSpec> = R['auth'] extends 'none' ? null : Principal;
+
+/** Works out who is calling, or throws the 401 or 403 (the server's Authenticator). */
+export interface RouteAuthenticator {
+  authenticate(request: FastifyRequest, requirement: AuthRequirement): Promise<Principal>;
+}
+
 export interface RouteRequest<R extends RouteSpec> {
+  principal: PrincipalOf<R>;
   query: Infer<R['query']>;
   params: Infer<R['params']>;
   body: Infer<R['body']>;
@@ -27,12 +38,19 @@ const toPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/
  */
 export class RouteRegistry {
   readonly #known: { pattern: RegExp; method: HttpMethod }[] = [];
+  readonly #principals = new WeakMap<FastifyRequest, Principal>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly authenticator?: RouteAuthenticator,
+  ) {}
 
   add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>): void {
-    if (spec.auth !== 'none') {
-      throw new Error(`${spec.method} ${spec.path} needs authentication, which this server cannot check yet`);
+    const { authenticator } = this;
+    if (spec.auth !== 'none' && !authenticator) {
+      throw new Error(
+        `${spec.method} ${spec.path} needs authentication, but this registry has no authenticator`,
+      );
     }
     this.#known.push({ pattern: toPattern(spec.path), method: spec.method });
     const status = spec.status ?? 200;
@@ -45,8 +63,21 @@ export class RouteRegistry {
         ...(spec.body ? { body: spec.body } : {}),
         ...(spec.response ? { response: { [status]: spec.response } } : {}),
       },
+      // Before the body is read: a caller without credentials learns that first, whatever they sent.
+      ...(spec.auth !== 'none' && authenticator
+        ? {
+            onRequest: async (request: FastifyRequest) => {
+              this.#principals.set(request, await authenticator.authenticate(request, spec));
+            },
+          }
+        : {}),
       handler: async (request, reply) => {
+        const principal = this.#principals.get(request) ?? null;
+        if (spec.auth !== 'none' && !principal) {
+          throw new Error(`${spec.path} reached its handler unauthenticated`);
+        }
         const answer = await handler({
+          principal: principal as PrincipalOf<R>,
           query: request.query as Infer<R['query']>,
           params: request.params as Infer<R['params']>,
           body: request.body as Infer<R['body']>,

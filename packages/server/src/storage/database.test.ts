@@ -4,6 +4,9 @@ import { testDatabases } from '../../test/databases.js';
 import { planCatalogue } from '../plans/catalogue.js';
 import { listPlans, seedPlans } from '../plans/plan-store.js';
 import { type DatabaseHandle, migrateToLatest } from './database.js';
+import { migrationProvider } from './migrations/index.js';
+
+const allMigrations = Object.keys(await migrationProvider.getMigrations()).sort();
 
 describe.each(testDatabases())('storage on $kind', ({ kind, open }) => {
   let database: DatabaseHandle;
@@ -19,13 +22,13 @@ describe.each(testDatabases())('storage on $kind', ({ kind, open }) => {
   });
 
   it('applies every migration to an empty database, then has nothing left to apply', async () => {
-    expect(await migrateToLatest(database.db)).toEqual(['0001-plans']);
+    expect(await migrateToLatest(database.db)).toEqual(allMigrations);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
 
   it('survives two processes migrating at once', async () => {
     const results = await Promise.all([migrateToLatest(database.db), migrateToLatest(database.db)]);
-    expect(results.flat()).toEqual(['0001-plans']);
+    expect(results.flat()).toEqual(allMigrations);
   });
 
   it('seeds the plan catalogue and reads it back unchanged, in catalogue order', async () => {

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { PGlitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
@@ -45,9 +46,23 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir: target.dataDir ?? undefined, parsers });
+  const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({ dataDir: target.dataDir ?? undefined, parsers });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    async close() {
+      await db.destroy();
+      unlock();
+    },
+  };
 }
 
 /** Brings the schema up to date. Runs under an advisory lock on PostgreSQL, so many processes may start at once. */

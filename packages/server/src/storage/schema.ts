@@ -26,6 +26,151 @@ export interface AmountOptionRow {
   unlimited_days: number | null;
 }
 
+export type RoleNameColumn = 'User' | 'Agency' | 'Admin' | 'Super Admin';
+export type SubscriptionStatusColumn = 'none' | 'active' | 'paused' | 'past_due' | 'canceled';
+export type LedgerKind = 'grant' | 'purchase' | 'check' | 'bulk_charge' | 'reversal' | 'adjustment';
+
+export interface ProfilesTable {
+  id: Generated<string>;
+  sub: string;
+  email: string;
+  user_name: Generated<string>;
+  role: Generated<RoleNameColumn>;
+  plan_reference: string | null;
+  plan_status: Generated<'active' | 'paused'>;
+  /** When a time-limited plan (the unlimited pass) ends; null for plans that do not end by themselves. */
+  plan_expires_at: Date | null;
+  subscription_status: Generated<SubscriptionStatusColumn>;
+  address: ColumnType<Record<string, string>, string | undefined, string>;
+  purchase_settings: ColumnType<
+    { scrubs_amount: number; is_scrub_enabled: boolean },
+    string | undefined,
+    string
+  >;
+  /** Cached balance: only the ledger writes it, in the transaction that adds the entry. */
+  credits: ColumnType<number, never, number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  profile_id: string;
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  key_hash: string;
+  last4: string;
+  created_at: Generated<Date>;
+  revoked_at: Date | null;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  profile_id: string;
+  delta: number;
+  balance_after: number;
+  kind: LedgerKind;
+  reference: string | null;
+  note: string | null;
+  created_at: Generated<Date>;
+}
+
+/** The built-in user pool (migration 0002-identity). */
+export interface IdentityUsersTable {
+  sub: string;
+  email: string;
+  /** Lower-cased e-mail: sign-in names are case-insensitive, as in a new Cognito pool. */
+  email_key: string;
+  email_verified: Generated<boolean>;
+  status: 'UNCONFIRMED' | 'CONFIRMED';
+  enabled: Generated<boolean>;
+  attributes: ColumnType<Record<string, string>, string | undefined, string>;
+  password_hash: string;
+  srp_salt: string;
+  srp_verifier: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface IdentityGroupsTable {
+  name: string;
+  description: Generated<string>;
+  precedence: number | null;
+  created_at: Generated<Date>;
+}
+
+export interface IdentityUserGroupsTable {
+  user_sub: string;
+  group_name: string;
+  created_at: Generated<Date>;
+}
+
+export interface IdentityCodesTable {
+  user_sub: string;
+  purpose: 'confirm_sign_up' | 'reset_password';
+  code_hash: string;
+  failed_attempts: Generated<number>;
+  expires_at: Date;
+  created_at: Generated<Date>;
+}
+
+export interface IdentitySessionsTable {
+  origin_jti: string;
+  user_sub: string;
+  client_id: string;
+  refresh_token_hash: string;
+  auth_time: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface IdentitySrpChallengesTable {
+  id: string;
+  session_hash: string;
+  user_sub: string | null;
+  srp_user_id: string;
+  throttle_key: string;
+  client_id: string;
+  big_a: string;
+  big_b: string;
+  small_b: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export interface IdentityThrottlesTable {
+  key: string;
+  failures: Generated<number>;
+  window_started_at: Date;
+  locked_until: Date | null;
+}
+
+/** Every e-mail sent (migration 0003-mail-outbox). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  kind: string;
+  to_address: string;
+  from_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  delivery: 'stored' | 'sending' | 'sent' | 'failed';
+  delivery_error: string | null;
+  created_at: Generated<Date>;
+  sent_at: Date | null;
+}
+
 export interface Database {
   plans: PlansTable;
+  profiles: ProfilesTable;
+  api_keys: ApiKeysTable;
+  credit_ledger: CreditLedgerTable;
+  identity_users: IdentityUsersTable;
+  identity_groups: IdentityGroupsTable;
+  identity_user_groups: IdentityUserGroupsTable;
+  identity_codes: IdentityCodesTable;
+  identity_sessions: IdentitySessionsTable;
+  identity_srp_challenges: IdentitySrpChallengesTable;
+  identity_throttles: IdentityThrottlesTable;
+  mail_outbox: MailOutboxTable;
 }

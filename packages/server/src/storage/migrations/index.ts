@@ -1,5 +1,8 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001-plans.js';
+import * as m0002 from './0002-identity.js';
+import * as m0003 from './0003-mail-outbox.js';
+import * as m0004 from './0004-accounts.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -7,6 +10,9 @@ import * as m0001 from './0001-plans.js';
  */
 const migrations: Record<string, Migration> = {
   '0001-plans': m0001,
+  '0002-identity': m0002,
+  '0003-mail-outbox': m0003,
+  '0004-accounts': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,140 @@
+import { messages, type RoleName, type RouteAuth } from '@scrub/contract';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { ensureProfile } from '../account/profiles.js';
+import type { ServerConfig } from '../config.js';
+import { ApiError } from '../http/api-error.js';
+import type { Database } from '../storage/schema.js';
+import { findApiKeyOwner, looksLikeApiKey } from './api-keys.js';
+import type { Principal } from './principal.js';
+import { highestRole, isAdminRole, roleFromGroups } from './roles.js';
+import {
+  cognitoIssuer,
+  createTokenVerifier,
+  type IdTokenIdentity,
+  type TokenVerifier,
+} from './token-verifier.js';
+
+/** What a route asks of its callers. */
+export interface AuthRequirement {
+  auth: RouteAuth;
+  apiKeyInQuery?: boolean;
+}
+
+export interface AuthenticatorOptions {
+  db: Kysely<Database>;
+  /** Null when no identity provider is configured: then only API keys work. */
+  verifier: TokenVerifier | null;
+  /** E-mail addresses that are Super Admin whatever their groups (the first admin). */
+  adminEmails: readonly string[];
+}
+
+const unauthorized = (message: string) => new ApiError('unauthorized', message);
+const BEARER = /^Bearer\s+(\S*)\s*$/i;
+
+/** A header or query value as one string; repeated values are not one credential. */
+function single(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/**
+ * Works out who is calling. The precedence, documented in docs/auth.md: a bearer ID token in
+ * `Authorization`; otherwise an API key in `x-api-key`; otherwise, on routes that allow it
+ * (/verify and /credits), an API key in the `k` query parameter. A credential that is present is
+ * used or refused; the next one is never tried in its place.
+ */
+export class Authenticator {
+  constructor(private readonly options: AuthenticatorOptions) {}
+
+  async authenticate(request: FastifyRequest, requirement: AuthRequirement): Promise<Principal> {
+    const principal = await this.#identify(request, requirement);
+    if (requirement.auth === 'admin' && !(principal.via === 'token' && isAdminRole(principal.role))) {
+      throw new ApiError('forbidden', messages.accessDenied);
+    }
+    return principal;
+  }
+
+  async #identify(request: FastifyRequest, requirement: AuthRequirement): Promise<Principal> {
+    const authorization = single(request.headers.authorization);
+    if (authorization !== undefined) return this.#fromBearer(authorization);
+    const headerKey = single(request.headers['x-api-key']);
+    if (headerKey !== undefined) return this.#fromApiKey(headerKey);
+    const queryKey = single((request.query as Record<string, unknown> | undefined)?.k);
+    if (queryKey !== undefined) {
+      if (!requirement.apiKeyInQuery) {
+        throw unauthorized(
+          'The k query parameter is accepted on /verify and /credits only. Send the API key in the x-api-key header.',
+        );
+      }
+      return this.#fromApiKey(queryKey);
+    }
+    throw unauthorized(
+      'No credentials: sign in and send "Authorization: Bearer <ID token>", or send an API key in the x-api-key header.',
+    );
+  }
+
+  async #fromBearer(authorization: string): Promise<Principal> {
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) {
+      throw unauthorized('The Authorization header must read "Bearer <ID token>".');
+    }
+    if (looksLikeApiKey(token)) {
+      throw unauthorized('That is an API key: send it in the x-api-key header, not in Authorization.');
+    }
+    if (!this.options.verifier) {
+      throw unauthorized(
+        'This service has no identity provider configured, so it cannot accept ID tokens. Use an API key.',
+      );
+    }
+    const identity = await this.options.verifier(token);
+    const profile = await ensureProfile(this.options.db, {
+      sub: identity.sub,
+      email: identity.email,
+      name: identity.name,
+      role: this.#roleOf(identity),
+    });
+    return {
+      profileId: profile.id,
+      sub: profile.sub,
+      email: profile.email,
+      role: profile.role,
+      via: 'token',
+    };
+  }
+
+  /** Groups give the role; a configured admin e-mail, once verified, gives Super Admin. */
+  #roleOf(identity: IdTokenIdentity): RoleName {
+    const named = identity.emailVerified && this.options.adminEmails.includes(identity.email.toLowerCase());
+    return highestRole([roleFromGroups(identity.groups), named ? 'Super Admin' : 'User']);
+  }
+
+  async #fromApiKey(key: string): Promise<Principal> {
+    if (!looksLikeApiKey(key)) {
+      throw new ApiError(
+        'invalid_api_key',
+        'The API key is malformed: Scrub API keys are "scrub_" followed by 40 letters and digits.',
+      );
+    }
+    const owner = await findApiKeyOwner(this.options.db, key);
+    if (!owner) {
+      throw new ApiError(
+        'invalid_api_key',
+        'The API key is not valid: it was never issued or has been replaced by a newer key.',
+      );
+    }
+    return { profileId: owner.id, sub: owner.sub, email: owner.email, role: owner.role, via: 'api_key' };
+  }
+}
+
+/** The ID-token verifier the settings ask for: Amazon Cognito when a user pool is configured. */
+export function verifierFromConfig(config: ServerConfig): TokenVerifier | null {
+  if (!config.cognito) return null;
+  const issuer = cognitoIssuer(config.cognito.region, config.cognito.userPoolId);
+  return createTokenVerifier({
+    issuer,
+    audience: config.cognito.clientId,
+    jwks: new URL(`${issuer}/.well-known/jwks.json`),
+  });
+}

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config.js';
+import { installCors } from '../http/cors.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { DatabaseHandle } from '../storage/database.js';
+import { IdentityPool } from './identity-pool.js';
+import { IDENTITY_PATH, jwksPath, registerIdentityProtocol } from './protocol.js';
+
+export interface IdentitySetupOptions {
+  config: ServerConfig;
+  database: DatabaseHandle;
+  logger: Logger | false;
+  mailer: Mailer;
+  publicUrl: () => string;
+}
+
+/** The signing key lives in the data directory, except beside an in-memory database (tests). */
+function keyDir(config: ServerConfig): string | null {
+  const inMemory = config.database.kind === 'pglite' && config.database.dataDir === null;
+  return inMemory ? null : join(config.dataDir, 'identity');
+}
+
+/**
+ * Starts the built-in user pool and serves its protocol, unless an Amazon Cognito pool is
+ * configured: then Cognito does all of it and this returns null.
+ */
+export async function setUpIdentity(
+  app: FastifyInstance,
+  { config, database, logger, mailer, publicUrl }: IdentitySetupOptions,
+): Promise<IdentityPool | null> {
+  if (config.cognito) return null;
+  const pool = await IdentityPool.create({
+    db: database.db,
+    mailer,
+    logger,
+    userPoolId: config.localIdentity.userPoolId,
+    clientId: config.localIdentity.clientId,
+    publicUrl,
+    tokenTtlSeconds: config.localIdentity.tokenTtlSeconds,
+    refreshTokenTtlSeconds: config.localIdentity.refreshTokenTtlSeconds,
+    keyDir: keyDir(config),
+  });
+  const jwks = jwksPath(pool.userPoolId);
+  // Any origin, as Cognito's endpoint: no cookies are involved, tokens travel in the body.
+  await installCors(app, [
+    {
+      matches: (path) => path === IDENTITY_PATH,
+      options: {
+        origin: '*',
+        methods: ['POST'],
+        allowedHeaders: ['content-type', 'x-amz-target', 'x-amz-user-agent', 'cache-control'],
+        exposedHeaders: ['x-amzn-requestid', 'x-amzn-errortype'],
+        maxAge: 86_400,
+      },
+    },
+    { matches: (path) => path === jwks, options: { origin: '*', methods: ['GET'] } },
+  ]);
+  await registerIdentityProtocol(app, pool);
+  return pool;
+}

@@ -1,0 +1,124 @@
+import type { Kysely, Selectable } from 'kysely';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Database, MailOutboxTable } from '../storage/schema.js';
+
+/** What the service sends: verification codes now, job-ready notices later. */
+export type MailKind = 'confirm_sign_up' | 'reset_password';
+
+export interface OutgoingMail {
+  kind: MailKind;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export type StoredMail = Selectable<MailOutboxTable>;
+
+export interface MailerOptions {
+  db: Kysely<Database>;
+  logger: Logger | false;
+  from: string;
+  /** `smtp://user:pass@host:587` or `smtps://...`; null keeps mail in the outbox only. */
+  smtpUrl: string | null;
+}
+
+/**
+ * Every e-mail goes through here: it is stored in `mail_outbox` first (so `scrub-server mail`
+ * shows it whatever happens next), logged, then handed to SMTP when one is configured. Delivery
+ * runs after the caller has its answer, as with Cognito, so a slow mail server never holds up a
+ * sign-up; `idle()` waits for deliveries in flight.
+ */
+export class Mailer {
+  readonly #transport: Transporter | null;
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(private readonly options: MailerOptions) {
+    this.#transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+  }
+
+  async send(mail: OutgoingMail): Promise<StoredMail> {
+    const stored = await this.options.db
+      .insertInto('mail_outbox')
+      .values({
+        kind: mail.kind,
+        to_address: mail.to,
+        from_address: this.options.from,
+        subject: mail.subject,
+        text_body: mail.text,
+        html_body: mail.html ?? null,
+        delivery: this.#transport ? 'sending' : 'stored',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const { logger } = this.options;
+    if (this.#transport) {
+      // Codes are secrets once mail really leaves: log who and what kind, not the subject.
+      if (logger)
+        logger.info({ mail: { id: stored.id, kind: mail.kind, to: mail.to } }, 'mail queued for SMTP');
+      const delivery = this.#deliver(this.#transport, stored).finally(() => this.#pending.delete(delivery));
+      this.#pending.add(delivery);
+    } else if (logger) {
+      logger.info(
+        { mail: { id: stored.id, kind: mail.kind, to: mail.to } },
+        `mail stored in the outbox: "${mail.subject}" (read it with: scrub-server mail --to ${mail.to} --last)`,
+      );
+    }
+    return stored;
+  }
+
+  async #deliver(transport: Transporter, mail: StoredMail): Promise<void> {
+    const { db, logger } = this.options;
+    try {
+      await transport.sendMail({
+        from: mail.from_address,
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+        ...(mail.html_body ? { html: mail.html_body } : {}),
+      });
+      await db
+        .updateTable('mail_outbox')
+        .set({ delivery: 'sent', sent_at: new Date() })
+        .where('id', '=', mail.id)
+        .execute();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (logger)
+        logger.error({ mail: { id: mail.id, to: mail.to_address }, err: error }, 'mail delivery failed');
+      await db
+        .updateTable('mail_outbox')
+        .set({ delivery: 'failed', delivery_error: message.slice(0, 1000) })
+        .where('id', '=', mail.id)
+        .execute()
+        .catch(() => undefined);
+    }
+  }
+
+  /** Resolves once every delivery started so far has finished (sent or failed). */
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.#transport?.close();
+  }
+}
+
+export interface OutboxQuery {
+  to?: string;
+  /** Newest first, at most this many; the answer is oldest first. */
+  limit: number;
+}
+
+/** Mail from the outbox, oldest first: every mail, or the newest `limit` to one address. */
+export async function readOutbox(db: Kysely<Database>, query: OutboxQuery): Promise<StoredMail[]> {
+  let select = db.selectFrom('mail_outbox').selectAll().orderBy('id', 'desc').limit(query.limit);
+  if (query.to) {
+    const to = query.to.trim().toLowerCase();
+    select = select.where((eb) => eb(eb.fn('lower', ['to_address']), '=', to));
+  }
+  return (await select.execute()).reverse();
+}

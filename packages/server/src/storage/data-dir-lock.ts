@@ -1,0 +1,57 @@
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Directories this process holds: a lock file naming our pid but absent here is from an earlier life (a container restarted as pid 1). */
+const heldHere = new Set<string>();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function holder(path: string): number | null {
+  try {
+    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory (say
+ * `scrub-server credits grant` beside a running server) would silently lose writes. A lock file
+ * beside the directory, naming the owner's pid, makes the second one stop with a clear message.
+ * A lock left by a process that died is taken over.
+ */
+export function lockDataDir(dir: string): () => void {
+  const path = `${resolve(dir)}.lock`;
+  const mine = String(process.pid);
+  if (heldHere.has(path)) {
+    throw new Error(`The embedded database in ${dir} is already open in this process (${mine}).`);
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(path, mine, { flag: 'wx' });
+      heldHere.add(path);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const pid = holder(path);
+      if (pid !== null && pid !== process.pid && isAlive(pid)) {
+        throw new Error(
+          `The embedded database in ${dir} is in use by process ${pid} (a running scrub-server?). Stop it first: only one process at a time can open the embedded database. If no such process uses it, delete ${path}.`,
+        );
+      }
+      unlinkSync(path);
+    }
+  }
+  return () => {
+    if (!heldHere.delete(path)) return;
+    if (holder(path) === process.pid) unlinkSync(path);
+  };
+}
