@@ -1,23 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../test/temp-dirs.js';
 import { loadConfig } from './config.js';
 import { startServer } from './server.js';
 import { migrateToLatest } from './storage/database.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scrub-server-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDataDir = () => tempDir('scrub-server-');
 
 describe('the embedded setup', () => {
   it('keeps its data between runs in the data directory', async () => {

@@ -1,21 +1,15 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp-dirs.js';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { startServer } from '../server.js';
 import { migrateToLatest, openDatabase } from '../storage/database.js';
 import { mailCommand } from './mail-command.js';
 import { Mailer } from './mailer.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 function dataDirConfig(): ServerConfig {
-  const dir = mkdtempSync(join(tmpdir(), 'scrub-mail-'));
-  dirs.push(dir);
+  const dir = tempDir('scrub-mail-');
   return loadConfig({ SCRUB_DATA_DIR: dir, SCRUB_PORT: '0' });
 }
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.js';
+import { isAlive } from '../process-alive.js';
 import type { Database } from '../storage/schema.js';
 import { readOutbox, type StoredMail } from './mailer.js';
 
@@ -61,15 +62,6 @@ export function registerOutboxAccess(app: FastifyInstance, db: Kysely<Database>,
       // Already gone: nothing to clean up.
     }
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The running server's outbox access, when a live server left one in this data directory. */

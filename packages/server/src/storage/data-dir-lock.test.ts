@@ -1,19 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp-dirs.js';
 import { openDatabase } from './database.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scrub-lock-'));
-  dirs.push(dir);
-  return join(dir, 'pglite');
+  return join(tempDir('scrub-lock-'), 'pglite');
 }
 
 describe('the embedded database lock', () => {

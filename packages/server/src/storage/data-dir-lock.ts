@@ -1,17 +1,9 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isAlive } from '../process-alive.js';
 
 /** Directories this process holds: a lock file naming our pid but absent here is from an earlier life (a container restarted as pid 1). */
 const heldHere = new Set<string>();
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function holder(path: string): number | null {
   try {
