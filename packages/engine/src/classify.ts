@@ -84,6 +84,8 @@ export type ExchangeAnswer =
 export interface ExchangeData {
   /** Names the dataset, for answers and /health: which data answered. */
   readonly version: string;
+  /** `sample` for generated data, so answers can say that they are not real; absent means imported. */
+  readonly source?: 'imported' | 'sample';
   /**
    * Called on the hot path for each valid geographic number (the 10 digits as an integer): keep
    * it to typed-array lookups, with no allocation. UNKNOWN_GEOGRAPHIC when the data has no

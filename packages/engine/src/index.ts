@@ -18,6 +18,75 @@ export {
   type NumberInvalidReason,
   numberInvalidMessage,
 } from './classify.ts';
+export {
+  type DataSource,
+  type Datasets,
+  dataSourceOf,
+  datasetVersions,
+  type Versioned,
+  VersionedRef,
+} from './datasets.ts';
+export { DncListBuilder, type DncListBuilderOptions } from './dnc/builder.ts';
+export {
+  type DncCsvListOptions,
+  type DncCsvOptions,
+  importDncCsv,
+  importInternalDncList,
+  importStateDncList,
+} from './dnc/csv-list.ts';
+export {
+  applyFtcChangeList,
+  DEFAULT_CHANGE_LIST_LAYOUT,
+  type DncChangeReport,
+  type FtcChangeListLayout,
+  type FtcChangeListOptions,
+} from './dnc/ftc-change-list.ts';
+export { type FtcFullListOptions, importFtcFullList } from './dnc/ftc-full-list.ts';
+export type {
+  DncImport,
+  DncImportMode,
+  DncImportOptions,
+  DncImportProblem,
+  DncImportReport,
+} from './dnc/import-report.ts';
+export type { DncInput } from './dnc/input.ts';
+export { type DncEncoding, DncList, type DncListStats, type SharedDncList } from './dnc/list.ts';
+export { DncSet, MAX_DNC_LISTS, type SharedDncSet } from './dnc/set.ts';
+export {
+  type CoCodeImportOptions,
+  type CoCodeImportReport,
+  importCoCodeFile,
+} from './exchange/co-code-file.ts';
+export {
+  BLOCK_SLOTS,
+  EXCHANGE_SLOTS,
+  ExchangeTable,
+  ExchangeTableBuilder,
+  type ExchangeTableBuilderOptions,
+  type ExchangeTableMemory,
+  type ExchangeTableStats,
+  type SharedExchangeTable,
+} from './exchange/exchange-table.ts';
+export {
+  type ExchangeDataFiles,
+  type ExchangeDataImport,
+  importExchangeData,
+} from './exchange/import-exchange-data.ts';
+export type { ImportInput, ImportMode, ImportOptions, ImportReport } from './exchange/import-session.ts';
+export { LINE_TYPE_WORDS, type LineTypeCode, lineTypeFromWord } from './exchange/line-types.ts';
+export { importNumberOverrides } from './exchange/number-overrides.ts';
+export { type OcnLineTypes, type OcnLineTypesImport, readOcnLineTypes } from './exchange/ocn-line-types.ts';
+export {
+  DEFAULT_SAMPLE_SEED,
+  SAMPLE_NOT_IN_SERVICE_EXCHANGES,
+  SAMPLE_VERSION,
+  sampleExchangeTable,
+} from './exchange/sample.ts';
+export {
+  importThousandsBlocks,
+  type ThousandsBlockImportOptions,
+  type ThousandsBlockImportReport,
+} from './exchange/thousands-blocks.ts';
 export { ImportError, type ImportProblem } from './import-error.ts';
 export type { NanpCountry } from './nanpa/countries.ts';
 export { type NpaReport, type NpaReportRow, readNpaReport } from './nanpa/npa-report.ts';

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { CsvError, parse } from 'csv-parse';
+import { parsePhone } from '../parse-phone.ts';
+import { DncListBuilder } from './builder.ts';
+import { type DncImport, type DncImportOptions, ProblemLog, StopReading } from './import-report.ts';
+import { type DncInput, InputError, inputFiles, inputLabel } from './input.ts';
+
+export interface DncCsvOptions extends DncImportOptions {
+  /**
+   * The column holding the phone number: its header name (trimmed, case-insensitive), or its
+   * 0-based index.
+   */
+  column: string | number;
+  /** Whether the first record is a header. Default: true when `column` is a name, else false. */
+  header?: boolean;
+  /** Default `,`. */
+  delimiter?: string;
+}
+
+export interface DncCsvListOptions extends DncCsvOptions {
+  /** The list's name: `state:TX`, `internal:<account>`. */
+  name: string;
+}
+
+/**
+ * Reads a do-not-call list kept as CSV (a state's list, an account's own suppression list): the
+ * number in one column, read with `parsePhone` as people and spreadsheets write numbers
+ * (`(512) 555-0142`, `+1 512 555 0142`, `5125550142.0`). A cell that is not a US number is a bad
+ * row, with its line and parsePhone's reason. Returns a new list; see `mode` for bad rows.
+ */
+export async function importDncCsv(input: DncInput, options: DncCsvListOptions): Promise<DncImport> {
+  const label = options.source ?? inputLabel(input, `${options.name} list`);
+  const log = new ProblemLog(label, options);
+  const builder = new DncListBuilder(options.name);
+  const hash = createHash('sha256');
+  const counts = { rowsRead: 0, rowsUsed: 0 };
+  let stoppedEarly = false;
+  try {
+    for await (const file of inputFiles(input)) {
+      log.file = file.name ?? undefined;
+      await readCsvFile(file.chunks, options, log, (number) => builder.add(number), counts, hash);
+    }
+  } catch (error) {
+    if (error instanceof StopReading) stoppedEarly = true;
+    else if (error instanceof InputError) log.fail(1, error.message);
+    else throw error;
+  }
+  log.check(stoppedEarly);
+  const sha256 = hash.digest('hex');
+  const version = options.version ?? sha256.slice(0, 12);
+  return {
+    list: builder.build(version),
+    report: {
+      source: label,
+      mode: log.mode,
+      version,
+      ...counts,
+      problems: log.problems,
+      problemCount: log.count,
+      sha256,
+    },
+  };
+}
+
+/** A state's do-not-call list, named `state:<code>` (`state:TX`). */
+export async function importStateDncList(
+  input: DncInput,
+  options: DncCsvOptions & { state: string },
+): Promise<DncImport> {
+  const { state, ...rest } = options;
+  if (!/^[A-Z]{2}$/.test(state))
+    throw new RangeError(`A state is a 2-letter code such as TX, not "${state}"`);
+  return importDncCsv(input, { ...rest, name: `state:${state}` });
+}
+
+/** An account's own suppression list, named `internal:<account>`. */
+export async function importInternalDncList(
+  input: DncInput,
+  options: DncCsvOptions & { account: string },
+): Promise<DncImport> {
+  const { account, ...rest } = options;
+  if (account === '') throw new RangeError('An internal list needs an account');
+  return importDncCsv(input, { ...rest, name: `internal:${account}` });
+}
+
+/** Lines one CSV record spans, from its raw text (with or without its line break). */
+function linesSpanned(raw: string): number {
+  let count = 0;
+  for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) count++;
+  return raw.endsWith('\n') ? count : count + 1;
+}
+
+async function readCsvFile(
+  chunks: AsyncIterable<Buffer>,
+  options: DncCsvOptions,
+  log: ProblemLog,
+  add: (number: number) => void,
+  counts: { rowsRead: number; rowsUsed: number },
+  hash: ReturnType<typeof createHash>,
+): Promise<void> {
+  const byName = typeof options.column === 'string';
+  let header = options.header ?? byName;
+  let column = byName ? -1 : (options.column as number);
+  if (!byName && !(Number.isInteger(column) && column >= 0)) {
+    throw new RangeError(`A column is a header name or a 0-based index, not ${options.column}`);
+  }
+  // Lines are counted from each record's raw text, so a record knows the line it starts on.
+  let lastLine = 0;
+  const recordLines: number[] = [];
+
+  const accept = (record: string[], line: number) => {
+    if (record.length <= 1 && (record[0] ?? '').trim() === '') return;
+    if (header) {
+      header = false;
+      if (byName) {
+        const wanted = (options.column as string).trim().toLowerCase();
+        column = record.findIndex((name) => name.trim().toLowerCase() === wanted);
+        if (column === -1) {
+          log.fail(
+            line,
+            `no column ${JSON.stringify(options.column)} in the header (columns: ${record.map((name) => JSON.stringify(name.trim())).join(', ')})`,
+          );
+        }
+      }
+      return;
+    }
+    counts.rowsRead++;
+    const cell = record[column];
+    if (cell === undefined) {
+      log.add(
+        line,
+        `the row has ${record.length} field${record.length === 1 ? '' : 's'}, no column ${column}`,
+      );
+      return;
+    }
+    const parsed = parsePhone(cell);
+    if (!parsed.ok) {
+      log.add(line, parsed.message);
+      return;
+    }
+    add(parsed.number);
+    counts.rowsUsed++;
+  };
+
+  try {
+    await pipeline(
+      Readable.from(chunks),
+      new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          hash.update(chunk);
+          callback(null, chunk);
+        },
+      }),
+      parse({
+        bom: true,
+        delimiter: options.delimiter ?? ',',
+        relax_column_count: true,
+        raw: true,
+        on_record: (output, context) => {
+          recordLines.push(lastLine + 1);
+          lastLine += linesSpanned(context.raw ?? '');
+          return output;
+        },
+      }),
+      new Writable({
+        objectMode: true,
+        write({ record }: { record: string[] }, _encoding, callback) {
+          try {
+            accept(record, recordLines.shift()!);
+            callback();
+          } catch (error) {
+            callback(error as Error);
+          }
+        },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const message =
+      error.code === 'CSV_QUOTE_NOT_CLOSED'
+        ? 'a quoted field opens in this row and is never closed'
+        : `malformed CSV (${error.code}): ${error.message}`;
+    log.fail(lastLine + 1, message);
+  }
+}
