@@ -12,6 +12,7 @@ import { installErrorHandler } from './http/error-handler.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { setUpIdentity } from './identity/setup.js';
+import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
 import { registerClientConfig } from './routes/client-config.js';
 import { registerHealth } from './routes/health.js';
@@ -75,6 +76,8 @@ export async function buildApp({
   registerClientConfig(context);
   registerPlans(context);
   registerAccount(context);
+  // The operator channel (`/_local/`, embedded database only): not part of the public API.
+  setUpLocalControl(app, config, database);
   registry.installNotFoundHandler();
   await app.ready();
   return app;

@@ -96,9 +96,9 @@ describe('scrub-server mail', () => {
   it('reads through the running server, which holds the embedded database, and only with its token', async () => {
     const config = dataDirConfig();
     const server = await startServer(config, false);
-    const access = join(config.dataDir, 'outbox-access.json');
+    const channel = join(config.dataDir, 'local-control.json');
     try {
-      expect(statSync(access).mode & 0o777).toBe(0o600);
+      expect(statSync(channel).mode & 0o777).toBe(0o600);
       await server.app.inject({
         method: 'POST',
         url: '/identity',
@@ -115,12 +115,12 @@ describe('scrub-server mail', () => {
       const json = JSON.parse((await run(config, ['--to', 'new@example.com', '--last', '--json'])).out);
       expect(json.subject).toMatch(/^Your Scrub verification code: \d{6}$/);
       const stranger = await fetch(`${server.url}/_local/outbox`, {
-        headers: { 'x-scrub-outbox-token': 'guess' },
+        headers: { 'x-scrub-local-token': 'guess' },
       });
       expect(stranger.status).toBe(404);
     } finally {
       await server.close();
     }
-    expect(existsSync(access)).toBe(false);
+    expect(existsSync(channel)).toBe(false);
   });
 });

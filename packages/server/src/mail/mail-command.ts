@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type ServerConfig } from '../config.js';
-import { migrateToLatest, openDatabase } from '../storage/database.js';
-import { readOutbox, type StoredMail } from './mailer.js';
-import { fetchOutbox, findOutboxAccess } from './outbox-access.js';
+import { runLocalOperation } from '../local-control/local-control.js';
+import type { StoredMail } from './mailer.js';
+import { readOutboxOperation } from './outbox-operation.js';
 
 export interface MailCommandIo {
   config(): ServerConfig;
@@ -27,21 +27,6 @@ function count(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 10_000) throw new InvalidArgumentError('a number from 1 to 10000');
   return n;
-}
-
-/** The outbox of this data directory or database; through the running server when it holds the embedded database. */
-async function loadMail(config: ServerConfig, query: { to?: string; limit: number }): Promise<StoredMail[]> {
-  if (config.database.kind === 'pglite') {
-    const access = findOutboxAccess(config.dataDir);
-    if (access) return fetchOutbox(access, query);
-  }
-  const database = await openDatabase(config.database);
-  try {
-    await migrateToLatest(database.db);
-    return await readOutbox(database.db, query);
-  } finally {
-    await database.close();
-  }
 }
 
 const asJson = (mail: StoredMail) => ({
@@ -85,7 +70,11 @@ export function mailCommand(io: MailCommandIo = defaultIo): Command {
     .option('--json', 'print JSON: an array, or one object with --last')
     .action(async (options: MailOptions) => {
       const config = io.config();
-      const mails = await loadMail(config, { to: options.to, limit: options.last ? 1 : options.limit });
+      // Through the running server when it holds the embedded database.
+      const mails = await runLocalOperation(config, readOutboxOperation, {
+        to: options.to,
+        limit: options.last ? 1 : options.limit,
+      });
       const whom = options.to ? ` to ${options.to}` : '';
       if (options.last) {
         const [mail] = mails;

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { Mailer } from './mailer.js';
-import { registerOutboxAccess } from './outbox-access.js';
 
 /** The app's mailer; it finishes deliveries in flight when the app closes. */
 export function setUpMail(
@@ -19,8 +18,5 @@ export function setUpMail(
     smtpUrl: config.mail.smtpUrl,
   });
   app.addHook('onClose', () => mailer.close());
-  if (config.database.kind === 'pglite' && config.database.dataDir) {
-    registerOutboxAccess(app, database.db, config.dataDir);
-  }
   return mailer;
 }
