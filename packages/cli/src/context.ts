@@ -1,9 +1,12 @@
-import type { Scrub } from '@scrub/sdk';
+import type { Scrub, TokenStorage } from '@scrub/sdk';
 import type { ConfigStore, Profile } from './config-store.js';
 import type { CliIO } from './io.js';
 import { parseInput } from './validate.js';
 
 const DEFAULT_API_URL = 'http://localhost:8787';
+
+/** Which credentials a call goes with, in the order they are looked for. */
+export type CredentialSource = 'SCRUB_API_KEY' | 'session' | 'saved key' | 'none';
 
 export interface GlobalOptions {
   apiUrl?: string;
@@ -71,11 +74,50 @@ export class Context {
     return (await this.profile()).api_url ?? DEFAULT_API_URL;
   }
 
-  /** Credentials: SCRUB_API_KEY, then the profile's saved key (docs/cli.md gives the full order). */
+  /** Prompts only for a person at a terminal who has not said --no-input. */
+  get canPrompt(): boolean {
+    return this.io.stdin.isTTY === true && this.options.input !== false;
+  }
+
+  /** Where the profile's session is kept: the config file, readable by its owner only. */
+  async tokenStorage(): Promise<TokenStorage> {
+    return (await this.store()).sessionStorage(await this.profileName());
+  }
+
+  /**
+   * The client and the credentials it uses: SCRUB_API_KEY, then the profile's session, then the
+   * profile's saved key (docs/cli.md). Public calls work with none.
+   */
+  async credentials(): Promise<{ scrub: Scrub; source: CredentialSource }> {
+    const baseURL = await this.resolveApiUrl();
+    const { MemoryTokenStorage, Scrub } = await import('@scrub/sdk');
+    const fromEnv = this.io.env.SCRUB_API_KEY?.trim();
+    if (fromEnv) {
+      // A session stays on disk for later runs, but this run does not use it.
+      const scrub = new Scrub({ baseURL, apiKey: fromEnv, tokenStorage: new MemoryTokenStorage() });
+      return { scrub, source: 'SCRUB_API_KEY' };
+    }
+    const withSession = new Scrub({ baseURL, apiKey: null, tokenStorage: await this.tokenStorage() });
+    if (withSession.auth.hasSession()) return { scrub: withSession, source: 'session' };
+    const saved = (await this.profile()).api_key;
+    if (saved) {
+      const scrub = new Scrub({ baseURL, apiKey: saved, tokenStorage: new MemoryTokenStorage() });
+      return { scrub, source: 'saved key' };
+    }
+    return { scrub: withSession, source: 'none' };
+  }
+
   async client(): Promise<Scrub> {
-    const apiUrl = await this.resolveApiUrl();
-    const apiKey = this.io.env.SCRUB_API_KEY || (await this.profile()).api_key;
+    return (await this.credentials()).scrub;
+  }
+
+  /** For signing up, in and out: the profile's session, never an API key. */
+  async authClient(): Promise<Scrub> {
     const { Scrub } = await import('@scrub/sdk');
-    return new Scrub({ baseURL: apiUrl, ...(apiKey ? { apiKey } : {}) });
+    return new Scrub({
+      baseURL: await this.resolveApiUrl(),
+      apiKey: null,
+      tokenStorage: await this.tokenStorage(),
+    });
   }
 }

@@ -28,3 +28,14 @@ export class FailOnMatchedError extends CliError {
     this.name = 'FailOnMatchedError';
   }
 }
+
+/** No credentials, or refused ones: exit 3, so a script can tell "sign in first" from a failure. */
+export class NotSignedInError extends CliError {
+  constructor(message: string, code = 'not_signed_in') {
+    super(message, 3, code);
+    this.name = 'NotSignedInError';
+  }
+}
+
+export const signInHint =
+  'Sign in with scrub login, set SCRUB_API_KEY, or save a key with: printf %s "$KEY" | scrub config set api_key -';

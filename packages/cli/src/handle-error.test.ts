@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Context, type GlobalOptions } from './context.js';
 import { FailOnMatchedError, UsageError } from './errors.js';
 import { handleError } from './handle-error.js';
+import { refusingPrompter } from './testing.js';
 
 function capture(options: GlobalOptions = { input: true }) {
   const output = { stdout: '', stderr: '' };
@@ -13,6 +14,7 @@ function capture(options: GlobalOptions = { input: true }) {
       stderr: { write: (chunk: string) => (output.stderr += chunk) },
       stdin: Readable.from([]),
       env: {},
+      prompter: refusingPrompter,
     },
     () => options,
   );

@@ -1,14 +1,14 @@
 import { CommanderError } from 'commander';
 import type { Context } from './context.js';
-import { CliError } from './errors.js';
+import { CliError, signInHint } from './errors.js';
+
+type SDK = typeof import('@scrub/sdk');
 
 interface Failure {
   exitCode: number;
   code: string;
   message: string;
 }
-
-const signInHint = 'Set SCRUB_API_KEY, or save a key with: printf %s "$KEY" | scrub config set api_key -';
 
 /** Commander's own messages start with "error: "; the funnel adds that prefix once, for everyone. */
 function fromCommander(error: CommanderError): Failure | null {
@@ -23,6 +23,10 @@ async function describe(error: unknown): Promise<Failure | null> {
   if (error instanceof CliError) {
     return { exitCode: error.exitCode, code: error.code, message: error.message };
   }
+  // Ctrl-C at a prompt: the shell's convention for an interrupted command.
+  if (error instanceof Error && error.name === 'ExitPromptError') {
+    return { exitCode: 130, code: 'cancelled', message: 'Cancelled.' };
+  }
   // Imported here, not at the top, so runs that never reach the API never load the SDK.
   const sdk = await import('@scrub/sdk');
   if (error instanceof sdk.APIConnectionError) {
@@ -32,6 +36,7 @@ async function describe(error: unknown): Promise<Failure | null> {
       message: `${error.message}. Is the Scrub API running? Start one locally with pnpm start, or point scrub at another with --api-url or SCRUB_API_URL.`,
     };
   }
+  if (error instanceof sdk.AuthError) return fromAuthError(error, sdk);
   if (error instanceof sdk.APIError) {
     const requestId = error.requestId ? ` (request id ${error.requestId})` : '';
     const message = `${error.message}${requestId}`;
@@ -44,6 +49,25 @@ async function describe(error: unknown): Promise<Failure | null> {
     return { exitCode: 1, code: error.code ?? 'api_error', message };
   }
   return { exitCode: 1, code: 'error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Sign-in problems exit 3; the rest of what the identity provider refuses (a wrong code, a weak password) 1. */
+function fromAuthError(error: InstanceType<SDK['AuthError']>, sdk: SDK): Failure {
+  if (error instanceof sdk.NotSignedInError) {
+    return { exitCode: 3, code: error.code, message: `Not signed in. ${signInHint}` };
+  }
+  if (error instanceof sdk.SessionExpiredError) {
+    return {
+      exitCode: 3,
+      code: error.code,
+      message: 'Session expired, so it was removed: sign in again with scrub login.',
+    };
+  }
+  const signIn =
+    error instanceof sdk.InvalidCredentialsError ||
+    error instanceof sdk.UserNotConfirmedError ||
+    error instanceof sdk.UserNotFoundError;
+  return { exitCode: signIn ? 3 : 1, code: error.code, message: error.message };
 }
 
 /** The one place a failed run becomes an exit code and a message on stderr; stdout keeps data only. */

@@ -1,13 +1,47 @@
+/** Questions asked at a terminal. Tests script the answers; real runs use @inquirer/prompts on stderr. */
+export interface Prompter {
+  input(message: string): Promise<string>;
+  /** Masked: what is typed never shows. */
+  password(message: string): Promise<string>;
+  confirm(message: string, defaultAnswer: boolean): Promise<boolean>;
+}
+
 /** Where a run reads and writes. Tests pass their own, so nothing touches the real terminal or home. */
 export interface CliIO {
   stdout: { write(chunk: string): unknown; isTTY?: boolean };
   stderr: { write(chunk: string): unknown; isTTY?: boolean };
   stdin: AsyncIterable<string | Buffer> & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  prompter: Prompter;
+}
+
+/** Prompts write to stderr, so stdout keeps data only; @inquirer/prompts is loaded only to ask. */
+function inquirerPrompter(): Prompter {
+  const context = { input: process.stdin, output: process.stderr };
+  return {
+    async input(message) {
+      const { input } = await import('@inquirer/prompts');
+      return input({ message }, context);
+    },
+    async password(message) {
+      const { password } = await import('@inquirer/prompts');
+      return password({ message, mask: true }, context);
+    },
+    async confirm(message, defaultAnswer) {
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: defaultAnswer }, context);
+    },
+  };
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    prompter: inquirerPrompter(),
+  };
 }
 
 /** Colour only for a person at a terminal who has not asked for none (https://no-color.org). */

@@ -34,6 +34,104 @@ export function createProgram(context: Context): Command {
       await plans(options, context);
     });
 
+  program
+    .command('signup')
+    .description('create an account; a 6-digit code is e-mailed to confirm it')
+    .option('--email <email>', 'the e-mail address, which is also the sign-in name')
+    .option('--name <name>', 'your name')
+    .option('--password-stdin', 'read the password from stdin instead of asking for it')
+    .action(async (options: unknown) => {
+      const { signup } = await import('./commands/signup.js');
+      await signup(options, context);
+    });
+
+  program
+    .command('confirm')
+    .description('confirm the e-mail address with the code from the sign-up e-mail')
+    .option('--email <email>', 'the address signed up with')
+    .option('--code <code>', 'the 6-digit code (asked for when left out at a terminal)')
+    .option('--resend', 'e-mail a new code instead')
+    .action(async (options: unknown) => {
+      const { confirm } = await import('./commands/confirm.js');
+      await confirm(options, context);
+    });
+
+  program
+    .command('login')
+    .description('sign in; the session is kept in the profile until it expires or scrub logout')
+    .option('--email <email>', 'the e-mail address (asked for when left out at a terminal)')
+    .option('--password-stdin', 'read the password from stdin instead of asking for it')
+    .action(async (options: unknown) => {
+      const { login } = await import('./commands/login.js');
+      await login(options, context);
+    });
+
+  program
+    .command('logout')
+    .description("sign out: revoke the profile's session and remove it (a saved API key stays)")
+    .option('--everywhere', 'end every session of the account, on every device')
+    .action(async (options: unknown) => {
+      const { logout } = await import('./commands/logout.js');
+      await logout(options, context);
+    });
+
+  program
+    .command('whoami')
+    .description(
+      'who the credentials in use belong to, their plan and credits, and which credentials they are',
+    )
+    .action(async () => {
+      const { whoami } = await import('./commands/whoami.js');
+      await whoami(context);
+    });
+
+  program
+    .command('credits')
+    .description('credits left, plan and subscription')
+    .action(async () => {
+      const { credits } = await import('./commands/credits.js');
+      await credits(context);
+    });
+
+  const password = program.command('password').description('forgot, reset or change the password');
+  password
+    .command('forgot')
+    .description('e-mail a code to reset a forgotten password')
+    .option('--email <email>', 'the account e-mail address')
+    .action(async (options: unknown) => {
+      const { passwordForgot } = await import('./commands/password.js');
+      await passwordForgot(options, context);
+    });
+  password
+    .command('reset')
+    .description('set a new password with the code from scrub password forgot')
+    .option('--email <email>', 'the account e-mail address')
+    .option('--code <code>', 'the 6-digit code (asked for when left out at a terminal)')
+    .option('--password-stdin', 'read the new password from stdin instead of asking for it')
+    .action(async (options: unknown) => {
+      const { passwordReset } = await import('./commands/password.js');
+      await passwordReset(options, context);
+    });
+  password
+    .command('change')
+    .description('change the signed-in password')
+    .option('--password-stdin', 'read two lines from stdin: the current password, then the new one')
+    .action(async (options: unknown) => {
+      const { passwordChange } = await import('./commands/password.js');
+      await passwordChange(options, context);
+    });
+
+  const key = program.command('key').description('the API key');
+  key
+    .command('rotate')
+    .description('make a new API key, which invalidates the current one; prints it once and saves it')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--no-save', 'do not save the new key in the profile')
+    .action(async (options: unknown) => {
+      const { keyRotate } = await import('./commands/key.js');
+      await keyRotate(options, context);
+    });
+
   const config = program
     .command('config')
     .description('read and change saved settings: api_url, api_key, output (table or json)');

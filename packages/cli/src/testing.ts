@@ -2,13 +2,38 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import type { RunningServer } from '@scrub/server';
 import { afterAll } from 'vitest';
+import type { Prompter } from './io.js';
 import { run } from './program.js';
 
 export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** The questions asked, when the test scripted answers. */
+  prompts?: string[];
+}
+
+/** For runs that must never ask: any question fails the test. */
+export const refusingPrompter: Prompter = {
+  input: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
+  password: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
+  confirm: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
+};
+
+/** Answers questions in order, and records them. */
+function scriptedPrompter(answers: (string | boolean)[], asked: string[]): Prompter {
+  const next = (message: string) => {
+    asked.push(message);
+    if (answers.length === 0) return Promise.reject(new Error(`no answer scripted for: ${message}`));
+    return Promise.resolve(answers.shift());
+  };
+  return {
+    input: (message) => next(message).then(String),
+    password: (message) => next(message).then(String),
+    confirm: (message) => next(message).then(Boolean),
+  };
 }
 
 const root = mkdtempSync(join(tmpdir(), 'scrub-cli-test-'));
@@ -20,20 +45,43 @@ export function tempConfigDir(): string {
   return mkdtempSync(join(root, 'config-'));
 }
 
-/** Runs `scrub <args>` in-process with captured streams and only the environment given. */
+/**
+ * Runs `scrub <args>` in-process with captured streams and only the environment given. With
+ * `answers`, stdin is a terminal and the questions asked are answered in order and returned.
+ */
 export async function scrub(
   args: string[],
   env: NodeJS.ProcessEnv,
-  { stdin = '', stdinIsTTY = false }: { stdin?: string; stdinIsTTY?: boolean } = {},
+  {
+    stdin = '',
+    stdinIsTTY = false,
+    answers,
+  }: { stdin?: string; stdinIsTTY?: boolean; answers?: (string | boolean)[] } = {},
 ): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
-  const input = Object.assign(Readable.from([stdin]), { isTTY: stdinIsTTY });
+  const asked: string[] = [];
+  const input = Object.assign(Readable.from([stdin]), { isTTY: answers ? true : stdinIsTTY });
   const code = await run(args, {
     stdout: { write: (chunk: string) => (stdout += chunk) },
     stderr: { write: (chunk: string) => (stderr += chunk) },
     stdin: input,
     env,
+    prompter: answers ? scriptedPrompter([...answers], asked) : refusingPrompter,
   });
-  return { code, stdout, stderr };
+  return answers ? { code, stdout, stderr, prompts: asked } : { code, stdout, stderr };
+}
+
+/** The newest 6-digit code the server mailed to this address, read from its outbox. */
+export async function latestCode(server: RunningServer, email: string): Promise<string> {
+  const mail = await server.database.db
+    .selectFrom('mail_outbox')
+    .select('subject')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const code = /code: (\d{6})\b/.exec(mail?.subject ?? '')?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
 }

@@ -79,7 +79,6 @@ describe('construction', () => {
     const client = new Scrub();
 
     expect(client.baseURL).toBe('http://localhost:8787');
-    expect(client.apiKey).toBeUndefined();
     expect(client.maxRetries).toBe(2);
     expect(client.timeout).toBe(60_000);
   });

@@ -1,20 +1,37 @@
 import { type ClientConfig, type Health, pathFor, type RouteSpec, routes } from '@scrub/contract';
+import { identityCaller } from './auth/identity-client.js';
+import { SessionManager } from './auth/session-manager.js';
+import { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
+import { adoptApiKey } from './core/internal.js';
 import { isRetryableStatus, retryDelayMs } from './core/retry.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  AuthenticationError,
   ScrubError,
 } from './errors.js';
+import { ApiKey } from './resources/api-key.js';
+import { Auth } from './resources/auth.js';
+import { Credits } from './resources/credits.js';
 import { Plans } from './resources/plans.js';
+import { User } from './resources/user.js';
 import { VERSION } from './version.js';
 
 export interface ClientOptions {
   /** Defaults to `SCRUB_API_URL`, then `http://localhost:8787`. */
   baseURL?: string;
-  /** Defaults to `SCRUB_API_KEY`. Sent as the `x-api-key` header. */
-  apiKey?: string;
+  /**
+   * Defaults to `SCRUB_API_KEY`; `null` means none, whatever the environment says. Sent as the
+   * `x-api-key` header, except on calls made with a signed-in session's ID token.
+   */
+  apiKey?: string | null;
+  /**
+   * Where a signed-in session is kept: `window.localStorage` in a browser, a file for a command
+   * line. Default: memory, for the life of the client.
+   */
+  tokenStorage?: TokenStorage;
   /** Defaults to the global `fetch`. */
   fetch?: typeof fetch;
   /** Retries after the first attempt. Default 2. */
@@ -46,6 +63,12 @@ function readEnv(name: string): string | undefined {
   return globalThis.process?.env?.[name]?.trim() || undefined;
 }
 
+/** What authenticates one call: a session's ID token, an API key, or nothing. */
+interface Credential {
+  idToken?: string;
+  apiKey?: string;
+}
+
 /** Node's fetch only says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause. */
 function connectionFailure(url: string, error: unknown): string {
   const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
@@ -62,24 +85,42 @@ function parseErrorBody(text: string): unknown {
 
 export class Scrub {
   readonly baseURL: string;
-  readonly apiKey: string | undefined;
   readonly maxRetries: number;
   readonly timeout: number;
+  readonly tokenStorage: TokenStorage;
   private readonly defaultHeaders: Record<string, string>;
   private readonly fetchImpl: typeof fetch | undefined;
+  #apiKey: string | undefined;
+  readonly #sessions: SessionManager;
 
-  readonly plans: Plans = new Plans(this);
+  readonly plans: Plans;
+  /** Sign-up, sign-in and the session. */
+  readonly auth: Auth;
+  /** The caller's own account. */
+  readonly user: User;
+  readonly apiKey: ApiKey;
+  readonly credits: Credits;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
       /\/+$/,
       '',
     );
-    this.apiKey = options.apiKey ?? readEnv('SCRUB_API_KEY');
+    this.#apiKey = options.apiKey === null ? undefined : (options.apiKey ?? readEnv('SCRUB_API_KEY'));
     this.maxRetries = options.maxRetries ?? 2;
     this.timeout = options.timeout ?? 60_000;
     this.defaultHeaders = options.defaultHeaders ?? {};
     this.fetchImpl = options.fetch;
+    this.tokenStorage = options.tokenStorage ?? new MemoryTokenStorage();
+    this.#sessions = new SessionManager(
+      this.tokenStorage,
+      identityCaller(() => ({ fetch: this.fetchImpl ?? fetch, timeout: this.timeout })),
+    );
+    this.plans = new Plans(this);
+    this.auth = new Auth(this, this.#sessions);
+    this.user = new User(this);
+    this.apiKey = new ApiKey(this);
+    this.credits = new Credits(this);
   }
 
   /** Service status, version and which reference data answers. Public. */
@@ -95,12 +136,50 @@ export class Scrub {
   /**
    * Calls one route of the contract, retrying what may pass on a second try. Resources are built
    * on it; it is public so a route the SDK does not wrap yet can still be called.
+   *
+   * Calls that need credentials go with the session's ID token when someone is signed in
+   * (refreshed first when it has expired), otherwise with the API key. When the API refuses a
+   * session's token, the session is refreshed and the call made once more; refused again, the
+   * session is forgotten.
    */
   async request<T>(route: RouteSpec, options: RequestInput & RequestOptions = {}): Promise<T> {
     const url = this.buildURL(route, options);
+    // Made once per call, so every retry (and the resend after a refresh) carries the same key.
+    const idempotencyKey = route.method === 'GET' ? undefined : crypto.randomUUID();
+    const send = (credential: Credential) =>
+      this.send<T>(route, url, options, this.buildHeaders(options, credential, idempotencyKey));
+
+    const session = route.auth === 'none' ? null : await this.#sessions.fresh();
+    if (!session) return send(this.#apiKey ? { apiKey: this.#apiKey } : {});
+    try {
+      return await send({ idToken: session.idToken });
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+    }
+    // Fresh by this machine's clock, yet refused: revoked elsewhere, or the clocks disagree.
+    const refreshed = await this.#sessions.refresh(session);
+    try {
+      return await send({ idToken: refreshed.idToken });
+    } catch (error) {
+      if (error instanceof AuthenticationError) this.#sessions.forget();
+      throw error;
+    }
+  }
+
+  /** The API key just issued replaces the one this client was using, which no longer works. */
+  [adoptApiKey](key: string): void {
+    if (this.#apiKey !== undefined) this.#apiKey = key;
+  }
+
+  private async send<T>(
+    route: RouteSpec,
+    url: string,
+    options: RequestInput & RequestOptions,
+    headers: Headers,
+  ): Promise<T> {
     const init: RequestInit = {
       method: route.method,
-      headers: this.buildHeaders(route, options),
+      headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     };
     const maxRetries = options.maxRetries ?? this.maxRetries;
@@ -157,12 +236,17 @@ export class Scrub {
     return url.toString();
   }
 
-  private buildHeaders(route: RouteSpec, options: RequestInput & RequestOptions): Headers {
+  private buildHeaders(
+    options: RequestInput & RequestOptions,
+    credential: Credential,
+    idempotencyKey: string | undefined,
+  ): Headers {
     const headers = new Headers({ accept: 'application/json', 'x-scrub-client': `sdk/${VERSION}` });
     if (options.body !== undefined) headers.set('content-type', 'application/json');
-    if (this.apiKey) headers.set('x-api-key', this.apiKey);
-    // Made once per call, so every retry carries the same key and the server can ignore repeats.
-    if (route.method !== 'GET') headers.set('idempotency-key', crypto.randomUUID());
+    if (credential.idToken) headers.set('authorization', `Bearer ${credential.idToken}`);
+    else if (credential.apiKey) headers.set('x-api-key', credential.apiKey);
+    // The same on every retry of one call, so the server can recognise a repeat.
+    if (idempotencyKey) headers.set('idempotency-key', idempotencyKey);
     for (const extra of [this.defaultHeaders, options.headers ?? {}]) {
       for (const [name, value] of Object.entries(extra)) headers.set(name, value);
     }

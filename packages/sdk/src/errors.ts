@@ -124,3 +124,56 @@ export class APIUserAbortError extends ScrubError {
     super('Request was aborted.');
   }
 }
+
+/**
+ * Signing up, signing in or keeping a session failed. `code` is the identity provider's exception
+ * name when it refused (`NotAuthorizedException`, `CodeMismatchException`...), or one of the SDK's
+ * own: `not_signed_in`, `session_expired`, `identity_not_configured`, `NEW_PASSWORD_REQUIRED`.
+ * Messages are the product's own, as people see them in the dashboard.
+ */
+export class AuthError extends ScrubError {
+  readonly code: string;
+
+  constructor(message: string, code: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Wrong e-mail or password (also a locked sign-in, or a wrong current password on a change). */
+export class InvalidCredentialsError extends AuthError {}
+/** The right password of an account whose e-mail is not confirmed yet. */
+export class UserNotConfirmedError extends AuthError {}
+/** Only where the identity provider says so; the built-in pool, like Cognito's default, hides it. */
+export class UserNotFoundError extends AuthError {}
+export class UsernameExistsError extends AuthError {}
+/** The password breaks the pool's policy; the message names every rule broken. */
+export class InvalidPasswordError extends AuthError {}
+export class InvalidCodeError extends AuthError {}
+export class ExpiredCodeError extends AuthError {}
+/** Too many codes, wrong codes or attempts: wait, or ask for a new code. */
+export class AuthLimitExceededError extends AuthError {}
+
+/** A call needs a signed-in person and nobody is signed in. */
+export class NotSignedInError extends AuthError {
+  constructor(message = 'User is not authenticated') {
+    super(message, 'not_signed_in');
+  }
+}
+
+/** The session could not be refreshed (revoked, expired or replaced): it has been removed; sign in again. */
+export class SessionExpiredError extends AuthError {
+  constructor(options?: ErrorOptions) {
+    super('Session expired', 'session_expired', options);
+  }
+}
+
+/** The service has no identity provider: only API keys work there. */
+export class IdentityNotConfiguredError extends AuthError {
+  constructor() {
+    super(
+      'This Scrub service has no identity provider configured, so signing in is not available: use an API key.',
+      'identity_not_configured',
+    );
+  }
+}

@@ -32,23 +32,47 @@ export type {
   VerifyQuery,
   VerifyResult,
 } from '@scrub/contract';
+export { type AuthOperation, authMessages } from './auth/auth-errors.js';
+export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  AuthError,
   AuthenticationError,
+  AuthLimitExceededError,
   BadRequestError,
   ConflictError,
+  ExpiredCodeError,
+  IdentityNotConfiguredError,
   InsufficientCreditsError,
   InternalServerError,
+  InvalidCodeError,
+  InvalidCredentialsError,
+  InvalidPasswordError,
   NotFoundError,
+  NotSignedInError,
   PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
   ScrubError,
+  SessionExpiredError,
   UnprocessableEntityError,
+  UserNotConfirmedError,
+  UserNotFoundError,
+  UsernameExistsError,
 } from './errors.js';
+export { ApiKey } from './resources/api-key.js';
+export {
+  Auth,
+  type AuthSession,
+  type CodeDelivery,
+  type SignUpParams,
+  type SignUpResult,
+} from './resources/auth.js';
+export { Credits } from './resources/credits.js';
 export { Plans } from './resources/plans.js';
+export { User } from './resources/user.js';
 export { VERSION } from './version.js';

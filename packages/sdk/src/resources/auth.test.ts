@@ -1,0 +1,404 @@
+import type { RunningServer } from '@scrub/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryTokenStorage, type TokenStorage } from '../auth/token-storage.js';
+import { Scrub } from '../client.js';
+import {
+  AuthenticationError,
+  ExpiredCodeError,
+  InvalidCodeError,
+  InvalidCredentialsError,
+  InvalidPasswordError,
+  NotSignedInError,
+  SessionExpiredError,
+  UserNotConfirmedError,
+  UsernameExistsError,
+} from '../errors.js';
+import { latestCode, startLocalServer } from '../testing.js';
+
+/**
+ * The SDK against the real service in this process: its built-in Cognito-protocol pool, its mail
+ * outbox for the codes, and its API for the calls made with the session.
+ */
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+afterAll(() => server?.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const PASSWORD = 'Correct-Horse-9';
+let counter = 0;
+const newEmail = () => `sdk${++counter}.${Date.now()}@example.com`;
+
+const client = (
+  tokenStorage: TokenStorage = new MemoryTokenStorage(),
+  extra: { fetch?: typeof fetch } = {},
+) => new Scrub({ baseURL: server.url, apiKey: null, tokenStorage, maxRetries: 0, ...extra });
+
+async function confirmedUser(scrub: Scrub, password = PASSWORD): Promise<string> {
+  const email = newEmail();
+  await scrub.auth.signUp({ email, password, name: 'Pat Doe' });
+  await scrub.auth.confirmSignUp({ email, code: await latestCode(server, email) });
+  return email;
+}
+
+async function signedIn(tokenStorage: TokenStorage = new MemoryTokenStorage()) {
+  const scrub = client(tokenStorage);
+  const email = await confirmedUser(scrub);
+  await scrub.auth.signIn({ email, password: PASSWORD });
+  return { scrub, email, tokenStorage };
+}
+
+/** A storage whose entries a test can read and copy. */
+function mapStorage(items = new Map<string, string>()): TokenStorage & { items: Map<string, string> } {
+  return {
+    items,
+    getItem: (key) => items.get(key) ?? null,
+    setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
+    clear: () => items.clear(),
+  };
+}
+
+/** Moves this process's clock (the in-process server's too) past the ID token's expiry. */
+function hoursLater(hours: number) {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + hours * 3_600_000);
+}
+
+async function failure(action: Promise<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await action;
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error('expected the call to fail, and it succeeded');
+}
+
+describe('sign-up and confirmation', () => {
+  it('signs up, says where the code went, confirms with the mailed code, then signs in', async () => {
+    const scrub = client();
+    const email = newEmail();
+
+    const result = await scrub.auth.signUp({ email, password: PASSWORD, name: 'Pat Doe' });
+    expect(result).toEqual({
+      userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      confirmed: false,
+      codeDelivery: { destination: expect.stringMatching(/^s\*\*\*@e\*\*\*\.com$/), medium: 'EMAIL' },
+    });
+    await scrub.auth.confirmSignUp({ email, code: await latestCode(server, email) });
+
+    const session = await scrub.auth.signIn({ email, password: PASSWORD });
+    expect(session).toMatchObject({ userId: result.userId, email, emailVerified: true, name: 'Pat Doe' });
+    expect(session.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+    expect(scrub.auth.hasSession()).toBe(true);
+  });
+
+  it('maps a wrong code and an expired code to the product messages, keeping Cognito code', async () => {
+    const scrub = client();
+    const email = newEmail();
+    await scrub.auth.signUp({ email, password: PASSWORD });
+    const code = await latestCode(server, email);
+
+    const wrong = await failure(
+      scrub.auth.confirmSignUp({ email, code: code === '000000' ? '000001' : '000000' }),
+    );
+    expect(wrong).toBeInstanceOf(InvalidCodeError);
+    expect(wrong).toMatchObject({
+      message: 'Invalid code. Please check and try again.',
+      code: 'CodeMismatchException',
+    });
+
+    await server.database.db
+      .updateTable('identity_codes')
+      .set({ expires_at: new Date(0) })
+      .execute();
+    const expired = await failure(scrub.auth.confirmSignUp({ email, code }));
+    expect(expired).toBeInstanceOf(ExpiredCodeError);
+    expect(expired).toMatchObject({
+      message: 'Code has expired. Please request a new one.',
+      code: 'ExpiredCodeException',
+    });
+
+    const resent = await scrub.auth.resendCode({ email });
+    expect(resent?.medium).toBe('EMAIL');
+    await scrub.auth.confirmSignUp({ email, code: await latestCode(server, email) });
+  });
+
+  it('refuses a weak password naming the rules, and an e-mail that is taken', async () => {
+    const scrub = client();
+    const weak = await failure(scrub.auth.signUp({ email: newEmail(), password: 'short' }));
+    expect(weak).toBeInstanceOf(InvalidPasswordError);
+    expect(weak.code).toBe('InvalidPasswordException');
+    expect(weak.message).toContain('Password not long enough');
+
+    const email = await confirmedUser(scrub);
+    const taken = await failure(scrub.auth.signUp({ email, password: PASSWORD }));
+    expect(taken).toBeInstanceOf(UsernameExistsError);
+    expect(taken.code).toBe('UsernameExistsException');
+  });
+});
+
+describe('sign-in', () => {
+  it('tells an unconfirmed user to confirm first', async () => {
+    const scrub = client();
+    const email = newEmail();
+    await scrub.auth.signUp({ email, password: PASSWORD });
+
+    const error = await failure(scrub.auth.signIn({ email, password: PASSWORD }));
+    expect(error).toBeInstanceOf(UserNotConfirmedError);
+    expect(error).toMatchObject({
+      message: 'Please confirm your email first. Check your inbox for the verification code.',
+      code: 'UserNotConfirmedException',
+    });
+    expect(scrub.auth.hasSession()).toBe(false);
+  });
+
+  it("refuses a wrong password with the provider's message, and stores nothing", async () => {
+    const scrub = client();
+    const email = await confirmedUser(scrub);
+
+    const error = await failure(scrub.auth.signIn({ email, password: 'Wrong-Horse-9' }));
+    expect(error).toBeInstanceOf(InvalidCredentialsError);
+    expect(error).toMatchObject({
+      message: 'Incorrect username or password.',
+      code: 'NotAuthorizedException',
+    });
+    expect(scrub.auth.hasSession()).toBe(false);
+    await expect(scrub.auth.session()).resolves.toBeNull();
+    await expect(scrub.auth.getIdToken()).rejects.toBeInstanceOf(NotSignedInError);
+  });
+
+  it('calls the API with the ID token, never the API key, while signed in', async () => {
+    const seen: Headers[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/user')) seen.push(new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    const { tokenStorage, email } = await signedIn();
+    const scrub = new Scrub({
+      baseURL: server.url,
+      apiKey: `scrub_${'x'.repeat(40)}`,
+      tokenStorage,
+      fetch: recording,
+    });
+
+    const user = await scrub.user.get();
+    expect(user.email).toBe(email);
+    expect(seen[0]?.get('authorization')).toBe(`Bearer ${await scrub.auth.getIdToken()}`);
+    expect(seen[0]?.has('x-api-key')).toBe(false);
+  });
+
+  it('keeps the session in the storage given, for the next client (the next run) to use', async () => {
+    const { tokenStorage, email } = await signedIn();
+
+    const later = client(tokenStorage);
+    expect(later.auth.hasSession()).toBe(true);
+    expect((await later.auth.session())?.email).toBe(email);
+    expect((await later.user.get()).email).toBe(email);
+  });
+});
+
+describe('refreshing the session', () => {
+  it('refreshes an expired ID token before a call, and stores the new one', async () => {
+    const { scrub, email, tokenStorage } = await signedIn();
+    const before = await scrub.auth.getIdToken();
+
+    hoursLater(2);
+    const user = await client(tokenStorage).user.get();
+
+    expect(user.email).toBe(email);
+    const session = await scrub.auth.session();
+    expect(session?.idToken).not.toBe(before);
+    expect(session?.expiresAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('signs the caller out with SessionExpiredError at once when the refresh is refused', async () => {
+    const { scrub, email } = await signedIn();
+    // The same user signs out everywhere from another device: this session's refresh token dies too.
+    const elsewhere = client();
+    await elsewhere.auth.signIn({ email, password: PASSWORD });
+    await elsewhere.auth.signOut({ everywhere: true });
+
+    hoursLater(2);
+    const started = performance.now();
+    const error = await failure(scrub.user.get());
+
+    expect(error).toBeInstanceOf(SessionExpiredError);
+    expect(error).toMatchObject({ message: 'Session expired', code: 'session_expired' });
+    // amazon-cognito-identity-js's own refresh would retry for about six seconds.
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(scrub.auth.hasSession()).toBe(false);
+    await expect(scrub.auth.session()).resolves.toBeNull();
+  });
+
+  it('on a 401 with a session, refreshes once and retries the call', async () => {
+    const { tokenStorage, email } = await signedIn();
+    let refusals = 1;
+    let refreshes = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      if (headers.get('x-amz-target')?.endsWith('.InitiateAuth')) refreshes++;
+      if (String(input).endsWith('/user') && refusals-- > 0) {
+        const message = 'The ID token has expired. Refresh the session and send the new ID token.';
+        return Response.json({ error: { code: 'token_expired', message }, message }, { status: 401 });
+      }
+      return fetch(input, init);
+    };
+
+    const user = await client(tokenStorage, { fetch: flaky }).user.get();
+
+    expect(user.email).toBe(email);
+    expect(refreshes).toBe(1);
+  });
+
+  it('when the API refuses a token that still looks valid and the refresh is refused, the session ends', async () => {
+    const { tokenStorage, email } = await signedIn();
+    const elsewhere = client();
+    await elsewhere.auth.signIn({ email, password: PASSWORD });
+    await elsewhere.auth.signOut({ everywhere: true });
+    const refusing: typeof fetch = async (input, init) => {
+      if (!String(input).endsWith('/credits')) return fetch(input, init);
+      const message = 'The ID token has expired. Refresh the session and send the new ID token.';
+      return Response.json({ error: { code: 'token_expired', message }, message }, { status: 401 });
+    };
+    const scrub = client(tokenStorage, { fetch: refusing });
+
+    const error = await failure(scrub.credits.get());
+
+    expect(error).toBeInstanceOf(SessionExpiredError);
+    expect(scrub.auth.hasSession()).toBe(false);
+  });
+
+  it('forgets the session when the API refuses even the refreshed token', async () => {
+    const { tokenStorage } = await signedIn();
+    const message = 'The ID token was issued for another app client.';
+    const refusing: typeof fetch = async (input, init) =>
+      String(input).endsWith('/credits')
+        ? Response.json({ error: { code: 'unauthorized', message }, message }, { status: 401 })
+        : fetch(input, init);
+    const scrub = client(tokenStorage, { fetch: refusing });
+
+    const error = await failure(scrub.credits.get());
+
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe(`401 ${message}`);
+    expect(scrub.auth.hasSession()).toBe(false);
+  });
+});
+
+describe('signing out', () => {
+  it('revokes the session and forgets it: a copy of its refresh token no longer works', async () => {
+    const storage = mapStorage();
+    const { scrub } = await signedIn(storage);
+    const copy = mapStorage(new Map(storage.items));
+
+    await scrub.auth.signOut();
+
+    expect(scrub.auth.hasSession()).toBe(false);
+    expect([...storage.items.keys()]).toEqual([]);
+    // An ID token already handed out stays valid to the API until it expires, as with Cognito.
+    hoursLater(2);
+    await expect(client(copy).user.get()).rejects.toBeInstanceOf(SessionExpiredError);
+  });
+
+  it('a new sign-in replaces the stored one, removing and revoking it', async () => {
+    const storage = mapStorage();
+    const { scrub, email: first } = await signedIn(storage);
+    const firstCopy = mapStorage(new Map(storage.items));
+    const firstUser = (await scrub.auth.session())?.userId ?? '';
+    const second = await confirmedUser(scrub);
+
+    await scrub.auth.signIn({ email: second, password: PASSWORD });
+
+    expect((await scrub.auth.session())?.email).toBe(second);
+    expect([...storage.items.keys()].filter((key) => key.includes(firstUser))).toEqual([]);
+    hoursLater(2);
+    await expect(client(firstCopy).user.get()).rejects.toBeInstanceOf(SessionExpiredError);
+    expect(first).not.toBe(second);
+  });
+
+  it('does nothing when nobody is signed in', async () => {
+    await expect(client().auth.signOut()).resolves.toBeUndefined();
+  });
+});
+
+describe('passwords', () => {
+  it('resets a forgotten password with the mailed code', async () => {
+    const scrub = client();
+    const email = await confirmedUser(scrub);
+
+    const sent = await scrub.auth.forgotPassword({ email });
+    expect(sent?.medium).toBe('EMAIL');
+    const code = await latestCode(server, email);
+    const wrong = await failure(
+      scrub.auth.confirmForgotPassword({
+        email,
+        code: code === '111111' ? '222222' : '111111',
+        newPassword: 'New-Horse-10',
+      }),
+    );
+    expect(wrong).toBeInstanceOf(InvalidCodeError);
+    await scrub.auth.confirmForgotPassword({ email, code, newPassword: 'New-Horse-10' });
+
+    await expect(scrub.auth.signIn({ email, password: PASSWORD })).rejects.toBeInstanceOf(
+      InvalidCredentialsError,
+    );
+    await expect(scrub.auth.signIn({ email, password: 'New-Horse-10' })).resolves.toMatchObject({ email });
+  });
+
+  it('hides whether an address has an account, as Cognito does by default', async () => {
+    await expect(client().auth.forgotPassword({ email: newEmail() })).resolves.toMatchObject({
+      medium: 'EMAIL',
+    });
+  });
+
+  it('changes the password of the signed-in user, who must give the current one', async () => {
+    const { scrub, email } = await signedIn();
+
+    const wrong = await failure(
+      scrub.auth.changePassword({ oldPassword: 'Wrong-Horse-9', newPassword: 'New-Horse-11' }),
+    );
+    expect(wrong).toBeInstanceOf(InvalidCredentialsError);
+    await scrub.auth.changePassword({ oldPassword: PASSWORD, newPassword: 'New-Horse-11' });
+
+    await expect(client().auth.signIn({ email, password: 'New-Horse-11' })).resolves.toMatchObject({ email });
+    await expect(client().auth.changePassword({ oldPassword: 'a', newPassword: 'b' })).rejects.toBeInstanceOf(
+      NotSignedInError,
+    );
+  });
+});
+
+describe('account calls', () => {
+  it('reads and updates the user, and pauses and resumes the plan', async () => {
+    const { scrub, email } = await signedIn();
+
+    expect(await scrub.user.get()).toMatchObject({ email, user_plan_status: 'active' });
+    expect(await scrub.user.update({ user_name: 'Pat Smith' })).toMatchObject({ user_name: 'Pat Smith' });
+    expect(await scrub.user.setPlanStatus('paused')).toMatch(/paused/);
+    expect((await scrub.user.get()).user_plan_status).toBe('paused');
+    await scrub.user.setPlanStatus('active');
+    expect((await scrub.credits.get()).user_plan.plan_status).toBe('active');
+  });
+
+  it('rotates the API key: the new key works alone, the old one stops, a key client adopts the new one', async () => {
+    const { scrub } = await signedIn();
+    const first = await scrub.apiKey.rotate();
+    expect(first).toMatchObject({
+      api_key: expect.stringMatching(/^scrub_[A-Za-z0-9]{40}$/),
+      last4: first.api_key.slice(-4),
+    });
+
+    const byKey = new Scrub({ baseURL: server.url, apiKey: first.api_key, maxRetries: 0 });
+    expect((await byKey.credits.get()).credits).toBeGreaterThanOrEqual(0);
+
+    const second = await byKey.apiKey.rotate();
+    expect(second.api_key).not.toBe(first.api_key);
+    expect((await byKey.credits.get()).credits).toBeGreaterThanOrEqual(0);
+    const stale = new Scrub({ baseURL: server.url, apiKey: first.api_key, maxRetries: 0 });
+    await expect(stale.credits.get()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
