@@ -77,16 +77,31 @@ function collect(child: ChildProcess): { stdout: () => string; stderr: () => str
   return { stdout: () => stdout, stderr: () => stderr, exit };
 }
 
-async function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
-  const child = spawn(process.execPath, [file, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function run(file: string, args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<RunResult> {
+  const stdin = input === undefined ? 'ignore' : 'pipe';
+  const child = spawn(process.execPath, [file, ...args], { env, stdio: [stdin, 'pipe', 'pipe'] });
+  // A program may exit without reading all of it (a refused option): its exit code says what happened.
+  child.stdin?.on('error', () => {});
+  child.stdin?.end(input);
   const output = collect(child);
   const { code } = await output.exit;
   return { code, stdout: output.stdout(), stderr: output.stderr() };
 }
 
+export interface ScrubOptions {
+  /** Piped to stdin, as `printf '%s\n' "$PASSWORD" | scrub ...` does; without it stdin is empty. */
+  input?: string;
+  /** More settings, such as `SCRUB_API_KEY`. */
+  env?: Record<string, string>;
+}
+
 /** `scrub <args>` from the built CLI, with a fresh config directory unless one is given. */
-export function scrub(args: string[], configDir = tempDir('config-')): Promise<RunResult> {
-  return run(binPath('scrub', 'scrub'), args, environment({ SCRUB_CONFIG_DIR: configDir }));
+export function scrub(
+  args: string[],
+  configDir = tempDir('config-'),
+  { input, env = {} }: ScrubOptions = {},
+): Promise<RunResult> {
+  return run(binPath('scrub', 'scrub'), args, environment({ ...env, SCRUB_CONFIG_DIR: configDir }), input);
 }
 
 /** `scrub-server <args>` from the built server, on the embedded database in `dataDir`. */
