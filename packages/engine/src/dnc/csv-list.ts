@@ -52,15 +52,7 @@ export async function importDncCsv(input: DncInput, options: DncCsvListOptions):
   const version = options.version ?? sha256.slice(0, 12);
   return {
     list: builder.build(version),
-    report: {
-      source: label,
-      mode: log.mode,
-      version,
-      ...counts,
-      problems: log.problems,
-      problemCount: log.count,
-      sha256,
-    },
+    report: log.report(version, counts, sha256),
   };
 }
 

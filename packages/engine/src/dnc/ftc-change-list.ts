@@ -138,14 +138,7 @@ export async function applyFtcChangeList(
   return {
     list: reader.builder.build(version),
     report: {
-      source: label,
-      mode: log.mode,
-      version,
-      rowsRead: reader.rowsRead,
-      rowsUsed: reader.rowsUsed,
-      problems: log.problems,
-      problemCount: log.count,
-      sha256,
+      ...log.report(version, reader, sha256),
       added: reader.added,
       alreadyPresent: reader.alreadyPresent,
       deleted: reader.deleted,

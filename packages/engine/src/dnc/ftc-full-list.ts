@@ -55,14 +55,7 @@ export async function importFtcFullList(
   return {
     list: reader.builder.build(version),
     report: {
-      source: label,
-      mode: log.mode,
-      version,
-      rowsRead: reader.rowsRead,
-      rowsUsed: reader.rowsUsed,
-      problems: log.problems,
-      problemCount: log.count,
-      sha256,
+      ...log.report(version, reader, sha256),
     },
   };
 }

@@ -108,6 +108,20 @@ export class ProblemLog {
   }
 
   /** Refuses the import for a problem with the input as a whole (a damaged zip, a missing column). */
+  /** The report of a finished import: what was read, what went wrong, and the new version. */
+  report(version: string, rows: { rowsRead: number; rowsUsed: number }, sha256: string): DncImportReport {
+    return {
+      source: this.source,
+      mode: this.mode,
+      version,
+      rowsRead: rows.rowsRead,
+      rowsUsed: rows.rowsUsed,
+      problems: this.problems,
+      problemCount: this.count,
+      sha256,
+    };
+  }
+
   fail(line: number, message: string): never {
     throw new ImportError(this.source, [
       ...this.problems.map(({ line, message }) => ({ line, message })),
