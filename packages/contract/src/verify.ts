@@ -1,6 +1,17 @@
 import { z } from 'zod';
 
-export const LineTypeSchema = z.enum(['mobile', 'landline', 'voip', 'toll_free', 'invalid']);
+/**
+ * `unknown_geographic`: a valid number in a geographic area code whose exchange the imported line-type
+ * data does not cover (it is never guessed).
+ */
+export const LineTypeSchema = z.enum([
+  'mobile',
+  'landline',
+  'voip',
+  'toll_free',
+  'invalid',
+  'unknown_geographic',
+]);
 export type LineType = z.infer<typeof LineTypeSchema>;
 
 /** `GET /verify?p=`: one number. `k` is the API key, as the seed's API page documents it. */
@@ -18,7 +29,12 @@ export const VerifyResultSchema = z.object({
   /** Omitted for unlimited users (seed document 2, API documentation). */
   credits_deducted: z.number().int().nonnegative().optional(),
   credits_remaining: z.number().int().nonnegative().optional(),
+  /** A stable code (`area_code_not_in_service`, `not_a_us_number`...) when line_type is invalid. */
   invalid_reason: z.string().nullable(),
+  /** The same reason as a sentence for people. */
+  invalid_message: z.string().nullable(),
+  /** Digits of an extension typed after the number: reported, not part of the check. */
+  extension: z.string().nullable(),
   dnc_sources: z.array(z.string()),
   data_source: z.enum(['imported', 'sample']),
   dataset_versions: z.record(z.string(), z.string()),

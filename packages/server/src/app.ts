@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { referenceDataVersions } from '@scrub/engine';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { registerAccount } from './account/account-routes.js';
 import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
+import { AnswerCache } from './checks/answer-cache.js';
+import { CheckCharger } from './checks/check-charger.js';
+import { registerVerify } from './checks/verify-route.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { installErrorHandler } from './http/error-handler.js';
@@ -14,6 +16,7 @@ import { RouteRegistry } from './http/route-registry.js';
 import { setUpIdentity } from './identity/setup.js';
 import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
+import { ReferenceData } from './reference-data/reference-data.js';
 import { registerClientConfig } from './routes/client-config.js';
 import { registerHealth } from './routes/health.js';
 import { registerPlans } from './routes/plans.js';
@@ -25,6 +28,8 @@ export interface AppOptions {
   logger: Logger | false;
   /** Checks bearer ID tokens. Default: the configured Cognito pool, else the built-in one; null accepts API keys only. */
   tokenVerifier?: TokenVerifier | null;
+  /** The datasets checks answer from; default: sample exchange data and no DNC lists. */
+  referenceData?: ReferenceData;
 }
 
 /** Builds the HTTP API on an open, migrated database. Listening is the caller's business. */
@@ -33,6 +38,7 @@ export async function buildApp({
   database,
   logger,
   tokenVerifier,
+  referenceData = ReferenceData.sample(),
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (logger || undefined) as FastifyBaseLogger | undefined,
@@ -67,7 +73,9 @@ export async function buildApp({
     config,
     database,
     registry,
-    referenceData: referenceDataVersions,
+    referenceData,
+    checkCharger: new CheckCharger(database.db),
+    answerCache: new AnswerCache(config.verifyCache),
     publicUrl,
     mailer,
     identity,
@@ -76,6 +84,7 @@ export async function buildApp({
   registerClientConfig(context);
   registerPlans(context);
   registerAccount(context);
+  registerVerify(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.
   setUpLocalControl(app, config, database);
   registry.installNotFoundHandler();

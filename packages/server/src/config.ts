@@ -29,6 +29,8 @@ export interface ServerConfig {
   };
   /** Every e-mail is kept in the outbox; with an SMTP URL it is also sent. */
   mail: { smtpUrl: string | null; from: string };
+  /** How long /verify reuses an account's answer for free (0: never), and how many answers it keeps. */
+  verifyCache: { ttlSeconds: number; maxEntries: number };
 }
 
 const MiB = 1024 * 1024;
@@ -99,6 +101,13 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   SCRUB_MAIL_FROM: z.string().min(3).default('Scrub <no-reply@scrub.localhost>'),
+  SCRUB_VERIFY_CACHE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400),
+  SCRUB_VERIFY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
 });
 
 /** A setting that cannot be used: the service refuses to start and says which and why. */
@@ -157,6 +166,7 @@ export function loadConfig(
       refreshTokenTtlSeconds: e.SCRUB_REFRESH_TOKEN_TTL_SECONDS,
     },
     mail: { smtpUrl: e.SCRUB_SMTP_URL ?? null, from: e.SCRUB_MAIL_FROM },
+    verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     ...overrides,
   };
 }

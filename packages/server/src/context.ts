@@ -1,7 +1,10 @@
+import type { AnswerCache } from './checks/answer-cache.js';
+import type { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config.js';
 import type { RouteRegistry } from './http/route-registry.js';
 import type { IdentityPool } from './identity/identity-pool.js';
 import type { Mailer } from './mail/mailer.js';
+import type { ReferenceData } from './reference-data/reference-data.js';
 import type { DatabaseHandle } from './storage/database.js';
 
 /** What route modules are given: settings, storage and the registry to add their routes to. */
@@ -9,8 +12,12 @@ export interface ServerContext {
   config: ServerConfig;
   database: DatabaseHandle;
   registry: RouteRegistry;
-  /** Versions of the reference data answering checks, by dataset name. */
-  referenceData: () => Record<string, string>;
+  /** The datasets checks answer from, swapped whole when an import lands. */
+  referenceData: ReferenceData;
+  /** Charges single checks, many per transaction under load. */
+  checkCharger: CheckCharger;
+  /** Answers an account was given lately, reused for free. */
+  answerCache: AnswerCache;
   /** Where clients reach the service: SCRUB_PUBLIC_URL or http://localhost:<listening port>. */
   publicUrl: () => string;
   /** Sends (and always keeps) e-mail. */

@@ -10,16 +10,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole API on a fresh in-memory database, for `app.inject`. */
+/**
+ * The whole API, for `app.inject`: on a fresh in-memory database, or on `database` (from
+ * `testDatabases()`), which the app then owns and closes.
+ */
 export async function createTestApp(
   overrides: Partial<ServerConfig> = {},
-  options: Pick<AppOptions, 'tokenVerifier'> = {},
+  options: Pick<AppOptions, 'tokenVerifier' | 'referenceData'> & { database?: DatabaseHandle } = {},
 ): Promise<TestApp> {
   const config = loadConfig({}, { database: { kind: 'pglite', dataDir: null }, ...overrides });
-  const database = await openDatabase(config.database);
+  const database = options.database ?? (await openDatabase(config.database));
   await migrateToLatest(database.db);
   await seedPlans(database.db);
-  const app = await buildApp({ config, database, logger: false, ...options });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    tokenVerifier: options.tokenVerifier,
+    referenceData: options.referenceData,
+  });
   return {
     app,
     database,

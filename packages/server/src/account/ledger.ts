@@ -21,6 +21,15 @@ export interface LedgerEntryResult {
   balance: number;
 }
 
+/** The 402 every charge answers when the balance is short: what it needs and what there is. */
+export function insufficientCredits(required: number, available: number): ApiError {
+  return new ApiError(
+    'insufficient_credits',
+    `Not enough credits: this needs ${required} and the account has ${available}.`,
+    { credits_required: required, credits_available: available },
+  );
+}
+
 /**
  * Writes one credit change: locks the profile row, refuses to overdraw, adds the entry and moves
  * the cached balance, all in one transaction, so the balance always equals the sum of the entries
@@ -44,13 +53,7 @@ export async function applyLedgerEntry(
       .executeTakeFirst();
     if (!profile) throw new ApiError('not_found', 'No such account.');
     const balance = profile.credits + delta;
-    if (balance < 0) {
-      throw new ApiError(
-        'insufficient_credits',
-        `Not enough credits: this needs ${-delta} and the account has ${profile.credits}.`,
-        { credits_required: -delta, credits_available: profile.credits },
-      );
-    }
+    if (balance < 0) throw insufficientCredits(-delta, profile.credits);
     if (balance > MAX_BALANCE) {
       throw new ApiError(
         'bad_request',

@@ -114,7 +114,10 @@ export async function setPlanStatus(
  * Unlimited holders are never charged: an unlimited plan reference (seed document 2, section 6)
  * that is active and, for the time-limited pass, not over.
  */
-export function hasUnlimited(profile: Profile, now = new Date()): boolean {
+export function hasUnlimited(
+  profile: Pick<Profile, 'plan_reference' | 'plan_status' | 'plan_expires_at'>,
+  now = new Date(),
+): boolean {
   return (
     profile.plan_reference !== null &&
     (UNLIMITED_PLAN_REFERENCES as readonly string[]).includes(profile.plan_reference) &&

@@ -11,7 +11,7 @@ export function registerHealth({ registry, database, referenceData }: ServerCont
       status: ok ? ('ok' as const) : ('degraded' as const),
       version: serverVersion,
       database: { kind: database.kind, ok },
-      reference_data: referenceData(),
+      reference_data: referenceData.versions(),
       uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
     };
   });

@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import { insufficientCredits } from '../account/ledger.js';
+import { hasUnlimited } from '../account/profiles.js';
+import { ApiError } from '../http/api-error.js';
+import type { Database } from '../storage/schema.js';
+
+/** What one check paid: nothing for unlimited holders, else its cost and the balance after it. */
+export type CheckCharge = { unlimited: true } | { unlimited: false; deducted: number; remaining: number };
+
+interface PendingCharge {
+  profileId: string;
+  /** 1 for a check; 0 for an answer already paid for (a cached repeat), which only reads the balance. */
+  cost: 0 | 1;
+  /** The number checked, kept on the ledger entry. */
+  reference: string;
+  resolve(charge: CheckCharge): void;
+  reject(error: unknown): void;
+}
+
+/** Rows of one multi-row insert stay far below PostgreSQL's 65,535 bind parameters. */
+const MAX_BATCH = 1000;
+
+/**
+ * Charges single checks with group commit: while one transaction runs, the charges that arrive
+ * queue up, and the next transaction takes them all at once (one lock per account, one balance
+ * update, one multi-row insert of ledger entries). Under load a transaction carries hundreds of
+ * checks instead of one, and the ledger stays exact: each check is its own entry, in order,
+ * with the balance after it, and a check the balance cannot cover is refused, never half-charged.
+ */
+export class CheckCharger {
+  #queue: PendingCharge[] = [];
+  #running: Promise<void> | null = null;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  charge(profileId: string, cost: 0 | 1, reference: string): Promise<CheckCharge> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ profileId, cost, reference, resolve, reject });
+      this.#running ??= this.#drain();
+    });
+  }
+
+  /** Resolves once every charge queued so far is settled (shutdown, tests). */
+  async settled(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  async #drain(): Promise<void> {
+    // Let the charges of requests already being handled join the first batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      try {
+        await this.#commit(batch);
+      } catch (error) {
+        for (const charge of batch) charge.reject(error);
+      }
+    }
+    this.#running = null;
+  }
+
+  async #commit(batch: PendingCharge[]): Promise<void> {
+    const byProfile = new Map<string, PendingCharge[]>();
+    for (const charge of batch) {
+      const charges = byProfile.get(charge.profileId);
+      if (charges) charges.push(charge);
+      else byProfile.set(charge.profileId, [charge]);
+    }
+    const outcomes = new Map<PendingCharge, CheckCharge | ApiError>();
+    await this.db.transaction().execute(async (trx) => {
+      outcomes.clear();
+      // In id order, so two processes locking the same accounts cannot deadlock.
+      const profiles = await trx
+        .selectFrom('profiles')
+        .select(['id', 'credits', 'plan_reference', 'plan_status', 'plan_expires_at'])
+        .where('id', 'in', [...byProfile.keys()])
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+      const entries: {
+        profile_id: string;
+        delta: number;
+        balance_after: number;
+        kind: 'check';
+        reference: string;
+      }[] = [];
+      const now = new Date();
+      for (const profile of profiles) {
+        const charges = byProfile.get(profile.id) ?? [];
+        if (hasUnlimited(profile, now)) {
+          for (const charge of charges) outcomes.set(charge, { unlimited: true });
+          continue;
+        }
+        let balance = profile.credits;
+        for (const charge of charges) {
+          if (balance < charge.cost) {
+            outcomes.set(charge, insufficientCredits(charge.cost, balance));
+            continue;
+          }
+          balance -= charge.cost;
+          outcomes.set(charge, { unlimited: false, deducted: charge.cost, remaining: balance });
+          if (charge.cost > 0) {
+            entries.push({
+              profile_id: profile.id,
+              delta: -charge.cost,
+              balance_after: balance,
+              kind: 'check',
+              reference: charge.reference,
+            });
+          }
+        }
+        if (balance !== profile.credits) {
+          await trx
+            .updateTable('profiles')
+            .set({ credits: balance, updated_at: now })
+            .where('id', '=', profile.id)
+            .execute();
+        }
+      }
+      if (entries.length > 0) await trx.insertInto('credit_ledger').values(entries).execute();
+    });
+    for (const charge of batch) {
+      const outcome = outcomes.get(charge);
+      if (outcome === undefined) charge.reject(new ApiError('not_found', 'No such account.'));
+      else if ('unlimited' in outcome) charge.resolve(outcome);
+      else charge.reject(outcome);
+    }
+  }
+}

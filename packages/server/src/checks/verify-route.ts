@@ -1,0 +1,95 @@
+import { routes, type VerifyResult } from '@scrub/contract';
+import { checkPhone, dataSourceOf } from '@scrub/engine';
+import type { ServerContext } from '../context.js';
+import type { ReferenceSnapshot } from '../reference-data/reference-data.js';
+import type { CheckAnswer } from './answer-cache.js';
+import type { CheckCharge } from './check-charger.js';
+
+/**
+ * The lists that count for an account: every shared list (federal, state) and the account's own
+ * internal list, never another account's.
+ */
+function listsFor(snapshot: ReferenceSnapshot, profileId: string): number {
+  let mask = 0;
+  snapshot.dnc.lists.forEach((list, bit) => {
+    if (!list.name.startsWith('internal:') || list.name === `internal:${profileId}`) mask |= 1 << bit;
+  });
+  return mask;
+}
+
+function answerFor(
+  input: string,
+  snapshot: ReferenceSnapshot,
+  profileId: string,
+  versions: Record<string, string>,
+): CheckAnswer {
+  const check = checkPhone(input, snapshot.exchange);
+  let dncSources: string[] = [];
+  if (check.e164 !== null && check.lineType !== 'invalid') {
+    const mask = snapshot.dnc.mask(Number(check.e164.slice(2))) & listsFor(snapshot, profileId);
+    dncSources = snapshot.dnc.namesOf(mask);
+  }
+  return {
+    phone_number: check.e164 ?? input,
+    line_type: check.lineType,
+    dnc: dncSources.length > 0 ? 1 : 0,
+    invalid_reason: check.invalidReason,
+    invalid_message: check.message,
+    extension: check.extension,
+    dnc_sources: dncSources,
+    data_source: dataSourceOf(snapshot),
+    dataset_versions: versions,
+  };
+}
+
+function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge): VerifyResult {
+  if (charge.unlimited) return { ...answer, cached };
+  return { ...answer, cached, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
+}
+
+/**
+ * GET /verify: one number, one credit. Invalid numbers are answered free (there is nothing to look
+ * up); a repeat within the cache time is answered from the cache, free, and says `cached: true`.
+ */
+export function registerVerify({ registry, referenceData, checkCharger, answerCache }: ServerContext): void {
+  // Versions of a snapshot, worked out once per snapshot rather than once per answer.
+  const versionsOf = new WeakMap<ReferenceSnapshot, Record<string, string>>();
+
+  registry.add(routes.verify, async ({ query, principal }) => {
+    const { profileId } = principal;
+    // One snapshot per answer: a swap during this request cannot mix versions.
+    const snapshot = referenceData.current();
+    const generation = referenceData.ref.generation;
+    let versions = versionsOf.get(snapshot);
+    if (versions === undefined) {
+      versions = referenceData.versions();
+      versionsOf.set(snapshot, versions);
+    }
+    const answer = answerFor(query.p, snapshot, profileId, versions);
+    if (answer.line_type === 'invalid') {
+      return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number));
+    }
+
+    const e164 = answer.phone_number;
+    const cached = answerCache.get(profileId, generation, e164);
+    if (cached && (await cached.paid)) {
+      return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164));
+    }
+    let settlePaid: (paid: boolean) => void = () => {};
+    answerCache.set(profileId, generation, e164, {
+      answer,
+      paid: new Promise((resolve) => {
+        settlePaid = resolve;
+      }),
+    });
+    try {
+      const charge = await checkCharger.charge(profileId, 1, e164);
+      settlePaid(true);
+      return withCharge(answer, false, charge);
+    } catch (error) {
+      answerCache.delete(profileId, generation, e164);
+      settlePaid(false);
+      throw error;
+    }
+  });
+}
