@@ -48,3 +48,18 @@ export function processIO(): CliIO {
 export function useColor(io: CliIO): boolean {
   return io.stdout.isTTY === true && !io.env.NO_COLOR;
 }
+
+/** The lines of a stream as they arrive, so a huge input is never held whole. Lines keep any `\r`. */
+export async function* readLines(source: AsyncIterable<string | Buffer>): AsyncGenerator<string> {
+  // Streaming decode: a character split across two chunks is not mangled.
+  const decoder = new TextDecoder();
+  let partial = '';
+  for await (const chunk of source) {
+    partial += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    yield* lines;
+  }
+  partial += decoder.decode();
+  if (partial) yield partial;
+}

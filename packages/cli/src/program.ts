@@ -4,6 +4,11 @@ import { Context, type GlobalOptions } from './context.js';
 import { handleError } from './handle-error.js';
 import { type CliIO, processIO } from './io.js';
 
+/** `--fail-on dnc,voip --fail-on invalid`: commas and repeats both add to the list. */
+function collectList(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((item) => item.trim())];
+}
+
 /**
  * Commands are declared here and implemented in src/commands/, imported when they run, so that
  * `scrub --help` and `scrub --version` never load the SDK, zod, conf or cli-table3.
@@ -32,6 +37,24 @@ export function createProgram(context: Context): Command {
     .action(async (options: unknown) => {
       const { plans } = await import('./commands/plans.js');
       await plans(options, context);
+    });
+
+  program
+    .command('check')
+    .description(
+      'check phone numbers for line type and do-not-call status (one credit per number; invalid ones are free)',
+    )
+    .argument('<phones...>', 'the numbers, or - to read them from stdin, one per line')
+    .option('--csv', 'print CSV (a header, then a row per number) instead of a table')
+    .option(
+      '--fail-on <conditions>',
+      'exit 5 when any answer is one of: dnc, invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',
+      collectList,
+    )
+    .option('--concurrency <n>', 'numbers checked at once, 1 to 64 (default 8)')
+    .action(async (phones: string[], options: unknown) => {
+      const { check } = await import('./commands/check.js');
+      await check(phones, options, context);
     });
 
   program

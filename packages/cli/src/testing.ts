@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { RunningServer } from '@scrub/server';
 import { afterAll } from 'vitest';
 import type { Prompter } from './io.js';
@@ -48,6 +51,7 @@ export function tempConfigDir(): string {
 /**
  * Runs `scrub <args>` in-process with captured streams and only the environment given. With
  * `answers`, stdin is a terminal and the questions asked are answered in order and returned.
+ * With `tty`, stdout and stderr say they are a terminal, as when a person runs the command.
  */
 export async function scrub(
   args: string[],
@@ -55,16 +59,17 @@ export async function scrub(
   {
     stdin = '',
     stdinIsTTY = false,
+    tty = false,
     answers,
-  }: { stdin?: string; stdinIsTTY?: boolean; answers?: (string | boolean)[] } = {},
+  }: { stdin?: string; stdinIsTTY?: boolean; tty?: boolean; answers?: (string | boolean)[] } = {},
 ): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const asked: string[] = [];
   const input = Object.assign(Readable.from([stdin]), { isTTY: answers ? true : stdinIsTTY });
   const code = await run(args, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
+    stdout: { write: (chunk: string) => (stdout += chunk), isTTY: tty },
+    stderr: { write: (chunk: string) => (stderr += chunk), isTTY: tty },
     stdin: input,
     env,
     prompter: answers ? scriptedPrompter([...answers], asked) : refusingPrompter,
@@ -84,4 +89,25 @@ export async function latestCode(server: RunningServer, email: string): Promise<
   const code = /code: (\d{6})\b/.exec(mail?.subject ?? '')?.[1];
   if (!code) throw new Error(`no code mailed to ${email}`);
   return code;
+}
+
+/** The built `scrub-server` binary, as the installed package's `bin` names it. */
+function serverBin(): string {
+  const dir = fileURLToPath(new URL('../node_modules/@scrub/server/', import.meta.url));
+  const { bin } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
+  const relative = bin['scrub-server'];
+  if (!relative) throw new Error('@scrub/server declares no scrub-server binary');
+  return join(dir, relative);
+}
+
+/**
+ * Gives credits the way an operator does: `scrub-server credits grant`, which reaches the server
+ * holding the embedded database in `dataDir` through its operator channel.
+ */
+export async function grantCredits(dataDir: string, email: string, credits: number): Promise<void> {
+  await promisify(execFile)(process.execPath, [serverBin(), 'credits', 'grant', email, String(credits)], {
+    env: { PATH: process.env.PATH, SCRUB_DATA_DIR: dataDir },
+  });
 }

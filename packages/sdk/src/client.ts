@@ -17,6 +17,7 @@ import { Auth } from './resources/auth.js';
 import { Credits } from './resources/credits.js';
 import { Plans } from './resources/plans.js';
 import { User } from './resources/user.js';
+import { createVerify, type Verify } from './resources/verify.js';
 import { VERSION } from './version.js';
 
 export interface ClientOptions {
@@ -100,6 +101,8 @@ export class Scrub {
   readonly user: User;
   readonly apiKey: ApiKey;
   readonly credits: Credits;
+  /** `verify(phone)` checks one number; `verify.many(phones)` checks a stream of them. */
+  readonly verify: Verify;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
@@ -121,6 +124,7 @@ export class Scrub {
     this.user = new User(this);
     this.apiKey = new ApiKey(this);
     this.credits = new Credits(this);
+    this.verify = createVerify(this);
   }
 
   /** Service status, version and which reference data answers. Public. */

@@ -75,4 +75,5 @@ export {
 export { Credits } from './resources/credits.js';
 export { Plans } from './resources/plans.js';
 export { User } from './resources/user.js';
+export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
 export { VERSION } from './version.js';

@@ -1,0 +1,274 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CreditSnapshot, VerifyResult } from '@scrub/sdk';
+import { loadConfig, type RunningServer, startServer } from '@scrub/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantCredits, latestCode, type RunResult, scrub, tempConfigDir } from '../testing.js';
+import { answerCells, csvRow } from './check.js';
+
+/**
+ * `scrub check` against the real service in this process, on an embedded database on disk so that
+ * `scrub-server credits grant` can reach it through its operator channel, as an operator would.
+ * The service answers from its generated sample data.
+ */
+let server: RunningServer;
+let dataDir: string;
+let funded: NodeJS.ProcessEnv;
+
+const PASSWORD = 'Correct-Horse-9';
+const GEOGRAPHIC = ['mobile', 'landline', 'voip'];
+const THREE = ['2012345678', '8005551234', '1234567890'];
+let accounts = 0;
+
+/** A new account signed up, confirmed and given an API key with the CLI, then granted `credits`. */
+async function account(credits: number): Promise<NodeJS.ProcessEnv> {
+  const email = `check${++accounts}.${Date.now()}@example.com`;
+  const env: NodeJS.ProcessEnv = { SCRUB_CONFIG_DIR: tempConfigDir(), SCRUB_API_URL: server.url };
+  const steps = [
+    () => scrub(['signup', '--email', email, '--password-stdin'], env, { stdin: `${PASSWORD}\n` }),
+    async () => scrub(['confirm', '--email', email, '--code', await latestCode(server, email)], env),
+    () => scrub(['login', '--email', email, '--password-stdin'], env, { stdin: `${PASSWORD}\n` }),
+  ];
+  for (const step of steps) {
+    const result = await step();
+    expect(result.code, result.stderr).toBe(0);
+  }
+  const rotate = await scrub(['key', 'rotate', '--yes', '--no-save'], env);
+  expect(rotate.code, rotate.stderr).toBe(0);
+  if (credits > 0) await grantCredits(dataDir, email, credits);
+  // A CI job: only the key, in a config directory that has never seen the session.
+  return {
+    SCRUB_CONFIG_DIR: tempConfigDir(),
+    SCRUB_API_URL: server.url,
+    SCRUB_API_KEY: rotate.stdout.trim(),
+  };
+}
+
+async function creditsLeft(env: NodeJS.ProcessEnv): Promise<CreditSnapshot['credits_remaining']> {
+  const result = await scrub(['--json', 'credits'], env);
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as CreditSnapshot).credits_remaining;
+}
+
+type Answer = VerifyResult & { input: string };
+const ndjson = (result: RunResult) =>
+  result.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Answer);
+const lines = (result: RunResult) => result.stdout.split('\n').filter(Boolean);
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'scrub-check-data-'));
+  server = await startServer(loadConfig({ SCRUB_DATA_DIR: dataDir }, { port: 0 }), false);
+  funded = await account(1_000);
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('scrub check <phone...>', () => {
+  it('prints a table at a terminal: three numbers, three kinds of answer', async () => {
+    const result = await scrub(['check', ...THREE], { ...funded, NO_COLOR: '1' }, { tty: true });
+
+    expect(result.code, result.stderr).toBe(0);
+    const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
+    expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Cached +│ Charged +│/);
+    expect(rows[1]).toMatch(/│ \+12012345678 +│ (mobile|landline|voip) +│ no +│ - +│ (no|yes) +│ [01] +│/);
+    expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ no +│ - +│ (no|yes) +│ [01] +│/);
+    // An unreadable number is an answer, with its reason, and costs nothing.
+    expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ no +│ - +│ no +│ 0 +│/);
+    expect(result.stderr).toContain('generated sample data');
+  });
+
+  it('prints tab-separated lines, no header, off a terminal', async () => {
+    const result = await scrub(['check', ...THREE], funded);
+
+    expect(result.code, result.stderr).toBe(0);
+    const [geographic, tollFree, invalid] = lines(result).map((line) => line.split('\t'));
+    expect(lines(result)).toHaveLength(3);
+    expect(geographic?.[0]).toBe('+12012345678');
+    expect(GEOGRAPHIC).toContain(geographic?.[1]);
+    expect(tollFree?.slice(0, 2)).toEqual(['+18005551234', 'toll_free']);
+    expect(invalid?.[0]).toBe('+11234567890');
+    expect(invalid?.[1]).toMatch(/^invalid: Area code 123 /);
+    expect(result.stderr.match(/sample data/g)).toHaveLength(1);
+  });
+
+  it('prints NDJSON with --json: one object per number, in order, with the input', async () => {
+    const result = await scrub(['check', ...THREE, '--json'], funded);
+
+    expect(result.code, result.stderr).toBe(0);
+    const answers = ndjson(result);
+    expect(answers.map((answer) => answer.input)).toEqual(THREE);
+    expect(GEOGRAPHIC).toContain(answers[0]?.line_type);
+    expect(answers[1]).toMatchObject({ phone_number: '+18005551234', line_type: 'toll_free', dnc: 0 });
+    expect(answers[2]).toMatchObject({
+      phone_number: '+11234567890',
+      line_type: 'invalid',
+      invalid_reason: 'area_code_invalid',
+      invalid_message: expect.any(String),
+      credits_deducted: 0,
+      data_source: 'sample',
+    });
+  });
+
+  it('prints CSV with --csv: a header, then one row per number', async () => {
+    const result = await scrub(['check', ...THREE, '--csv'], funded);
+
+    expect(result.code, result.stderr).toBe(0);
+    const [header, ...rows] = lines(result);
+    expect(header).toBe(
+      'input,phone_number,line_type,dnc,dnc_sources,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source',
+    );
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toMatch(/^2012345678,\+12012345678,(mobile|landline|voip),0,/);
+    expect(rows[1]).toMatch(/^8005551234,\+18005551234,toll_free,0,/);
+    expect(rows[2]).toMatch(/^1234567890,\+11234567890,invalid,0,,area_code_invalid,Area code 123 /);
+  });
+
+  it('reads one number per line from stdin with -, skipping blank lines', async () => {
+    const stdin = ' 2012345678 \r\n\n8005551234\n   \n1234567890';
+    const result = await scrub(['check', '-', '--json', '--fail-on', 'dnc'], funded, { stdin });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(ndjson(result).map((answer) => answer.input)).toEqual(THREE);
+  });
+
+  it('exits 5 after printing every answer when one matches --fail-on, and 0 when none does', async () => {
+    const matched = await scrub(
+      ['--json', 'check', ...THREE, '--fail-on', 'dnc', '--fail-on', 'invalid'],
+      funded,
+    );
+    expect(matched.code).toBe(5);
+    expect(ndjson(matched)).toHaveLength(3);
+    expect(matched.stderr).toContain('1 of 3 answers matched --fail-on dnc,invalid');
+
+    const tollFree = await scrub(['check', ...THREE, '--fail-on', 'voip,toll_free'], funded);
+    expect(tollFree.code).toBe(5);
+
+    // The sample data has no do-not-call lists.
+    const clean = await scrub(['check', ...THREE, '--fail-on', 'dnc'], funded);
+    expect(clean.code, clean.stderr).toBe(0);
+  });
+
+  it('answers malformed numbers as invalid, with a reason, and charges nothing', async () => {
+    const env = await account(5);
+    const malformed = ['2.01555E+09', '201-555-012', '+44 20 7946 0958', 'call me', '\u0000\u0001'];
+
+    const result = await scrub(['--json', 'check', ...malformed], env);
+
+    expect(result.code, result.stderr).toBe(0);
+    for (const answer of ndjson(result)) {
+      expect(answer, answer.input).toMatchObject({ line_type: 'invalid', credits_deducted: 0 });
+      expect(answer.invalid_reason, answer.input).toMatch(/^[a-z_]+$/);
+      expect(answer.invalid_message, answer.input).toBeTruthy();
+    }
+    expect(await creditsLeft(env)).toBe(5);
+  });
+
+  it('reports a number the API refuses on stderr, checks the others, and exits 1', async () => {
+    const tooLong = '2'.repeat(70);
+    const result = await scrub(['check', '2012345678', tooLong, '8005551234'], funded);
+
+    expect(result.code).toBe(1);
+    expect(lines(result).map((line) => line.split('\t')[0])).toEqual(['+12012345678', '+18005551234']);
+    expect(result.stderr).toContain(`error: ${tooLong}: 400`);
+    expect(result.stderr).toContain('1 of 3 numbers could not be checked');
+  });
+
+  it('exits 4 when the credits run out, after printing the answers paid for', async () => {
+    const env = await account(2);
+    const numbers = ['2012345670', '2012345671', '2012345672', '2012345673', '2012345674'];
+
+    const result = await scrub(['--json', 'check', '--concurrency', '1', ...numbers], env);
+
+    expect(result.code).toBe(4);
+    expect(ndjson(result).map((answer) => answer.input)).toEqual(numbers.slice(0, 2));
+    expect(result.stderr).toContain('Stopped after 2 answers');
+    expect(result.stderr).toContain(
+      '{"error":{"code":"insufficient_credits","message":"402 Not enough credits',
+    );
+    expect(await creditsLeft(env)).toBe(0);
+  });
+
+  it('keeps every answer paid for when many checks run at once as the credits run out', async () => {
+    const env = await account(3);
+    const numbers = Array.from({ length: 12 }, (_, i) => `20123456${String(80 + i)}`);
+
+    const result = await scrub(['--json', 'check', ...numbers], env);
+
+    expect(result.code).toBe(4);
+    const answers = ndjson(result);
+    expect(answers).toHaveLength(3);
+    // In input order, whichever three were charged.
+    const positions = answers.map((answer) => numbers.indexOf(answer.input));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(await creditsLeft(env)).toBe(0);
+  });
+
+  it('exits 3 with a refused key, and with no credentials at all', async () => {
+    const refused = await scrub(['check', '2012345678'], {
+      ...funded,
+      SCRUB_API_KEY: `scrub_${'x'.repeat(40)}`,
+    });
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toBe('');
+
+    const none = await scrub(['check', '2012345678'], {
+      SCRUB_CONFIG_DIR: tempConfigDir(),
+      SCRUB_API_URL: server.url,
+    });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('Not signed in');
+  });
+
+  it.each([
+    [['check', '2012345678', '--fail-on', 'spam'], '--fail-on takes dnc, mobile'],
+    [['--json', 'check', '2012345678', '--csv'], '--csv and --json cannot be used together'],
+    [['check', '-', '2012345678'], '- reads the numbers from stdin, so it comes alone'],
+    [['check', '2012345678', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 64'],
+    [['check'], "missing required argument 'phones'"],
+  ])('exits 2 on a usage error: %j', async (args, message) => {
+    const result = await scrub(args, funded);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe('formatting', () => {
+  const answer = (fields: Partial<VerifyResult>): VerifyResult => ({
+    phone_number: '+12015550123',
+    line_type: 'mobile',
+    dnc: 0,
+    cached: false,
+    credits_deducted: 1,
+    credits_remaining: 9,
+    invalid_reason: null,
+    invalid_message: null,
+    extension: null,
+    dnc_sources: [],
+    data_source: 'imported',
+    dataset_versions: {},
+    ...fields,
+  });
+
+  it('shows the extension, the lists and an unlimited plan', () => {
+    const cells = answerCells(
+      answer({ extension: '45', dnc: 1, dnc_sources: ['ftc', 'state:TX'], credits_deducted: undefined }),
+    );
+    expect(cells).toEqual(['+12015550123 ext. 45', 'mobile', 'yes', 'ftc, state:TX', 'no', 'unlimited']);
+  });
+
+  it('writes CSV no spreadsheet runs as a formula, and leaves phone numbers alone', () => {
+    const row = (input: string) => csvRow(input, answer({})).split(',')[0];
+    expect(row('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(row('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(row('+cmd|calc')).toBe("'+cmd|calc");
+    expect(row('+1 (201) 555-0123')).toBe('+1 (201) 555-0123');
+    expect(row('-2015550123')).toBe('-2015550123');
+  });
+});
