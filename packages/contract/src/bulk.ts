@@ -64,8 +64,25 @@ export const CreatedBulkJobSchema = BulkJobSchema.extend({
   upload_expires_at: z.string().nullable(),
 });
 
+const LINE_TYPE_FILTER = new RegExp(
+  `^(all|${LineTypeSchema.options.join('|')})(,(all|${LineTypeSchema.options.join('|')}))*$`,
+);
+
+/** One line type, several comma-separated (`mobile,landline`: either), or `all`. */
+export const LineTypeFilterSchema = z
+  .string()
+  .transform((text) => text.replace(/\s+/g, '').toLowerCase())
+  .pipe(
+    z
+      .string()
+      .regex(
+        LINE_TYPE_FILTER,
+        `must be all, or line types separated by commas: ${LineTypeSchema.options.join(', ')}`,
+      ),
+  );
+
 /** Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed). */
 export const ResultFilterSchema = z.object({
-  line_type: z.union([LineTypeSchema, z.literal('all')]).optional(),
+  line_type: LineTypeFilterSchema.optional(),
   dnc: z.enum(['0', '1', 'all']).optional(),
 });

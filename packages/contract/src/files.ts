@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CountsSchema } from './bulk.js';
-import { LineTypeSchema } from './verify.js';
+import { CountsSchema, LineTypeFilterSchema } from './bulk.js';
 
 /** Uploaded file / file view (seed document 2, section 3). */
 export const FileViewSchema = z.object({
@@ -28,7 +27,7 @@ export const FileListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   search: z.string().max(255).optional(),
-  line_type: z.union([LineTypeSchema, z.literal('all')]).optional(),
+  line_type: LineTypeFilterSchema.optional(),
   dnc: z.enum(['0', '1', 'all']).optional(),
 });
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;

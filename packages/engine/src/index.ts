@@ -18,6 +18,26 @@ export {
   type NumberInvalidReason,
   numberInvalidMessage,
 } from './classify.ts';
+export { CSV_EMPTY_MESSAGE, CSV_ERROR_CODES, CsvError, type CsvErrorCode } from './csv/csv-error.ts';
+export type { CsvDialect, CsvEncoding, CsvInput, CsvLineEnding, CsvSeparator } from './csv/csv-input.ts';
+export {
+  type FilterResultCsvOptions,
+  type FilterResultCsvResult,
+  filterResultCsv,
+  type ResultFilter,
+} from './csv/filter-result-csv.ts';
+export { type CsvPreview, type CsvPreviewOptions, previewCsv } from './csv/preview-csv.ts';
+export {
+  type CountCsvOptions,
+  type CsvCounts,
+  type CsvProgress,
+  countCsv,
+  DNC_COLUMN,
+  LINE_TYPE_COLUMN,
+  type ScrubCsvOptions,
+  type ScrubCsvResult,
+  scrubCsv,
+} from './csv/scrub-csv.ts';
 export {
   type DataSource,
   type Datasets,

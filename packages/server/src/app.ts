@@ -3,13 +3,16 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { registerAccount } from './account/account-routes.js';
+import { ApiKeyOwners } from './auth/api-key-owners.js';
 import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
+import { setUpBulk } from './bulk/setup.js';
 import { AnswerCache } from './checks/answer-cache.js';
 import { CheckCharger } from './checks/check-charger.js';
 import { registerVerify } from './checks/verify-route.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
+import { setUpFiles } from './files/setup.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
@@ -55,6 +58,7 @@ export async function buildApp({
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);
   const identity = await setUpIdentity(app, { config, database, logger, mailer, publicUrl });
+  const files = await setUpFiles(app, config, publicUrl);
   // Built per token: the built-in pool's issuer carries the listening port, known only once listening.
   const builtInVerifier: TokenVerifier | null =
     identity &&
@@ -63,8 +67,10 @@ export async function buildApp({
         token,
       ));
 
+  const apiKeyOwners = new ApiKeyOwners(database.db, config.apiKeyCacheSeconds);
   const authenticator = new Authenticator({
     db: database.db,
+    apiKeyOwners,
     verifier: tokenVerifier === undefined ? (verifierFromConfig(config) ?? builtInVerifier) : tokenVerifier,
     adminEmails: config.adminEmails,
   });
@@ -74,17 +80,21 @@ export async function buildApp({
     database,
     registry,
     referenceData,
+    apiKeyOwners,
     checkCharger: new CheckCharger(database.db),
     answerCache: new AnswerCache(config.verifyCache),
     publicUrl,
     mailer,
     identity,
+    files,
   };
   registerHealth(context);
   registerClientConfig(context);
   registerPlans(context);
   registerAccount(context);
   registerVerify(context);
+  const worker = await setUpBulk(context, { logger, runWorker: true });
+  app.addHook('onClose', () => worker.stop());
   // The operator channel (`/_local/`, embedded database only): not part of the public API.
   setUpLocalControl(app, config, database);
   registry.installNotFoundHandler();

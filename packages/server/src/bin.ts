@@ -4,6 +4,7 @@ import { creditsCommand } from './account/credits-command.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { mailCommand } from './mail/mail-command.js';
+import { dataCommand } from './reference-data/data-command.js';
 import { startServer } from './server.js';
 import { migrateToLatest, openDatabase } from './storage/database.js';
 import { serverVersion } from './version.js';
@@ -16,7 +17,9 @@ function fail(error: unknown): never {
 
 const program = new Command('scrub-server')
   .description('The Scrub service. Settings come from the environment: see docs/operations.md.')
-  .version(serverVersion);
+  .version(serverVersion)
+  // `--version` before a command is ours; after it, the command's own (`data import ... --version`).
+  .enablePositionalOptions();
 
 program
   .command('start', { isDefault: true })
@@ -76,5 +79,6 @@ program
 
 program.addCommand(creditsCommand());
 program.addCommand(mailCommand());
+program.addCommand(dataCommand());
 
 program.parseAsync(process.argv).catch(fail);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { FileStoreTarget } from './files/file-store.js';
 import type { DatabaseTarget } from './storage/database.js';
 
 export interface ServerConfig {
@@ -13,6 +14,10 @@ export interface ServerConfig {
   maxBodyBytes: number;
   /** Largest CSV upload accepted (bulk jobs). */
   maxUploadBytes: number;
+  /** How long an upload URL accepts its file. */
+  uploadUrlTtlSeconds: number;
+  /** Where uploads and result files live: `<dataDir>/files`, or an S3 bucket when one is set. */
+  fileStore: FileStoreTarget;
   /** An Amazon Cognito user pool whose ID tokens the API accepts; null for the built-in pool. */
   cognito: { region: string; userPoolId: string; clientId: string } | null;
   /** Lower-cased e-mail addresses that are Super Admin on sign-in (the first admin). */
@@ -31,6 +36,8 @@ export interface ServerConfig {
   mail: { smtpUrl: string | null; from: string };
   /** How long /verify reuses an account's answer for free (0: never), and how many answers it keeps. */
   verifyCache: { ttlSeconds: number; maxEntries: number };
+  /** How long a process remembers who owns an API key (a replaced key may work that long in other processes). */
+  apiKeyCacheSeconds: number;
 }
 
 const MiB = 1024 * 1024;
@@ -51,6 +58,29 @@ const EnvSchema = z.object({
     .int()
     .positive()
     .default(1024 * MiB),
+  // Seven days is the longest S3 lets a presigned URL live.
+  SCRUB_UPLOAD_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(3600),
+  SCRUB_S3_BUCKET: z
+    .string()
+    .regex(/^[\w.-]{3,255}$/, 'must be a bucket name')
+    .optional(),
+  SCRUB_S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a region such as us-east-1')
+    .optional(),
+  SCRUB_S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')
+    .optional(),
+  SCRUB_S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .transform((flag) => flag === 'true' || flag === '1')
+    .default(false),
   SCRUB_COGNITO_USER_POOL_ID: z
     .string()
     .regex(/^[a-z]{2}(-[a-z]+)+-\d+_[0-9A-Za-z]+$/, 'must look like us-east-1_AbCdEf123')
@@ -107,6 +137,7 @@ const EnvSchema = z.object({
     .min(0)
     .max(30 * 86_400)
     .default(86_400),
+  SCRUB_API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   SCRUB_VERIFY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
 });
 
@@ -132,6 +163,11 @@ export function loadConfig(
       'Invalid settings: SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID go together; set both or neither',
     );
   }
+  if (e.SCRUB_S3_BUCKET ? !e.SCRUB_S3_REGION : e.SCRUB_S3_REGION || e.SCRUB_S3_ENDPOINT) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_S3_BUCKET and SCRUB_S3_REGION go together (SCRUB_S3_ENDPOINT only with them); set both, or neither to keep files in the data directory',
+    );
+  }
   if (e.NODE_ENV === 'production' && !e.SCRUB_COGNITO_USER_POOL_ID) {
     throw new ConfigError(
       'Invalid settings: NODE_ENV=production needs an Amazon Cognito user pool (SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID); the built-in identity provider is for local use only',
@@ -148,6 +184,17 @@ export function loadConfig(
     production: e.NODE_ENV === 'production',
     maxBodyBytes: e.SCRUB_MAX_BODY_BYTES,
     maxUploadBytes: e.SCRUB_MAX_UPLOAD_BYTES,
+    uploadUrlTtlSeconds: e.SCRUB_UPLOAD_URL_TTL_SECONDS,
+    fileStore:
+      e.SCRUB_S3_BUCKET && e.SCRUB_S3_REGION
+        ? {
+            kind: 's3',
+            bucket: e.SCRUB_S3_BUCKET,
+            region: e.SCRUB_S3_REGION,
+            endpoint: e.SCRUB_S3_ENDPOINT ?? null,
+            forcePathStyle: e.SCRUB_S3_FORCE_PATH_STYLE,
+          }
+        : { kind: 'local', dir: join(dataDir, 'files') },
     cognito:
       e.SCRUB_COGNITO_USER_POOL_ID && e.SCRUB_COGNITO_CLIENT_ID
         ? {
@@ -167,6 +214,7 @@ export function loadConfig(
     },
     mail: { smtpUrl: e.SCRUB_SMTP_URL ?? null, from: e.SCRUB_MAIL_FROM },
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
+    apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,
     ...overrides,
   };
 }

@@ -1,6 +1,8 @@
+import type { ApiKeyOwners } from './auth/api-key-owners.js';
 import type { AnswerCache } from './checks/answer-cache.js';
 import type { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config.js';
+import type { FileStore } from './files/file-store.js';
 import type { RouteRegistry } from './http/route-registry.js';
 import type { IdentityPool } from './identity/identity-pool.js';
 import type { Mailer } from './mail/mailer.js';
@@ -14,6 +16,8 @@ export interface ServerContext {
   registry: RouteRegistry;
   /** The datasets checks answer from, swapped whole when an import lands. */
   referenceData: ReferenceData;
+  /** Who owns which API key; told to forget an account's keys when they change. */
+  apiKeyOwners: ApiKeyOwners;
   /** Charges single checks, many per transaction under load. */
   checkCharger: CheckCharger;
   /** Answers an account was given lately, reused for free. */
@@ -24,4 +28,6 @@ export interface ServerContext {
   mailer: Mailer;
   /** The built-in user pool; null when an Amazon Cognito pool is configured. */
   identity: IdentityPool | null;
+  /** Uploaded CSVs and result files: the data directory, or an S3 bucket. */
+  files: FileStore;
 }

@@ -1,4 +1,8 @@
+// Account operations for operators' scripts and the benchmarks: the HTTP API is the product's interface.
+export { applyLedgerEntry, ledgerTotals } from './account/ledger.js';
+export { ensureProfile } from './account/profiles.js';
 export { type AppOptions, buildApp } from './app.js';
+export { rotateApiKey } from './auth/api-keys.js';
 export { ConfigError, loadConfig, type ServerConfig } from './config.js';
 export { ApiError } from './http/api-error.js';
 export { planCatalogue } from './plans/catalogue.js';

@@ -9,7 +9,7 @@ const planStatusMessages = {
 } as const;
 
 /** The caller's own account: user info, profile changes, plan pause and resume, API key, credits. */
-export function registerAccount({ registry, database }: ServerContext): void {
+export function registerAccount({ registry, database, apiKeyOwners }: ServerContext): void {
   const { db } = database;
 
   registry.add(routes.getUser, async ({ principal }) =>
@@ -26,7 +26,11 @@ export function registerAccount({ registry, database }: ServerContext): void {
     return { message: planStatusMessages[body.status] };
   });
 
-  registry.add(routes.rotateApiKey, async ({ principal }) => rotateApiKey(db, principal.profileId));
+  registry.add(routes.rotateApiKey, async ({ principal }) => {
+    const issued = await rotateApiKey(db, principal.profileId);
+    apiKeyOwners.forget(principal.profileId);
+    return issued;
+  });
 
   registry.add(routes.getCredits, async ({ principal }) =>
     creditSnapshot(db, await getProfile(db, principal.profileId)),

@@ -7,6 +7,7 @@ import { createTestIdentity, type TestIdentity } from '../../test/id-tokens.js';
 import { installErrorHandler } from '../http/error-handler.js';
 import { RouteRegistry } from '../http/route-registry.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
+import { ApiKeyOwners } from './api-key-owners.js';
 import { rotateApiKey } from './api-keys.js';
 import { Authenticator } from './authenticator.js';
 
@@ -28,7 +29,12 @@ beforeAll(async () => {
   installErrorHandler(app);
   const registry = new RouteRegistry(
     app,
-    new Authenticator({ db: database.db, verifier: id.verifier, adminEmails: [] }),
+    new Authenticator({
+      db: database.db,
+      apiKeyOwners: new ApiKeyOwners(database.db, 10),
+      verifier: id.verifier,
+      adminEmails: [],
+    }),
   );
   const answer = async ({ principal }: { principal: { email: string; role: string; via: string } }) => ({
     email: principal.email,
@@ -111,7 +117,12 @@ describe('route authentication', () => {
     installErrorHandler(bare);
     const registry = new RouteRegistry(
       bare,
-      new Authenticator({ db: database.db, verifier: null, adminEmails: [] }),
+      new Authenticator({
+        db: database.db,
+        apiKeyOwners: new ApiKeyOwners(database.db, 10),
+        verifier: null,
+        adminEmails: [],
+      }),
     );
     registry.add(spec('user', '/mine'), async () => ({ email: '', role: '', via: '' }));
     const res = await bare.inject({ method: 'GET', url: '/mine', headers: await bearer([]) });

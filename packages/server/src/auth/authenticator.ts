@@ -5,7 +5,8 @@ import { ensureProfile } from '../account/profiles.js';
 import type { ServerConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Database } from '../storage/schema.js';
-import { findApiKeyOwner, looksLikeApiKey } from './api-keys.js';
+import type { ApiKeyOwners } from './api-key-owners.js';
+import { looksLikeApiKey } from './api-keys.js';
 import type { Principal } from './principal.js';
 import { highestRole, isAdminRole, roleFromGroups } from './roles.js';
 import {
@@ -23,6 +24,8 @@ export interface AuthRequirement {
 
 export interface AuthenticatorOptions {
   db: Kysely<Database>;
+  /** Looks up (and briefly remembers) who owns an API key. */
+  apiKeyOwners: ApiKeyOwners;
   /** Null when no identity provider is configured: then only API keys work. */
   verifier: TokenVerifier | null;
   /** E-mail addresses that are Super Admin whatever their groups (the first admin). */
@@ -117,7 +120,7 @@ export class Authenticator {
         'The API key is malformed: Scrub API keys are "scrub_" followed by 40 letters and digits.',
       );
     }
-    const owner = await findApiKeyOwner(this.options.db, key);
+    const owner = await this.options.apiKeyOwners.find(key);
     if (!owner) {
       throw new ApiError(
         'invalid_api_key',

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { ReferenceData } from '../reference-data/reference-data.js';
+import { InternalDncLists, ReferenceData } from '../reference-data/reference-data.js';
 
 const dncList = (name: string, numbers: number[], version = 'v1') => {
   const builder = new DncListBuilder(name);
@@ -134,9 +134,8 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     const me = await account(10);
     const other = await account(10);
     const previous = referenceData.ref.update({
-      dnc: new DncSet([
-        dncList('federal', [2_024_440_001]),
-        dncList('state:TX', [2_024_440_002]),
+      dnc: new DncSet([dncList('federal', [2_024_440_001]), dncList('state:TX', [2_024_440_002])]),
+      internal: new InternalDncLists([
         dncList(`internal:${me.profileId}`, [2_024_440_003]),
         dncList(`internal:${other.profileId}`, [2_024_440_004]),
       ]),

@@ -1,21 +1,9 @@
 import { routes, type VerifyResult } from '@scrub/contract';
 import { checkPhone, dataSourceOf } from '@scrub/engine';
 import type { ServerContext } from '../context.js';
-import type { ReferenceSnapshot } from '../reference-data/reference-data.js';
+import { dncFor, type ReferenceSnapshot } from '../reference-data/reference-data.js';
 import type { CheckAnswer } from './answer-cache.js';
 import type { CheckCharge } from './check-charger.js';
-
-/**
- * The lists that count for an account: every shared list (federal, state) and the account's own
- * internal list, never another account's.
- */
-function listsFor(snapshot: ReferenceSnapshot, profileId: string): number {
-  let mask = 0;
-  snapshot.dnc.lists.forEach((list, bit) => {
-    if (!list.name.startsWith('internal:') || list.name === `internal:${profileId}`) mask |= 1 << bit;
-  });
-  return mask;
-}
 
 function answerFor(
   input: string,
@@ -26,8 +14,9 @@ function answerFor(
   const check = checkPhone(input, snapshot.exchange);
   let dncSources: string[] = [];
   if (check.e164 !== null && check.lineType !== 'invalid') {
-    const mask = snapshot.dnc.mask(Number(check.e164.slice(2))) & listsFor(snapshot, profileId);
-    dncSources = snapshot.dnc.namesOf(mask);
+    // The shared lists and this account's own list: never another account's.
+    const dnc = dncFor(snapshot, profileId);
+    dncSources = dnc.namesOf(dnc.mask(Number(check.e164.slice(2))));
   }
   return {
     phone_number: check.e164 ?? input,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { grantCreditsOperation } from '../account/credits-command.js';
 import type { ServerConfig } from '../config.js';
 import { readOutboxOperation } from '../mail/outbox-operation.js';
+import { findAccountOperation } from '../reference-data/account-lookup.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { type LocalOperation, openLocalControl } from './local-control.js';
 
@@ -9,6 +10,7 @@ import { type LocalOperation, openLocalControl } from './local-control.js';
 export const localOperations: readonly LocalOperation<unknown, unknown>[] = [
   readOutboxOperation,
   grantCreditsOperation,
+  findAccountOperation,
 ];
 
 /** Opens the operator channel when this server holds an embedded database on disk; nothing on PostgreSQL. */

@@ -3,8 +3,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Database, MailOutboxTable } from '../storage/schema.js';
 
-/** What the service sends: verification codes now, job-ready notices later. */
-export type MailKind = 'confirm_sign_up' | 'reset_password';
+/** What the service sends: verification codes and file-ready notices. */
+export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready';
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -1,25 +1,102 @@
+import { createHash } from 'node:crypto';
+import { unwatchFile, watchFile } from 'node:fs';
 import {
   type Datasets,
+  type DncList,
   DncSet,
   datasetVersions,
   type ExchangeTable,
+  MAX_DNC_LISTS,
   referenceDataVersions,
   sampleExchangeTable,
+  type Versioned,
   VersionedRef,
 } from '@scrub/engine';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config.js';
+import { DatasetStore, EXCHANGE, FEDERAL, isSharedList, type LoadedVersion } from './dataset-store.js';
 
 /** What checks answer from: line types by exchange and the do-not-call lists, one version each. */
 export interface ReferenceSnapshot extends Datasets {
   readonly exchange: ExchangeTable;
+  /** The lists every account's checks consult: federal, then the states'. */
   readonly dnc: DncSet;
+  /** Accounts' own suppression lists; `dncFor` joins an account's to `dnc`. */
+  readonly internal?: InternalDncLists;
+}
+
+/**
+ * The lists one account's checks consult: the shared lists and, when it has one, its own. Take it
+ * from the same snapshot as the exchange data, once per answer (or per bulk job).
+ */
+export function dncFor(snapshot: ReferenceSnapshot, profileId: string): DncSet {
+  return snapshot.internal?.setFor(snapshot.dnc, profileId) ?? snapshot.dnc;
+}
+
+/**
+ * Every account's own list, by profile id. Kept apart from the shared lists: a DncSet holds at most
+ * 32 lists, and an account's checks must never consult another account's list.
+ */
+export class InternalDncLists implements Versioned {
+  /** Changes whenever any account's list does; names no account (it may reach public answers). */
+  readonly version: string;
+  readonly #lists: ReadonlyMap<string, DncList>;
+  // The set made for each account on its first check, and the shared lists it was made with.
+  readonly #sets = new Map<string, { shared: DncSet; set: DncSet }>();
+
+  constructor(lists: readonly DncList[]) {
+    this.#lists = new Map(lists.map((list) => [list.name.slice('internal:'.length), list]));
+    const names = lists.map((list) => `${list.name}@${list.version}`).sort();
+    this.version = createHash('sha256').update(names.join('\n')).digest('hex').slice(0, 12);
+  }
+
+  get size(): number {
+    return this.#lists.size;
+  }
+
+  get(profileId: string): DncList | undefined {
+    return this.#lists.get(profileId);
+  }
+
+  /** `shared` with the account's list added; undefined when it has none. Made once per account and kept. */
+  setFor(shared: DncSet, profileId: string): DncSet | undefined {
+    const list = this.#lists.get(profileId);
+    if (list === undefined) return undefined;
+    const made = this.#sets.get(profileId);
+    if (made?.shared === shared) return made.set;
+    const set = shared.with(list);
+    this.#sets.set(profileId, { shared, set });
+    return set;
+  }
+}
+
+export interface ReferenceDataOptions {
+  /** How often to look at the manifest for a new import. Default 1 s. */
+  pollIntervalMs?: number;
+}
+
+// Generated once per process (70-180 ms) and never changed, so every ReferenceData shares it.
+let sampleTable: ExchangeTable | undefined;
+function sample(): ExchangeTable {
+  sampleTable ??= sampleExchangeTable();
+  return sampleTable;
 }
 
 /**
  * The reference data the service answers from. Checks take `current()` once per answer (a bulk job
  * once per job) and keep it, so a swap never mixes versions inside one answer.
+ *
+ * `open` loads what the operator imported (`scrub-server data import`, in its own process) and
+ * watches the data directory's manifest: a new version is read into memory beside the live one and
+ * swapped in whole. A version that cannot be read is logged and skipped; the live data stays.
  */
 export class ReferenceData {
   readonly ref: VersionedRef<ReferenceSnapshot>;
+  #loader: DatasetLoader | null = null;
+  #stopWatching: (() => void) | null = null;
+  // Reloads run one at a time; a change seen during one queues (at most) one more.
+  #running: Promise<void> = Promise.resolve();
+  #queued: Promise<void> | null = null;
 
   constructor(initial: ReferenceSnapshot) {
     this.ref = new VersionedRef(initial);
@@ -27,14 +104,40 @@ export class ReferenceData {
 
   /** Sample exchange data and no DNC lists: what a fresh embedded service answers from. */
   static sample(): ReferenceData {
-    return new ReferenceData({ exchange: sampleExchangeTable(), dnc: new DncSet() });
+    return new ReferenceData({ exchange: sample(), dnc: new DncSet() });
+  }
+
+  /**
+   * The datasets imported into `<data dir>/datasets/` (sample exchange data while none is, no DNC
+   * lists while none is), kept up to date with new imports until `close()`.
+   */
+  static async open(
+    config: Pick<ServerConfig, 'dataDir'>,
+    logger: Logger | false,
+    options: ReferenceDataOptions = {},
+  ): Promise<ReferenceData> {
+    const store = new DatasetStore(config.dataDir);
+    const loader = new DatasetLoader(store, logger || null);
+    const data = new ReferenceData(await loader.load());
+    data.#loader = loader;
+    const listener = () => {
+      void data.reload();
+    };
+    // Polling, not fs.watch: it sees the manifest replaced by a rename, on any file system, and
+    // costs one stat a second. Unreferenced: it never keeps the process alive.
+    watchFile(store.manifestPath, { interval: options.pollIntervalMs ?? 1000, persistent: false }, listener);
+    data.#stopWatching = () => unwatchFile(store.manifestPath, listener);
+    return data;
   }
 
   current(): ReferenceSnapshot {
     return this.ref.current();
   }
 
-  /** Every dataset's version by name, the area-code table included: what /health reports. */
+  /**
+   * Every shared dataset's version by name, the area-code table included: what /health reports.
+   * Accounts' own lists are left out: they would name accounts to anyone.
+   */
   versions(): Record<string, string> {
     const { exchange, dnc } = this.current();
     return {
@@ -46,6 +149,155 @@ export class ReferenceData {
     };
   }
 
-  /** Stops whatever watches for new versions. */
-  async close(): Promise<void> {}
+  /** Reads the manifest again and swaps in any new version; resolves once done. The watcher calls it. */
+  reload(): Promise<void> {
+    const loader = this.#loader;
+    if (loader === null) return Promise.resolve();
+    if (this.#queued === null) {
+      const run = this.#running.then(async () => {
+        this.#queued = null;
+        const next = await loader.reload();
+        if (next !== null) this.ref.swap(next);
+      });
+      this.#queued = run;
+      this.#running = run;
+    }
+    return this.#queued;
+  }
+
+  /** Stops watching for new versions, after any load under way. */
+  async close(): Promise<void> {
+    this.#stopWatching?.();
+    this.#stopWatching = null;
+    await this.#running;
+    this.#loader = null;
+  }
+}
+
+interface Loaded {
+  /** The version's directory in the store. */
+  dir: string;
+  version: LoadedVersion;
+}
+
+/** Keeps the versions a ReferenceData answers from, and loads the ones the manifest names next. */
+class DatasetLoader {
+  readonly #store: DatasetStore;
+  readonly #logger: Logger | null;
+  #loaded = new Map<string, Loaded>();
+
+  constructor(store: DatasetStore, logger: Logger | null) {
+    this.#store = store;
+    this.#logger = logger;
+  }
+
+  /** The first snapshot: what the manifest names, falling back to a dataset's previous version where its live one is damaged. */
+  async load(): Promise<ReferenceSnapshot> {
+    const snapshot = await this.reload();
+    if (snapshot !== null) return snapshot;
+    this.#logger?.info(
+      'reference data: no imported data loaded; answering from sample exchange data and no DNC lists',
+    );
+    return this.#snapshot();
+  }
+
+  /** A new snapshot when the manifest names versions other than those loaded; null when nothing changed. Never throws. */
+  async reload(): Promise<ReferenceSnapshot | null> {
+    const log = this.#logger;
+    let datasets: Record<string, { live: string; previous: string | null }>;
+    try {
+      datasets = (await this.#store.readManifest()).datasets;
+    } catch (error) {
+      log?.error(
+        { err: error },
+        this.#loaded.size > 0
+          ? 'reference data: the datasets manifest cannot be read; still answering from the versions loaded before'
+          : 'reference data: the datasets manifest cannot be read; answering from sample exchange data and no DNC lists until it is fixed or replaced by an import',
+      );
+      return null;
+    }
+    const next = new Map<string, Loaded>();
+    let changed = false;
+    for (const [name, { live, previous }] of Object.entries(datasets)) {
+      const loaded = this.#loaded.get(name);
+      if (loaded?.dir === live) {
+        next.set(name, loaded);
+        continue;
+      }
+      const fresh = await this.#tryLoad(name, live);
+      if (fresh !== null) {
+        next.set(name, fresh);
+        changed = true;
+        continue;
+      }
+      if (loaded !== undefined) {
+        log?.error(
+          { dataset: name, version: loaded.version.meta.version },
+          `reference data: still answering ${name} from the version loaded before`,
+        );
+        next.set(name, loaded);
+        continue;
+      }
+      // Nothing of this dataset is loaded yet (the server is starting): the version before is
+      // kept for this, and better than none, a DNC list above all.
+      const older = previous === null ? null : await this.#tryLoad(name, previous);
+      if (older !== null) {
+        log?.warn(
+          { dataset: name, version: older.version.meta.version },
+          `reference data: answering ${name} from its previous version`,
+        );
+        next.set(name, older);
+        changed = true;
+      }
+    }
+    for (const name of this.#loaded.keys()) if (!next.has(name)) changed = true;
+    if (!changed) return null;
+    this.#loaded = next;
+    const snapshot = this.#snapshot();
+    log?.info({ versions: versionsOf(snapshot) }, 'reference data loaded');
+    return snapshot;
+  }
+
+  async #tryLoad(name: string, dir: string): Promise<Loaded | null> {
+    try {
+      const version = await this.#store.load(dir);
+      const found = version.kind === 'exchange' ? EXCHANGE : version.meta.dataset;
+      if (found !== name) throw new Error(`it holds ${found}, not ${name}`);
+      return { dir, version };
+    } catch (error) {
+      this.#logger?.error(
+        { err: error, dataset: name, dir },
+        `reference data: cannot load ${name} from ${dir}; ignored`,
+      );
+      return null;
+    }
+  }
+
+  #snapshot(): ReferenceSnapshot {
+    let exchange: ExchangeTable = sample();
+    const shared: DncList[] = [];
+    const internal: DncList[] = [];
+    for (const { version } of this.#loaded.values()) {
+      if (version.kind === 'exchange') exchange = version.table;
+      else (isSharedList(version.list.name) ? shared : internal).push(version.list);
+    }
+    // Federal first, then the states by name: the same lists in the same order after every load.
+    shared.sort((a, b) => (a.name === FEDERAL ? -1 : b.name === FEDERAL ? 1 : a.name.localeCompare(b.name)));
+    if (shared.length > MAX_DNC_LISTS - 1) {
+      const dropped = shared.splice(MAX_DNC_LISTS - 1).map((list) => list.name);
+      this.#logger?.error(
+        { dropped },
+        `reference data: more than ${MAX_DNC_LISTS - 1} federal and state lists; these are not consulted`,
+      );
+    }
+    return { exchange, dnc: new DncSet(shared), internal: new InternalDncLists(internal) };
+  }
+}
+
+function versionsOf(snapshot: ReferenceSnapshot): Record<string, string> {
+  return {
+    exchange: snapshot.exchange.version,
+    ...snapshot.dnc.versions(),
+    ...(snapshot.internal ? { internal: `${snapshot.internal.size} lists` } : {}),
+  };
 }

@@ -160,7 +160,45 @@ export interface MailOutboxTable {
   sent_at: Date | null;
 }
 
+export type BulkJobStatus = 'awaiting_upload' | 'queued' | 'processing' | 'completed' | 'failed';
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+/** Bulk jobs and their queue (migration 0005-bulk-jobs). */
+export interface BulkJobsTable {
+  id: Generated<string>;
+  profile_id: string;
+  /** Unguessable: the public file page is reached by it alone. */
+  file_reference: string;
+  file_name: string;
+  file_method: 'api' | 'upload';
+  /** The phone column by header text or zero-based position. */
+  phone_col: Json<string | number>;
+  header_row: boolean;
+  mapping: Json<Record<string, string | number>>;
+  status: BulkJobStatus;
+  upload_key: string;
+  upload_expires_at: Date | null;
+  result_key: string | null;
+  total_rows: number | null;
+  processed_rows: Generated<number>;
+  duplicates: Generated<number>;
+  credits_charged: Generated<number>;
+  credits_reversed: Generated<number>;
+  line_types: Json<Record<string, number>>;
+  dnc_status: Json<Record<string, number>>;
+  file_message: string | null;
+  error: string | null;
+  attempts: Generated<number>;
+  worker_id: string | null;
+  heartbeat_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  submitted_at: Date | null;
+  completed_at: Date | null;
+}
+
 export interface Database {
+  bulk_jobs: BulkJobsTable;
   plans: PlansTable;
   profiles: ProfilesTable;
   api_keys: ApiKeysTable;

@@ -3,6 +3,7 @@ import * as m0001 from './0001-plans.js';
 import * as m0002 from './0002-identity.js';
 import * as m0003 from './0003-mail-outbox.js';
 import * as m0004 from './0004-accounts.js';
+import * as m0005 from './0005-bulk-jobs.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0002-identity': m0002,
   '0003-mail-outbox': m0003,
   '0004-accounts': m0004,
+  '0005-bulk-jobs': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

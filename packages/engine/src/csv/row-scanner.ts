@@ -1,0 +1,237 @@
+import { CsvError } from './csv-error.ts';
+import type { CsvLineEnding, CsvSeparator } from './csv-input.ts';
+
+export const QUOTE = 0x22;
+export const LF = 0x0a;
+export const CR = 0x0d;
+
+/** Longest row by default: far past any lead row (Excel caps a cell at 32,767 characters). */
+export const DEFAULT_MAX_ROW_BYTES = 1 << 20;
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Finds rows and fields in UTF-8 bytes (RFC 4180: quoted fields hold separators, doubled quotes
+ * and line breaks), without decoding: a row's bytes can be copied to the output as they are, and
+ * only the cells that matter are turned into strings. Lenient where files are: a quote inside an
+ * unquoted field is a character, text after a closing quote belongs to the field, rows may have
+ * any number of fields, a CR before an LF is part of the line break.
+ */
+export class RowScanner {
+  readonly separator: number;
+  /** Where each field of the last row starts (at its opening quote, if quoted). */
+  starts = new Int32Array(64);
+  /** Where each field of the last row ends (before its separator or line break). */
+  ends = new Int32Array(64);
+  /** Fields in the last row. */
+  fields = 0;
+  /** Where the last row's content ends: before its line break. */
+  rowEnd = 0;
+  /** The 1-based line the last row starts on: quoted line breaks make rows span lines. */
+  line = 0;
+  readonly #terminator: number;
+  readonly #maxRowBytes: number;
+  #nextLine = 1;
+  // The first quote at or after the last row scanned, in #quotesIn (its length when none): a row
+  // that ends before it has no quoted field.
+  #quotesIn: Buffer | null = null;
+  #nextQuote = 0;
+
+  constructor(separator: CsvSeparator, lineEnding: CsvLineEnding, maxRowBytes = DEFAULT_MAX_ROW_BYTES) {
+    this.separator = separator.charCodeAt(0);
+    // Files whose lines end in CR alone (old Mac exports) break on CR; all others on LF.
+    this.#terminator = lineEnding === '\r' ? CR : LF;
+    this.#maxRowBytes = maxRowBytes;
+  }
+
+  /**
+   * Scans the row starting at `start`, and returns where the next one starts; -1 when the row does
+   * not end before `end` and more bytes may follow (`final` false). At the end of the input
+   * (`final`), a last row without a line break ends at `end`.
+   */
+  scan(buf: Buffer, start: number, end: number, final: boolean): number {
+    const separator = this.separator;
+    const terminator = this.#terminator;
+    // Most rows hold no quote: find the line break natively, then only separators are left to find.
+    if (this.#quotesIn !== buf || this.#nextQuote < start) {
+      const quote = buf.indexOf(QUOTE, start);
+      this.#quotesIn = buf;
+      this.#nextQuote = quote === -1 ? buf.length : quote;
+    }
+    const lineBreak = buf.indexOf(terminator, start);
+    if (lineBreak !== -1 && lineBreak < end && lineBreak < this.#nextQuote)
+      return this.#plain(buf, start, lineBreak);
+    let starts = this.starts;
+    let ends = this.ends;
+    let field = 0;
+    let breaks = 0;
+    let i = start;
+    for (;;) {
+      if (field === starts.length) {
+        this.#grow();
+        starts = this.starts;
+        ends = this.ends;
+      }
+      starts[field] = i;
+      if (i < end && buf[i] === QUOTE) {
+        i++;
+        for (;;) {
+          if (i >= end) return this.#unfinished(start, end, final, true);
+          const byte = buf[i]!;
+          if (byte === QUOTE) {
+            // A quote last in the bytes so far may be the first of a doubled pair.
+            if (i + 1 >= end && !final) return this.#unfinished(start, end, final, true);
+            if (buf[i + 1] === QUOTE) {
+              i += 2;
+              continue;
+            }
+            i++;
+            break;
+          }
+          if (byte === terminator) breaks++;
+          i++;
+        }
+      }
+      for (;;) {
+        if (i >= end) {
+          if (!final) return this.#unfinished(start, end, final, false);
+          ends[field] = this.#contentEnd(buf, starts[field]!, end);
+          this.fields = field + 1;
+          this.rowEnd = ends[field]!;
+          return this.#finished(start, end, breaks);
+        }
+        const byte = buf[i]!;
+        if (byte === separator) {
+          ends[field++] = i++;
+          break;
+        }
+        if (byte === terminator) {
+          ends[field] = this.#contentEnd(buf, starts[field]!, i);
+          this.fields = field + 1;
+          this.rowEnd = ends[field]!;
+          return this.#finished(start, i + 1, breaks);
+        }
+        i++;
+      }
+    }
+  }
+
+  /** Scans a row without quotes that ends at `lineBreak`. */
+  #plain(buf: Buffer, start: number, lineBreak: number): number {
+    const separator = this.separator;
+    let starts = this.starts;
+    let ends = this.ends;
+    let field = 0;
+    starts[0] = start;
+    for (let i = start; i < lineBreak; i++) {
+      if (buf[i] !== separator) continue;
+      if (field + 1 === starts.length) {
+        this.#grow();
+        starts = this.starts;
+        ends = this.ends;
+      }
+      ends[field++] = i;
+      starts[field] = i + 1;
+    }
+    ends[field] = this.#contentEnd(buf, starts[field]!, lineBreak);
+    this.fields = field + 1;
+    this.rowEnd = ends[field]!;
+    return this.#finished(start, lineBreak + 1, 0);
+  }
+
+  /** The end of a row's last field: before the CR of a CRLF. */
+  #contentEnd(buf: Buffer, fieldStart: number, end: number): number {
+    return this.#terminator === LF && end > fieldStart && buf[end - 1] === CR ? end - 1 : end;
+  }
+
+  #finished(start: number, next: number, breaks: number): number {
+    if (next - start > this.#maxRowBytes) this.#tooLarge(false);
+    this.line = this.#nextLine;
+    this.#nextLine += breaks + 1;
+    return next;
+  }
+
+  #unfinished(start: number, end: number, final: boolean, quoted: boolean): number {
+    if (final) {
+      throw new CsvError(
+        'csv_unclosed_quote',
+        `Line ${this.#nextLine}: a quoted field opens in this row and is never closed, so the rest of the file would be one cell`,
+        this.#nextLine,
+      );
+    }
+    if (end - start > this.#maxRowBytes) this.#tooLarge(quoted);
+    return -1;
+  }
+
+  #tooLarge(quoted: boolean): never {
+    const limit = `${(this.#maxRowBytes / 2 ** 20).toFixed(this.#maxRowBytes < 2 ** 20 ? 2 : 0)} MB`;
+    const why = quoted ? ': a quoted field opens in it and is probably never closed' : '';
+    throw new CsvError(
+      'csv_row_too_large',
+      `Line ${this.#nextLine}: the row is longer than ${limit}${why}`,
+      this.#nextLine,
+    );
+  }
+
+  #grow(): void {
+    const starts = new Int32Array(this.starts.length * 2);
+    const ends = new Int32Array(this.ends.length * 2);
+    starts.set(this.starts);
+    ends.set(this.ends);
+    this.starts = starts;
+    this.ends = ends;
+  }
+}
+
+/** A field's text: quotes removed and doubled quotes undone; text after a closing quote kept. */
+export function fieldText(buf: Buffer, start: number, end: number): string {
+  if (start >= end || buf[start] !== QUOTE) return buf.toString('utf8', start, end);
+  const text = buf.toString('utf8', start + 1, end);
+  let value = '';
+  let from = 0;
+  for (let quote = text.indexOf('"'); quote !== -1; quote = text.indexOf('"', from)) {
+    value += text.slice(from, quote);
+    if (text[quote + 1] !== '"') return value + text.slice(quote + 1);
+    value += '"';
+    from = quote + 2;
+  }
+  return value + text.slice(from);
+}
+
+/**
+ * Gathers a stream's chunks into buffers of whole rows: each step scans what has come, and the
+ * unfinished row at its end is carried into the next. A long row is rescanned at each step until
+ * it ends, so a step waits for at least as many new bytes as are carried: the rescans of a row
+ * cost at most twice its length, whatever the chunk size.
+ */
+export class RowBuffer {
+  #carried: Buffer = EMPTY;
+  #queued: Buffer[] = [];
+  #queuedBytes = 0;
+
+  /** Adds a chunk; returns the bytes to scan when there are enough, else null. */
+  add(chunk: Buffer): Buffer | null {
+    this.#queued.push(chunk);
+    this.#queuedBytes += chunk.length;
+    return this.#queuedBytes < this.#carried.length ? null : this.#take();
+  }
+
+  /** What is left at the end of the input: the last step. */
+  finish(): Buffer {
+    return this.#take();
+  }
+
+  /** Keeps what a step did not use (an unfinished row) for the next. */
+  carry(buf: Buffer, used: number): void {
+    this.#carried = buf.subarray(used);
+  }
+
+  #take(): Buffer {
+    const parts = this.#carried.length > 0 ? [this.#carried, ...this.#queued] : this.#queued;
+    const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    this.#carried = EMPTY;
+    this.#queued = [];
+    this.#queuedBytes = 0;
+    return buf;
+  }
+}

@@ -1,0 +1,560 @@
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { DncListBuilder } from '../dnc/builder.ts';
+import { DncSet } from '../dnc/set.ts';
+import { CsvError } from './csv-error.ts';
+import { collector, splitAt, testExchanges } from './csv-fixtures.ts';
+import type { CsvInput } from './csv-input.ts';
+import { type CountCsvOptions, countCsv, type ScrubCsvOptions, scrubCsv } from './scrub-csv.ts';
+
+function listOf(name: string, numbers: number[]) {
+  const builder = new DncListBuilder(name);
+  for (const number of numbers) builder.add(number);
+  return builder.build('v1');
+}
+
+const federal = listOf('federal', [2013456789, 2012340001]);
+const internal = listOf('internal:acct-1', [2014567890]);
+
+async function scrub(input: CsvInput | string, options: Partial<ScrubCsvOptions> = {}) {
+  const output = collector();
+  const result = await scrubCsv(typeof input === 'string' ? Buffer.from(input) : input, output, {
+    phoneColumn: 'Phone',
+    exchange: testExchanges,
+    dnc: new DncSet([federal, internal]),
+    ...options,
+  });
+  return { text: output.text(), bytes: output.bytes(), result };
+}
+
+/**
+ * The error refusing a file. The output is destroyed, so the caller discards it; a file refused for
+ * what its first rows show (every refusal but a bad row further on) has had nothing written to it.
+ */
+async function refusal(
+  input: CsvInput | string,
+  options: Partial<CountCsvOptions> = {},
+  { midFile = false } = {},
+): Promise<CsvError> {
+  const output = collector();
+  const error = await scrubCsv(typeof input === 'string' ? Buffer.from(input) : input, output, {
+    phoneColumn: 'Phone',
+    ...options,
+  }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(CsvError);
+  expect(output.destroyed).toBe(true);
+  if (!midFile) expect(output.bytes().length).toBe(0);
+  return error as CsvError;
+}
+
+const LEADS = [
+  'Name,Phone,City',
+  'Ann Lee,(201) 234-5678,Newark',
+  '"Lee, Bob",201.345.6789,"Jersey ""City"""',
+  'Cy,201 456 7891,Hoboken',
+  'Dee,1-800-356-9377,Trenton',
+  'Eve,201-555-0123,Camden',
+  'Fay,2012345678,Paterson',
+  'Gus,n/a,Clifton',
+  '',
+].join('\n');
+
+describe('scrubCsv', () => {
+  it('adds Line Type and DNC after the last column, every cell kept as written', async () => {
+    const { text, result } = await scrub(LEADS);
+    expect(text).toBe(
+      [
+        'Name,Phone,City,Line Type,DNC',
+        'Ann Lee,(201) 234-5678,Newark,mobile,0',
+        '"Lee, Bob",201.345.6789,"Jersey ""City""",landline,1',
+        'Cy,201 456 7891,Hoboken,voip,0',
+        'Dee,1-800-356-9377,Trenton,toll_free,0',
+        'Eve,201-555-0123,Camden,invalid,',
+        'Fay,2012345678,Paterson,mobile,0',
+        'Gus,n/a,Clifton,invalid,',
+        '',
+      ].join('\n'),
+    );
+    expect(result).toMatchObject({
+      encoding: 'utf-8',
+      bom: false,
+      separator: ',',
+      lineEnding: '\n',
+      header: ['Name', 'Phone', 'City'],
+      columns: 3,
+      phoneColumn: 1,
+      rows: 7,
+      blankRows: 0,
+      lineTypes: { mobile: 2, landline: 1, voip: 1, toll_free: 1, invalid: 2, unknown_geographic: 0 },
+      dncStatus: { clean: 4, dnc: 1 },
+      uniqueNumbers: 4,
+      duplicates: 1,
+      invalidReasons: { fictional_number: 1, no_digits: 1 },
+      unreadableRows: 0,
+      message: null,
+    });
+    expect(result.bytesWritten).toBe(Buffer.byteLength(text));
+  });
+
+  it('finds the phone column by name, trimmed and in any case, or by its 0-based index', async () => {
+    const byName = await scrub('Name, PHONE NUMBER \nAnn,2012345678\n', { phoneColumn: 'phone number' });
+    expect(byName.result.phoneColumn).toBe(1);
+    const byIndex = await scrub('Name,Phone\nAnn,2012345678\n', { phoneColumn: 1 });
+    expect(byIndex.text).toBe('Name,Phone,Line Type,DNC\nAnn,2012345678,mobile,0\n');
+  });
+
+  it('marks a number on any list DNC, unless the mask leaves its list out', async () => {
+    const input = 'Phone\n2014567890\n2013456789\n2019876543\n';
+    expect((await scrub(input)).text).toBe(
+      'Phone,Line Type,DNC\n2014567890,voip,1\n2013456789,landline,1\n2019876543,unknown_geographic,0\n',
+    );
+    // Bit 0 is the federal list: the internal list (bit 1) does not count for this job.
+    const federalOnly = await scrub(input, { dncMask: 0b01 });
+    expect(federalOnly.text).toContain('2014567890,voip,0');
+    expect(federalOnly.result.dncStatus).toEqual({ clean: 2, dnc: 1 });
+    // Without lists, every valid number is clean; without exchange data, its line type is unknown.
+    const bare = await scrub(input, { dnc: undefined, exchange: undefined });
+    expect(bare.text).toBe(
+      'Phone,Line Type,DNC\n2014567890,unknown_geographic,0\n2013456789,unknown_geographic,0\n2019876543,unknown_geographic,0\n',
+    );
+  });
+
+  it('charges a number once however often and however it is written; invalid numbers are free', async () => {
+    const cells = [
+      '(201) 234-5678',
+      '2012345678',
+      '+1 201-234-5678',
+      '2012345678.0',
+      '"201-234-5678 x12"',
+      '1 201 234 5678',
+    ];
+    const { result } = await scrub(`Phone\n${cells.join('\n')}\n2019999999\n123-456-7890\n555-1234\n`);
+    expect(result).toMatchObject({
+      rows: 9,
+      uniqueNumbers: 2,
+      duplicates: 5,
+      lineTypes: { mobile: 6, unknown_geographic: 1, invalid: 2 },
+      invalidReasons: { area_code_invalid: 1, too_short: 1 },
+    });
+  });
+
+  describe('encodings', () => {
+    const text = 'Name,Phone\nJosé Núñez,2012345678\n';
+    const expected = 'Name,Phone,Line Type,DNC\nJosé Núñez,2012345678,mobile,0\n';
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const utf16le = Buffer.from(text, 'utf16le');
+    const utf16be = Buffer.from(utf16le).swap16();
+
+    it.each([
+      ['UTF-8 without a BOM', Buffer.from(text), 'utf-8', false],
+      ['UTF-8 with a BOM', Buffer.concat([bom, Buffer.from(text)]), 'utf-8', true],
+      ['UTF-16LE with a BOM', Buffer.concat([Buffer.from([0xff, 0xfe]), utf16le]), 'utf-16le', true],
+      ['UTF-16BE with a BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be]), 'utf-16be', true],
+      ['UTF-16LE without a BOM', utf16le, 'utf-16le', false],
+    ])(
+      'reads %s, and writes UTF-8 with a BOM exactly when the input had one',
+      async (_, input, encoding, hasBom) => {
+        const { bytes, result } = await scrub(input);
+        expect(result).toMatchObject({ encoding, bom: hasBom });
+        expect(bytes).toEqual(Buffer.concat([hasBom ? bom : Buffer.alloc(0), Buffer.from(expected)]));
+      },
+    );
+
+    it('passes a Latin-1 export through byte for byte', async () => {
+      const latin1 = Buffer.from('Name,Phone\nJos\xe9,2012345678\n', 'latin1');
+      const { bytes } = await scrub(latin1);
+      expect(bytes).toEqual(Buffer.from('Name,Phone,Line Type,DNC\nJos\xe9,2012345678,mobile,0\n', 'latin1'));
+    });
+  });
+
+  describe('separators and line breaks', () => {
+    it.each([
+      [
+        'semicolons',
+        'Name;Phone;Note\nAnn;2012345678;"a;b"\n',
+        ';',
+        'Name;Phone;Note;Line Type;DNC\nAnn;2012345678;"a;b";mobile;0\n',
+      ],
+      [
+        'tabs',
+        'Name\tPhone\nAnn\t2012345678\n',
+        '\t',
+        'Name\tPhone\tLine Type\tDNC\nAnn\t2012345678\tmobile\t0\n',
+      ],
+      ['commas', 'Name,Phone\nAnn,2012345678\n', ',', 'Name,Phone,Line Type,DNC\nAnn,2012345678,mobile,0\n'],
+      ['none (one column): commas', 'Phone\n2012345678\n', ',', 'Phone,Line Type,DNC\n2012345678,mobile,0\n'],
+    ])('detects %s and writes the result with the same', async (_, input, separator, expected) => {
+      const { text, result } = await scrub(input);
+      expect(result.separator).toBe(separator);
+      expect(text).toBe(expected);
+    });
+
+    it('counts separators outside quotes only: the most frequent wins', async () => {
+      const input = '"Last, First";Phone\n"Lee, Ann, Dr.";2012345678\n"Smith, Bo";2013456789\n';
+      const { text, result } = await scrub(input);
+      expect(result.separator).toBe(';');
+      expect(text.split('\n')[1]).toBe('"Lee, Ann, Dr.";2012345678;mobile;0');
+    });
+
+    it('takes the separator it is given', async () => {
+      const { result } = await scrub('Phone;Note\n2012345678;a,b,c,d\n', { separator: ';' });
+      expect(result).toMatchObject({ separator: ';', columns: 2, uniqueNumbers: 1 });
+    });
+
+    it.each([
+      ['CRLF', '\r\n'],
+      ['LF', '\n'],
+      ['CR (old Mac)', '\r'],
+    ])('keeps %s line breaks, and a last row without one gets one', async (_, eol) => {
+      const { text, result } = await scrub(`Name,Phone${eol}Ann,2012345678${eol}Bob,2013456789`);
+      expect(result.lineEnding).toBe(eol);
+      expect(text).toBe(
+        `Name,Phone,Line Type,DNC${eol}Ann,2012345678,mobile,0${eol}Bob,2013456789,landline,1${eol}`,
+      );
+    });
+  });
+
+  it('keeps quoted separators, doubled quotes and line breaks inside cells, and counts lines across them', async () => {
+    const input = [
+      'Name,Phone,Note',
+      '"Ann ""The Ace"" Lee","2012345678","line one\r\nline two, still the note"',
+      '"Bob",2013456789,""',
+      'Cy',
+      '',
+    ].join('\r\n');
+    const { text, result } = await scrub(input);
+    expect(text).toBe(
+      [
+        'Name,Phone,Note,Line Type,DNC',
+        '"Ann ""The Ace"" Lee","2012345678","line one\r\nline two, still the note",mobile,0',
+        '"Bob",2013456789,"",landline,1',
+        'Cy,,,invalid,',
+        '',
+      ].join('\r\n'),
+    );
+    // Cy is on line 5: the note of line 2 spans two lines.
+    expect(result.unreadableLines).toEqual([5]);
+    // What csv-parse reads back: the same cells, plus two.
+    expect(parse(text, { relax_column_count: true })).toEqual([
+      ['Name', 'Phone', 'Note', 'Line Type', 'DNC'],
+      ['Ann "The Ace" Lee', '2012345678', 'line one\r\nline two, still the note', 'mobile', '0'],
+      ['Bob', '2013456789', '', 'landline', '1'],
+      ['Cy', '', '', 'invalid', ''],
+    ]);
+  });
+
+  describe('ragged rows', () => {
+    it('pads a short row with empty cells and puts the extra cells of a long one after DNC, so the columns line up', async () => {
+      const input = 'Name,Phone,City\nAnn,2012345678\nBob,2013456789,Newark,extra 1,extra 2\nCy\n';
+      const { text, result } = await scrub(input);
+      expect(text).toBe(
+        [
+          'Name,Phone,City,Line Type,DNC',
+          'Ann,2012345678,,mobile,0',
+          'Bob,2013456789,Newark,landline,1,extra 1,extra 2',
+          'Cy,,,invalid,',
+          '',
+        ].join('\n'),
+      );
+      for (const row of parse(text, { relax_column_count: true, columns: true }) as Record<
+        string,
+        string
+      >[]) {
+        expect(['mobile', 'landline', 'invalid']).toContain(row['Line Type']);
+      }
+      expect(result).toMatchObject({ rows: 3, unreadableRows: 1, unreadableLines: [4] });
+      expect(result.message).toBe(
+        '1 row could not be read: too few columns to reach the phone column ("Phone") (line 4). They are kept in the result as invalid.',
+      );
+    });
+
+    it('lists the first 100 unreadable lines', async () => {
+      const rows = Array.from({ length: 150 }, (_, i) => `Row ${i}`);
+      const { result } = await scrub(`Name,Phone\n${rows.join('\n')}\n`);
+      expect(result.unreadableRows).toBe(150);
+      expect(result.unreadableLines).toHaveLength(100);
+      expect(result.unreadableLines[99]).toBe(101);
+      expect(result.message).toMatch(/^150 rows could not be read: .*\(lines 2, 3, .*, 101, \.\.\.\)/);
+    });
+  });
+
+  describe('without a header row', () => {
+    it('scrubs the first row too, and names the columns in the header it writes', async () => {
+      const { text, result } = await scrub('2012345678,Ann\n2013456789,Bob,Newark\n', {
+        header: false,
+        phoneColumn: 0,
+      });
+      expect(text).toBe(
+        'Column 1,Column 2,Line Type,DNC\n2012345678,Ann,mobile,0\n2013456789,Bob,landline,1,Newark\n',
+      );
+      expect(result).toMatchObject({ header: null, columns: 2, rows: 2 });
+    });
+
+    it('refuses a phone column given by name', async () => {
+      const error = await refusal('2012345678,Ann\n', { header: false, phoneColumn: 'Phone' });
+      expect(error.code).toBe('csv_column_not_found');
+      expect(error.message).toMatch(/no header row: give its number/);
+    });
+  });
+
+  describe('formulas', () => {
+    it('neutralises every cell a spreadsheet would run, phone and header cells included', async () => {
+      const input = [
+        '=Name,Phone,Note',
+        '=HYPERLINK("http://x"),2012345678,@SUM(A1)',
+        '"=1+2",+1 201 234 5678,-',
+        'Ann,-,"+cmd"',
+        'Tab,2012345678,\tx',
+        'CR,2012345678,\rx',
+        'Safe,2012345678,a=b',
+        '',
+      ].join('\n');
+      const { text, result } = await scrub(input);
+      expect(text).toBe(
+        [
+          "'=Name,Phone,Note,Line Type,DNC",
+          `'=HYPERLINK("http://x"),2012345678,'@SUM(A1),mobile,0`,
+          `"'=1+2",'+1 201 234 5678,'-,mobile,0`,
+          `Ann,'-,"'+cmd",invalid,`,
+          "Tab,2012345678,'\tx,mobile,0",
+          `CR,2012345678,"'\rx",mobile,0`,
+          'Safe,2012345678,a=b,mobile,0',
+          '',
+        ].join('\n'),
+      );
+      expect(result.rows).toBe(6);
+      for (const row of parse(text, { relax_column_count: true, relax_quotes: true }) as string[][]) {
+        for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+      }
+    });
+  });
+
+  it('leaves out blank lines and rows of empty cells, and counts them', async () => {
+    const { text, result } = await scrub('\n\nName,Phone\n\n,\nAnn,2012345678\r\n,,,\n');
+    expect(text).toBe('Name,Phone,Line Type,DNC\nAnn,2012345678,mobile,0\n');
+    expect(result).toMatchObject({ rows: 1, blankRows: 5 });
+  });
+
+  it('says when no row holds a valid number in the chosen column', async () => {
+    const { result } = await scrub('Name,Phone,Email\nAnn,ann@example.com,2012345678\n', {
+      phoneColumn: 'Phone',
+    });
+    expect(result.message).toBe(
+      'No row holds a valid US phone number in column 1 ("Phone"): is it the phone column?',
+    );
+  });
+
+  describe('refuses', () => {
+    it.each([
+      ['an empty file', ''],
+      ['a file with only a byte-order mark', '\uFEFF'],
+      ['a file of blank lines and empty cells', '\r\n\n,,\n'],
+    ])('%s: Csv is empty', async (_, input) => {
+      const error = await refusal(input);
+      expect(error).toMatchObject({ code: 'csv_empty', message: 'Csv is empty' });
+    });
+
+    it('a header with no rows under it', async () => {
+      for (const input of ['Name,Phone', 'Name,Phone\r\n', 'Name,Phone\n\n,\n']) {
+        const error = await refusal(input);
+        expect(error).toMatchObject({
+          code: 'csv_header_only',
+          message: 'Csv is empty: it has a header row and no rows under it',
+        });
+      }
+    });
+
+    it('a phone column the header does not have, naming the columns it has', async () => {
+      const error = await refusal('First Name,Last Name,Mobile\nAnn,Lee,2012345678\n', {
+        phoneColumn: 'Phone',
+      });
+      expect(error).toMatchObject({
+        code: 'csv_column_not_found',
+        line: 1,
+        message: 'No column "Phone" in the header row (columns: "First Name", "Last Name", "Mobile")',
+      });
+    });
+
+    it('a phone column index past the last column', async () => {
+      const header = await refusal('Name,Phone\nAnn,2012345678\n', { phoneColumn: 2 });
+      expect(header).toMatchObject({
+        code: 'csv_column_out_of_range',
+        message: 'Phone column 2 is out of range: the header row has 2 columns (0 to 1)',
+      });
+      const firstRow = await refusal('2012345678\n', { phoneColumn: 3, header: false });
+      expect(firstRow.message).toBe('Phone column 3 is out of range: the first row has 1 column (0 to 0)');
+    });
+
+    it.each([
+      [
+        'an Excel workbook',
+        Buffer.from('504b0304140006000800000021000000', 'hex'),
+        /Excel workbook \(\.xlsx\)/,
+      ],
+      ['an Excel 97 workbook', Buffer.from('d0cf11e0a1b11ae10000000000000000', 'hex'), /\.xls\b/],
+      ['a PDF', Buffer.from('%PDF-1.7\n%\xe2\xe3\n1 0 obj\n', 'latin1'), /PDF/],
+      ['a gzip archive', Buffer.from('1f8b0800000000000003', 'hex'), /gzip/],
+      ['text with NUL bytes', Buffer.from('Name,Phone\n\0\0\0\0,2012345678\n'), /not UTF-8 or UTF-16 text/],
+      [
+        'control characters',
+        Buffer.from(`Name,Phone\n${'\x01\x02\x03\x04'.repeat(10)},2012345678\n`),
+        /binary/,
+      ],
+      [
+        'bytes that are mostly not UTF-8',
+        Buffer.from(Array.from({ length: 600 }, (_, i) => 0x80 + ((i * 37) % 120))),
+        /binary/,
+      ],
+    ])('%s: not a CSV file', async (_, input, message) => {
+      const error = await refusal(input);
+      expect(error.code).toBe('csv_not_text');
+      expect(error.message).toMatch(message);
+    });
+
+    it('a row longer than the limit, so memory stays bounded', async () => {
+      const long = `Name,Phone\nAnn,2012345678\nBob,${'9'.repeat(200)}\n`;
+      const error = await refusal(long, { maxRowBytes: 100 }, { midFile: true });
+      expect(error).toMatchObject({ code: 'csv_row_too_large', line: 3 });
+      expect(error.message).toMatch(/^Line 3: the row is longer than 0\.00 MB/);
+      // Streamed in small chunks, the row is refused as soon as it passes the limit.
+      const streamed = await refusal(
+        splitAt(Buffer.from(long), [30, 60, 90, 120]),
+        { maxRowBytes: 100 },
+        { midFile: true },
+      );
+      expect(streamed.code).toBe('csv_row_too_large');
+    });
+
+    it('a quote never closed: at the end of the file, or past the row limit', async () => {
+      const atEnd = await refusal(
+        'Name,Phone\nAnn,2012345678\n"Bob,2013456789\nCy,2014567890\n',
+        {},
+        { midFile: true },
+      );
+      expect(atEnd).toMatchObject({ code: 'csv_unclosed_quote', line: 3 });
+      expect(atEnd.message).toMatch(/^Line 3: a quoted field opens in this row and is never closed/);
+      const rows = Array.from({ length: 50 }, () => 'Cy,2014567890').join('\n');
+      const pastLimit = await refusal(
+        `Name,Phone\n"Bob,2013456789\n${rows}\n`,
+        { maxRowBytes: 200 },
+        { midFile: true },
+      );
+      expect(pastLimit.code).toBe('csv_row_too_large');
+      expect(pastLimit.message).toMatch(/a quoted field opens in it and is probably never closed/);
+    });
+
+    it('and closes the input stream it refuses', async () => {
+      const workbook = Readable.from([Buffer.from('504b0304', 'hex'), Buffer.alloc(100_000, 1)]);
+      await refusal(workbook);
+      expect(workbook.destroyed).toBe(true);
+    });
+
+    it('a phone column that is neither a name nor an index', async () => {
+      await expect(scrubCsv(Buffer.from('Phone\n1\n'), collector(), { phoneColumn: -1 })).rejects.toThrow(
+        RangeError,
+      );
+      await expect(scrubCsv(Buffer.from('Phone\n1\n'), collector(), { phoneColumn: ' ' })).rejects.toThrow(
+        RangeError,
+      );
+    });
+  });
+
+  describe('chunk boundaries', () => {
+    // Past the first lines (which decide the dialect), every kind of row: each split must give the same result.
+    const plain = Array.from({ length: 24 }, (_, i) => `Lead ${i},(201) 234-${String(1000 + i)},City ${i}`);
+    const tricky = [
+      '"Quoted, with comma","201-345-6789","two\r\nlines ""quoted"""',
+      '=formula,+1 201 456 7890,"@at"',
+      'Short,2012345678',
+      'Long,2013456789,c,d,e',
+      '"",,',
+      ',,',
+      'Tail,2012340001,"ends in a quote"""',
+      'Last,12012345678,no line break',
+    ];
+    const file = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(['Name,Phone,Note', ...plain, ...tricky].join('\r\n')),
+    ]);
+
+    it('gives the same result split at every byte, byte by byte, and at random', async () => {
+      const whole = await scrub(file);
+      expect(whole.result).toMatchObject({ rows: 31, blankRows: 1, bom: true, lineEnding: '\r\n' });
+      for (let offset = 1; offset < file.length; offset++) {
+        const split = await scrub(splitAt(file, [offset]));
+        expect(split.bytes.equals(whole.bytes), `split at ${offset}`).toBe(true);
+        expect(split.result).toEqual(whole.result);
+      }
+      const bytes = await scrub(
+        splitAt(
+          file,
+          Array.from({ length: file.length - 1 }, (_, i) => i + 1),
+        ),
+      );
+      expect(bytes.bytes.equals(whole.bytes)).toBe(true);
+      let seed = 7;
+      for (let round = 0; round < 50; round++) {
+        const offsets: number[] = [];
+        for (let at = 0; at < file.length; ) {
+          seed = (seed * 1103515245 + 12345) >>> 0;
+          at += 1 + (seed % 97);
+          if (at < file.length) offsets.push(at);
+        }
+        const random = await scrub(splitAt(file, offsets));
+        expect(random.bytes.equals(whole.bytes), `split at ${offsets.join(',')}`).toBe(true);
+      }
+    });
+
+    it('gives the same result for UTF-16 split inside a character', async () => {
+      const utf16 = Buffer.concat([
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(file.subarray(3).toString().replace('Lead 3', 'Léa 3'), 'utf16le'),
+      ]);
+      const whole = await scrub(utf16);
+      expect(whole.text).toContain('Léa 3');
+      for (let offset = 1; offset < utf16.length; offset += 7) {
+        const split = await scrub(splitAt(utf16, [offset, offset + 1]));
+        expect(split.bytes.equals(whole.bytes), `split at ${offset}`).toBe(true);
+      }
+    });
+  });
+
+  it('reports progress as it reads, and stops when aborted', async () => {
+    const input = `Name,Phone\n${Array.from({ length: 5000 }, (_, i) => `Lead ${i},2012345678`).join('\n')}\n`;
+    const progress: number[] = [];
+    await scrub(splitAt(Buffer.from(input), [10_000, 20_000, 40_000]), {
+      onProgress: ({ rows }) => progress.push(rows),
+    });
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress.at(-1)).toBe(5000);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+
+    const controller = new AbortController();
+    controller.abort();
+    const output = collector();
+    await expect(
+      scrubCsv(Buffer.from(input), output, { phoneColumn: 'Phone', signal: controller.signal }),
+    ).rejects.toThrow(/abort/i);
+    expect(output.destroyed).toBe(true);
+  });
+});
+
+describe('countCsv', () => {
+  it('counts what scrubCsv would, writing nothing: the quote for a file', async () => {
+    const counts = await countCsv(Buffer.from(LEADS), { phoneColumn: 'Phone', exchange: testExchanges });
+    const { result } = await scrub(LEADS);
+    const { dncStatus: _dnc, bytesWritten: _bytes, ...scrubbed } = result;
+    expect(counts).toEqual(scrubbed);
+    expect(counts.uniqueNumbers).toBe(4);
+  });
+
+  it('refuses what scrubCsv refuses', async () => {
+    await expect(countCsv(Buffer.from('Name,Phone\n'), { phoneColumn: 'Phone' })).rejects.toMatchObject({
+      code: 'csv_header_only',
+    });
+  });
+});

@@ -1,0 +1,616 @@
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { InvalidReason } from '../check-phone.ts';
+import {
+  type ClassCode,
+  classifyCode,
+  type ExchangeData,
+  FIRST_INVALID_CODE,
+  invalidReasonOf,
+  type LineType,
+} from '../classify.ts';
+import type { DncSet } from '../dnc/set.ts';
+import { parsePhone } from '../parse-phone.ts';
+import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
+import { type CsvDialect, type CsvInput, type CsvSeparator, type OpenedCsv, openCsv } from './csv-input.ts';
+import { NumberSet } from './number-set.ts';
+import { plainPhone } from './plain-phone.ts';
+import { CR, fieldText, LF, QUOTE, RowBuffer, RowScanner } from './row-scanner.ts';
+
+/** The columns a result file adds, after the header's last column. */
+export const LINE_TYPE_COLUMN = 'Line Type';
+export const DNC_COLUMN = 'DNC';
+
+export interface CsvProgress {
+  /** Data rows read so far. */
+  rows: number;
+  /** Bytes of the file read so far (of its UTF-8 form, for a UTF-16 file). */
+  bytes: number;
+}
+
+export interface CountCsvOptions {
+  /** The phone column: its header name (trimmed, case-insensitive) or its 0-based index. */
+  phoneColumn: string | number;
+  /** Whether the first row is a header. Default true. */
+  header?: boolean;
+  /** Default: detected from the first lines. */
+  separator?: CsvSeparator;
+  /** A longer row refuses the file (`csv_row_too_large`), so memory stays bounded. Default 1 MiB. */
+  maxRowBytes?: number;
+  /** Line types by exchange; without it, valid geographic numbers are `unknown_geographic`. */
+  exchange?: ExchangeData;
+  signal?: AbortSignal;
+  /** Called after each chunk of the input is scrubbed. */
+  onProgress?: (progress: CsvProgress) => void;
+}
+
+export interface ScrubCsvOptions extends CountCsvOptions {
+  /** The do-not-call lists; without them every valid number is clean. */
+  dnc?: DncSet;
+  /** Which of the set's lists count (bit i: `dnc.lists[i]`). Default: all. */
+  dncMask?: number;
+}
+
+/** What a file holds, by line type and number: a quote before scrubbing, counts after. */
+export interface CsvCounts extends CsvDialect {
+  /** The header's names; null without a header. */
+  header: string[] | null;
+  /** Columns of the header (the first row, without one): Line Type and DNC follow the last. */
+  columns: number;
+  /** The phone column's 0-based index. */
+  phoneColumn: number;
+  /** Data rows: not the header, not blank lines or rows of empty cells (which are left out). */
+  rows: number;
+  blankRows: number;
+  lineTypes: Record<LineType, number>;
+  /** Distinct valid numbers: the credits a file costs. Invalid numbers are free. */
+  uniqueNumbers: number;
+  /** Rows whose valid number an earlier row of the file has: `rows with a valid number - uniqueNumbers`. */
+  duplicates: number;
+  /** Invalid rows by reason (`too_short`, `area_code_not_in_service`...). */
+  invalidReasons: Partial<Record<InvalidReason, number>>;
+  /** Rows too short to have the phone column: kept, and counted as invalid. */
+  unreadableRows: number;
+  /** Their 1-based lines in the file, the first 100. */
+  unreadableLines: number[];
+  /** A sentence for the file detail page about rows that could not be read; null when none. */
+  message: string | null;
+}
+
+export interface ScrubCsvResult extends CsvCounts {
+  dncStatus: { clean: number; dnc: number };
+  bytesWritten: number;
+}
+
+const UNREADABLE_LINES = 100;
+// Rows looked up and written together: enough for maskMany's batches, small enough to stay in cache.
+const BATCH = 4096;
+const APOSTROPHE = 0x27;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+// Line types by output index: a valid ClassCode is its own index; every invalid one is INVALID.
+const LINE_TYPES = ['unknown_geographic', 'mobile', 'landline', 'voip', 'toll_free', 'invalid'] as const;
+const INVALID = 5;
+// DNC cells by state: invalid numbers have nothing to look up, and say so with an empty cell.
+const DNC_CELLS = ['0', '1', ''] as const;
+const CLEAN = 0;
+const ON_A_LIST = 1;
+const NOT_LOOKED_UP = 2;
+
+// What a spreadsheet runs as a formula when a cell starts with it (OWASP's CSV injection list).
+const FORMULA_START = new Uint8Array(256);
+for (const char of '=+-@\t\r\n') FORMULA_START[char.charCodeAt(0)] = 1;
+
+const plural = (count: number, noun: string) =>
+  `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+
+/**
+ * Scrubs a CSV file as it streams: every row back, in order, each input cell as it was written
+ * (bytes copied, not re-encoded), with `Line Type` and `DNC` after the header's last column; the
+ * counts a job reports. Ends `output` when done, and destroys it on failure. Throws `CsvError` for
+ * a file that cannot be scrubbed. See the README's "Bulk CSV" for every rule.
+ */
+export async function scrubCsv(
+  input: CsvInput,
+  output: Writable,
+  options: ScrubCsvOptions,
+): Promise<ScrubCsvResult> {
+  checkPhoneColumn(options.phoneColumn);
+  let scrubber: Scrubber | undefined;
+  await pipeline(
+    async function* () {
+      scrubber = new Scrubber(await openCsv(input, options.separator), options, true);
+      yield* scrubber.run();
+    },
+    output,
+    options.signal ? { signal: options.signal } : {},
+  );
+  return scrubber!.result();
+}
+
+/**
+ * What `scrubCsv` would count, without writing anything: the quote for a file (`uniqueNumbers`
+ * is the credits it costs; the same as the run's, given the same exchange data).
+ */
+export async function countCsv(input: CsvInput, options: CountCsvOptions): Promise<CsvCounts> {
+  checkPhoneColumn(options.phoneColumn);
+  const scrubber = new Scrubber(await openCsv(input, options.separator), options, false);
+  for await (const _ of scrubber.run());
+  const { dncStatus: _dnc, bytesWritten: _written, ...counts } = scrubber.result();
+  return counts;
+}
+
+function checkPhoneColumn(phoneColumn: string | number): void {
+  const valid =
+    typeof phoneColumn === 'string'
+      ? phoneColumn.trim() !== ''
+      : Number.isInteger(phoneColumn) && phoneColumn >= 0;
+  if (!valid) {
+    throw new RangeError(
+      `The phone column is a header name or a 0-based index, not ${JSON.stringify(phoneColumn)}`,
+    );
+  }
+}
+
+class Scrubber {
+  readonly #opened: OpenedCsv;
+  readonly #options: ScrubCsvOptions;
+  readonly #writes: boolean;
+  readonly #scanner: RowScanner;
+  readonly #separator: number;
+  readonly #lineEnding: Buffer;
+  readonly #dncMask: number;
+  /** Per line type and DNC state, the bytes written after a row's cells. */
+  readonly #suffixes: Buffer[];
+  readonly #headerSuffix: Buffer;
+  readonly #longestSuffix: number;
+
+  // The table's shape, set by the first row.
+  #header: string[] | null = null;
+  #columns = -1;
+  #phoneColumn = -1;
+  /** The byte-order mark and header, written with the first rows: a file with none writes nothing. */
+  #prefix: Buffer | null = null;
+
+  // The batch: rows scanned and not yet written.
+  #count = 0;
+  readonly #rowStarts = new Int32Array(BATCH);
+  readonly #rowEnds = new Int32Array(BATCH);
+  /** Where Line Type and DNC go: after the header's last column. */
+  readonly #insertAt = new Int32Array(BATCH);
+  /** Separators added to a short row so that they still do. */
+  readonly #padding = new Int32Array(BATCH);
+  readonly #kinds = new Uint8Array(BATCH);
+  readonly #numbers = new Float64Array(BATCH);
+  readonly #masks = new Uint32Array(BATCH);
+  /** Per row, the end of its cells in #neutral. */
+  readonly #neutralEnds = new Int32Array(BATCH);
+  /** Cells to neutralise, as triples: where the apostrophe goes, the cell's end, whether to quote it. */
+  #neutral = new Int32Array(3 * BATCH);
+  #neutralLength = 0;
+  /** Bytes the batch can take written out. */
+  #bound = 0;
+
+  // Counts.
+  #rows = 0;
+  #blankRows = 0;
+  readonly #lineTypes = new Float64Array(LINE_TYPES.length);
+  readonly #numberReasons = new Float64Array(32);
+  readonly #parseReasons = new Map<InvalidReason, number>();
+  readonly #unique = new NumberSet();
+  #duplicates = 0;
+  #clean = 0;
+  #dnc = 0;
+  #unreadableRows = 0;
+  readonly #unreadableLines: number[] = [];
+  #bytesRead = 0;
+  #bytesWritten = 0;
+
+  constructor(opened: OpenedCsv, options: ScrubCsvOptions, writes: boolean) {
+    this.#opened = opened;
+    this.#options = options;
+    this.#writes = writes;
+    this.#scanner = new RowScanner(opened.separator, opened.lineEnding, options.maxRowBytes);
+    this.#separator = this.#scanner.separator;
+    this.#lineEnding = Buffer.from(opened.lineEnding);
+    this.#dncMask = options.dncMask ?? -1;
+    const sep = opened.separator;
+    this.#suffixes = LINE_TYPES.flatMap((lineType) =>
+      DNC_CELLS.map((cell) => Buffer.from(`${sep}${lineType}${sep}${cell}`)),
+    );
+    this.#headerSuffix = Buffer.from(`${sep}${LINE_TYPE_COLUMN}${sep}${DNC_COLUMN}`);
+    this.#longestSuffix = Math.max(
+      ...this.#suffixes.map((suffix) => suffix.length),
+      this.#headerSuffix.length,
+    );
+  }
+
+  async *run(): AsyncGenerator<Buffer> {
+    const rows = new RowBuffer();
+    for await (const chunk of this.#opened.chunks) {
+      const buf = rows.add(chunk);
+      if (buf !== null) rows.carry(buf, yield* this.#step(buf, false));
+    }
+    yield* this.#step(rows.finish(), true);
+    // Nothing was written: the header waits for the first rows.
+    if (this.#rows === 0) {
+      if (this.#header !== null) {
+        throw new CsvError(
+          'csv_header_only',
+          `${CSV_EMPTY_MESSAGE}: it has a header row and no rows under it`,
+        );
+      }
+      throw new CsvError('csv_empty', CSV_EMPTY_MESSAGE);
+    }
+  }
+
+  result(): ScrubCsvResult {
+    const lineTypes = Object.fromEntries(LINE_TYPES.map((name, i) => [name, this.#lineTypes[i]!])) as Record<
+      LineType,
+      number
+    >;
+    const invalidReasons: Partial<Record<InvalidReason, number>> = Object.fromEntries(this.#parseReasons);
+    this.#numberReasons.forEach((count, code) => {
+      const reason = invalidReasonOf(code as ClassCode);
+      if (count > 0 && reason !== null) invalidReasons[reason] = count;
+    });
+    const { encoding, bom, separator, lineEnding } = this.#opened;
+    return {
+      encoding,
+      bom,
+      separator,
+      lineEnding,
+      header: this.#header,
+      columns: this.#columns,
+      phoneColumn: this.#phoneColumn,
+      rows: this.#rows,
+      blankRows: this.#blankRows,
+      lineTypes,
+      uniqueNumbers: this.#unique.size,
+      duplicates: this.#duplicates,
+      invalidReasons,
+      unreadableRows: this.#unreadableRows,
+      unreadableLines: this.#unreadableLines,
+      message: this.#message(),
+      dncStatus: { clean: this.#clean, dnc: this.#dnc },
+      bytesWritten: this.#bytesWritten,
+    };
+  }
+
+  /**
+   * Scans and writes the whole rows in `buf`, yielding each batch's output as it is made; returns
+   * how many of the bytes they took.
+   */
+  *#step(buf: Buffer, final: boolean): Generator<Buffer, number> {
+    this.#options.signal?.throwIfAborted();
+    const scanner = this.#scanner;
+    let at = 0;
+    while (at < buf.length) {
+      const next = scanner.scan(buf, at, buf.length, final);
+      if (next < 0) break;
+      this.#row(buf, at);
+      at = next;
+      if (this.#count === BATCH) yield* this.#flush(buf);
+    }
+    yield* this.#flush(buf);
+    this.#bytesRead += at;
+    this.#options.onProgress?.({ rows: this.#rows, bytes: this.#bytesRead });
+    return at;
+  }
+
+  #row(buf: Buffer, start: number): void {
+    const scanner = this.#scanner;
+    const fields = scanner.fields;
+    const end = scanner.rowEnd;
+    // Nothing but separators: an empty line, or a spreadsheet's row of empty cells.
+    if (end - start === fields - 1) {
+      this.#blankRows++;
+      return;
+    }
+    if (this.#columns === -1 && this.#shape(buf, start)) return;
+    this.#rows++;
+    const n = this.#count++;
+    if (this.#phoneColumn < fields) {
+      this.#numbers[n] = this.#phone(
+        buf,
+        scanner.starts[this.#phoneColumn]!,
+        scanner.ends[this.#phoneColumn]!,
+      );
+    } else {
+      this.#numbers[n] = -1;
+      this.#unreadableRows++;
+      if (this.#unreadableLines.length < UNREADABLE_LINES) this.#unreadableLines.push(scanner.line);
+    }
+    if (!this.#writes) return;
+    this.#rowStarts[n] = start;
+    this.#rowEnds[n] = end;
+    this.#place(n, fields, end);
+    this.#bound += end - start + this.#longestSuffix + this.#lineEnding.length + this.#neutralise(buf);
+    this.#neutralEnds[n] = this.#neutralLength;
+  }
+
+  /** Where row `n`'s Line Type and DNC go: after the header's last column, padding a short row. */
+  #place(n: number, fields: number, end: number): void {
+    if (fields > this.#columns) {
+      this.#insertAt[n] = this.#scanner.ends[this.#columns - 1]!;
+      this.#padding[n] = 0;
+    } else {
+      this.#insertAt[n] = end;
+      this.#padding[n] = this.#columns - fields;
+      this.#bound += this.#columns - fields;
+    }
+  }
+
+  /**
+   * Notes the row's cells that a spreadsheet would run as formulas; returns the bytes neutralising
+   * them adds. A cell gets an apostrophe in front (inside its quotes, if quoted), which spreadsheets
+   * show as text; one starting with a line break is also quoted, so that it stays one cell.
+   */
+  #neutralise(buf: Buffer): number {
+    const { starts, ends, fields } = this.#scanner;
+    let added = 0;
+    for (let k = 0; k < fields; k++) {
+      const start = starts[k]!;
+      const end = ends[k]!;
+      if (start === end) continue;
+      const first = buf[start]!;
+      if (FORMULA_START[first] === 1) {
+        const quote = first === CR || first === LF ? 1 : 0;
+        this.#note(start, end, quote);
+        added += quote ? 3 + 2 * (end - start) : 1;
+      } else if (first === QUOTE && start + 1 < end && FORMULA_START[buf[start + 1]!] === 1) {
+        this.#note(start + 1, end, 0);
+        added += 1;
+      }
+    }
+    return added;
+  }
+
+  #note(at: number, end: number, quote: number): void {
+    if (this.#neutralLength + 3 > this.#neutral.length) {
+      const grown = new Int32Array(this.#neutral.length * 2);
+      grown.set(this.#neutral);
+      this.#neutral = grown;
+    }
+    this.#neutral[this.#neutralLength++] = at;
+    this.#neutral[this.#neutralLength++] = end;
+    this.#neutral[this.#neutralLength++] = quote;
+  }
+
+  /** A phone cell's number, or -1 with the reason counted. */
+  #phone(buf: Buffer, start: number, end: number): number {
+    let number = plainPhone(buf, start, end);
+    if (number === -1 && end - start > 2 && buf[start] === QUOTE && buf[end - 1] === QUOTE) {
+      number = plainPhone(buf, start + 1, end - 1);
+    }
+    if (number !== -1) return number;
+    const parsed = parsePhone(fieldText(buf, start, end));
+    if (parsed.ok) return parsed.number;
+    this.#parseReasons.set(parsed.reason, (this.#parseReasons.get(parsed.reason) ?? 0) + 1);
+    return -1;
+  }
+
+  /**
+   * The first row: the header (names, the phone column found by name), or, without one, the first
+   * data row, which sets the width. True when it was the header.
+   */
+  #shape(buf: Buffer, start: number): boolean {
+    const { starts, ends, fields } = this.#scanner;
+    const { phoneColumn } = this.#options;
+    const header = this.#options.header ?? true;
+    const names = header
+      ? Array.from({ length: fields }, (_, k) => fieldText(buf, starts[k]!, ends[k]!))
+      : null;
+    const row = header ? 'header row' : 'first row';
+    if (typeof phoneColumn === 'string') {
+      if (names === null) {
+        throw new CsvError(
+          'csv_column_not_found',
+          `The phone column is given by name (${JSON.stringify(phoneColumn)}), but the file has no header row: give its number instead (0 for the first column)`,
+        );
+      }
+      const wanted = phoneColumn.trim().toLowerCase();
+      this.#phoneColumn = names.findIndex((name) => name.trim().toLowerCase() === wanted);
+      if (this.#phoneColumn === -1) {
+        const shown = names.slice(0, 30).map((name) => JSON.stringify(name.trim()));
+        if (names.length > 30) shown.push(`and ${names.length - 30} more`);
+        throw new CsvError(
+          'csv_column_not_found',
+          `No column ${JSON.stringify(phoneColumn.trim())} in the header row (columns: ${shown.join(', ')})`,
+          this.#scanner.line,
+        );
+      }
+    } else {
+      if (phoneColumn >= fields) {
+        throw new CsvError(
+          'csv_column_out_of_range',
+          `Phone column ${phoneColumn} is out of range: the ${row} has ${plural(fields, 'column')} (0 to ${fields - 1})`,
+          this.#scanner.line,
+        );
+      }
+      this.#phoneColumn = phoneColumn;
+    }
+    this.#header = names;
+    this.#columns = fields;
+    if (!this.#writes) return header;
+
+    const bom = this.#opened.bom ? UTF8_BOM : Buffer.alloc(0);
+    if (!header) {
+      const sep = this.#opened.separator;
+      const generated = Array.from({ length: fields }, (_, k) => `Column ${k + 1}`).join(sep);
+      this.#prefix = Buffer.concat([bom, Buffer.from(generated), this.#headerSuffix, this.#lineEnding]);
+      return false;
+    }
+    const end = this.#scanner.rowEnd;
+    const bound = end - start + this.#longestSuffix + this.#lineEnding.length + this.#neutralise(buf);
+    const out = Buffer.allocUnsafe(bom.length + bound);
+    bom.copy(out);
+    const written = this.#write(
+      buf,
+      out,
+      bom.length,
+      start,
+      end,
+      end,
+      0,
+      0,
+      this.#neutralLength,
+      this.#headerSuffix,
+    );
+    this.#neutralLength = 0;
+    this.#prefix = out.subarray(0, written);
+    return true;
+  }
+
+  /**
+   * Classifies and looks up the batch's numbers, then writes its rows. Each step runs over the whole
+   * batch in its own small loop: the table reads of a lookup miss the CPU's cache, and in a loop
+   * with nothing else the CPU has many of them in flight at once.
+   */
+  *#flush(buf: Buffer): Generator<Buffer> {
+    const count = this.#count;
+    if (count === 0) return;
+    this.#classify(count);
+    this.#count = 0;
+    if (!this.#writes) return;
+    const dnc = this.#options.dnc;
+    if (dnc) dnc.maskMany(this.#numbers, this.#masks, 0, count);
+    const prefix = this.#prefix ?? Buffer.alloc(0);
+    const out = Buffer.allocUnsafe(prefix.length + this.#bound);
+    prefix.copy(out);
+    this.#prefix = null;
+    let at = prefix.length;
+    let neutralFrom = 0;
+    for (let n = 0; n < count; n++) {
+      const kind = this.#kinds[n]!;
+      let state = NOT_LOOKED_UP;
+      if (kind !== INVALID) {
+        if (dnc && (this.#masks[n]! & this.#dncMask) !== 0) {
+          state = ON_A_LIST;
+          this.#dnc++;
+        } else {
+          state = CLEAN;
+          this.#clean++;
+        }
+      }
+      const neutralTo = this.#neutralEnds[n]!;
+      at = this.#write(
+        buf,
+        out,
+        at,
+        this.#rowStarts[n]!,
+        this.#rowEnds[n]!,
+        this.#insertAt[n]!,
+        this.#padding[n]!,
+        neutralFrom,
+        neutralTo,
+        this.#suffixes[kind * 3 + state]!,
+      );
+      neutralFrom = neutralTo;
+    }
+    this.#bytesWritten += at;
+    this.#neutralLength = 0;
+    this.#bound = 0;
+    yield out.subarray(0, at);
+  }
+
+  /** Sets the batch's line types (numbers found invalid become -1), counts them and duplicates. */
+  #classify(count: number): void {
+    const numbers = this.#numbers;
+    const kinds = this.#kinds;
+    const exchange = this.#options.exchange;
+    for (let n = 0; n < count; n++) {
+      const number = numbers[n]!;
+      kinds[n] = number < 0 ? INVALID : classifyCode(number, exchange);
+    }
+    for (let n = 0; n < count; n++) {
+      let kind = kinds[n]!;
+      if (kind >= FIRST_INVALID_CODE) {
+        this.#numberReasons[kind]!++;
+        kind = INVALID;
+        kinds[n] = INVALID;
+        numbers[n] = -1;
+      }
+      this.#lineTypes[kind]!++;
+      if (kind !== INVALID && !this.#unique.add(numbers[n]!)) this.#duplicates++;
+    }
+  }
+
+  /** Writes one row: its bytes, apostrophes before formula cells, and the suffix where it goes. */
+  #write(
+    buf: Buffer,
+    out: Buffer,
+    at: number,
+    start: number,
+    end: number,
+    insertAt: number,
+    padding: number,
+    neutralFrom: number,
+    neutralTo: number,
+    suffix: Buffer,
+  ): number {
+    const neutral = this.#neutral;
+    let from = start;
+    let inserted = false;
+    for (let k = neutralFrom; k < neutralTo; k += 3) {
+      const cell = neutral[k]!;
+      if (!inserted && cell > insertAt) {
+        at = this.#suffix(out, copy(buf, from, insertAt, out, at), padding, suffix);
+        from = insertAt;
+        inserted = true;
+      }
+      at = copy(buf, from, cell, out, at);
+      const cellEnd = neutral[k + 1]!;
+      if (neutral[k + 2] === 1) {
+        out[at++] = QUOTE;
+        out[at++] = APOSTROPHE;
+        for (let i = cell; i < cellEnd; i++) {
+          if (buf[i] === QUOTE) out[at++] = QUOTE;
+          out[at++] = buf[i]!;
+        }
+        out[at++] = QUOTE;
+        from = cellEnd;
+      } else {
+        out[at++] = APOSTROPHE;
+        from = cell;
+      }
+    }
+    if (!inserted) {
+      at = this.#suffix(out, copy(buf, from, insertAt, out, at), padding, suffix);
+      from = insertAt;
+    }
+    at = copy(buf, from, end, out, at);
+    return copy(this.#lineEnding, 0, this.#lineEnding.length, out, at);
+  }
+
+  #suffix(out: Buffer, at: number, padding: number, suffix: Buffer): number {
+    for (let i = 0; i < padding; i++) out[at++] = this.#separator;
+    return copy(suffix, 0, suffix.length, out, at);
+  }
+
+  #message(): string | null {
+    const sentences: string[] = [];
+    const column = this.#header?.[this.#phoneColumn]?.trim();
+    const named = column ? ` (${JSON.stringify(column)})` : '';
+    if (this.#unreadableRows > 0) {
+      const lines = this.#unreadableLines.join(', ');
+      const more = this.#unreadableRows > this.#unreadableLines.length ? ', ...' : '';
+      sentences.push(
+        `${plural(this.#unreadableRows, 'row')} could not be read: too few columns to reach the phone column${named} (line${this.#unreadableRows === 1 ? '' : 's'} ${lines}${more}). They are kept in the result as invalid.`,
+      );
+    }
+    if (this.#rows > 0 && this.#unique.size === 0) {
+      sentences.push(
+        `No row holds a valid US phone number in column ${this.#phoneColumn}${named}: is it the phone column?`,
+      );
+    }
+    return sentences.length > 0 ? sentences.join(' ') : null;
+  }
+}
+
+// Rows are short: a loop beats Buffer#copy's per-call cost for them.
+function copy(from: Buffer, start: number, end: number, to: Buffer, at: number): number {
+  if (end - start > 64) return at + from.copy(to, at, start, end);
+  for (let i = start; i < end; i++) to[at++] = from[i]!;
+  return at;
+}

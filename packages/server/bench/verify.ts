@@ -1,0 +1,118 @@
+// GET /verify over loopback beside a bare Fastify route, in one run, and the credits it took.
+//
+//   pnpm --filter @scrub/server bench          (after `pnpm build`)
+//   node bench/verify.ts [requests] [connections]   (default 50,000 and 64)
+//
+// Target: /verify answers at least 40% of the bare route's requests per second, and afterwards
+// the account has lost exactly one credit per 200 answer. Each /verify request checks a different
+// valid number with an API key on the embedded database (PGlite), so every answer is looked up,
+// charged and written to the ledger: no answer comes from the cache.
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import {
+  applyLedgerEntry,
+  ensureProfile,
+  ledgerTotals,
+  loadConfig,
+  rotateApiKey,
+  startServer,
+} from '../dist/index.js';
+
+const REQUESTS = Number(process.argv[2] ?? 50_000);
+const CONNECTIONS = Number(process.argv[3] ?? 64);
+const CREDITS = 50_000_000;
+
+interface Run {
+  rps: number;
+  ok: number;
+  errors: number;
+  p99: number;
+}
+
+/** Sends a fixed number of requests, not for a fixed time: every request sent is answered and counted. */
+async function load(url: string, path: () => string, amount: number): Promise<Run> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    amount,
+    requests: [
+      {
+        setupRequest: (request) => ({ ...request, path: path() }),
+      },
+    ],
+  });
+  return {
+    // Over the whole run: autocannon's per-second average is coarse for runs of a few seconds.
+    rps: result.requests.total / result.duration,
+    ok: result['2xx'],
+    errors: result.errors + result.non2xx + result.timeouts,
+    p99: result.latency.p99,
+  };
+}
+
+// The bare route answers a JSON object the size of a /verify answer, with nothing behind it.
+const bare = Fastify({ logger: false });
+bare.get('/bare', async () => ({
+  phone_number: '+12012345678',
+  line_type: 'mobile',
+  dnc: 0,
+  cached: false,
+  credits_deducted: 1,
+  credits_remaining: 41,
+}));
+await bare.listen({ host: '127.0.0.1', port: 0 });
+const bareAddress = bare.server.address();
+const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0}`;
+
+const server = await startServer(
+  loadConfig(
+    { SCRUB_LOG_LEVEL: 'silent' },
+    { host: '127.0.0.1', port: 0, database: { kind: 'pglite', dataDir: null } },
+  ),
+  false,
+);
+const db = server.database.db;
+const profile = await ensureProfile(db, {
+  sub: 'bench',
+  email: 'bench@example.com',
+  name: 'Bench',
+  role: 'User',
+});
+await applyLedgerEntry(db, { profileId: profile.id, delta: CREDITS, kind: 'grant' });
+const { api_key: apiKey } = await rotateApiKey(db, profile.id);
+
+// Distinct valid numbers in the 201 area code, exchanges 200-999: no repeat, no cache hit.
+let next = 0;
+const nextNumber = () => {
+  const n = next++;
+  return `201${200 + (Math.floor(n / 10_000) % 800)}${String(n % 10_000).padStart(4, '0')}`;
+};
+const verifyPath = () => `/verify?p=${nextNumber()}&k=${apiKey}`;
+
+console.log(
+  `${REQUESTS.toLocaleString('en-US')} requests per run, ${CONNECTIONS} connections, Node ${process.version}`,
+);
+// Warm both up: JIT, connection pools, the first transactions.
+await load(bareUrl, () => '/bare', REQUESTS / 5);
+const warmUp = await load(server.url, verifyPath, REQUESTS / 5);
+
+const bareRun = await load(bareUrl, () => '/bare', REQUESTS);
+const verifyRun = await load(server.url, verifyPath, REQUESTS);
+const ratio = verifyRun.rps / bareRun.rps;
+
+const totals = await ledgerTotals(db, profile.id);
+const charged = CREDITS - totals.balance;
+const answered = warmUp.ok + verifyRun.ok;
+console.table({
+  'bare Fastify': { 'req/s': Math.round(bareRun.rps), 'p99 ms': bareRun.p99, errors: bareRun.errors },
+  'GET /verify': { 'req/s': Math.round(verifyRun.rps), 'p99 ms': verifyRun.p99, errors: verifyRun.errors },
+});
+console.log(`/verify: ${(ratio * 100).toFixed(1)}% of bare Fastify (target at least 40%)`);
+const exact = charged === answered && totals.sum === totals.balance;
+console.log(
+  `credits taken: ${charged.toLocaleString('en-US')} for ${answered.toLocaleString('en-US')} checks answered (warm-up included): ${exact ? 'exact' : 'NOT EXACT'}`,
+);
+if (!exact) process.exitCode = 1;
+
+await server.close();
+await bare.close();

@@ -1,0 +1,238 @@
+import { BulkJobSchema, CreatedBulkJobSchema, FileListSchema } from '@scrub/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp-dirs.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
+import { ensureProfile } from '../account/profiles.js';
+import { rotateApiKey } from '../auth/api-keys.js';
+
+let t: TestApp;
+let accounts = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ dataDir: tempDir(), fileStore: { kind: 'local', dir: `${tempDir()}/files` } });
+});
+afterAll(() => t?.close());
+
+async function account(credits: number) {
+  accounts++;
+  const db = t.database.db;
+  const { id } = await ensureProfile(db, {
+    sub: `bulk-${accounts}`,
+    email: `bulk${accounts}@example.com`,
+    name: '',
+    role: 'User',
+  });
+  if (credits > 0) await applyLedgerEntry(db, { profileId: id, delta: credits, kind: 'grant' });
+  const { api_key } = await rotateApiKey(db, id);
+  return { profileId: id, headers: { 'x-api-key': api_key } };
+}
+
+type Headers = Record<string, string>;
+
+async function create(headers: Headers, body: Record<string, unknown>) {
+  const res = await t.app.inject({ method: 'POST', url: '/bulk/jobs', headers, payload: body });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function upload(uploadUrl: string, csv: string | Buffer, contentType = 'text/csv') {
+  const url = new URL(uploadUrl);
+  return t.app.inject({
+    method: 'PUT',
+    url: url.pathname + url.search,
+    headers: { 'content-type': contentType },
+    payload: csv,
+  });
+}
+
+async function submit(headers: Headers, jobId: string) {
+  const res = await t.app.inject({ method: 'POST', url: `/bulk/jobs/${jobId}/submit`, headers });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function settled(headers: Headers, jobId: string) {
+  for (let i = 0; i < 200; i++) {
+    const res = await t.app.inject({ method: 'GET', url: `/bulk/jobs/${jobId}`, headers });
+    const job = BulkJobSchema.parse(res.json());
+    if (job.status === 'completed' || job.status === 'failed') return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the job never settled');
+}
+
+/** Creates, uploads, submits: the job as submit answers it. */
+async function runJob(headers: Headers, csv: string, options: Record<string, unknown> = {}) {
+  const created = await create(headers, { file_name: 'leads.csv', phone_col: 'Phone', ...options });
+  expect(created.status).toBe(201);
+  const job = CreatedBulkJobSchema.parse(created.body);
+  expect((await upload(job.upload_url!, csv)).statusCode).toBe(200);
+  return { job, submitted: await submit(headers, job.job_id) };
+}
+
+const LEADS = [
+  'First Name,Last Name,Phone',
+  'Ann,Lee,(201) 234-5678',
+  'Bob,"Ray, Jr.",201.234.5678',
+  'Cid,Moe,800-555-1234',
+  'Dee,Fox,123-456-7890',
+  'Eve,=cmd,202-333-4444',
+].join('\r\n');
+
+describe('bulk jobs over HTTP', () => {
+  it('scrubs an uploaded CSV: every row back with Line Type and DNC, charged once per unique valid number', async () => {
+    const { headers, profileId } = await account(10);
+    const { job, submitted } = await runJob(headers, LEADS);
+    expect(job).toMatchObject({ status: 'awaiting_upload', filename: 'leads.csv' });
+    expect(job.file_reference).toMatch(/^[0-9A-Za-z]{32}$/);
+    expect(submitted.status).toBe(200);
+    expect(submitted.body).toMatchObject({ status: 'queued', total_rows: 5, credits_charged: 5 });
+
+    const done = await settled(headers, job.job_id);
+    expect(done).toMatchObject({
+      status: 'completed',
+      total_rows: 5,
+      processed_rows: 5,
+      duplicates: 1,
+      credits_charged: 5,
+      credits_reversed: 2,
+    });
+    expect(done.line_types).toMatchObject({ toll_free: 1, invalid: 1 });
+    expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 7, sum: 7 });
+
+    const result = await t.app.inject({ method: 'GET', url: new URL(done.result_url!).pathname });
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['content-type']).toMatch(/text\/csv/);
+    const lines = result.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r\n/);
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toBe('First Name,Last Name,Phone,Line Type,DNC');
+    expect(lines[2]).toMatch(/^Bob,"Ray, Jr.",201\.234\.5678,\w+,0$/);
+    expect(lines[3]).toBe('Cid,Moe,800-555-1234,toll_free,0');
+    expect(lines[4]).toMatch(/^Dee,Fox,123-456-7890,invalid,/);
+    expect(lines[5]).not.toContain(',=cmd,');
+
+    const tollFreeOnly = await t.app.inject({
+      method: 'GET',
+      url: `${new URL(done.result_url!).pathname}?line_type=toll_free`,
+    });
+    expect(
+      tollFreeOnly.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r\n/),
+    ).toEqual(['First Name,Last Name,Phone,Line Type,DNC', 'Cid,Moe,800-555-1234,toll_free,0']);
+
+    const original = await t.app.inject({ method: 'GET', url: new URL(done.uploaded_file!).pathname });
+    expect(original.body).toBe(LEADS);
+
+    const list = FileListSchema.parse(
+      (await t.app.inject({ method: 'GET', url: '/files?search=LEADS', headers })).json(),
+    );
+    expect(list).toMatchObject({ page: 1, total_pages: 1, total_files_count: 1 });
+    expect(list.files[0]).toMatchObject({
+      file_reference: job.file_reference,
+      status: 'completed',
+      total_records: 5,
+      duplicates: 1,
+    });
+    const page = (await t.app.inject({ method: 'GET', url: `/files/${job.file_reference}` })).json();
+    expect(page).toMatchObject({ file_name: 'leads.csv', credits_reversed: 2, file_method: 'api' });
+
+    const mail = await t.database.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('kind', '=', 'file_ready')
+      .execute();
+    expect(mail.map((m) => m.to_address)).toContain(`bulk${accounts}@example.com`);
+  });
+
+  it('takes a small file inline and queues it at once', async () => {
+    const { headers } = await account(10);
+    const created = await create(headers, {
+      file_name: 'inline.csv',
+      phone_col: 0,
+      header_row: 0,
+      csv_content: '2012345678\n2012345679\n',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'queued', total_rows: 2, upload_url: null });
+    expect(await settled(headers, created.body.job_id)).toMatchObject({
+      status: 'completed',
+      credits_charged: 2,
+      credits_reversed: 0,
+    });
+  });
+
+  it('refuses a submit the balance cannot cover with 402, and queues nothing', async () => {
+    const { headers, profileId } = await account(2);
+    const { job, submitted } = await runJob(headers, LEADS);
+    expect(submitted.status).toBe(402);
+    expect(submitted.body).toMatchObject({ credits_required: 5, credits_available: 2 });
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/bulk/jobs/${job.job_id}`, headers })).json().status,
+    ).toBe('awaiting_upload');
+    expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 2 });
+  });
+
+  it.each([
+    ['an empty file', '', {}, /Csv is empty/],
+    ['a header and no rows', 'Name,Phone\r\n', {}, /header/i],
+    ['no column of that name', 'Name,Tel\r\nAnn,2012345678\r\n', {}, /Phone/],
+    [
+      'a column number past the last column',
+      'Ann,2012345678\r\n',
+      { phone_col: 5, header_row: 0 },
+      /column/i,
+    ],
+    ['a binary file', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 0xff, 0xfe, 0, 1]), {}, /text|CSV/i],
+  ])('refuses %s at submit with a 400 that says why, free', async (_, csv, options, message) => {
+    const { headers, profileId } = await account(10);
+    const created = CreatedBulkJobSchema.parse(
+      (await create(headers, { file_name: 'bad.csv', phone_col: 'Phone', ...options })).body,
+    );
+    await upload(created.upload_url!, csv as string);
+    const { status, body } = await submit(headers, created.job_id);
+    expect(status).toBe(400);
+    expect(body.message).toMatch(message);
+    expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 10 });
+  });
+
+  it('refuses a submit before the upload, a second submit, and a reused upload URL', async () => {
+    const { headers } = await account(10);
+    const created = CreatedBulkJobSchema.parse(
+      (await create(headers, { file_name: 'a.csv', phone_col: 'Phone' })).body,
+    );
+    expect((await submit(headers, created.job_id)).status).toBe(409);
+    expect((await upload(created.upload_url!, LEADS)).statusCode).toBe(200);
+    expect((await upload(created.upload_url!, LEADS)).statusCode).toBe(409);
+    expect((await submit(headers, created.job_id)).status).toBe(200);
+    expect((await submit(headers, created.job_id)).status).toBe(409);
+  });
+
+  it("answers another account's job and unknown references with 404, not 403", async () => {
+    const owner = await account(10);
+    const stranger = await account(10);
+    const created = CreatedBulkJobSchema.parse(
+      (await create(owner.headers, { file_name: 'a.csv', phone_col: 'Phone' })).body,
+    );
+    for (const url of [`/bulk/jobs/${created.job_id}`]) {
+      expect((await t.app.inject({ method: 'GET', url, headers: stranger.headers })).statusCode).toBe(404);
+    }
+    expect((await submit(stranger.headers, created.job_id)).status).toBe(404);
+    const missing = await t.app.inject({ method: 'GET', url: '/files/NoSuchReference0000000000000000' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('No file found');
+  });
+
+  it("says 'Results not ready' for a result asked for too early", async () => {
+    const { headers } = await account(10);
+    const created = CreatedBulkJobSchema.parse(
+      (await create(headers, { file_name: 'a.csv', phone_col: 'Phone' })).body,
+    );
+    const res = await t.app.inject({ method: 'GET', url: `/files/${created.file_reference}/result` });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('Results not ready');
+  });
+});

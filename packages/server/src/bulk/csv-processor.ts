@@ -1,0 +1,84 @@
+import { PassThrough } from 'node:stream';
+import { type CsvCounts, CsvError, countCsv, scrubCsv } from '@scrub/engine';
+import type { FileStore } from '../files/file-store.js';
+import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
+import { resultKeyOf } from './bulk-routes.js';
+import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
+import type { JobOutcome, JobRow } from './job-store.js';
+
+/** A file the scrubber refused, as the job's error: what was wrong and where. */
+function unprocessable(error: CsvError): UnprocessableFile {
+  return new UnprocessableFile(error.line === null ? error.message : `${error.message} (line ${error.line})`);
+}
+
+const withoutZeros = (counts: Record<string, number>) =>
+  Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0));
+
+/**
+ * Scrubs a job's upload into its result file with the engine, streaming from the file store and
+ * back: memory stays flat whatever the file's size. One datasets snapshot per job, so a file never
+ * mixes versions.
+ */
+export class CsvJobProcessor implements JobProcessor {
+  constructor(
+    private readonly files: FileStore,
+    private readonly referenceData: ReferenceData,
+  ) {}
+
+  async #upload(job: JobRow) {
+    const upload = await this.files.read(job.upload_key);
+    if (!upload) throw new UnprocessableFile('The uploaded file is gone: upload it again in a new job.');
+    return upload;
+  }
+
+  async count(job: JobRow): Promise<number> {
+    let counts: CsvCounts;
+    try {
+      counts = await countCsv(await this.#upload(job), {
+        phoneColumn: job.phone_col,
+        header: job.header_row,
+        exchange: this.referenceData.current().exchange,
+      });
+    } catch (error) {
+      if (error instanceof CsvError) throw unprocessable(error);
+      throw error;
+    }
+    return counts.rows;
+  }
+
+  async process(
+    job: JobRow,
+    onProgress: (processedRows: number) => void,
+    signal: AbortSignal,
+  ): Promise<JobOutcome> {
+    const snapshot = this.referenceData.current();
+    const resultKey = resultKeyOf(job.file_reference);
+    const output = new PassThrough();
+    const stored = this.files.write(resultKey, output, 'text/csv');
+    try {
+      const result = await scrubCsv(await this.#upload(job), output, {
+        phoneColumn: job.phone_col,
+        header: job.header_row,
+        exchange: snapshot.exchange,
+        dnc: dncFor(snapshot, job.profile_id),
+        signal,
+        onProgress: (progress) => onProgress(progress.rows),
+      });
+      await stored;
+      return {
+        resultKey,
+        totalRows: result.rows,
+        duplicates: result.duplicates,
+        chargeable: result.uniqueNumbers,
+        lineTypes: withoutZeros(result.lineTypes),
+        dncStatus: withoutZeros(result.dncStatus),
+        fileMessage: result.message,
+      };
+    } catch (error) {
+      output.destroy();
+      await stored.catch(() => {});
+      if (error instanceof CsvError) throw unprocessable(error);
+      throw error;
+    }
+  }
+}

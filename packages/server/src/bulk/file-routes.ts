@@ -1,0 +1,92 @@
+import { type FileListQuery, messages, routes } from '@scrub/contract';
+import { sql } from 'kysely';
+import type { ServerContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { fileViewOf, getJobByReference, type JobRow } from './job-store.js';
+import { filterResultCsv, type ResultFilter } from './result-filter.js';
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `report.csv` → `report-scrubbed.csv`, safe inside a quoted header value. */
+function downloadName(fileName: string, suffix: string): string {
+  const base = fileName.replace(/\.csv$/i, '').replace(/["\\\r\n]/g, '_');
+  return `${base}${suffix}.csv`;
+}
+
+function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
+  const lineTypes = (query.line_type ?? '').split(',').filter((type) => type !== '');
+  return {
+    lineTypes: lineTypes.includes('all') ? [] : lineTypes,
+    dnc: query.dnc === undefined || query.dnc === 'all' ? null : query.dnc,
+  };
+}
+
+/** The export page's list, the public file page, and both downloads. */
+export function registerFiles(context: ServerContext): void {
+  const { registry, database, files, publicUrl } = context;
+  const { db } = database;
+
+  /** The file page's links carry the export filters, so "Get CSV" downloads what the page asked for. */
+  const withFilters = (row: JobRow, query: FileListQuery) => {
+    const view = fileViewOf(row, publicUrl());
+    const filters = new URLSearchParams();
+    if (query.line_type && query.line_type !== 'all') filters.set('line_type', query.line_type);
+    if (query.dnc && query.dnc !== 'all') filters.set('dnc', query.dnc);
+    if (view.file_url && view.file_url !== 'Failed' && filters.size > 0) view.file_url += `?${filters}`;
+    return view;
+  };
+
+  registry.add(routes.listFiles, async ({ principal, query }) => {
+    let list = db
+      .selectFrom('bulk_jobs')
+      .where('profile_id', '=', principal.profileId)
+      .where('status', '!=', 'awaiting_upload');
+    if (query.search?.trim()) {
+      list = list.where(sql<boolean>`file_name ilike ${`%${escapeLike(query.search.trim())}%`}`);
+    }
+    const { count } = await list
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    const total = Number(count);
+    const rows = await list
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute();
+    return {
+      files: rows.map((row) => withFilters(row, query)),
+      page: query.page,
+      total_pages: Math.max(1, Math.ceil(total / query.limit)),
+      total_files_count: total,
+    };
+  });
+
+  registry.add(routes.getFile, async ({ params }) =>
+    fileViewOf(await getJobByReference(db, params.file_reference), publicUrl()),
+  );
+
+  registry.add(routes.downloadResult, async ({ params, query, reply }) => {
+    const job = await getJobByReference(db, params.file_reference);
+    if (job.status !== 'completed' || job.result_key === null)
+      throw new ApiError('results_not_ready', messages.resultsNotReady);
+    const result = await files.read(job.result_key);
+    if (!result) throw new ApiError('file_not_found', messages.noFileFound);
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${downloadName(job.file_name, '-scrubbed')}"`);
+    const filter = filterOf(query);
+    return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
+  });
+
+  registry.add(routes.downloadUpload, async ({ params, reply }) => {
+    const job = await getJobByReference(db, params.file_reference);
+    const upload = job.status === 'awaiting_upload' ? null : await files.read(job.upload_key);
+    if (!upload) throw new ApiError('file_not_found', messages.noFileFound);
+    reply
+      .type('text/csv')
+      .header('content-disposition', `attachment; filename="${downloadName(job.file_name, '')}"`);
+    return upload;
+  });
+}

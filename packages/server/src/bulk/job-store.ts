@@ -1,0 +1,360 @@
+import { randomBytes } from 'node:crypto';
+import type { BulkJob, FileView } from '@scrub/contract';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { applyLedgerEntry } from '../account/ledger.js';
+import { getProfile, hasUnlimited } from '../account/profiles.js';
+import { ApiError } from '../http/api-error.js';
+import type { BulkJobsTable, Database } from '../storage/schema.js';
+
+export type JobRow = Selectable<BulkJobsTable>;
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** 32 base62 characters (190 bits): the public file page is reached by the reference alone. */
+export function newFileReference(): string {
+  let reference = '';
+  for (const byte of randomBytes(32)) reference += BASE62[byte % 62];
+  return reference;
+}
+
+export interface NewJob {
+  profileId: string;
+  fileName: string;
+  fileMethod: 'api' | 'upload';
+  phoneCol: string | number;
+  headerRow: boolean;
+  mapping: Record<string, string | number>;
+}
+
+export async function createJob(
+  db: Db,
+  job: NewJob,
+  uploadKeyOf: (reference: string) => string,
+): Promise<JobRow> {
+  const fileReference = newFileReference();
+  return db
+    .insertInto('bulk_jobs')
+    .values({
+      profile_id: job.profileId,
+      file_reference: fileReference,
+      file_name: job.fileName,
+      file_method: job.fileMethod,
+      phone_col: JSON.stringify(job.phoneCol),
+      header_row: job.headerRow,
+      mapping: JSON.stringify(job.mapping),
+      status: 'awaiting_upload',
+      upload_key: uploadKeyOf(fileReference),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function setUploadExpiry(db: Db, jobId: string, expiresAt: Date): Promise<void> {
+  await db.updateTable('bulk_jobs').set({ upload_expires_at: expiresAt }).where('id', '=', jobId).execute();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The caller's job. Someone else's job is "no such job" too: a 404 never confirms that it exists. */
+export async function getOwnJob(db: Db, profileId: string, jobId: string): Promise<JobRow> {
+  const row = UUID.test(jobId)
+    ? await db
+        .selectFrom('bulk_jobs')
+        .selectAll()
+        .where('id', '=', jobId)
+        .where('profile_id', '=', profileId)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw new ApiError('not_found', `No bulk job ${jobId}.`);
+  return row;
+}
+
+export async function getJobByReference(db: Db, fileReference: string): Promise<JobRow> {
+  const row = await db
+    .selectFrom('bulk_jobs')
+    .selectAll()
+    .where('file_reference', '=', fileReference)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('file_not_found', 'No file found');
+  return row;
+}
+
+/**
+ * Queues an uploaded job and charges its records, one credit each, in one transaction: the job is
+ * queued if and only if it was paid for (or the account is unlimited). What turns out not to need
+ * a credit (duplicates, invalid numbers) is given back when the job completes; everything is given
+ * back if it fails.
+ */
+export async function submitJob(db: Kysely<Database>, job: JobRow, records: number): Promise<JobRow> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await trx
+      .selectFrom('bulk_jobs')
+      .select('status')
+      .where('id', '=', job.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (locked.status !== 'awaiting_upload') {
+      throw new ApiError(
+        'conflict',
+        `This job was already submitted (it is ${locked.status.replace('_', ' ')}).`,
+      );
+    }
+    const profile = await getProfile(trx, job.profile_id);
+    const charge = hasUnlimited(profile) ? 0 : records;
+    if (charge > 0) {
+      await applyLedgerEntry(trx, {
+        profileId: job.profile_id,
+        delta: -charge,
+        kind: 'bulk_charge',
+        reference: job.id,
+        note: `${records.toLocaleString('en-US')} records in ${job.file_name}`,
+      });
+    }
+    return trx
+      .updateTable('bulk_jobs')
+      .set({
+        status: 'queued',
+        total_rows: records,
+        credits_charged: charge,
+        submitted_at: new Date(),
+        updated_at: new Date(),
+      })
+      .where('id', '=', job.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * Takes the oldest queued job, or one whose worker stopped beating for `staleSeconds` (a process
+ * that died mid-job): `SKIP LOCKED` lets any number of workers claim at once without waiting on
+ * each other or taking the same job.
+ */
+export async function claimNextJob(
+  db: Kysely<Database>,
+  workerId: string,
+  staleSeconds: number,
+): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const next = await trx
+      .selectFrom('bulk_jobs')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'queued'),
+          eb.and([
+            eb('status', '=', 'processing'),
+            eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
+          ]),
+        ]),
+      )
+      .orderBy('submitted_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!next) return undefined;
+    return trx
+      .updateTable('bulk_jobs')
+      .set({
+        status: 'processing',
+        worker_id: workerId,
+        heartbeat_at: sql<Date>`now()`,
+        attempts: sql<number>`attempts + 1`,
+        processed_rows: 0,
+        updated_at: new Date(),
+      })
+      .where('id', '=', next.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** Puts back every job left `processing` by a process that is gone (the embedded database has one process). */
+export async function requeueOrphanedJobs(db: Kysely<Database>): Promise<number> {
+  const rows = await db
+    .updateTable('bulk_jobs')
+    .set({ status: 'queued', worker_id: null, heartbeat_at: null })
+    .where('status', '=', 'processing')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** Records progress and proves the worker alive; false when the job was taken from it (it must stop). */
+export async function beat(
+  db: Kysely<Database>,
+  jobId: string,
+  workerId: string,
+  processedRows: number,
+): Promise<boolean> {
+  const row = await db
+    .updateTable('bulk_jobs')
+    .set({ processed_rows: processedRows, heartbeat_at: sql<Date>`now()`, updated_at: new Date() })
+    .where('id', '=', jobId)
+    .where('worker_id', '=', workerId)
+    .where('status', '=', 'processing')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface JobOutcome {
+  resultKey: string;
+  totalRows: number;
+  duplicates: number;
+  /** Credits the job needed: one per unique valid number. */
+  chargeable: number;
+  lineTypes: Record<string, number>;
+  dncStatus: Record<string, number>;
+  fileMessage: string | null;
+}
+
+/** Locks the job; undefined when another worker holds it now (this one lost its claim). */
+async function lockClaimed(trx: Transaction<Database>, jobId: string, workerId: string) {
+  return trx
+    .selectFrom('bulk_jobs')
+    .selectAll()
+    .where('id', '=', jobId)
+    .where('worker_id', '=', workerId)
+    .where('status', '=', 'processing')
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Gives back credits not used, once: the job's own `credits_reversed` says what was given back before. */
+async function reverse(
+  trx: Transaction<Database>,
+  job: JobRow,
+  credits: number,
+  why: string,
+): Promise<number> {
+  const owed = Math.min(credits, job.credits_charged) - job.credits_reversed;
+  if (owed > 0) {
+    await applyLedgerEntry(trx, {
+      profileId: job.profile_id,
+      delta: owed,
+      kind: 'reversal',
+      reference: job.id,
+      note: why,
+    });
+  }
+  return job.credits_reversed + Math.max(owed, 0);
+}
+
+export async function completeJob(
+  db: Kysely<Database>,
+  jobId: string,
+  workerId: string,
+  outcome: JobOutcome,
+): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const job = await lockClaimed(trx, jobId, workerId);
+    if (!job) return undefined;
+    const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
+    const reversed = await reverse(trx, job, unused, 'duplicates and invalid numbers are not charged');
+    return trx
+      .updateTable('bulk_jobs')
+      .set({
+        status: 'completed',
+        result_key: outcome.resultKey,
+        total_rows: outcome.totalRows,
+        processed_rows: outcome.totalRows,
+        duplicates: outcome.duplicates,
+        credits_reversed: reversed,
+        line_types: JSON.stringify(outcome.lineTypes),
+        dnc_status: JSON.stringify(outcome.dncStatus),
+        file_message: outcome.fileMessage,
+        worker_id: null,
+        completed_at: new Date(),
+        updated_at: new Date(),
+      })
+      .where('id', '=', jobId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** Fails the job and gives back every credit it took. */
+export async function failJob(
+  db: Kysely<Database>,
+  jobId: string,
+  workerId: string | null,
+  error: string,
+): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const job =
+      workerId === null
+        ? await trx.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).forUpdate().executeTakeFirst()
+        : await lockClaimed(trx, jobId, workerId);
+    if (!job || job.status === 'completed' || job.status === 'failed') return undefined;
+    const reversed = await reverse(trx, job, job.credits_charged, `job failed: ${error}`.slice(0, 500));
+    return trx
+      .updateTable('bulk_jobs')
+      .set({
+        status: 'failed',
+        error,
+        credits_reversed: reversed,
+        worker_id: null,
+        completed_at: new Date(),
+        updated_at: new Date(),
+      })
+      .where('id', '=', jobId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** The job as the job API answers it. */
+export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
+  const files = `${publicUrl}/files/${row.file_reference}`;
+  return {
+    job_id: row.id,
+    filename: row.file_name,
+    status: row.status,
+    created_at: row.created_at.toISOString(),
+    completed_at: iso(row.completed_at),
+    total_rows: row.total_rows,
+    processed_rows: row.processed_rows,
+    duplicates: row.duplicates,
+    result_url: row.status === 'completed' ? `${files}/result` : null,
+    uploaded_file: row.status === 'awaiting_upload' ? null : `${files}/upload`,
+    file_reference: row.file_reference,
+    credits_charged: row.credits_charged,
+    credits_reversed: row.credits_reversed,
+    line_types: row.line_types,
+    dnc_status: row.dnc_status,
+    file_message: row.file_message,
+    error: row.error,
+  };
+}
+
+/** The job as the export and file pages show it. */
+export function fileViewOf(row: JobRow, publicUrl: string): FileView {
+  const job = bulkJobOf(row, publicUrl);
+  return {
+    file_reference: row.file_reference,
+    file_name: row.file_name,
+    file_url: row.status === 'failed' ? 'Failed' : job.result_url,
+    last_updated: row.updated_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    status:
+      row.status === 'completed' || row.status === 'failed' || row.status === 'processing'
+        ? row.status
+        : 'pending',
+    total_records: row.total_rows ?? 0,
+    processed_rows: row.processed_rows,
+    duplicates: row.duplicates,
+    credits_reversed: row.credits_reversed,
+    credits_charged: row.credits_charged,
+    file_method: row.file_method,
+    uploaded_file: job.uploaded_file,
+    line_types: row.line_types,
+    dnc_status: row.dnc_status,
+    file_message: row.file_message,
+  };
+}

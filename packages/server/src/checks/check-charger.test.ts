@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabases } from '../../test/databases.js';
+import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
+import { ensureProfile } from '../account/profiles.js';
+import { ApiError } from '../http/api-error.js';
+import { seedPlans } from '../plans/plan-store.js';
+import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
+import { CheckCharger } from './check-charger.js';
+
+const person = (n: number) => ({
+  sub: `charger-${n}`,
+  email: `c${n}@example.com`,
+  name: null,
+  role: 'User' as const,
+});
+
+describe.each(testDatabases())('check charges on $kind', ({ open }) => {
+  let database: DatabaseHandle;
+  beforeEach(async () => {
+    database = await open();
+    await migrateToLatest(database.db);
+    await seedPlans(database.db);
+  });
+  afterEach(() => database.close());
+
+  const account = async (n: number, credits: number) => {
+    const { id } = await ensureProfile(database.db, person(n));
+    if (credits > 0) await applyLedgerEntry(database.db, { profileId: id, delta: credits, kind: 'grant' });
+    return id;
+  };
+
+  it('two chargers on one database (two processes) take exactly the balance and no more', async () => {
+    const profileId = await account(1, 500);
+    const chargers = [new CheckCharger(database.db), new CheckCharger(database.db)];
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 800 }, (_, i) =>
+        chargers[i % 2]!.charge(profileId, 1, `+1201555${String(i).padStart(4, '0')}`),
+      ),
+    );
+    const charged = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    expect(charged).toHaveLength(500);
+    expect(refused).toHaveLength(300);
+    for (const error of refused) expect(error).toBeInstanceOf(ApiError);
+    expect(await ledgerTotals(database.db, profileId)).toEqual({ balance: 0, sum: 0, entries: 501 });
+  });
+
+  it('charges several accounts in one batch, each from its own balance', async () => {
+    const rich = await account(2, 10);
+    const poor = await account(3, 1);
+    const charger = new CheckCharger(database.db);
+    const outcomes = await Promise.allSettled([
+      charger.charge(rich, 1, 'a'),
+      charger.charge(poor, 1, 'b'),
+      charger.charge(rich, 1, 'c'),
+      charger.charge(poor, 1, 'd'),
+      charger.charge(poor, 0, 'e'),
+    ]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'refused'))).toEqual([
+      { unlimited: false, deducted: 1, remaining: 9 },
+      { unlimited: false, deducted: 1, remaining: 0 },
+      { unlimited: false, deducted: 1, remaining: 8 },
+      'refused',
+      { unlimited: false, deducted: 0, remaining: 0 },
+    ]);
+    const entries = await database.db
+      .selectFrom('credit_ledger')
+      .select(['reference', 'balance_after'])
+      .where('kind', '=', 'check')
+      .orderBy('id')
+      .execute();
+    expect(entries).toHaveLength(3);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        { reference: 'a', balance_after: 9 },
+        { reference: 'c', balance_after: 8 },
+        { reference: 'b', balance_after: 0 },
+      ]),
+    );
+  });
+});

@@ -1,0 +1,71 @@
+import type { Readable } from 'node:stream';
+
+/** Where files live: a directory on this machine (embedded default) or an S3-compatible bucket. */
+export type FileStoreTarget =
+  | { kind: 'local'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** An S3-compatible store's URL; null for Amazon S3. */
+      endpoint: string | null;
+      /** `endpoint/bucket/key` instead of `bucket.endpoint/key`, which most S3-compatible stores need. */
+      forcePathStyle: boolean;
+    };
+
+export interface UploadUrlOptions {
+  expiresInSeconds: number;
+  /** Enforced while the local store receives the file; S3 cannot refuse by size, so callers check `stat` before use. */
+  maxBytes: number;
+  /** The one Content-Type the upload must carry, exactly (S3 signs it into the URL). */
+  contentType: string;
+}
+
+export interface UploadUrl {
+  url: string;
+  expiresAt: Date;
+}
+
+export interface StoredFile {
+  size: number;
+  contentType: string;
+}
+
+/** Inclusive byte offsets, as in HTTP Range and `fs.createReadStream`; both within the file. */
+export interface ByteRange {
+  start?: number;
+  end?: number;
+}
+
+/**
+ * Uploaded CSVs and result files. Clients upload straight to the store through a signed URL (the
+ * API never holds a large body in memory); the server writes results as streams. Keys are made by
+ * the server, never taken from a client.
+ */
+export interface FileStore {
+  /** A URL to `PUT` the file to until it expires: once (local), or again and again, each replacing the last (S3). */
+  createUploadUrl(key: string, options: UploadUrlOptions): Promise<UploadUrl>;
+  /** Size and type of a complete file; null when there is none. */
+  stat(key: string): Promise<StoredFile | null>;
+  /** The file's bytes, or a range of them; null when there is no such file. */
+  read(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** Stores the stream under `key`, replacing any file there; readers see the old file or the whole new one, never a part. */
+  write(key: string, body: Readable, contentType: string): Promise<{ size: number }>;
+  /** Removes the file; a key with no file is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Keys become file paths and object names: relative, `/`-separated segments of letters, digits,
+ * `.`, `_` and `-`, each starting with a letter or digit. That rules out `..`, absolute paths and
+ * the local store's own dot-directories, and needs no escaping in a URL.
+ */
+export function isValidKey(key: string): boolean {
+  return key.length > 0 && key.length <= 512 && key.split('/').every((segment) => SEGMENT.test(segment));
+}
+
+export function assertValidKey(key: string): void {
+  if (!isValidKey(key)) throw new Error(`Invalid file key ${JSON.stringify(key)}`);
+}

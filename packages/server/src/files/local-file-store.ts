@@ -1,0 +1,239 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '../http/api-error.js';
+import {
+  assertValidKey,
+  type ByteRange,
+  type FileStore,
+  type StoredFile,
+  type UploadUrl,
+  type UploadUrlOptions,
+} from './file-store.js';
+import { grantQuery, loadOrCreateSecret, type UploadGrant, verifyGrant } from './upload-grant.js';
+
+/** Where upload URLs point; the route that answers them is in upload-route.ts. */
+export const UPLOAD_PATH = '/uploads/';
+
+/**
+ * Beside the files, under names no key can take (keys start with a letter or digit): files being
+ * written, on the same file system so that moving them into place is atomic; content types; the
+ * secret that signs upload URLs.
+ */
+const SCRATCH = '.tmp';
+const META = '.meta';
+const SECRET = '.upload-signing-key';
+
+const isMissing = (error: unknown) =>
+  ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
+
+function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+export function uploadTooLarge(maxBytes: number): ApiError {
+  return new ApiError(
+    'payload_too_large',
+    `The file is larger than the upload limit of ${formatBytes(maxBytes)} (${maxBytes} bytes).`,
+  );
+}
+
+export const alreadyUsed = () =>
+  new ApiError(
+    'conflict',
+    'This upload URL has already been used: a file was received through it. Upload URLs work once; ask for a new one to upload another file.',
+  );
+
+const interrupted = () =>
+  new ApiError('bad_request', 'The upload ended before the whole file arrived. Send it again.');
+
+/**
+ * Files in a directory of this machine (`<data dir>/files`), uploaded through URLs this server
+ * signs and serves. Every write goes to a scratch file first and is moved into place only when
+ * complete, so a broken upload or a crash leaves no partial file under a key.
+ */
+export class LocalFileStore implements FileStore {
+  readonly #dir: string;
+  readonly #publicUrl: () => string;
+  #secret: Promise<Buffer> | undefined;
+
+  constructor({ dir, publicUrl }: { dir: string; publicUrl: () => string }) {
+    this.#dir = dir;
+    this.#publicUrl = publicUrl;
+  }
+
+  async createUploadUrl(key: string, options: UploadUrlOptions): Promise<UploadUrl> {
+    assertValidKey(key);
+    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
+    const query = grantQuery(await this.#signingSecret(), {
+      key,
+      expires,
+      maxBytes: options.maxBytes,
+      contentType: options.contentType,
+    });
+    return { url: `${this.#publicUrl()}${UPLOAD_PATH}${key}?${query}`, expiresAt: new Date(expires * 1000) };
+  }
+
+  /** What the upload URL with this key and query allows; 403 when it was altered or has expired. */
+  async grantFor(key: string, query: Record<string, unknown>): Promise<UploadGrant> {
+    return verifyGrant(await this.#signingSecret(), key, query);
+  }
+
+  /** Whether the key already has its file, which spends every upload URL for it. */
+  async uploaded(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  /**
+   * Receives an upload's body: 413 as soon as it passes the grant's limit, 409 when another upload
+   * to the key finished first. Returns the MD5 that S3 would answer as ETag.
+   */
+  async receive(grant: UploadGrant, body: Readable): Promise<{ size: number; md5: string }> {
+    const md5 = createHash('md5');
+    let size = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > grant.maxBytes) return callback(uploadTooLarge(grant.maxBytes));
+        md5.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    const scratch = await this.#scratchFile();
+    try {
+      await pipeline(body, limit, createWriteStream(scratch, { flags: 'wx' })).catch((error) => {
+        // The client went away mid-body: nobody will read the answer, but it is no server fault.
+        throw (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? interrupted() : error;
+      });
+      await this.#writeContentType(grant.key, grant.contentType);
+      const path = this.#path(grant.key);
+      await mkdir(dirname(path), { recursive: true });
+      // A link fails where a file exists: of two uploads racing to one key, exactly one lands.
+      await link(scratch, path).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'EEXIST' ? alreadyUsed() : error;
+      });
+    } finally {
+      await rm(scratch, { force: true });
+    }
+    return { size, md5: md5.digest('hex') };
+  }
+
+  async stat(key: string): Promise<StoredFile | null> {
+    assertValidKey(key);
+    try {
+      const info = await stat(this.#path(key));
+      if (!info.isFile()) return null;
+      return { size: info.size, contentType: await this.#contentType(key) };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async read(key: string, range: ByteRange = {}): Promise<Readable | null> {
+    assertValidKey(key);
+    // Opened here rather than by the stream, so that a missing file is null and not a stream error.
+    const handle = await open(this.#path(key), 'r').catch((error) => {
+      if (isMissing(error)) return null;
+      throw error;
+    });
+    if (!handle) return null;
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      return null;
+    }
+    return handle.createReadStream({ start: range.start, end: range.end });
+  }
+
+  async write(key: string, body: Readable, contentType: string): Promise<{ size: number }> {
+    assertValidKey(key);
+    const scratch = await this.#scratchFile();
+    try {
+      await pipeline(body, createWriteStream(scratch, { flags: 'wx' }));
+      const { size } = await stat(scratch);
+      await this.#writeContentType(key, contentType);
+      const path = this.#path(key);
+      await mkdir(dirname(path), { recursive: true });
+      await rename(scratch, path);
+      return { size };
+    } finally {
+      await rm(scratch, { force: true });
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await rm(this.#path(key), { force: true });
+    await rm(this.#metaPath(key), { force: true });
+  }
+
+  /** Removes scratch files older than `ageMs`: what uploads and writes cut short by a crash left behind. */
+  async sweepScratch(ageMs: number): Promise<void> {
+    const dir = join(this.#dir, SCRATCH);
+    const names = await readdir(dir).catch((error) => {
+      if (isMissing(error)) return [];
+      throw error;
+    });
+    const cutoff = Date.now() - ageMs;
+    for (const name of names) {
+      const info = await stat(join(dir, name)).catch(() => null);
+      if (info && info.mtimeMs < cutoff) await rm(join(dir, name), { force: true });
+    }
+  }
+
+  #path(key: string): string {
+    return join(this.#dir, key);
+  }
+
+  #metaPath(key: string): string {
+    return join(this.#dir, META, `${key}.json`);
+  }
+
+  async #scratchDir(): Promise<string> {
+    const dir = join(this.#dir, SCRATCH);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  async #scratchFile(): Promise<string> {
+    return join(await this.#scratchDir(), randomUUID());
+  }
+
+  async #writeContentType(key: string, contentType: string): Promise<void> {
+    const path = this.#metaPath(key);
+    const scratch = await this.#scratchFile();
+    await writeFile(scratch, JSON.stringify({ contentType }));
+    await mkdir(dirname(path), { recursive: true });
+    await rename(scratch, path);
+  }
+
+  async #contentType(key: string): Promise<string> {
+    try {
+      return (JSON.parse(await readFile(this.#metaPath(key), 'utf8')) as { contentType: string }).contentType;
+    } catch (error) {
+      if (isMissing(error)) return 'application/octet-stream';
+      throw error;
+    }
+  }
+
+  /** Read once per process; a failure (a read-only disk, say) is tried again on the next call. */
+  #signingSecret(): Promise<Buffer> {
+    this.#secret ??= this.#scratchDir()
+      .then((scratch) => loadOrCreateSecret(join(this.#dir, SECRET), scratch))
+      .catch((error) => {
+        this.#secret = undefined;
+        throw error;
+      });
+    return this.#secret;
+  }
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config.js';
+import type { FileStore } from './file-store.js';
+import { LocalFileStore } from './local-file-store.js';
+import { S3FileStore } from './s3-file-store.js';
+import { registerUploadRoute } from './upload-route.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The app's file store, as configured: an S3 bucket, or a directory of the data directory whose
+ * upload URLs this app serves. Nothing is created on disk until a file or URL is asked for.
+ */
+export async function setUpFiles(
+  app: FastifyInstance,
+  config: ServerConfig,
+  publicUrl: () => string,
+): Promise<FileStore> {
+  const target = config.fileStore;
+  if (target.kind === 's3') {
+    const store = new S3FileStore(target);
+    app.addHook('onClose', async () => store.close());
+    return store;
+  }
+  const store = new LocalFileStore({ dir: target.dir, publicUrl });
+  await registerUploadRoute(app, store);
+  // Uploads outlive their URL (expiry is checked when they start), but none lasts a day.
+  await store.sweepScratch(DAY_MS);
+  return store;
+}

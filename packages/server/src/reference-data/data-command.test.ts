@@ -1,0 +1,351 @@
+import { checkPhone, dataSourceOf } from '@scrub/engine';
+import type { Command } from 'commander';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/temp-dirs.js';
+import { ensureProfile } from '../account/profiles.js';
+import { loadConfig, type ServerConfig } from '../config.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
+import { DataCommandError, dataCommand } from './data-command.js';
+import type { DatasetStatus } from './data-status.js';
+import { dncFor, ReferenceData } from './reference-data.js';
+import {
+  CO_CODE_FILE,
+  exchangeNumbers,
+  fullListText,
+  NUMBER_OVERRIDES_CSV,
+  OCN_LINE_TYPES_CSV,
+  THOUSANDS_BLOCK_FILE,
+  writeFixture,
+  zipOf,
+} from './reference-data-fixtures.js';
+
+// Opened only by the tests that look accounts up: PGlite takes a second or two to start.
+let database: DatabaseHandle | null;
+let config: ServerConfig;
+let files: string;
+let out: string;
+let err: string;
+
+beforeEach(() => {
+  database = null;
+  config = loadConfig({ SCRUB_DATA_DIR: tempDir('scrub-data-'), SCRUB_PORT: '0' });
+  files = tempDir('scrub-files-');
+  out = '';
+  err = '';
+});
+afterEach(() => database?.close());
+
+async function openTestDatabase(): Promise<DatabaseHandle> {
+  database = await openDatabase({ kind: 'pglite', dataDir: null });
+  await migrateToLatest(database.db);
+  return database;
+}
+
+const allCommands = (command: Command): Command[] => [command, ...command.commands.flatMap(allCommands)];
+
+/** `scrub-server data ...` on this test's data directory; the database, if any, is the test's own. */
+async function run(...args: string[]): Promise<string> {
+  const command = dataCommand({
+    config: () => config,
+    open: async () => {
+      if (database === null) throw new Error('this test opened no database');
+      return { ...database, close: async () => {} };
+    },
+    out: (text) => {
+      out += text;
+    },
+    err: (text) => {
+      err += text;
+    },
+    color: false,
+  });
+  for (const sub of allCommands(command)) {
+    sub.exitOverride().configureOutput({
+      writeErr: (text) => {
+        err += text;
+      },
+    });
+  }
+  const before = out.length;
+  await command.parseAsync(args, { from: 'user' });
+  return out.slice(before);
+}
+
+const file = (name: string, text: string | Buffer, encoding: BufferEncoding = 'utf8') =>
+  writeFixture(files, name, text, encoding);
+
+async function status(): Promise<DatasetStatus[]> {
+  return JSON.parse(await run('status', '--json')).datasets;
+}
+
+const numbers = exchangeNumbers(201234, 4);
+const line = (number: number) => `${String(number).slice(0, 3)},${String(number).slice(3)}`;
+
+describe('scrub-server data import: exchange data', () => {
+  it('stages the first part, builds once CO codes and OCN line types are both in, and rebuilds with each new part', async () => {
+    const staged = await run('import', 'co-codes', file('CoCodes.txt', CO_CODE_FILE, 'latin1'));
+    expect(staged).toBe(
+      [
+        'Staged co-codes; the exchange data is not built yet.',
+        '  co-codes CoCodes.txt (version 2025-11-26): 6 rows read, 6 used; 1 not in service',
+        'Exchange data is built from the CO code file and the OCN line types together: import ocn-line-types next (scrub-server data import ocn-line-types <file>). Until then, line types come from sample data.',
+        '',
+      ].join('\n'),
+    );
+    expect(await status()).toMatchObject([
+      { dataset: 'exchange', state: 'sample', version: 'sample-v1', source: 'sample' },
+      {
+        dataset: 'exchange',
+        state: 'staged',
+        files: [{ kind: 'co-codes', name: 'CoCodes.txt' }],
+        missing: ['ocn-line-types'],
+      },
+      { dataset: 'federal', state: 'none' },
+    ]);
+
+    const built = await run('import', 'ocn-line-types', file('ocn.csv', OCN_LINE_TYPES_CSV));
+    expect(built).toMatch(
+      /^Imported exchange version co:2025-11-26,ocn:[0-9a-f]{12}: 5 exchanges in service, 0 blocks, 0 numbers \(1\.0 MB\)\.\n/,
+    );
+    expect(built).toContain('  ocn-line-types ocn.csv (version');
+    expect(built).toContain(
+      '  co-codes CoCodes.txt (version 2025-11-26): 6 rows read, 6 used; 1 whose OCN has no line type',
+    );
+
+    await run('import', 'thousands-blocks', file('Blocks.txt', THOUSANDS_BLOCK_FILE, 'latin1'));
+    const withNumbers = await run('import', 'number-overrides', file('ported.csv', NUMBER_OVERRIDES_CSV));
+    expect(withNumbers).toMatch(
+      /^Imported exchange version co:2025-11-26,blocks:[0-9a-f]{12},ocn:[0-9a-f]{12},numbers:[0-9a-f]{12}: /,
+    );
+    expect(withNumbers).toMatch(/\nReplaces version co:2025-11-26,blocks:\S+, kept for one step\.\n/);
+
+    const [exchange] = await status();
+    expect(exchange).toMatchObject({
+      dataset: 'exchange',
+      state: 'imported',
+      source: 'imported',
+      counts: { blocks: 3, numbers: 2 },
+      files: [
+        { kind: 'co-codes', name: 'CoCodes.txt', version: '2025-11-26', mode: 'strict' },
+        { kind: 'ocn-line-types', name: 'ocn.csv' },
+        { kind: 'thousands-blocks', name: 'Blocks.txt' },
+        { kind: 'number-overrides', name: 'ported.csv' },
+      ],
+    });
+
+    const data = await ReferenceData.open(config, false);
+    try {
+      const answer = (phone: string) => checkPhone(phone, data.current()).lineType;
+      expect(dataSourceOf(data.current())).toBe('imported');
+      expect(answer('201-234-5678')).toBe('mobile');
+      expect(answer('201-236-7123')).toBe('voip');
+      expect(answer('201-236-5123')).toBe('mobile');
+      expect(answer('201-236-5000')).toBe('landline');
+      expect(answer('201-234-0001')).toBe('voip');
+    } finally {
+      await data.close();
+    }
+  });
+
+  it('refuses a bad part with its line numbers, and the exchange data stays as it was', async () => {
+    await run('import', 'ocn-line-types', file('ocn.csv', OCN_LINE_TYPES_CSV));
+    await run('import', 'co-codes', file('CoCodes.txt', CO_CODE_FILE, 'latin1'));
+    const [before] = await status();
+
+    const bad = `${THOUSANDS_BLOCK_FILE}Northeast,NJ,201,23,4,AS,01/01/2020,X,9001,Co\n`;
+    const refused = run('import', 'thousands-blocks', file('Blocks.txt', bad, 'latin1'));
+    await expect(refused).rejects.toThrow(DataCommandError);
+    expect(err).toBe(
+      [
+        'Blocks.txt: refused (strict mode), 1 problem:',
+        '  line 6: block 201-23-4 is not an area code and exchange (200-999) and a block digit (0-9)',
+        '--mode partial skips bad rows instead (a broken header or format is refused either way).',
+        '',
+      ].join('\n'),
+    );
+    expect((await status())[0]).toEqual(before);
+
+    const partial = await run(
+      'import',
+      'thousands-blocks',
+      file('Blocks.txt', bad, 'latin1'),
+      '--mode',
+      'partial',
+    );
+    expect(partial).toContain('  thousands-blocks Blocks.txt (version ');
+    expect(partial).toContain('    1 bad row skipped:\n      line 6: block 201-23-4 is not');
+  });
+});
+
+describe('scrub-server data import: do-not-call lists', () => {
+  it('imports the FTC full list (zipped), applies change lists to it, and says what changed', async () => {
+    const zip = zipOf([{ name: 'dnc-201.txt', text: fullListText(numbers.slice(0, 3)) }]);
+    const imported = await run('import', 'ftc', file('dnc-full.zip', zip), '--version', '2025-06-01');
+    expect(imported).toBe(
+      [
+        'Imported federal version 2025-06-01: 3 numbers in 1 exchange (8 KB).',
+        '  ftc dnc-full.zip (version 2025-06-01): 3 rows read, 3 used',
+        'A running server switches to it within a few seconds.',
+        '',
+      ].join('\n'),
+    );
+
+    const changes = file(
+      'changes.txt',
+      `${line(numbers[0]!)},D,2025-06-02\n${line(numbers[3]!)},A,2025-06-02\n`,
+    );
+    const changed = await run('import', 'ftc-changes', changes, '--version', '2025-06-02');
+    expect(changed).toContain(
+      '  ftc-changes changes.txt (version 2025-06-02): 2 rows read, 2 used; 1 added (0 already listed), 1 deleted (0 not listed)',
+    );
+    expect(changed).toContain('Replaces version 2025-06-01, kept for one step.');
+
+    // A layout other than the default: all ten digits in one column, a file of deletions only.
+    const deletions = file('deleted.csv', `number\n${numbers[1]}\n`);
+    await run(
+      'import',
+      'ftc-changes',
+      deletions,
+      '--area-code-column',
+      'none',
+      '--number-column',
+      '0',
+      '--flag-column',
+      'none',
+      '--action',
+      'delete',
+      '--header',
+    );
+    expect(await status()).toMatchObject([
+      { dataset: 'exchange', state: 'sample' },
+      { dataset: 'federal', state: 'imported', counts: { numbers: 2, exchanges: 1 } },
+    ]);
+  });
+
+  it('refuses change lists while there is no federal list', async () => {
+    await expect(run('import', 'ftc-changes', file('c.txt', `${line(numbers[0]!)},A\n`))).rejects.toThrow(
+      /no federal list to apply changes to: import the full list first/,
+    );
+  });
+
+  it('refuses a bad file with its line numbers and keeps the live list; partial mode skips the bad rows', async () => {
+    await run('import', 'ftc', file('v1.txt', fullListText(numbers.slice(0, 2))), '--version', 'v1');
+    const bad = `${line(numbers[0]!)}\n201-234-0000\n${line(numbers[1]!)}\n101,2345678\n`;
+    await expect(run('import', 'ftc', file('v2.txt', bad), '--version', 'v2')).rejects.toThrow(
+      'Import refused: nothing was imported, and the data the service answers from is unchanged.',
+    );
+    expect(err).toContain('v2.txt: refused (strict mode), 2 problems:\n');
+    expect(err).toContain('  line 2: expected "AAA,NNNNNNN"');
+    expect(err).toContain('  line 4: area code 101 in "101,2345678" does not exist');
+    expect((await status())[1]).toMatchObject({ dataset: 'federal', version: 'v1', counts: { numbers: 2 } });
+
+    const partial = await run(
+      'import',
+      'ftc',
+      file('v2.txt', bad),
+      '--version',
+      'v2',
+      '--mode',
+      'partial',
+      '--json',
+    );
+    expect(JSON.parse(partial)).toMatchObject({
+      status: 'imported',
+      dataset: 'federal',
+      version: 'v2',
+      previous_version: 'v1',
+      reports: [
+        {
+          kind: 'ftc',
+          source: 'v2.txt',
+          mode: 'partial',
+          rows_read: 4,
+          rows_used: 2,
+          problem_count: 2,
+          problems: [expect.objectContaining({ line: 2 }), expect.objectContaining({ line: 4 })],
+        },
+      ],
+    });
+  });
+
+  it('imports state lists by column and internal lists by account e-mail', async () => {
+    const { db } = await openTestDatabase();
+    const profile = await ensureProfile(db, {
+      sub: 'owner',
+      email: 'Owner@Example.com',
+      name: null,
+      role: 'User',
+    });
+    await run(
+      'import',
+      'state',
+      file('tx.csv', `name,Phone\nPat,(201) 234-0000\nSam,201.234.7919\n`),
+      '--state',
+      'tx',
+      '--column',
+      'phone',
+    );
+    const imported = await run(
+      'import',
+      'internal',
+      file('mine.csv', `${numbers[2]}\n`),
+      '--account',
+      'owner@example.com',
+    );
+    expect(imported).toMatch(
+      new RegExp(`^Imported internal:${profile.id} version [0-9a-f]{12}: 1 number in 1 exchange`),
+    );
+
+    const rows = await status();
+    expect(rows.map((row) => row.dataset)).toEqual([
+      'exchange',
+      'federal',
+      `internal:${profile.id}`,
+      'state:TX',
+    ]);
+    expect(rows[2]).toMatchObject({
+      account: { id: profile.id, email: 'Owner@Example.com' },
+      counts: { numbers: 1 },
+    });
+    expect(await run('status')).toContain(`internal:${profile.id}`);
+
+    const data = await ReferenceData.open(config, false);
+    try {
+      const snapshot = data.current();
+      expect(snapshot.dnc.sources(numbers[0]!)).toEqual(['state:TX']);
+      expect(dncFor(snapshot, profile.id).sources(numbers[2]!)).toEqual([`internal:${profile.id}`]);
+    } finally {
+      await data.close();
+    }
+
+    await expect(
+      run('import', 'internal', file('x.csv', '2012345678\n'), '--account', 'nobody@example.com'),
+    ).rejects.toThrow(/No account with the e-mail nobody@example.com has used Scrub yet/);
+  });
+
+  it('says when the first line of a CSV list looks like a header', async () => {
+    await expect(
+      run('import', 'state', file('tx.csv', 'phone\n2012340000\n'), '--state', 'TX'),
+    ).rejects.toThrow(DataCommandError);
+    expect(err).toContain('  line 1: ');
+    expect(err).toContain('Line 1 may be a header: add --header, or name the column with --column <name>.');
+  });
+});
+
+describe('scrub-server data status', () => {
+  it('prints a table of every dataset, saying when line types are sample data', async () => {
+    await run('import', 'ftc', file('dnc.txt', fullListText(numbers)), '--version', '2025-06-01');
+    const table = await run('status');
+    const rows = table.split('\n');
+    expect(rows[1]).toMatch(/│ Dataset +│ Version +│ Source +│ Contents +│ Imported +│ Size +│/);
+    expect(table).toMatch(
+      /│ exchange +│ sample-v1 +│ sample +│ [\d,]+ exchanges in service, [\d,]+ blocks, [\d,]+ numbers +│ generated +│ 15\.1 MB +│/,
+    );
+    expect(table).toMatch(
+      /│ federal +│ 2025-06-01 +│ imported +│ 4 numbers in 1 exchange +│ \d{4}-\d\d-\d\d \d\d:\d\d UTC +│ 8 KB +│/,
+    );
+    expect(rows.at(-2)).toBe(
+      'Line types come from generated sample data: every answer says data_source "sample".',
+    );
+  });
+});

@@ -1,0 +1,443 @@
+import {
+  DEFAULT_CHANGE_LIST_LAYOUT,
+  type FtcChangeListLayout,
+  ImportError,
+  type ImportMode,
+} from '@scrub/engine';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig, type ServerConfig } from '../config.js';
+import { runLocalOperation } from '../local-control/local-control.js';
+import { type DatabaseHandle, openDatabase } from '../storage/database.js';
+import { findAccountOperation } from './account-lookup.js';
+import {
+  type CsvMapping,
+  type DataKind,
+  type ExchangeKind,
+  type FileReport,
+  type ImportOutcome,
+  type ImportRequest,
+  importData,
+  kindOfPart,
+} from './data-import.js';
+import {
+  exchangeContents,
+  exchangeCounts,
+  formatBytes,
+  formatStatus,
+  listContents,
+  number,
+  plural,
+  readStatus,
+} from './data-status.js';
+import { DatasetStore } from './dataset-store.js';
+
+export interface DataCommandIo {
+  /** The settings (the environment's, by default). */
+  config(): ServerConfig;
+  /** Opens the database to find an internal list's account when no running server holds it. */
+  open(config: ServerConfig): Promise<DatabaseHandle>;
+  out(text: string): void;
+  err(text: string): void;
+  /** Colours in the status table. */
+  color: boolean;
+}
+
+const defaultIo: DataCommandIo = {
+  config: () => loadConfig(),
+  open: (config) => openDatabase(config.database),
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+};
+
+/** An import refused or impossible: the details are already printed, this is the last line. */
+export class DataCommandError extends Error {
+  override name = 'DataCommandError';
+}
+
+interface CommonOptions {
+  mode: ImportMode;
+  version?: string;
+  maxProblems?: number;
+  problems: number;
+  json?: boolean;
+}
+
+interface CsvOptions extends CommonOptions {
+  column: string;
+  header?: boolean;
+  delimiter: string;
+}
+
+interface ChangeListOptions extends CommonOptions {
+  delimiter: string;
+  areaCodeColumn: number | 'none';
+  numberColumn: number;
+  flagColumn: number | 'none';
+  addFlags: string[];
+  deleteFlags: string[];
+  action?: 'add' | 'delete';
+  header?: boolean;
+}
+
+function whole(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('a whole number');
+  return n;
+}
+
+function positive(value: string): number {
+  const n = whole(value);
+  if (n < 1) throw new InvalidArgumentError('a whole number, at least 1');
+  return n;
+}
+
+// `none` stays a word until the layout is built: commander turns a parser's null into ''.
+function columnOrNone(value: string): number | 'none' {
+  return value === 'none' ? value : whole(value);
+}
+
+const orNull = (column: number | 'none') => (column === 'none' ? null : column);
+
+const flags = (value: string) => value.split(',').map((flag) => flag.trim());
+
+function stateCode(value: string): string {
+  if (!/^[A-Za-z]{2}$/.test(value)) throw new InvalidArgumentError('a 2-letter state code such as TX');
+  return value.toUpperCase();
+}
+
+function withCommonOptions(command: Command, { lists }: { lists: boolean }): Command {
+  command
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'strict: any bad row refuses the file; partial: bad rows are skipped and listed',
+      )
+        .choices(['strict', 'partial'])
+        .default('strict'),
+    )
+    .option(
+      '--version <version>',
+      "the new version's name, such as the file's date (default: from the file)",
+    );
+  if (lists) {
+    command.option(
+      '--max-problems <n>',
+      'partial mode: refuse the file past this many bad rows (default 1000)',
+      positive,
+    );
+  }
+  return command
+    .option('--problems <n>', 'how many problems to print', whole, 20)
+    .option('--json', 'print the report as JSON on stdout');
+}
+
+function withCsvOptions(command: Command): Command {
+  return command
+    .option('--column <column>', 'the column holding the number: its header name, or its 0-based index', '0')
+    .option('--header', 'the first row is a header (the default when --column is a name)')
+    .option('--no-header', 'the first row is data')
+    .option('--delimiter <char>', 'the field separator', ',');
+}
+
+const EXCHANGE_DESCRIPTIONS: Record<ExchangeKind, string> = {
+  'co-codes':
+    "NANPA's CO code file (CoCodeAssignment_Utilized_AllStates_Public.txt: tab-delimited, latin1). Needs ocn-line-types too",
+  'ocn-line-types': 'your OCN-to-line-type CSV (ocn,line_type). Needs co-codes too',
+  'thousands-blocks':
+    "the pooling administrator's thousands-block report (ThousandsBlockAssignment_All_Augmented.txt): blocks override their exchange",
+  'number-overrides':
+    'your CSV of numbers whose line type differs from their block (number,line_type), such as ported numbers',
+};
+
+/**
+ * `scrub-server data import <kind> <file...>` and `scrub-server data status`: how an operator loads
+ * real reference data. Imports run in this process, beside a running server, which picks the new
+ * version up from the data directory (see ReferenceData.open).
+ */
+export function dataCommand(io: DataCommandIo = defaultIo): Command {
+  const data = new Command('data').description(
+    'Reference data: import exchange data and do-not-call lists, and see what the service answers from',
+  );
+  const importCommand = data
+    .command('import')
+    .description(
+      'Import a file as a new version beside the live one; a running server switches to it within seconds. A refused file changes nothing.',
+    );
+
+  for (const kind of Object.keys(EXCHANGE_DESCRIPTIONS) as ExchangeKind[]) {
+    withCommonOptions(importCommand.command(kind), { lists: false })
+      .description(EXCHANGE_DESCRIPTIONS[kind])
+      .argument('<file>', 'the file (unzipped)')
+      .action((file: string, options: CommonOptions) =>
+        runImport(io, { kind, files: [file], ...common(options) }, options),
+      );
+  }
+
+  withCommonOptions(importCommand.command('ftc'), { lists: true })
+    .description(
+      "the FTC registry's full list: AAA,NNNNNNN per line, plain, gzip or zip. Replaces the federal list",
+    )
+    .argument('<file>', 'the download, zipped or not')
+    .action((file: string, options: CommonOptions) =>
+      runImport(io, { kind: 'ftc', files: [file], ...common(options) }, options),
+    );
+
+  withCommonOptions(importCommand.command('ftc-changes'), { lists: true })
+    .description('FTC change lists (additions and deletions), applied in order to the live federal list')
+    .argument('<files...>', 'one or more change lists, oldest first')
+    .option('--delimiter <char>', 'the field separator', DEFAULT_CHANGE_LIST_LAYOUT.delimiter)
+    .option(
+      '--area-code-column <column>',
+      '0-based column of the area code; none when the number column holds all 10 digits',
+      columnOrNone,
+      DEFAULT_CHANGE_LIST_LAYOUT.areaCodeColumn,
+    )
+    .option(
+      '--number-column <column>',
+      'column of the 7 digits after the area code (or of all 10)',
+      whole,
+      DEFAULT_CHANGE_LIST_LAYOUT.numberColumn,
+    )
+    .option(
+      '--flag-column <column>',
+      'column of the add/delete flag; none for a file of only additions or only deletions (then --action)',
+      columnOrNone,
+      DEFAULT_CHANGE_LIST_LAYOUT.flagColumn,
+    )
+    .option('--add-flags <list>', 'flag values meaning added, comma-separated', flags, [
+      ...DEFAULT_CHANGE_LIST_LAYOUT.addFlags,
+    ])
+    .option('--delete-flags <list>', 'flag values meaning deleted, comma-separated', flags, [
+      ...DEFAULT_CHANGE_LIST_LAYOUT.deleteFlags,
+    ])
+    .addOption(
+      new Option('--action <action>', 'what every row does when there is no flag column').choices([
+        'add',
+        'delete',
+      ]),
+    )
+    .option('--header', 'skip the first line')
+    .action((files: string[], options: ChangeListOptions) => {
+      const layout: FtcChangeListLayout = {
+        delimiter: options.delimiter,
+        areaCodeColumn: orNull(options.areaCodeColumn),
+        numberColumn: options.numberColumn,
+        flagColumn: orNull(options.flagColumn),
+        addFlags: options.addFlags,
+        deleteFlags: options.deleteFlags,
+        header: options.header ?? false,
+        ...(options.action ? { action: options.action } : {}),
+      };
+      if (layout.flagColumn === null && layout.action === undefined) {
+        throw new DataCommandError('--flag-column none needs --action add or --action delete.');
+      }
+      return runImport(io, { kind: 'ftc-changes', files, layout, ...common(options) }, options);
+    });
+
+  withCsvOptions(withCommonOptions(importCommand.command('state'), { lists: true }))
+    .description("a state's do-not-call list, as CSV: replaces that state's list")
+    .argument('<file>', 'the CSV (plain, gzip or zip)')
+    .requiredOption('--state <XX>', 'the state, such as TX', stateCode)
+    .action((file: string, options: CsvOptions & { state: string }) =>
+      runImport(
+        io,
+        { kind: 'state', state: options.state, csv: csvMapping(options), files: [file], ...common(options) },
+        options,
+      ),
+    );
+
+  withCsvOptions(withCommonOptions(importCommand.command('internal'), { lists: true }))
+    .description(
+      "an account's own suppression list, as CSV: replaces that account's list; only its checks consult it",
+    )
+    .argument('<file>', 'the CSV (plain, gzip or zip)')
+    .requiredOption('--account <account>', "the account's e-mail (or its profile id)")
+    .action(async (file: string, options: CsvOptions & { account: string }) => {
+      const config = io.config();
+      // Through the running server when it holds the embedded database; otherwise directly.
+      const found = await runLocalOperation(
+        config,
+        findAccountOperation,
+        { account: options.account },
+        { open: io.open },
+      );
+      if (found.sameEmail > 0) {
+        io.err(
+          `${found.sameEmail + 1} accounts have the e-mail ${found.email}: the list is for the newest (${found.id}).\n`,
+        );
+      }
+      const account = { id: found.id, email: options.account.includes('@') ? found.email : null };
+      await runImport(
+        io,
+        { kind: 'internal', account, csv: csvMapping(options), files: [file], ...common(options) },
+        options,
+      );
+    });
+
+  data
+    .command('status')
+    .description('Each dataset the service answers from: version, source (imported or sample), size')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const config = io.config();
+      const rows = await readStatus(new DatasetStore(config.dataDir));
+      if (options.json) io.out(`${JSON.stringify({ data_dir: config.dataDir, datasets: rows }, null, 2)}\n`);
+      else io.out(`${formatStatus(rows, io.color)}\n`);
+    });
+
+  return data;
+}
+
+function common(options: CommonOptions) {
+  return {
+    mode: options.mode,
+    ...(options.version === undefined ? {} : { version: options.version }),
+    ...(options.maxProblems === undefined ? {} : { maxProblems: options.maxProblems }),
+  };
+}
+
+function csvMapping(options: CsvOptions): CsvMapping {
+  const column = /^\d+$/.test(options.column) ? Number(options.column) : options.column;
+  return {
+    column,
+    delimiter: options.delimiter,
+    ...(options.header === undefined ? {} : { header: options.header }),
+  };
+}
+
+async function runImport(io: DataCommandIo, request: ImportRequest, options: CommonOptions): Promise<void> {
+  const store = new DatasetStore(io.config().dataDir);
+  let outcome: ImportOutcome;
+  try {
+    outcome = await importData(store, request, () =>
+      io.err('Another import is running on this data directory: waiting for it to finish...\n'),
+    );
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    if (options.json) {
+      io.out(
+        `${JSON.stringify({ status: 'refused', source: error.source, problems: error.problems }, null, 2)}\n`,
+      );
+    }
+    io.err(refusal(error, request, options.problems));
+    throw new DataCommandError(
+      'Import refused: nothing was imported, and the data the service answers from is unchanged.',
+    );
+  }
+  io.out(
+    options.json
+      ? `${JSON.stringify(outcomeJson(outcome, options.problems), null, 2)}\n`
+      : describe(outcome, options.problems),
+  );
+}
+
+function refusal(error: ImportError, request: ImportRequest, shown: number): string {
+  const lines = [
+    `${error.source}: refused (${request.mode} mode), ${plural(error.problems.length, 'problem')}:`,
+  ];
+  for (const problem of error.problems.slice(0, shown))
+    lines.push(`  line ${problem.line}: ${problem.message}`);
+  if (error.problems.length > shown)
+    lines.push(`  ...${error.problems.length - shown} more (--problems to show more)`);
+  const csv = request.kind === 'state' || request.kind === 'internal' ? request.csv : null;
+  if (csv && typeof csv.column === 'number' && csv.header === undefined && error.problems[0]?.line === 1) {
+    lines.push('Line 1 may be a header: add --header, or name the column with --column <name>.');
+  }
+  if (request.mode === 'strict' && error.problems.length > 0) {
+    lines.push('--mode partial skips bad rows instead (a broken header or format is refused either way).');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** What else a report counts, beyond rows: change-list effects, exchanges without a line type. */
+function extras(report: FileReport): string[] {
+  const found: string[] = [];
+  if ('added' in report) {
+    found.push(
+      `${number(report.added)} added (${number(report.alreadyPresent)} already listed), ${number(report.deleted)} deleted (${number(report.notPresent)} not listed)`,
+    );
+  }
+  if ('withoutLineType' in report && report.withoutLineType > 0) {
+    found.push(`${number(report.withoutLineType)} whose OCN has no line type (they answer unknown)`);
+  }
+  if ('notInService' in report && report.notInService > 0)
+    found.push(`${number(report.notInService)} not in service`);
+  if ('notAssigned' in report && report.notAssigned > 0)
+    found.push(`${number(report.notAssigned)} blocks not assigned`);
+  return found;
+}
+
+function describeReport(kind: DataKind, report: FileReport, shown: number): string[] {
+  const head = `  ${kind} ${report.source} (version ${report.version}): ${plural(report.rowsRead, 'row')} read, ${number(report.rowsUsed)} used`;
+  const lines = [[head, ...extras(report)].join('; ')];
+  if (report.problemCount > 0) {
+    lines.push(`    ${plural(report.problemCount, 'bad row')} skipped:`);
+    for (const problem of report.problems.slice(0, shown)) {
+      const file = 'file' in problem && problem.file ? `${problem.file}: ` : '';
+      lines.push(`      line ${problem.line}: ${file}${problem.message}`);
+    }
+    if (report.problemCount > shown)
+      lines.push(`      ...${number(report.problemCount - shown)} more (--problems to show more)`);
+  }
+  return lines;
+}
+
+function describe(outcome: ImportOutcome, shown: number): string {
+  if (outcome.status === 'staged') {
+    const kind = kindOfPart(outcome.part);
+    const missing = outcome.missing.map(kindOfPart);
+    return `${[
+      `Staged ${kind}; the exchange data is not built yet.`,
+      ...describeReport(kind, outcome.report, shown),
+      `Exchange data is built from the CO code file and the OCN line types together: import ${missing.join(' and ')} next (scrub-server data import ${missing[0]} <file>). Until then, line types come from sample data.`,
+    ].join('\n')}\n`;
+  }
+  const { meta } = outcome;
+  const contents =
+    meta.kind === 'exchange'
+      ? exchangeContents(exchangeCounts(meta.table.stats))
+      : listContents(meta.list.size, meta.list.exchanges);
+  const bytes =
+    meta.kind === 'exchange'
+      ? Object.values(meta.buffers).reduce((sum, buffer) => sum + (buffer?.bytes ?? 0), 0)
+      : meta.buffer.bytes;
+  const lines = [`Imported ${outcome.dataset} version ${meta.version}: ${contents} (${formatBytes(bytes)}).`];
+  for (const { kind, report } of outcome.reports) lines.push(...describeReport(kind, report, shown));
+  if (outcome.previousVersion !== null)
+    lines.push(`Replaces version ${outcome.previousVersion}, kept for one step.`);
+  lines.push('A running server switches to it within a few seconds.');
+  return `${lines.join('\n')}\n`;
+}
+
+const snake = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+function reportJson(kind: DataKind, report: FileReport, shown: number) {
+  const { problems, ...rest } = report;
+  return {
+    kind,
+    ...Object.fromEntries(Object.entries(rest).map(([key, value]) => [snake(key), value])),
+    problems: problems.slice(0, shown),
+  };
+}
+
+function outcomeJson(outcome: ImportOutcome, shown: number) {
+  if (outcome.status === 'staged') {
+    return {
+      status: 'staged',
+      dataset: 'exchange',
+      part: kindOfPart(outcome.part),
+      staged: outcome.staged.map(kindOfPart),
+      missing: outcome.missing.map(kindOfPart),
+      report: reportJson(kindOfPart(outcome.part), outcome.report, shown),
+    };
+  }
+  return {
+    status: 'imported',
+    dataset: outcome.dataset,
+    version: outcome.meta.version,
+    previous_version: outcome.previousVersion,
+    imported_at: outcome.meta.importedAt,
+    reports: outcome.reports.map(({ kind, report }) => reportJson(kind, report, shown)),
+  };
+}

@@ -1,0 +1,408 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import {
+  applyFtcChangeList,
+  type CoCodeImportReport,
+  type DncChangeReport,
+  type DncImportReport,
+  type DncList,
+  type ExchangeDataFiles,
+  ExchangeTable,
+  ExchangeTableBuilder,
+  type FtcChangeListLayout,
+  type ImportMode,
+  type ImportReport,
+  importCoCodeFile,
+  importExchangeData,
+  importFtcFullList,
+  importInternalDncList,
+  importNumberOverrides,
+  importStateDncList,
+  importThousandsBlocks,
+  MAX_DNC_LISTS,
+  readOcnLineTypes,
+  type ThousandsBlockImportReport,
+} from '@scrub/engine';
+import {
+  type DatasetStore,
+  EXCHANGE,
+  EXCHANGE_PARTS,
+  type ExchangeMeta,
+  type ExchangePart,
+  type ExchangeSources,
+  FEDERAL,
+  type ImportSummary,
+  isSharedList,
+  type Manifest,
+  type SourceFile,
+  type VersionMeta,
+} from './dataset-store.js';
+
+/** What `scrub-server data import <kind>` reads. */
+export const EXCHANGE_KINDS = {
+  'co-codes': 'coCodes',
+  'ocn-line-types': 'ocnLineTypes',
+  'thousands-blocks': 'thousandsBlocks',
+  'number-overrides': 'numberOverrides',
+} as const satisfies Record<string, ExchangePart>;
+export type ExchangeKind = keyof typeof EXCHANGE_KINDS;
+export type DncKind = 'ftc' | 'ftc-changes' | 'state' | 'internal';
+export type DataKind = ExchangeKind | DncKind;
+
+/** The kind an exchange part is imported as: `coCodes` is `co-codes`. */
+export function kindOfPart(part: ExchangePart): ExchangeKind {
+  return (Object.keys(EXCHANGE_KINDS) as ExchangeKind[]).find((kind) => EXCHANGE_KINDS[kind] === part)!;
+}
+
+/** Where a CSV list keeps its numbers: see `DncCsvOptions`. */
+export interface CsvMapping {
+  column: string | number;
+  header?: boolean;
+  delimiter?: string;
+}
+
+/** The account an internal list belongs to. */
+export interface ListAccount {
+  id: string;
+  /** As the operator named it; null when named by id. */
+  email: string | null;
+}
+
+interface CommonRequest {
+  files: string[];
+  mode: ImportMode;
+  /** The new version's name; by default the engine's (a file date, or a hash of the file). */
+  version?: string;
+  /** DNC lists in partial mode: how many bad rows to accept before refusing the file. */
+  maxProblems?: number;
+}
+
+export type ImportRequest = CommonRequest &
+  (
+    | { kind: ExchangeKind }
+    | { kind: 'ftc' }
+    | { kind: 'ftc-changes'; layout?: FtcChangeListLayout }
+    | { kind: 'state'; state: string; csv: CsvMapping }
+    | { kind: 'internal'; account: ListAccount; csv: CsvMapping }
+  );
+
+/** Any importer's report: every one has source, version, rows read and used, and problems with lines. */
+export type FileReport =
+  | ImportReport
+  | CoCodeImportReport
+  | ThousandsBlockImportReport
+  | DncImportReport
+  | DncChangeReport;
+
+export interface ReportOf {
+  kind: DataKind;
+  report: FileReport;
+}
+
+export type ImportOutcome =
+  | {
+      status: 'imported';
+      dataset: string;
+      meta: VersionMeta;
+      /** The version it replaced, kept for one step; null when there was none. */
+      previousVersion: string | null;
+      /** The new file's report first; for exchange data, then those of the files it was built with. */
+      reports: ReportOf[];
+    }
+  | {
+      status: 'staged';
+      part: ExchangePart;
+      report: ImportReport;
+      /** Parts staged so far, this one included. */
+      staged: ExchangePart[];
+      /** Parts still needed to build the exchange data. */
+      missing: ExchangePart[];
+    };
+
+/** An import that cannot be done as asked (no federal list to change, too many lists, no such file). */
+export class DataImportError extends Error {
+  override name = 'DataImportError';
+}
+
+/**
+ * Imports one dataset version into the store, serialised with any other import on the same data
+ * directory. A refused file (the engine's ImportError, with line numbers) or any other failure
+ * changes nothing live: the manifest is only replaced once the new version is complete on disk.
+ */
+export async function importData(
+  store: DatasetStore,
+  request: ImportRequest,
+  onWait?: () => void,
+): Promise<ImportOutcome> {
+  if (request.files.length === 0) throw new DataImportError('No file to import.');
+  if (request.files.length > 1 && request.kind !== 'ftc-changes') {
+    throw new DataImportError(`A ${request.kind} import takes one file (a zip may hold several).`);
+  }
+  for (const file of request.files) {
+    const found = await stat(file).catch(() => null);
+    if (!found?.isFile()) throw new DataImportError(`No such file: ${file}`);
+  }
+  if (request.kind in EXCHANGE_KINDS) {
+    const kind = request.kind as ExchangeKind;
+    return store.update((manifest) => importExchangePart(store, manifest, kind, request), onWait);
+  }
+  return store.update((manifest) => importList(store, manifest, request), onWait);
+}
+
+/** Exchange parts needed before a table can be built. */
+const REQUIRED_PARTS: readonly ExchangePart[] = ['coCodes', 'ocnLineTypes'];
+
+/**
+ * An exchange table is built from all its parts at once (blocks override exchanges, OCN line types
+ * join both), so a new part is built together with the other files of the live version. Until the
+ * CO code file and the OCN list have both been imported, a part is kept aside (staged).
+ */
+async function importExchangePart(
+  store: DatasetStore,
+  manifest: Manifest,
+  kind: ExchangeKind,
+  request: CommonRequest,
+): Promise<{ manifest: Manifest; result: ImportOutcome }> {
+  const part = EXCHANGE_KINDS[kind];
+  const file = request.files[0]!;
+  const live = manifest.datasets[EXCHANGE];
+  const liveMeta = live ? await store.readMeta(live.live) : null;
+  if (liveMeta !== null && liveMeta.kind !== 'exchange') {
+    throw new DataImportError(`The live exchange version (${live?.live}) is not exchange data.`);
+  }
+  const others: ExchangeSources = { ...(liveMeta?.sources ?? manifest.staged) };
+  delete others[part];
+  const missing = REQUIRED_PARTS.filter((required) => required !== part && others[required] === undefined);
+  const othersPartial = Object.values(others).some((source) => source.mode === 'partial');
+  const importedAt = new Date().toISOString();
+
+  // The file on its own, in the operator's mode: for a part that is staged, and when the build
+  // below has to run in partial mode for an earlier part's sake, which would let this file's bad
+  // rows through where the operator asked for strict.
+  if (missing.length > 0 || (request.mode === 'strict' && othersPartial)) {
+    const report = await checkExchangePart(part, file, request.mode);
+    if (missing.length > 0) {
+      const dir = await store.newStagedDir();
+      const source = await keepSource(store, file, `${dir}/${kind}`, report, request.mode, importedAt);
+      const staged = { ...manifest.staged, [part]: source };
+      return {
+        manifest: { ...manifest, staged },
+        result: {
+          status: 'staged',
+          part,
+          report,
+          staged: EXCHANGE_PARTS.filter((name) => staged[name] !== undefined),
+          missing,
+        },
+      };
+    }
+  }
+
+  const files = { [part]: file } as Partial<ExchangeDataFiles>;
+  for (const [name, source] of Object.entries(others) as [ExchangePart, SourceFile][]) {
+    files[name] = store.pathOf(source.path);
+  }
+  // Every earlier part was accepted in its own mode already: partial here skips only the bad rows
+  // that import accepted skipping.
+  const mode = request.mode === 'partial' || othersPartial ? 'partial' : 'strict';
+  const built = await importExchangeData(files as ExchangeDataFiles, { mode });
+  const table =
+    request.version === undefined
+      ? built.table
+      : ExchangeTable.fromShared({ ...built.table.toShared(), version: request.version });
+
+  const dir = await store.newVersionDir(EXCHANGE);
+  const sources: ExchangeSources = {};
+  for (const name of EXCHANGE_PARTS) {
+    const report = built.reports[name];
+    if (report === undefined) continue;
+    const earlier = others[name];
+    const at = `${dir}/sources/${kindOfPart(name)}`;
+    sources[name] =
+      earlier === undefined
+        ? await keepSource(store, file, at, report, request.mode, importedAt)
+        : await keepSource(store, earlier, at, report, earlier.mode, earlier.importedAt);
+  }
+  const meta = await store.writeExchange(dir, table, sources as ExchangeMeta['sources'], importedAt);
+  const reports: ReportOf[] = [{ kind, report: built.reports[part]! }];
+  for (const name of EXCHANGE_PARTS) {
+    const report = built.reports[name];
+    if (name !== part && report !== undefined) reports.push({ kind: kindOfPart(name), report });
+  }
+  return {
+    manifest: {
+      ...manifest,
+      datasets: { ...manifest.datasets, [EXCHANGE]: { live: dir, previous: live?.live ?? null } },
+      staged: {},
+    },
+    result: {
+      status: 'imported',
+      dataset: EXCHANGE,
+      meta,
+      previousVersion: liveMeta?.version ?? null,
+      reports,
+    },
+  };
+}
+
+/**
+ * Keeps a source file in the store under `dir`, by its own name: the operator's file (copied), or
+ * one the store already keeps (linked).
+ */
+async function keepSource(
+  store: DatasetStore,
+  from: string | SourceFile,
+  dir: string,
+  report: ImportReport,
+  mode: ImportMode,
+  importedAt: string,
+): Promise<SourceFile> {
+  const ours = typeof from !== 'string';
+  const name = ours ? from.name : basename(from);
+  const path = `${dir}/${name}`;
+  await store.keepFile(ours ? from.path : from, path, { ours });
+  return { path, name, version: report.version, sha256: report.sha256, mode, importedAt };
+}
+
+/**
+ * Reads one exchange part alone, in the operator's mode, for its report (or its refusal). The OCN
+ * list only decides line types, never whether a row is good: an empty one will do, and the counts
+ * of rows without a line type it leads to are dropped from the report.
+ */
+async function checkExchangePart(part: ExchangePart, file: string, mode: ImportMode): Promise<ImportReport> {
+  const ocnLineTypes = new Map();
+  switch (part) {
+    case 'ocnLineTypes':
+      return (await readOcnLineTypes(file, { mode })).report;
+    case 'coCodes': {
+      const { withoutLineType: _, ...report } = await importCoCodeFile(file, new ExchangeTableBuilder(), {
+        mode,
+        ocnLineTypes,
+      });
+      return report;
+    }
+    case 'thousandsBlocks': {
+      const { withoutLineType: _, ...report } = await importThousandsBlocks(
+        file,
+        new ExchangeTableBuilder(),
+        {
+          mode,
+          ocnLineTypes,
+        },
+      );
+      return report;
+    }
+    case 'numberOverrides':
+      return importNumberOverrides(file, new ExchangeTableBuilder(), { mode });
+  }
+}
+
+function datasetOf(request: ImportRequest): string {
+  switch (request.kind) {
+    case 'state':
+      return `state:${request.state}`;
+    case 'internal':
+      return `internal:${request.account.id}`;
+    default:
+      return FEDERAL;
+  }
+}
+
+async function importList(
+  store: DatasetStore,
+  manifest: Manifest,
+  request: ImportRequest,
+): Promise<{ manifest: Manifest; result: ImportOutcome }> {
+  const dataset = datasetOf(request);
+  const live = manifest.datasets[dataset];
+  if (live === undefined && isSharedList(dataset)) {
+    // Each list is one bit of a DncSet's mask, and an account's own list takes one more.
+    const shared = Object.keys(manifest.datasets).filter(isSharedList).length;
+    if (shared + 1 > MAX_DNC_LISTS - 1) {
+      throw new DataImportError(
+        `There are ${shared} federal and state lists already: at most ${MAX_DNC_LISTS - 1} fit beside an account's own list.`,
+      );
+    }
+  }
+  const { mode, version, maxProblems } = request;
+  const options = { mode, maxProblems, version };
+  const file = request.files[0]!;
+  const reports: ReportOf[] = [];
+  let list: DncList;
+  let previousVersion: string | null = null;
+  switch (request.kind) {
+    case 'ftc': {
+      const imported = await importFtcFullList(file, { ...options, name: FEDERAL });
+      reports.push({ kind: 'ftc', report: imported.report });
+      list = imported.list;
+      break;
+    }
+    case 'ftc-changes': {
+      if (live === undefined) {
+        throw new DataImportError(
+          'There is no federal list to apply changes to: import the full list first (`scrub-server data import ftc <file>`).',
+        );
+      }
+      const base = await store.load(live.live);
+      if (base.kind !== 'dnc')
+        throw new DataImportError(`The live federal version (${live.live}) is not a list.`);
+      previousVersion = base.list.version;
+      list = base.list;
+      // In order, each on the result of the one before; the version asked for names the last.
+      for (const [i, changes] of request.files.entries()) {
+        const last = i === request.files.length - 1;
+        const applied = await applyFtcChangeList(list, changes, {
+          ...options,
+          version: last ? version : undefined,
+          layout: request.layout,
+        });
+        reports.push({ kind: 'ftc-changes', report: applied.report });
+        list = applied.list;
+      }
+      break;
+    }
+    case 'state': {
+      const imported = await importStateDncList(file, { ...options, ...request.csv, state: request.state });
+      reports.push({ kind: 'state', report: imported.report });
+      list = imported.list;
+      break;
+    }
+    case 'internal': {
+      const imported = await importInternalDncList(file, {
+        ...options,
+        ...request.csv,
+        account: request.account.id,
+      });
+      reports.push({ kind: 'internal', report: imported.report });
+      list = imported.list;
+      break;
+    }
+    default:
+      throw new DataImportError(`Not a list: ${request.kind}`);
+  }
+  if (previousVersion === null && live !== undefined) {
+    previousVersion = await store.readMeta(live.live).then(
+      (meta) => meta.version,
+      () => null,
+    );
+  }
+
+  const importedAt = new Date().toISOString();
+  const dir = await store.newVersionDir(dataset);
+  const imports: ImportSummary[] = reports.map(({ report }) => ({
+    source: report.source,
+    mode,
+    rowsRead: report.rowsRead,
+    rowsUsed: report.rowsUsed,
+    problemCount: report.problemCount,
+  }));
+  const account = request.kind === 'internal' ? { account: request.account } : {};
+  const meta = await store.writeDnc(dir, list, { imports, ...account }, importedAt);
+  return {
+    manifest: {
+      ...manifest,
+      datasets: { ...manifest.datasets, [dataset]: { live: dir, previous: live?.live ?? null } },
+    },
+    result: { status: 'imported', dataset, meta, previousVersion, reports },
+  };
+}

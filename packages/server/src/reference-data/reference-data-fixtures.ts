@@ -1,0 +1,24 @@
+// Synthetic reference data in the real formats, for tests: the engine's fixtures, written to files
+// as an operator would have them. No real registry or exchange data is ever committed.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export { exchangeNumbers, fullListText, zipOf } from '../../../engine/src/dnc/dnc-fixtures.js';
+export {
+  CO_CODE_FILE,
+  NUMBER_OVERRIDES_CSV,
+  OCN_LINE_TYPES_CSV,
+  THOUSANDS_BLOCK_FILE,
+} from '../../../engine/src/exchange/exchange-fixtures.js';
+
+/** Writes a file into `dir` and returns its path. NANPA's files are latin1. */
+export function writeFixture(
+  dir: string,
+  name: string,
+  content: string | Buffer,
+  encoding: BufferEncoding = 'utf8',
+): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === 'string' ? Buffer.from(content, encoding) : content);
+  return path;
+}
