@@ -1,10 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // The CSV thread's entry is a file of its own: `new Worker()` loads it beside the bundle.
+  entry: { index: 'src/index.ts', 'csv-thread-entry': 'src/csv/csv-thread-entry.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
   sourcemap: true,
   target: 'node22',
+  // `import.meta.url` in the CommonJS build, to find the thread's entry.
+  shims: true,
 });

@@ -21,6 +21,12 @@ export {
 export { CSV_EMPTY_MESSAGE, CSV_ERROR_CODES, CsvError, type CsvErrorCode } from './csv/csv-error.ts';
 export type { CsvDialect, CsvEncoding, CsvInput, CsvLineEnding, CsvSeparator } from './csv/csv-input.ts';
 export {
+  countCsvInThread,
+  scrubCsvInThread,
+  type ThreadCountOptions,
+  type ThreadScrubOptions,
+} from './csv/csv-thread.ts';
+export {
   type FilterResultCsvOptions,
   type FilterResultCsvResult,
   filterResultCsv,

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { type CsvCounts, CsvError, countCsv, scrubCsv } from '@scrub/engine';
+import { type CsvCounts, CsvError, countCsvInThread, scrubCsvInThread } from '@scrub/engine';
 import type { FileStore } from '../files/file-store.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
 import { resultKeyOf } from './bulk-routes.js';
@@ -15,9 +15,9 @@ const withoutZeros = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0));
 
 /**
- * Scrubs a job's upload into its result file with the engine, streaming from the file store and
- * back: memory stays flat whatever the file's size. One datasets snapshot per job, so a file never
- * mixes versions.
+ * Scrubs a job's upload into its result file with the engine, on a worker thread (the API's event
+ * loop stays free for checks), streaming from the file store and back: memory stays flat whatever
+ * the file's size. One datasets snapshot per job, so a file never mixes versions.
  */
 export class CsvJobProcessor implements JobProcessor {
   constructor(
@@ -34,7 +34,7 @@ export class CsvJobProcessor implements JobProcessor {
   async count(job: JobRow): Promise<number> {
     let counts: CsvCounts;
     try {
-      counts = await countCsv(await this.#upload(job), {
+      counts = await countCsvInThread(await this.#upload(job), {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: this.referenceData.current().exchange,
@@ -56,7 +56,7 @@ export class CsvJobProcessor implements JobProcessor {
     const output = new PassThrough();
     const stored = this.files.write(resultKey, output, 'text/csv');
     try {
-      const result = await scrubCsv(await this.#upload(job), output, {
+      const result = await scrubCsvInThread(await this.#upload(job), output, {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: snapshot.exchange,

@@ -1,0 +1,82 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { DncListBuilder } from '../dnc/builder.ts';
+import { DncSet } from '../dnc/set.ts';
+import { sampleExchangeTable } from '../exchange/sample.ts';
+import { CsvError } from './csv-error.ts';
+import { collector } from './csv-fixtures.ts';
+import { countCsvInThread, scrubCsvInThread } from './csv-thread.ts';
+import { countCsv, scrubCsv } from './scrub-csv.ts';
+
+const exchange = sampleExchangeTable();
+const builder = new DncListBuilder('federal');
+builder.add(2012345678);
+const dnc = new DncSet([builder.build('v1')]);
+
+// Enough rows for many chunks and many pulls from the thread.
+const rows = Array.from(
+  { length: 20_000 },
+  (_, i) => `Lead ${i},"Street ${i}, Apt 2",(201) ${234 + (i % 700)}-${String(i % 10_000).padStart(4, '0')}`,
+);
+const file = Buffer.from(
+  `Name,Address,Phone\r\n${rows.join('\r\n')}\r\n2012345678\r\n`.replace(
+    '\r\n2012345678',
+    '\r\nDNC,x,2012345678',
+  ),
+);
+const chunks = () =>
+  Readable.from(
+    Array.from({ length: Math.ceil(file.length / 4096) }, (_, i) => file.subarray(i * 4096, (i + 1) * 4096)),
+  );
+
+describe('scrubbing on a worker thread', () => {
+  it('writes the same file and counts as scrubbing in place', async () => {
+    const here = collector();
+    const there = collector();
+    const progress: number[] = [];
+    const [expected, actual] = await Promise.all([
+      scrubCsv(chunks(), here, { phoneColumn: 'Phone', exchange, dnc }),
+      scrubCsvInThread(chunks(), there, {
+        phoneColumn: 'Phone',
+        exchange,
+        dnc,
+        onProgress: ({ rows }) => progress.push(rows),
+      }),
+    ]);
+    expect(there.bytes().equals(here.bytes())).toBe(true);
+    expect(actual).toEqual(expected);
+    expect(actual.dncStatus.dnc).toBe(1);
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toBe(actual.rows);
+  });
+
+  it('counts the same as counting in place', async () => {
+    expect(await countCsvInThread(chunks(), { phoneColumn: 2, exchange })).toEqual(
+      await countCsv(chunks(), { phoneColumn: 2, exchange }),
+    );
+  });
+
+  it('refuses a file with the same CsvError, code and line', async () => {
+    const error = await countCsvInThread(Buffer.from('Name,Tel\r\nAnn,2012345678\r\n'), {
+      phoneColumn: 'Phone',
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CsvError);
+    expect(error).toMatchObject({ code: 'csv_column_not_found' });
+    const empty = await countCsvInThread(Buffer.alloc(0), { phoneColumn: 0 }).catch((e: unknown) => e);
+    expect(empty).toMatchObject({ code: 'csv_empty', message: 'Csv is empty' });
+  });
+
+  it('stops the thread and destroys the output when aborted', async () => {
+    const controller = new AbortController();
+    const output = collector();
+    const destroyed = new Promise((resolve) => output.on('error', resolve));
+    const running = scrubCsvInThread(chunks(), output, {
+      phoneColumn: 'Phone',
+      exchange,
+      signal: controller.signal,
+      onProgress: () => controller.abort(new Error('stop')),
+    });
+    await expect(running).rejects.toThrow('stop');
+    expect(await destroyed).toMatchObject({ message: 'stop' });
+  });
+});

@@ -1,0 +1,134 @@
+import type { Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
+import type { DncSet } from '../dnc/set.ts';
+import type { ExchangeTable } from '../exchange/exchange-table.ts';
+import { CsvError, type CsvErrorCode } from './csv-error.ts';
+import type { CsvInput } from './csv-input.ts';
+import type { CsvThreadData, FromThread, ToThread } from './csv-thread-protocol.ts';
+import type { CountCsvOptions, CsvCounts, ScrubCsvResult } from './scrub-csv.ts';
+
+/** `countCsv`'s options, with the exchange data as a table a thread can map. */
+export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
+  exchange?: ExchangeTable;
+}
+
+export interface ThreadScrubOptions extends ThreadCountOptions {
+  dnc?: DncSet;
+  dncMask?: number;
+}
+
+// From source the thread runs the .ts file under Node's type stripping; from dist/, the built entry.
+const entry = new URL(
+  import.meta.url.endsWith('.ts') ? './csv-thread-entry.ts' : './csv-thread-entry.js',
+  import.meta.url,
+);
+
+async function* chunksOf(input: CsvInput): AsyncGenerator<Uint8Array> {
+  if (input instanceof Uint8Array) {
+    yield input;
+    return;
+  }
+  for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
+    yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  }
+}
+
+function run<T>(
+  mode: CsvThreadData['mode'],
+  input: CsvInput,
+  output: Writable | null,
+  options: ThreadScrubOptions,
+): Promise<T> {
+  const { signal, onProgress } = options;
+  signal?.throwIfAborted();
+  const data: CsvThreadData = {
+    mode,
+    phoneColumn: options.phoneColumn,
+    ...(options.header === undefined ? {} : { header: options.header }),
+    ...(options.separator === undefined ? {} : { separator: options.separator }),
+    ...(options.maxRowBytes === undefined ? {} : { maxRowBytes: options.maxRowBytes }),
+    exchange: options.exchange?.toShared() ?? null,
+    dnc: options.dnc?.toShared() ?? null,
+    ...(options.dncMask === undefined ? {} : { dncMask: options.dncMask }),
+  };
+  // Node's flags pass on to the thread, except one that only applies to code given on the command line.
+  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+  const worker = new Worker(entry, { workerData: data, execArgv });
+  const chunks = chunksOf(input);
+
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = (error: unknown, result?: T) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', abort);
+      void worker.terminate();
+      void chunks.return(undefined);
+      if (error) {
+        output?.destroy(error as Error);
+        reject(error);
+      } else {
+        output?.end();
+        resolve(result as T);
+      }
+    };
+    const abort = () => settle(signal?.reason ?? new Error('aborted'));
+    signal?.addEventListener('abort', abort, { once: true });
+
+    // The thread asks for input only as it goes: the file is read no faster than it is scrubbed,
+    // and no faster than the output can be written.
+    const feed = async () => {
+      if (output?.writableNeedDrain) await new Promise((drained) => output.once('drain', drained));
+      const next = await chunks.next();
+      if (settled) return;
+      const message: ToThread = next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value };
+      worker.postMessage(message);
+    };
+
+    worker.on('message', (message: FromThread) => {
+      switch (message.type) {
+        case 'pull':
+          feed().catch((error: unknown) => settle(error));
+          break;
+        case 'out':
+          output?.write(message.chunk);
+          break;
+        case 'progress':
+          onProgress?.({ rows: message.rows, bytes: message.bytes });
+          break;
+        case 'done':
+          settle(null, message.result as T);
+          break;
+        case 'error': {
+          const { error } = message;
+          settle(
+            error.code
+              ? new CsvError(error.code as CsvErrorCode, error.message, error.line ?? null)
+              : Object.assign(new Error(error.message), { stack: error.stack }),
+          );
+          break;
+        }
+      }
+    });
+    worker.on('error', (error) => settle(error));
+    worker.on('exit', (code) => settle(new Error(`The CSV thread stopped early (exit code ${code})`)));
+  });
+}
+
+/**
+ * `scrubCsv` on a worker thread, so that scrubbing a large file never holds up the caller's event
+ * loop (the API answering checks). The tables are shared with the thread, not copied; the file
+ * streams through in the caller's chunks, read as the thread asks for them.
+ */
+export function scrubCsvInThread(
+  input: CsvInput,
+  output: Writable,
+  options: ThreadScrubOptions,
+): Promise<ScrubCsvResult> {
+  return run('scrub', input, output, options);
+}
+
+/** `countCsv` on a worker thread: the quote for a file, off the caller's event loop. */
+export function countCsvInThread(input: CsvInput, options: ThreadCountOptions): Promise<CsvCounts> {
+  return run('count', input, null, options);
+}
