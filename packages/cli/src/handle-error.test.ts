@@ -1,5 +1,12 @@
 import { Readable } from 'node:stream';
-import { APIConnectionError, AuthenticationError, InsufficientCreditsError, NotFoundError } from '@scrub/sdk';
+import {
+  APIConnectionError,
+  AuthenticationError,
+  type BulkJob,
+  BulkJobFailedError,
+  InsufficientCreditsError,
+  NotFoundError,
+} from '@scrub/sdk';
 import { describe, expect, it } from 'vitest';
 import { Context, type GlobalOptions } from './context.js';
 import { FailOnMatchedError, UsageError } from './errors.js';
@@ -80,6 +87,20 @@ describe('handleError', () => {
     await handleError(new FailOnMatchedError('3 numbers are on the DNC list'), context);
     expect(JSON.parse(output.stderr)).toEqual({
       error: { code: 'fail_on_matched', message: '3 numbers are on the DNC list' },
+    });
+  });
+
+  it('reports a failed bulk job with its error, exit 1', async () => {
+    const { context, output } = capture({ input: true, json: true });
+    const job = {
+      job_id: 'job_1',
+      status: 'failed',
+      error: 'The file is not UTF-8 or UTF-16 text',
+    } as BulkJob;
+
+    expect(await handleError(new BulkJobFailedError(job), context)).toBe(1);
+    expect(JSON.parse(output.stderr)).toEqual({
+      error: { code: 'job_failed', message: 'Bulk job job_1 failed: The file is not UTF-8 or UTF-16 text' },
     });
   });
 });

@@ -37,6 +37,9 @@ async function describe(error: unknown): Promise<Failure | null> {
     };
   }
   if (error instanceof sdk.AuthError) return fromAuthError(error, sdk);
+  if (error instanceof sdk.BulkJobFailedError) {
+    return { exitCode: 1, code: 'job_failed', message: error.message };
+  }
   if (error instanceof sdk.APIError) {
     const requestId = error.requestId ? ` (request id ${error.requestId})` : '';
     const message = `${error.message}${requestId}`;

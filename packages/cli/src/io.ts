@@ -4,11 +4,18 @@ export interface Prompter {
   /** Masked: what is typed never shows. */
   password(message: string): Promise<string>;
   confirm(message: string, defaultAnswer: boolean): Promise<boolean>;
+  /** One of a list: people read `name`, the answer is its `value`. */
+  select<T>(message: string, choices: { name: string; value: T }[]): Promise<T>;
 }
 
 /** Where a run reads and writes. Tests pass their own, so nothing touches the real terminal or home. */
 export interface CliIO {
-  stdout: { write(chunk: string): unknown; isTTY?: boolean };
+  /** Downloads write bytes, and wait for `drain` when `write` says the buffer is full. */
+  stdout: {
+    write(chunk: string | Uint8Array): unknown;
+    isTTY?: boolean;
+    once?(event: 'drain', listener: () => void): unknown;
+  };
   stderr: { write(chunk: string): unknown; isTTY?: boolean };
   stdin: AsyncIterable<string | Buffer> & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -30,6 +37,10 @@ function inquirerPrompter(): Prompter {
     async confirm(message, defaultAnswer) {
       const { confirm } = await import('@inquirer/prompts');
       return confirm({ message, default: defaultAnswer }, context);
+    },
+    async select(message, choices) {
+      const { select } = await import('@inquirer/prompts');
+      return select({ message, choices, pageSize: 12 }, context);
     },
   };
 }

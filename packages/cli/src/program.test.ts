@@ -1,3 +1,4 @@
+import { mappableFields } from '@scrub/sdk';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
 import { scrub, tempConfigDir } from './testing.js';
@@ -63,5 +64,11 @@ describe('scrub', () => {
     const profile = await scrub(['--profile', 'my.profile', 'config', 'list'], env());
     expect(profile.code).toBe(2);
     expect(profile.stderr).toContain('--profile must be letters, digits');
+  });
+
+  it("lists the contract's mappable fields in scrub bulk --help", async () => {
+    const result = await scrub(['bulk', '--help'], env());
+    const fields = /fields: ([\w, ]+)/.exec(result.stdout.replace(/\s+/g, ' '))?.[1];
+    expect(fields?.trim().split(', ')).toEqual([...mappableFields]);
   });
 });

@@ -9,6 +9,11 @@ function collectList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((item) => item.trim())];
 }
 
+/** `--map a=1 --map b=2`: each repeat adds one. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 /**
  * Commands are declared here and implemented in src/commands/, imported when they run, so that
  * `scrub --help` and `scrub --version` never load the SDK, zod, conf or cli-table3.
@@ -55,6 +60,81 @@ export function createProgram(context: Context): Command {
     .action(async (phones: string[], options: unknown) => {
       const { check } = await import('./commands/check.js');
       await check(phones, options, context);
+    });
+
+  program
+    .command('bulk')
+    .description(
+      'scrub a CSV file: every row comes back with Line Type and DNC columns (one credit per unique number)',
+    )
+    .argument('<file>', 'the CSV file, or - to read it from stdin')
+    .option(
+      '--phone-col <column>',
+      'the phone column: its header text, or its number counting from 1 (asked for at a terminal when left out)',
+    )
+    .option('--no-header', 'the file has no header row: its first row is a record')
+    .option(
+      '--map <field=column>',
+      'map an optional column, by header text or number (repeatable); fields: first_name, last_name, full_name, business_name, email, street_address, street_address_2, city, state, postal_code, dob',
+      collect,
+    )
+    .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
+    .option('--wait', 'wait for the job to end, then print the result CSV')
+    .option('-o, --output <file>', 'with --wait: write the result CSV to this file, and the job to stdout')
+    .option(
+      '--line-type <types>',
+      'with --wait: only rows of these line types, comma-separated: mobile, landline, voip, toll_free, unknown_geographic, invalid',
+    )
+    .option('--dnc <0|1>', 'with --wait: only clean rows (0) or only do-not-call rows (1)')
+    .action(async (file: string, options: unknown) => {
+      const { bulk } = await import('./commands/bulk.js');
+      await bulk(file, options, context);
+    });
+
+  const jobs = program.command('jobs').description('bulk jobs: show one, or wait for it to end');
+  jobs
+    .command('show')
+    .description('print a bulk job: status, rows, credits')
+    .argument('<job_id>', 'the job id scrub bulk printed')
+    .action(async (jobId: string) => {
+      const { jobsShow } = await import('./commands/jobs.js');
+      await jobsShow(jobId, context);
+    });
+  jobs
+    .command('wait')
+    .description('wait for a bulk job to end, then print it; exit 1 if it failed')
+    .argument('<job_id>', 'the job id scrub bulk printed')
+    .action(async (jobId: string) => {
+      const { jobsWait } = await import('./commands/jobs.js');
+      await jobsWait(jobId, context);
+    });
+
+  program
+    .command('files')
+    .description('list the files of your bulk jobs, newest first')
+    .option('--search <text>', 'only files whose name contains this')
+    .option('--page <n>', 'the page to show (default 1)')
+    .option('--limit <n>', 'files per page, 1 to 100 (default 20)')
+    .option('--all', 'every file of every page')
+    .action(async (options: unknown) => {
+      const { files } = await import('./commands/files.js');
+      await files(options, context);
+    });
+
+  program
+    .command('export')
+    .description("download a bulk job's result CSV, filtered by line type and DNC")
+    .argument('<file_reference>', 'the file reference, from scrub bulk or scrub files')
+    .option(
+      '--line-type <types>',
+      'only rows of these line types, comma-separated: mobile, landline, voip, toll_free, unknown_geographic, invalid',
+    )
+    .option('--dnc <0|1>', 'only clean rows (0) or only do-not-call rows (1)')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .option('--upload', 'download the file as it was uploaded instead of the result')
+    .action(async (fileReference: string, options: unknown) => {
+      const { exportFile } = await import('./commands/export.js');
+      await exportFile(fileReference, options, context);
     });
 
   program

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { RunningServer } from '@scrub/server';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { Prompter } from './io.js';
 import { run } from './program.js';
 
@@ -23,10 +23,14 @@ export const refusingPrompter: Prompter = {
   input: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
   password: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
   confirm: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
+  select: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
 };
 
+/** A scripted answer: text typed, a yes or no, or the value of the choice picked. */
+type Answer = string | boolean | number;
+
 /** Answers questions in order, and records them. */
-function scriptedPrompter(answers: (string | boolean)[], asked: string[]): Prompter {
+function scriptedPrompter(answers: Answer[], asked: string[]): Prompter {
   const next = (message: string) => {
     asked.push(message);
     if (answers.length === 0) return Promise.reject(new Error(`no answer scripted for: ${message}`));
@@ -36,6 +40,8 @@ function scriptedPrompter(answers: (string | boolean)[], asked: string[]): Promp
     input: (message) => next(message).then(String),
     password: (message) => next(message).then(String),
     confirm: (message) => next(message).then(Boolean),
+    // The answer is the chosen value itself.
+    select: <T>(message: string) => next(message) as Promise<T>,
   };
 }
 
@@ -61,20 +67,22 @@ export async function scrub(
     stdinIsTTY = false,
     tty = false,
     answers,
-  }: { stdin?: string; stdinIsTTY?: boolean; tty?: boolean; answers?: (string | boolean)[] } = {},
+  }: { stdin?: string; stdinIsTTY?: boolean; tty?: boolean; answers?: Answer[] } = {},
 ): Promise<RunResult> {
-  let stdout = '';
+  // Downloads write bytes: kept as they come, decoded once at the end.
+  const stdout: Buffer[] = [];
   let stderr = '';
   const asked: string[] = [];
   const input = Object.assign(Readable.from([stdin]), { isTTY: answers ? true : stdinIsTTY });
   const code = await run(args, {
-    stdout: { write: (chunk: string) => (stdout += chunk), isTTY: tty },
+    stdout: { write: (chunk: string | Uint8Array) => stdout.push(Buffer.from(chunk)), isTTY: tty },
     stderr: { write: (chunk: string) => (stderr += chunk), isTTY: tty },
     stdin: input,
     env,
     prompter: answers ? scriptedPrompter([...answers], asked) : refusingPrompter,
   });
-  return answers ? { code, stdout, stderr, prompts: asked } : { code, stdout, stderr };
+  const out = Buffer.concat(stdout).toString();
+  return answers ? { code, stdout: out, stderr, prompts: asked } : { code, stdout: out, stderr };
 }
 
 /** The newest 6-digit code the server mailed to this address, read from its outbox. */
@@ -110,4 +118,37 @@ export async function grantCredits(dataDir: string, email: string, credits: numb
   await promisify(execFile)(process.execPath, [serverBin(), 'credits', 'grant', email, String(credits)], {
     env: { PATH: process.env.PATH, SCRUB_DATA_DIR: dataDir },
   });
+}
+
+let accounts = 0;
+
+/**
+ * A CI job's environment: a new account signed up, confirmed and given an API key with the CLI,
+ * granted `credits`, then only the key, in a config directory that has never seen the session.
+ */
+export async function apiKeyAccount(
+  server: RunningServer,
+  dataDir: string,
+  credits: number,
+): Promise<NodeJS.ProcessEnv> {
+  const email = `account${++accounts}.${Date.now()}@example.com`;
+  const password = 'Correct-Horse-9';
+  const env: NodeJS.ProcessEnv = { SCRUB_CONFIG_DIR: tempConfigDir(), SCRUB_API_URL: server.url };
+  const steps = [
+    () => scrub(['signup', '--email', email, '--password-stdin'], env, { stdin: `${password}\n` }),
+    async () => scrub(['confirm', '--email', email, '--code', await latestCode(server, email)], env),
+    () => scrub(['login', '--email', email, '--password-stdin'], env, { stdin: `${password}\n` }),
+  ];
+  for (const step of steps) {
+    const result = await step();
+    expect(result.code, result.stderr).toBe(0);
+  }
+  const rotate = await scrub(['key', 'rotate', '--yes', '--no-save'], env);
+  expect(rotate.code, rotate.stderr).toBe(0);
+  if (credits > 0) await grantCredits(dataDir, email, credits);
+  return {
+    SCRUB_CONFIG_DIR: tempConfigDir(),
+    SCRUB_API_URL: server.url,
+    SCRUB_API_KEY: rotate.stdout.trim(),
+  };
 }

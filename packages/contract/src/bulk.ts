@@ -63,6 +63,7 @@ export const CreatedBulkJobSchema = BulkJobSchema.extend({
   upload_url: z.string().nullable(),
   upload_expires_at: z.string().nullable(),
 });
+export type CreatedBulkJob = z.infer<typeof CreatedBulkJobSchema>;
 
 const LINE_TYPE_FILTER = new RegExp(
   `^(all|${LineTypeSchema.options.join('|')})(,(all|${LineTypeSchema.options.join('|')}))*$`,

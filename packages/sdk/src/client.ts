@@ -2,7 +2,7 @@ import { type ClientConfig, type Health, pathFor, type RouteSpec, routes } from 
 import { identityCaller } from './auth/identity-client.js';
 import { SessionManager } from './auth/session-manager.js';
 import { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
-import { adoptApiKey } from './core/internal.js';
+import { adoptApiKey, fetchFunction, pause, requestStream } from './core/internal.js';
 import { isRetryableStatus, retryDelayMs } from './core/retry.js';
 import {
   APIConnectionError,
@@ -10,11 +10,15 @@ import {
   APIError,
   APIUserAbortError,
   AuthenticationError,
+  connectionFailure,
+  parseErrorBody,
   ScrubError,
 } from './errors.js';
 import { ApiKey } from './resources/api-key.js';
 import { Auth } from './resources/auth.js';
+import { Bulk } from './resources/bulk.js';
 import { Credits } from './resources/credits.js';
+import { Files } from './resources/files.js';
 import { Plans } from './resources/plans.js';
 import { User } from './resources/user.js';
 import { createVerify, type Verify } from './resources/verify.js';
@@ -70,19 +74,8 @@ interface Credential {
   apiKey?: string;
 }
 
-/** Node's fetch only says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause. */
-function connectionFailure(url: string, error: unknown): string {
-  const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return `Could not reach ${new URL(url).origin}: ${reason instanceof Error ? reason.message : String(reason)}`;
-}
-
-function parseErrorBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
+/** What a successful answer is read as: JSON, or (downloads) its body as a stream, left unread. */
+type Answer = 'json' | 'stream';
 
 export class Scrub {
   readonly baseURL: string;
@@ -103,6 +96,10 @@ export class Scrub {
   readonly credits: Credits;
   /** `verify(phone)` checks one number; `verify.many(phones)` checks a stream of them. */
   readonly verify: Verify;
+  /** CSV files scrubbed whole: create a job, upload, submit, wait; or all of it with `run`. */
+  readonly bulk: Bulk;
+  /** The files of bulk jobs: the list, one file, downloads of the result and of the upload. */
+  readonly files: Files;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
@@ -125,6 +122,8 @@ export class Scrub {
     this.apiKey = new ApiKey(this);
     this.credits = new Credits(this);
     this.verify = createVerify(this);
+    this.bulk = new Bulk(this);
+    this.files = new Files(this);
   }
 
   /** Service status, version and which reference data answers. Public. */
@@ -147,11 +146,26 @@ export class Scrub {
    * session is forgotten.
    */
   async request<T>(route: RouteSpec, options: RequestInput & RequestOptions = {}): Promise<T> {
+    return (await this.call(route, options, 'json')) as T;
+  }
+
+  /**
+   * Like `request`, for a route that answers a file: the body as a stream, read as the caller
+   * reads it. The timeout covers the wait for the answer; the body may take as long as it takes.
+   */
+  async [requestStream](
+    route: RouteSpec,
+    options: RequestInput & RequestOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return (await this.call(route, options, 'stream')) as ReadableStream<Uint8Array>;
+  }
+
+  private async call(route: RouteSpec, options: RequestInput & RequestOptions, answer: Answer) {
     const url = this.buildURL(route, options);
     // Made once per call, so every retry (and the resend after a refresh) carries the same key.
     const idempotencyKey = route.method === 'GET' ? undefined : crypto.randomUUID();
     const send = (credential: Credential) =>
-      this.send<T>(route, url, options, this.buildHeaders(options, credential, idempotencyKey));
+      this.send(route, url, options, this.buildHeaders(options, credential, idempotencyKey), answer);
 
     const session = route.auth === 'none' ? null : await this.#sessions.fresh();
     if (!session) return send(this.#apiKey ? { apiKey: this.#apiKey } : {});
@@ -175,12 +189,23 @@ export class Scrub {
     if (this.#apiKey !== undefined) this.#apiKey = key;
   }
 
-  private async send<T>(
+  /** For requests outside the API, such as the PUT to an upload URL. */
+  [fetchFunction](): typeof fetch {
+    return this.fetchImpl ?? fetch;
+  }
+
+  /** For waits outside the retries, such as polling a job, so a subclass's `sleep` sees them too. */
+  [pause](ms: number, signal?: AbortSignal): Promise<void> {
+    return this.sleep(ms, signal);
+  }
+
+  private async send(
     route: RouteSpec,
     url: string,
     options: RequestInput & RequestOptions,
     headers: Headers,
-  ): Promise<T> {
+    answer: Answer,
+  ): Promise<unknown> {
     const init: RequestInit = {
       method: route.method,
       headers,
@@ -192,7 +217,7 @@ export class Scrub {
       const canRetry = retriesDone < maxRetries;
       let exchange: { response: Response; text: string };
       try {
-        exchange = await this.exchange(url, init, options);
+        exchange = await this.exchange(url, init, options, answer);
       } catch (error) {
         if (!canRetry || !(error instanceof APIConnectionError)) throw error;
         await this.sleep(retryDelayMs(retriesDone), options.signal);
@@ -200,9 +225,10 @@ export class Scrub {
       }
 
       const { response, text } = exchange;
+      if (response.ok && answer === 'stream') return downloadStream(url, response, options.signal);
       if (response.ok) {
         try {
-          return JSON.parse(text) as T;
+          return JSON.parse(text);
         } catch {
           throw new ScrubError(
             `${route.method} ${route.path} answered ${response.status} with a body that is not JSON: is ${this.baseURL} the Scrub API?`,
@@ -257,19 +283,52 @@ export class Scrub {
     return headers;
   }
 
-  /** One attempt, body included, within the per-attempt timeout. */
-  private async exchange(url: string, init: RequestInit, options: RequestOptions) {
+  /**
+   * One attempt within the per-attempt timeout, body included; except a download's body, which is
+   * left unread for the caller (still stopped by the caller's signal).
+   */
+  private async exchange(url: string, init: RequestInit, options: RequestOptions, answer: Answer) {
     const timeout = options.timeout ?? this.timeout;
-    const timeoutSignal = AbortSignal.timeout(timeout);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeoutSignal]) : timeoutSignal;
+    const timer = new AbortController();
+    const timeoutId = setTimeout(() => timer.abort(), timeout);
+    const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
     const fetchImpl = this.fetchImpl ?? fetch;
     try {
       const response = await fetchImpl(url, { ...init, signal });
-      return { response, text: await response.text() };
+      const text = response.ok && answer === 'stream' ? '' : await response.text();
+      return { response, text };
     } catch (error) {
       if (options.signal?.aborted) throw new APIUserAbortError();
-      if (timeoutSignal.aborted) throw new APIConnectionTimeoutError(timeout);
+      if (timer.signal.aborted) throw new APIConnectionTimeoutError(timeout);
       throw new APIConnectionError(connectionFailure(url, error), { cause: error });
+    } finally {
+      clearTimeout(timeoutId);
     }
   }
+}
+
+/**
+ * A download's body, whose failures are the SDK's errors like any call's: `APIUserAbortError` when
+ * the caller's signal stops it, `APIConnectionError` when the connection breaks off.
+ */
+function downloadStream(url: string, response: Response, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  const reader = response.body?.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!reader) return controller.close();
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        if (signal?.aborted) throw new APIUserAbortError();
+        const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+        throw new APIConnectionError(
+          `The download from ${new URL(url).origin} broke off: ${reason instanceof Error ? reason.message : String(reason)}`,
+          { cause: error },
+        );
+      }
+    },
+    cancel: (reason) => reader?.cancel(reason),
+  });
 }

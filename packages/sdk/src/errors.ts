@@ -1,4 +1,4 @@
-import type { ErrorCode, FieldIssue } from '@scrub/contract';
+import type { BulkJob, ErrorCode, FieldIssue } from '@scrub/contract';
 import { retryAfterMs } from './core/retry.js';
 
 /** Every error the SDK throws is a ScrubError, so one `instanceof` check catches them all. */
@@ -118,10 +118,38 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   }
 }
 
+/** The body of an error answer: its JSON, or its text when it is not JSON (a proxy's page, S3's XML). */
+export function parseErrorBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Node's fetch only says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause. */
+export function connectionFailure(url: string, error: unknown): string {
+  const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return `Could not reach ${new URL(url).origin}: ${reason instanceof Error ? reason.message : String(reason)}`;
+}
+
 /** The caller's AbortSignal fired. */
 export class APIUserAbortError extends ScrubError {
   constructor() {
     super('Request was aborted.');
+  }
+}
+
+/**
+ * A bulk job ended in `failed`: its file could not be scrubbed. `job.error` says why; its credits
+ * were given back (`job.credits_reversed`).
+ */
+export class BulkJobFailedError extends ScrubError {
+  readonly job: BulkJob;
+
+  constructor(job: BulkJob) {
+    super(`Bulk job ${job.job_id} failed: ${job.error ?? 'no reason given'}`);
+    this.job = job;
   }
 }
 

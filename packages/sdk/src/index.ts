@@ -5,6 +5,7 @@ export type {
   BulkJob,
   ClientConfig,
   CreateBulkJob,
+  CreatedBulkJob,
   CreditSnapshot,
   ErrorCode,
   ErrorEnvelope,
@@ -32,9 +33,12 @@ export type {
   VerifyQuery,
   VerifyResult,
 } from '@scrub/contract';
+/** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
+export { mappableFields } from '@scrub/contract';
 export { type AuthOperation, authMessages } from './auth/auth-errors.js';
 export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
+export type { Page, PagePromise } from './core/pagination.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -44,6 +48,7 @@ export {
   AuthenticationError,
   AuthLimitExceededError,
   BadRequestError,
+  BulkJobFailedError,
   ConflictError,
   ExpiredCodeError,
   IdentityNotConfiguredError,
@@ -72,7 +77,16 @@ export {
   type SignUpParams,
   type SignUpResult,
 } from './resources/auth.js';
+export {
+  Bulk,
+  type BulkJobCreateParams,
+  type RunOptions,
+  type UploadOptions,
+  type UploadSource,
+  type WaitOptions,
+} from './resources/bulk.js';
 export { Credits } from './resources/credits.js';
+export { type DownloadOptions, type FileListParams, FilePage, Files } from './resources/files.js';
 export { Plans } from './resources/plans.js';
 export { User } from './resources/user.js';
 export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CreditSnapshot, VerifyResult } from '@scrub/sdk';
 import { loadConfig, type RunningServer, startServer } from '@scrub/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantCredits, latestCode, type RunResult, scrub, tempConfigDir } from '../testing.js';
+import { apiKeyAccount, type RunResult, scrub, tempConfigDir } from '../testing.js';
 import { answerCells, csvRow } from './check.js';
 
 /**
@@ -16,34 +16,11 @@ let server: RunningServer;
 let dataDir: string;
 let funded: NodeJS.ProcessEnv;
 
-const PASSWORD = 'Correct-Horse-9';
 const GEOGRAPHIC = ['mobile', 'landline', 'voip'];
 const THREE = ['2012345678', '8005551234', '1234567890'];
-let accounts = 0;
 
-/** A new account signed up, confirmed and given an API key with the CLI, then granted `credits`. */
-async function account(credits: number): Promise<NodeJS.ProcessEnv> {
-  const email = `check${++accounts}.${Date.now()}@example.com`;
-  const env: NodeJS.ProcessEnv = { SCRUB_CONFIG_DIR: tempConfigDir(), SCRUB_API_URL: server.url };
-  const steps = [
-    () => scrub(['signup', '--email', email, '--password-stdin'], env, { stdin: `${PASSWORD}\n` }),
-    async () => scrub(['confirm', '--email', email, '--code', await latestCode(server, email)], env),
-    () => scrub(['login', '--email', email, '--password-stdin'], env, { stdin: `${PASSWORD}\n` }),
-  ];
-  for (const step of steps) {
-    const result = await step();
-    expect(result.code, result.stderr).toBe(0);
-  }
-  const rotate = await scrub(['key', 'rotate', '--yes', '--no-save'], env);
-  expect(rotate.code, rotate.stderr).toBe(0);
-  if (credits > 0) await grantCredits(dataDir, email, credits);
-  // A CI job: only the key, in a config directory that has never seen the session.
-  return {
-    SCRUB_CONFIG_DIR: tempConfigDir(),
-    SCRUB_API_URL: server.url,
-    SCRUB_API_KEY: rotate.stdout.trim(),
-  };
-}
+/** A CI job's environment: only the API key of a new account holding `credits`. */
+const account = (credits: number) => apiKeyAccount(server, dataDir, credits);
 
 async function creditsLeft(env: NodeJS.ProcessEnv): Promise<CreditSnapshot['credits_remaining']> {
   const result = await scrub(['--json', 'credits'], env);

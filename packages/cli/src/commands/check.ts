@@ -6,7 +6,7 @@ import { type CliIO, readLines, useColor } from '../io.js';
 import { parseInput } from '../validate.js';
 import { requireCredentials } from './whoami.js';
 
-const lineTypes = [
+export const lineTypes = [
   'mobile',
   'landline',
   'voip',

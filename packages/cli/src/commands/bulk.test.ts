@@ -1,0 +1,377 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BulkJob, CreditSnapshot, FileList } from '@scrub/sdk';
+import { loadConfig, type RunningServer, startServer } from '@scrub/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyAccount, scrub, tempConfigDir } from '../testing.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'scrub-bulk-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A CSV on disk. */
+function csvFile(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** Lead lists as people send them: a duplicate (written two ways), a toll-free and an invalid number. */
+const LEADS = [
+  'Name,Phone,City',
+  'Ann,(201) 234-5678,Newark',
+  'Bob,201.234.5678,"Newark, NJ"',
+  'Cid,800-555-1234,Anywhere',
+  'Dee,123-456-7890,Nowhere',
+  'Eve,202-333-4444,Washington',
+].join('\n');
+
+const lines = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
+
+describe('scrub bulk: usage', () => {
+  const env = {
+    SCRUB_CONFIG_DIR: tempConfigDir(),
+    SCRUB_API_KEY: 'scrub_unused',
+    SCRUB_API_URL: 'http://127.0.0.1:9',
+  };
+  const leads = csvFile('usage.csv', LEADS);
+
+  it.each([
+    ['off a terminal', ['bulk', leads], {}, 'stdin is not a terminal'],
+    ['with --no-input', ['--no-input', 'bulk', leads], { stdinIsTTY: true }, '--no-input was given'],
+    ['for stdin', ['bulk', '-'], { stdin: LEADS }, 'the CSV comes on stdin'],
+  ])('needs --phone-col %s (exit 2), before reading anything', async (_, args, options, why) => {
+    const result = await scrub(args, env, options);
+
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `error: Pass --phone-col with the phone column's header text or number (1 for the first column): ${why}, so scrub cannot ask\n`,
+    );
+  });
+
+  it.each([
+    [['-o', 'out.csv'], '-o, --line-type and --dnc apply to the result: add --wait'],
+    [['--dnc', '0'], '-o, --line-type and --dnc apply to the result'],
+    [['--wait', '--dnc', 'yes'], '--dnc takes 0 (clean numbers only), 1 (DNC numbers only) or all'],
+    [
+      ['--wait', '--line-type', 'cell'],
+      '--line-type takes mobile, landline, voip, toll_free, unknown_geographic, invalid, all (got "cell")',
+    ],
+    [
+      ['--map', 'nickname=Name'],
+      '--map takes field=column, the field one of first_name, last_name, full_name',
+    ],
+    [['--map', 'first_name'], '--map takes field=column'],
+    [['--phone-col', '0'], '--phone-col counts columns from 1: the first column is 1'],
+    [['--phone-col', '4'], "--phone-col 4 is out of range: the file's first row has 3 columns"],
+    [
+      ['--phone-col', 'Phone', '--no-header'],
+      '--phone-col "Phone" is a column name, but with --no-header the file has none',
+    ],
+    [['--phone-col', '2', '--map', 'city=9'], '--map city 9 is out of range'],
+  ])('refuses %j with exit 2', async (options, message) => {
+    const result = await scrub(['bulk', leads, '--phone-col', 'Phone', ...options], env);
+
+    expect(result.stderr).toContain(message);
+    expect(result.code).toBe(2);
+  });
+
+  it('refuses a file that does not exist, and a directory', async () => {
+    const missing = await scrub(['bulk', join(dir, 'nope.csv'), '--phone-col', 'Phone'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`error: Cannot read ${join(dir, 'nope.csv')}: no such file\n`);
+
+    const directory = await scrub(['bulk', dir, '--phone-col', 'Phone'], env);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toContain('is a directory, not a CSV file');
+  });
+
+  it('will not read a CSV typed at a terminal', async () => {
+    const result = await scrub(['bulk', '-', '--phone-col', 'Phone'], env, { stdinIsTTY: true });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('scrub bulk - reads the CSV from a pipe');
+  });
+
+  it('needs credentials (exit 3)', async () => {
+    const result = await scrub(['bulk', leads, '--phone-col', 'Phone'], {
+      SCRUB_CONFIG_DIR: tempConfigDir(),
+    });
+
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('Not signed in');
+  });
+});
+
+/**
+ * Against the real service in this process, on an embedded database on disk so that
+ * `scrub-server credits grant` reaches it as an operator would; the files in a local directory
+ * with signed upload URLs, the worker in the same process.
+ */
+describe('scrub bulk, jobs, files and export against the real server', () => {
+  let server: RunningServer;
+  let dataDir: string;
+  let funded: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'scrub-bulk-data-'));
+    server = await startServer(loadConfig({ SCRUB_DATA_DIR: dataDir }, { port: 0 }), false);
+    funded = await apiKeyAccount(server, dataDir, 1_000);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function creditsLeft(env: NodeJS.ProcessEnv): Promise<CreditSnapshot['credits_remaining']> {
+    const result = await scrub(['--json', 'credits'], env);
+    expect(result.code, result.stderr).toBe(0);
+    return (JSON.parse(result.stdout) as CreditSnapshot).credits_remaining;
+  }
+
+  it('scrubs a CSV from stdin in a pipeline: every row back with Line Type and DNC, charged once per unique number', async () => {
+    const before = await creditsLeft(funded);
+
+    const result = await scrub(['bulk', '-', '--phone-col', 'Phone', '--wait'], funded, { stdin: LEADS });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(lines(result.stdout)).toEqual([
+      'Name,Phone,City,Line Type,DNC',
+      expect.stringMatching(/^Ann,\(201\) 234-5678,Newark,(mobile|landline|voip),0$/),
+      expect.stringMatching(/^Bob,201\.234\.5678,"Newark, NJ",(mobile|landline|voip),0$/),
+      'Cid,800-555-1234,Anywhere,toll_free,0',
+      // Not a number: nothing to look up on a do-not-call list.
+      'Dee,123-456-7890,Nowhere,invalid,',
+      expect.stringMatching(/^Eve,202-333-4444,Washington,(mobile|landline|voip),0$/),
+    ]);
+    // Ann and Bob have the same number; Dee's is not one: three credits.
+    expect(await creditsLeft(funded)).toBe((before as number) - 3);
+  });
+
+  it('keeps the numbers that may be called with --dnc 0', async () => {
+    const result = await scrub(['bulk', '-', '--phone-col', 'Phone', '--wait', '--dnc', '0'], funded, {
+      stdin: LEADS,
+    });
+
+    expect(result.code, result.stderr).toBe(0);
+    // Dee's is not a number, so it has no DNC status and is left out.
+    const names = lines(result.stdout).map((line) => line.split(',')[0]);
+    expect(names).toEqual(['Name', 'Ann', 'Bob', 'Cid', 'Eve']);
+  });
+
+  it('prints the job without --wait, and follows it with scrub jobs', async () => {
+    const leads = csvFile('jobs.csv', LEADS);
+
+    const created = await scrub(
+      ['--json', 'bulk', leads, '--phone-col', '2', '--name', 'Spring leads.csv'],
+      funded,
+    );
+
+    expect(created.code, created.stderr).toBe(0);
+    const job = JSON.parse(created.stdout) as BulkJob;
+    expect(job).toMatchObject({ filename: 'Spring leads.csv', status: 'queued', total_rows: 5 });
+
+    const waited = await scrub(['jobs', 'wait', job.job_id], funded);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stdout).toMatch(new RegExp(`^Job +${job.job_id}\n`));
+    expect(waited.stdout).toMatch(/Status +completed/);
+    expect(waited.stdout).toMatch(/Duplicates +1\n/);
+    expect(waited.stdout).toMatch(/Credits +5 charged, 2 given back/);
+    expect(waited.stdout).toMatch(/Line types +.*toll_free 1/);
+
+    const shown = JSON.parse((await scrub(['--json', 'jobs', 'show', job.job_id], funded)).stdout) as BulkJob;
+    expect(shown).toMatchObject({
+      job_id: job.job_id,
+      status: 'completed',
+      duplicates: 1,
+      credits_reversed: 2,
+    });
+  });
+
+  it('lists the jobs in scrub files, and exports results filtered by line type and DNC', async () => {
+    const leads = csvFile('export-me.csv', LEADS);
+    const created = await scrub(['--json', 'bulk', leads, '--phone-col', 'Phone'], funded);
+    const job = JSON.parse(created.stdout) as BulkJob;
+    expect((await scrub(['jobs', 'wait', job.job_id], funded)).code).toBe(0);
+
+    const listed = await scrub(['files', '--search', 'export-me'], funded);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(lines(listed.stdout)).toHaveLength(1);
+    const cells = lines(listed.stdout)[0]?.split('\t');
+    expect(cells).toEqual([
+      'export-me.csv',
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+      'completed',
+      '5',
+      '1',
+      '5 (2 given back)',
+      job.file_reference,
+    ]);
+    const table = await scrub(
+      ['files', '--search', 'export-me'],
+      { ...funded, NO_COLOR: '1' },
+      { tty: true },
+    );
+    expect(table.stdout).toMatch(
+      /│ File name +│ Uploaded at +│ Status +│ Total rows +│ Duplicates +│ Credits charged +│ Reference +│/,
+    );
+    expect(table.stdout).toContain(job.file_reference);
+    expect(table.stderr).toBe('Page 1 of 1 (1 file)\n');
+    const json = JSON.parse(
+      (await scrub(['--json', 'files', '--search', 'export-me'], funded)).stdout,
+    ) as FileList;
+    expect(json).toMatchObject({ page: 1, total_pages: 1, total_files_count: 1 });
+
+    const tollFree = await scrub(['export', job.file_reference, '--line-type', 'toll_free'], funded);
+    expect(tollFree.code, tollFree.stderr).toBe(0);
+    expect(lines(tollFree.stdout)).toEqual([
+      'Name,Phone,City,Line Type,DNC',
+      'Cid,800-555-1234,Anywhere,toll_free,0',
+    ]);
+
+    const either = await scrub(['export', job.file_reference, '--line-type', 'toll_free,invalid'], funded);
+    expect(lines(either.stdout).map((line) => line.split(',')[0])).toEqual(['Name', 'Cid', 'Dee']);
+
+    const onDnc = await scrub(['export', job.file_reference, '--dnc', '1'], funded);
+    expect(lines(onDnc.stdout)).toEqual(['Name,Phone,City,Line Type,DNC']);
+
+    const output = join(dir, 'exported.csv');
+    const saved = await scrub(['export', job.file_reference, '--dnc', 'all', '-o', output], funded);
+    expect(saved).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(lines(readFileSync(output, 'utf8'))).toHaveLength(6);
+
+    // Public, as the file detail page is: the reference is enough.
+    const original = await scrub(['export', job.file_reference, '--upload'], {
+      SCRUB_CONFIG_DIR: tempConfigDir(),
+      SCRUB_API_URL: server.url,
+    });
+    expect(original.stdout).toBe(LEADS);
+  });
+
+  it('pages through scrub files, or lists every file with --all', async () => {
+    const env = await apiKeyAccount(server, dataDir, 100);
+    for (const name of ['a.csv', 'b.csv', 'c.csv']) {
+      const result = await scrub(['bulk', csvFile(name, LEADS), '--phone-col', 'Phone'], env);
+      expect(result.code, result.stderr).toBe(0);
+    }
+
+    const second = await scrub(['files', '--limit', '2', '--page', '2'], env);
+    expect(lines(second.stdout).map((line) => line.split('\t')[0])).toEqual(['a.csv']);
+    const every = await scrub(['files', '--limit', '1', '--all'], env);
+    expect(lines(every.stdout).map((line) => line.split('\t')[0])).toEqual(['c.csv', 'b.csv', 'a.csv']);
+    const ndjson = await scrub(['--json', 'files', '--limit', '1', '--all'], env);
+    expect(lines(ndjson.stdout).map((line) => JSON.parse(line).file_name)).toEqual([
+      'c.csv',
+      'b.csv',
+      'a.csv',
+    ]);
+  });
+
+  it('asks for the phone column at a terminal, showing the first rows', async () => {
+    const leads = csvFile('asked.csv', LEADS);
+
+    const result = await scrub(['--json', 'bulk', leads], funded, { answers: [1] });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.prompts).toEqual(['Which column holds the phone numbers?']);
+    expect(result.stderr).toMatch(/│ Name +│ Phone +│ City +│/);
+    expect(result.stderr).toContain('│ Cid  │ 800-555-1234   │ Anywhere   │');
+    expect(JSON.parse(result.stdout)).toMatchObject({ filename: 'asked.csv', status: 'queued' });
+  });
+
+  it('shows upload and processing progress on a terminal, and writes the result to -o', async () => {
+    const leads = csvFile('progress.csv', LEADS);
+    const output = join(dir, 'progress-scrubbed.csv');
+
+    const result = await scrub(
+      ['bulk', leads, '--phone-col', 'Phone', '--wait', '-o', output],
+      { ...funded, NO_COLOR: '1' },
+      { tty: true },
+    );
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Uploading  [████████████████████████] 100%');
+    expect(result.stderr).toMatch(/Job [\w-]+ queued \(Ctrl-C stops waiting, not the job\)/);
+    expect(result.stderr).toContain('Processing [████████████████████████] 100%  5 of 5 rows');
+    expect(result.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect(result.stdout).toMatch(/Status +completed/);
+    expect(lines(readFileSync(output, 'utf8'))).toHaveLength(6);
+  });
+
+  it('reads a file without a header, by column number, with a mapping', async () => {
+    const headless = csvFile(
+      'headless.csv',
+      'Ann,2012345678,ann@example.com\nBob,8005551234,bob@example.com\n',
+    );
+
+    const result = await scrub(
+      [
+        'bulk',
+        headless,
+        '--no-header',
+        '--phone-col',
+        '2',
+        '--map',
+        'first_name=1',
+        '--map',
+        'email=3',
+        '--wait',
+      ],
+      funded,
+    );
+
+    expect(result.code, result.stderr).toBe(0);
+    // The result names the columns it was not given names for.
+    expect(lines(result.stdout)).toEqual([
+      'Column 1,Column 2,Column 3,Line Type,DNC',
+      expect.stringMatching(/^Ann,2012345678,ann@example\.com,(mobile|landline|voip),0$/),
+      'Bob,8005551234,bob@example.com,toll_free,0',
+    ]);
+  });
+
+  it("refuses a submit the credits cannot cover with the wizard's words, exit 4, charging nothing", async () => {
+    const poor = await apiKeyAccount(server, dataDir, 2);
+
+    const result = await scrub(['bulk', '-', '--phone-col', 'Phone', '--wait'], poor, { stdin: LEADS });
+
+    expect(result).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'error: You need 5 credits but only have 2.\n',
+    });
+    expect(await creditsLeft(poor)).toBe(2);
+    const json = await scrub(['--json', 'bulk', '-', '--phone-col', 'Phone'], poor, { stdin: LEADS });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'insufficient_credits', message: 'You need 5 credits but only have 2.' },
+    });
+  });
+
+  it('says why a CSV cannot be read (exit 1), free', async () => {
+    const before = await creditsLeft(funded);
+
+    const empty = await scrub(['bulk', '-', '--phone-col', 'Phone', '--wait'], funded, { stdin: '' });
+    const noColumn = await scrub(['bulk', '-', '--phone-col', 'Tel', '--wait'], funded, { stdin: LEADS });
+
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^error: 400 Csv is empty/);
+    expect(noColumn.code).toBe(1);
+    expect(noColumn.stderr).toMatch(/^error: 400 No column "Tel" in the header row/);
+    expect(await creditsLeft(funded)).toBe(before);
+  });
+
+  it('answers an unknown job or file reference with exit 1', async () => {
+    const job = await scrub(['jobs', 'show', 'no-such-job'], funded);
+    expect(job.code).toBe(1);
+    expect(job.stderr).toMatch(/^error: 404 /);
+
+    const file = await scrub(['export', 'NoSuchReference0000000000000000'], funded);
+    expect(file.code).toBe(1);
+    expect(file.stderr).toMatch(/^error: 404 No file found/);
+  });
+});

@@ -1,0 +1,121 @@
+import { type BulkJob, type CreateBulkJob, type CreatedBulkJob, routes } from '@scrub/contract';
+import type { RequestOptions } from '../client.js';
+import { fetchFunction, pause } from '../core/internal.js';
+import { APIResource } from '../core/resource.js';
+import { putUpload, type UploadOptions, type UploadSource } from '../core/upload.js';
+import { BulkJobFailedError, ConflictError, ScrubError } from '../errors.js';
+
+export type { UploadOptions, UploadSource } from '../core/upload.js';
+
+/**
+ * `POST /bulk/jobs`. `phone_col` and the `mapping` columns are header texts (matched without regard
+ * to case) or 0-based positions; `header_row` is 1 (the default) or 0 for a file without a header.
+ * `csv_content` sends a small file inline, which submits the job at once.
+ */
+export type BulkJobCreateParams = Omit<CreateBulkJob, 'header_row' | 'mapping'> &
+  Partial<Pick<CreateBulkJob, 'header_row' | 'mapping'>>;
+
+export interface WaitOptions extends RequestOptions {
+  /** Called with the job after every poll: `processed_rows` of `total_rows` while it runs. */
+  onProgress?(job: BulkJob): void;
+  /** Milliseconds before the second poll; each wait doubles, up to `maxPollInterval`. Default 500. */
+  pollInterval?: number;
+  /** Default 5 000. */
+  maxPollInterval?: number;
+}
+
+export interface RunOptions extends WaitOptions {
+  /** The upload's progress, as `upload()` reports it. */
+  onUploadProgress?: UploadOptions['onProgress'];
+}
+
+export class Bulk extends APIResource {
+  /** Creates a job and answers it with the URL to PUT its file to (see `upload`). */
+  create(params: BulkJobCreateParams, options?: RequestOptions): Promise<CreatedBulkJob> {
+    return this.client.request<CreatedBulkJob>(routes.createBulkJob, { ...options, body: params });
+  }
+
+  /**
+   * Sends the CSV to a job's upload URL (the job as `create` answered it, or the URL itself), as a
+   * stream with `Content-Type: text/csv` and no credentials: the URL is signed. A refused URL is a
+   * `PermissionDeniedError` (403: expired or altered), `ConflictError` (409: already used) or
+   * `PayloadTooLargeError` (413). Not retried.
+   */
+  upload(job: CreatedBulkJob | string, source: UploadSource, options: UploadOptions = {}): Promise<void> {
+    const url = typeof job === 'string' ? job : job.upload_url;
+    if (!url) {
+      return Promise.reject(
+        new ScrubError('This job has no upload URL: its file was sent inline with the job.'),
+      );
+    }
+    return putUpload(this.client[fetchFunction](), url, source, {
+      ...options,
+      timeout: options.timeout ?? this.client.timeout,
+    });
+  }
+
+  /**
+   * Counts the uploaded file's records, charges them and queues the job. `InsufficientCreditsError`
+   * (402, with `creditsRequired` and `creditsAvailable`) charges nothing; `BadRequestError` for a
+   * file that cannot be read (`Csv is empty`, no such phone column...); `ConflictError` when the
+   * file was not uploaded or the job was already submitted.
+   */
+  submit(jobId: string, options?: RequestOptions): Promise<BulkJob> {
+    return this.client.request<BulkJob>(routes.submitBulkJob, { ...options, params: { job_id: jobId } });
+  }
+
+  get(jobId: string, options?: RequestOptions): Promise<BulkJob> {
+    return this.client.request<BulkJob>(routes.getBulkJob, { ...options, params: { job_id: jobId } });
+  }
+
+  /**
+   * Polls the job until it ends, waiting 0.5 s, then twice as long each time up to 5 s. Resolves
+   * with the completed job; throws `BulkJobFailedError` (carrying the job) for a failed one, and
+   * `APIUserAbortError` when `signal` aborts (the job goes on at the service). A job that was never
+   * submitted would never end, so it is an error at once. For a deadline, pass
+   * `signal: AbortSignal.timeout(ms)`.
+   */
+  async wait(
+    jobId: string,
+    { onProgress, pollInterval = 500, maxPollInterval = 5_000, ...options }: WaitOptions = {},
+  ): Promise<BulkJob> {
+    for (let delay = pollInterval; ; delay = Math.min(delay * 2, maxPollInterval)) {
+      const job = await this.get(jobId, options);
+      onProgress?.(job);
+      if (job.status === 'completed') return job;
+      if (job.status === 'failed') throw new BulkJobFailedError(job);
+      if (job.status === 'awaiting_upload') {
+        throw new ScrubError(
+          `Bulk job ${jobId} has not been submitted: upload its file and submit it first.`,
+        );
+      }
+      await this.client[pause](delay, options.signal);
+    }
+  }
+
+  /**
+   * All of it in one call: creates the job, uploads `source`, submits it and waits for it to end.
+   * Resolves with the completed job, whose `file_reference` `files.download()` takes.
+   */
+  async run(
+    source: UploadSource,
+    params: Omit<BulkJobCreateParams, 'csv_content'>,
+    { onUploadProgress, onProgress, pollInterval, maxPollInterval, ...options }: RunOptions = {},
+  ): Promise<BulkJob> {
+    const created = await this.create(params, options);
+    await this.upload(created, source, {
+      onProgress: onUploadProgress,
+      signal: options.signal,
+      timeout: options.timeout,
+    });
+    try {
+      await this.submit(created.job_id, options);
+    } catch (error) {
+      // A submit whose answer was lost is retried, and the retry finds the job submitted already.
+      if (!(error instanceof ConflictError)) throw error;
+      const job = await this.get(created.job_id, options);
+      if (job.status === 'awaiting_upload') throw error;
+    }
+    return this.wait(created.job_id, { ...options, onProgress, pollInterval, maxPollInterval });
+  }
+}

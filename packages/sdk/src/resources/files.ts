@@ -1,0 +1,112 @@
+import { type FileList, type FileListQuery, type FileView, type LineType, routes } from '@scrub/contract';
+import type { RequestOptions } from '../client.js';
+import { requestStream } from '../core/internal.js';
+import { itemsFrom, type Page, PagePromise } from '../core/pagination.js';
+import { APIResource } from '../core/resource.js';
+
+/** `GET /files`: every field is optional; `page` 1 and `limit` 20 (at most 100) by default. */
+export type FileListParams = Partial<FileListQuery>;
+
+/** Which rows of a result to download: the service matches its `Line Type` and `DNC` columns. */
+export interface DownloadOptions extends RequestOptions {
+  /** One line type, or several (rows of any of them); `'all'` or left out keeps every row. */
+  lineType?: LineType | LineType[] | 'all';
+  /** `'0'` clean rows, `'1'` do-not-call rows; `'all'` or left out keeps both. Numbers work too. */
+  dnc?: '0' | '1' | 0 | 1 | 'all';
+}
+
+/**
+ * One page of the caller's files, newest first: the API's fields, plus the way to the next pages.
+ * Iterating it with `for await` yields its files and those of every page after it.
+ */
+export class FilePage implements FileList, Page<FileView> {
+  readonly files: FileView[];
+  readonly page: number;
+  readonly total_pages: number;
+  readonly total_files_count: number;
+  readonly #fetchPage: (page: number) => Promise<FilePage>;
+
+  constructor(list: FileList, fetchPage: (page: number) => Promise<FilePage>) {
+    this.files = list.files;
+    this.page = list.page;
+    this.total_pages = list.total_pages;
+    this.total_files_count = list.total_files_count;
+    this.#fetchPage = fetchPage;
+  }
+
+  getPaginatedItems(): FileView[] {
+    return this.files;
+  }
+
+  hasNextPage(): boolean {
+    return this.page < this.total_pages;
+  }
+
+  getNextPage(): Promise<FilePage> {
+    return this.#fetchPage(this.page + 1);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<FileView> {
+    return itemsFrom(this);
+  }
+
+  /** Only the JSON the API sent, for `JSON.stringify`. */
+  toJSON(): FileList {
+    const { files, page, total_pages, total_files_count } = this;
+    return { files, page, total_pages, total_files_count };
+  }
+}
+
+export class Files extends APIResource {
+  /**
+   * The caller's files, newest first: `await` it for one page, or iterate it for every file of
+   * every page (`for await (const file of scrub.files.list({ search: 'leads' }))`). Files whose
+   * job is still waiting for its upload are not listed.
+   */
+  list(params: FileListParams = {}, options?: RequestOptions): PagePromise<FilePage, FileView> {
+    const fetchPage = async (page: number): Promise<FilePage> => {
+      const list = await this.client.request<FileList>(routes.listFiles, {
+        ...options,
+        query: { ...params, page },
+      });
+      return new FilePage(list, fetchPage);
+    };
+    return new PagePromise(() => fetchPage(params.page ?? 1));
+  }
+
+  /** One file by its reference. Public: the reference is unguessable, and is the credential. */
+  get(fileReference: string, options?: RequestOptions): Promise<FileView> {
+    return this.client.request<FileView>(routes.getFile, {
+      ...options,
+      params: { file_reference: fileReference },
+    });
+  }
+
+  /**
+   * The result CSV as a web `ReadableStream` of bytes, filtered by the service, read as you read it
+   * (never held whole). In Node, `Readable.fromWeb(stream)` or `pipeline(stream, file)` take it.
+   * `ConflictError` (code `results_not_ready`) until the job has completed; `NotFoundError`
+   * (`file_not_found`) for an unknown reference or a job that failed.
+   */
+  download(
+    fileReference: string,
+    { lineType, dnc, ...options }: DownloadOptions = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return this.client[requestStream](routes.downloadResult, {
+      ...options,
+      params: { file_reference: fileReference },
+      query: {
+        line_type: Array.isArray(lineType) ? lineType.join(',') : lineType,
+        dnc: dnc === undefined ? undefined : String(dnc),
+      },
+    });
+  }
+
+  /** The CSV as it was uploaded, as a stream of its bytes (whatever their encoding). */
+  downloadUpload(fileReference: string, options?: RequestOptions): Promise<ReadableStream<Uint8Array>> {
+    return this.client[requestStream](routes.downloadUpload, {
+      ...options,
+      params: { file_reference: fileReference },
+    });
+  }
+}
