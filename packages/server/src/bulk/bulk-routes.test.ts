@@ -177,17 +177,24 @@ describe('bulk jobs over HTTP', () => {
   });
 
   it.each([
-    ['an empty file', '', {}, /Csv is empty/],
-    ['a header and no rows', 'Name,Phone\r\n', {}, /header/i],
-    ['no column of that name', 'Name,Tel\r\nAnn,2012345678\r\n', {}, /Phone/],
+    ['an empty file', '', {}, /^Csv is empty$/, 'csv_empty'],
+    ['a header and no rows', 'Name,Phone\r\n', {}, /header/i, 'bad_request'],
+    ['no column of that name', 'Name,Tel\r\nAnn,2012345678\r\n', {}, /Phone/, 'bad_request'],
     [
-      'a column number past the last column',
+      'a column past the last column',
       'Ann,2012345678\r\n',
       { phone_col: 5, header_row: 0 },
       /column/i,
+      'bad_request',
     ],
-    ['a binary file', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 0xff, 0xfe, 0, 1]), {}, /text|CSV/i],
-  ])('refuses %s at submit with a 400 that says why, free', async (_, csv, options, message) => {
+    [
+      'a binary file',
+      Buffer.from([0x50, 0x4b, 3, 4, 0, 0, 0, 0, 0xff, 0xfe, 0, 1]),
+      {},
+      /text|CSV/i,
+      'bad_request',
+    ],
+  ])('refuses %s at submit with a 400 that says why, free', async (_, csv, options, message, code) => {
     const { headers, profileId } = await account(10);
     const created = CreatedBulkJobSchema.parse(
       (await create(headers, { file_name: 'bad.csv', phone_col: 'Phone', ...options })).body,
@@ -196,6 +203,7 @@ describe('bulk jobs over HTTP', () => {
     const { status, body } = await submit(headers, created.job_id);
     expect(status).toBe(400);
     expect(body.message).toMatch(message);
+    expect(body.error.code).toBe(code);
     expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 10 });
   });
 

@@ -37,7 +37,9 @@ export function registerBulkJobs(context: ServerContext, { processor, worker }: 
     try {
       records = await processor.count(job);
     } catch (error) {
-      if (error instanceof UnprocessableFile) throw new ApiError('bad_request', error.message);
+      if (error instanceof UnprocessableFile) {
+        throw new ApiError(error.reason === 'empty' ? 'csv_empty' : 'bad_request', error.message);
+      }
       throw error;
     }
     const queued = await submitJob(db, job, records);

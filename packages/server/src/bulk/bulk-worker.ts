@@ -16,6 +16,14 @@ export interface JobProcessor {
 /** Thrown by a processor for a file it cannot scrub: the job fails with this message, credits given back. */
 export class UnprocessableFile extends Error {
   override name = 'UnprocessableFile';
+
+  /** `empty`: the file has no rows at all (the seed's 'Csv is empty'). */
+  constructor(
+    message: string,
+    readonly reason: 'empty' | 'unreadable' = 'unreadable',
+  ) {
+    super(message);
+  }
 }
 
 export interface BulkWorkerOptions {

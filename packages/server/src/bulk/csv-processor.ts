@@ -8,7 +8,10 @@ import type { JobOutcome, JobRow } from './job-store.js';
 
 /** A file the scrubber refused, as the job's error: what was wrong and where. */
 function unprocessable(error: CsvError): UnprocessableFile {
-  return new UnprocessableFile(error.line === null ? error.message : `${error.message} (line ${error.line})`);
+  return new UnprocessableFile(
+    error.line === null ? error.message : `${error.message} (line ${error.line})`,
+    error.code === 'csv_empty' ? 'empty' : 'unreadable',
+  );
 }
 
 const withoutZeros = (counts: Record<string, number>) =>
