@@ -93,7 +93,7 @@ export async function buildApp({
   registerPlans(context);
   registerAccount(context);
   registerVerify(context);
-  const worker = await setUpBulk(context, { logger, runWorker: true });
+  const worker = await setUpBulk(context, { logger, runWorker: config.runBulkWorker });
   app.addHook('onClose', () => worker.stop());
   // The operator channel (`/_local/`, embedded database only): not part of the public API.
   setUpLocalControl(app, config, database);

@@ -38,6 +38,8 @@ export interface ServerConfig {
   verifyCache: { ttlSeconds: number; maxEntries: number };
   /** How long a process remembers who owns an API key (a replaced key may work that long in other processes). */
   apiKeyCacheSeconds: number;
+  /** Whether this process runs bulk jobs from the queue (off for processes that only answer the API). */
+  runBulkWorker: boolean;
 }
 
 const MiB = 1024 * 1024;
@@ -137,6 +139,10 @@ const EnvSchema = z.object({
     .min(0)
     .max(30 * 86_400)
     .default(86_400),
+  SCRUB_BULK_WORKER: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .transform((flag) => flag === 'true' || flag === '1')
+    .default(true),
   SCRUB_API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   SCRUB_VERIFY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
 });
@@ -215,6 +221,7 @@ export function loadConfig(
     mail: { smtpUrl: e.SCRUB_SMTP_URL ?? null, from: e.SCRUB_MAIL_FROM },
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,
+    runBulkWorker: e.SCRUB_BULK_WORKER,
     ...overrides,
   };
 }

@@ -244,3 +244,39 @@ describe('bulk jobs over HTTP', () => {
     expect(res.json().message).toBe('Results not ready');
   });
 });
+
+describe('a process that only answers the API (SCRUB_BULK_WORKER=false)', () => {
+  it('queues jobs and leaves them to the processes that run workers', async () => {
+    const apiOnly = await createTestApp({
+      runBulkWorker: false,
+      fileStore: { kind: 'local', dir: `${tempDir()}/files` },
+    });
+    try {
+      const { id } = await ensureProfile(apiOnly.database.db, {
+        sub: 'api-only',
+        email: 'api@example.com',
+        name: '',
+        role: 'User',
+      });
+      await applyLedgerEntry(apiOnly.database.db, { profileId: id, delta: 5, kind: 'grant' });
+      const { api_key } = await rotateApiKey(apiOnly.database.db, id);
+      const headers = { 'x-api-key': api_key };
+      const created = await apiOnly.app.inject({
+        method: 'POST',
+        url: '/bulk/jobs',
+        headers,
+        payload: { file_name: 'a.csv', phone_col: 0, header_row: 0, csv_content: '2012345678\n' },
+      });
+      expect(created.json()).toMatchObject({ status: 'queued' });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const job = await apiOnly.app.inject({
+        method: 'GET',
+        url: `/bulk/jobs/${created.json().job_id}`,
+        headers,
+      });
+      expect(job.json()).toMatchObject({ status: 'queued', processed_rows: 0 });
+    } finally {
+      await apiOnly.close();
+    }
+  });
+});
