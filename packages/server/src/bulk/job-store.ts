@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BulkJob, FileView } from '@scrub/contract';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../http/api-error.js';
@@ -244,6 +244,21 @@ async function reverse(
   return job.credits_reversed + Math.max(owed, 0);
 }
 
+/** Writes a job's final state: no worker holds it any more. */
+function settle(
+  trx: Transaction<Database>,
+  jobId: string,
+  changes: Updateable<BulkJobsTable>,
+): Promise<JobRow> {
+  const now = new Date();
+  return trx
+    .updateTable('bulk_jobs')
+    .set({ ...changes, worker_id: null, completed_at: now, updated_at: now })
+    .where('id', '=', jobId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 export async function completeJob(
   db: Kysely<Database>,
   jobId: string,
@@ -255,25 +270,17 @@ export async function completeJob(
     if (!job) return undefined;
     const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
     const reversed = await reverse(trx, job, unused, 'duplicates and invalid numbers are not charged');
-    return trx
-      .updateTable('bulk_jobs')
-      .set({
-        status: 'completed',
-        result_key: outcome.resultKey,
-        total_rows: outcome.totalRows,
-        processed_rows: outcome.totalRows,
-        duplicates: outcome.duplicates,
-        credits_reversed: reversed,
-        line_types: JSON.stringify(outcome.lineTypes),
-        dnc_status: JSON.stringify(outcome.dncStatus),
-        file_message: outcome.fileMessage,
-        worker_id: null,
-        completed_at: new Date(),
-        updated_at: new Date(),
-      })
-      .where('id', '=', jobId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return settle(trx, jobId, {
+      status: 'completed',
+      result_key: outcome.resultKey,
+      total_rows: outcome.totalRows,
+      processed_rows: outcome.totalRows,
+      duplicates: outcome.duplicates,
+      credits_reversed: reversed,
+      line_types: JSON.stringify(outcome.lineTypes),
+      dnc_status: JSON.stringify(outcome.dncStatus),
+      file_message: outcome.fileMessage,
+    });
   });
 }
 
@@ -291,19 +298,7 @@ export async function failJob(
         : await lockClaimed(trx, jobId, workerId);
     if (!job || job.status === 'completed' || job.status === 'failed') return undefined;
     const reversed = await reverse(trx, job, job.credits_charged, `job failed: ${error}`.slice(0, 500));
-    return trx
-      .updateTable('bulk_jobs')
-      .set({
-        status: 'failed',
-        error,
-        credits_reversed: reversed,
-        worker_id: null,
-        completed_at: new Date(),
-        updated_at: new Date(),
-      })
-      .where('id', '=', jobId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return settle(trx, jobId, { status: 'failed', error, credits_reversed: reversed });
   });
 }
 
