@@ -79,6 +79,13 @@ describe('from sign-up to an API key', () => {
     });
     expect(login).toMatchObject({ code: 0, stdout: '' });
     expect(login.stderr).toBe(`Signed in as ${email} (profile "default").\n`);
+    // Signing in made the account on the service, so the operator can grant it credits right away.
+    const account = await server.database.db
+      .selectFrom('profiles')
+      .select('credits')
+      .where('email', '=', email)
+      .executeTakeFirst();
+    expect(account).toEqual({ credits: 0 });
     expect(statSync(configFile(dir)).mode & 0o777).toBe(0o600);
     expect(Object.keys(readConfig(dir).sessions?.default ?? {})).toContain('scrub.identity');
 
