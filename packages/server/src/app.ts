@@ -14,6 +14,7 @@ import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { setUpFiles } from './files/setup.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { setUpIdentity } from './identity/setup.js';
@@ -54,6 +55,7 @@ export async function buildApp({
     reply.header('x-request-id', request.id);
   });
   installErrorHandler(app);
+  installNulGuard(app);
 
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);

@@ -234,6 +234,27 @@ describe('bulk jobs over HTTP', () => {
     expect(missing.json().message).toBe('No file found');
   });
 
+  it('answers a NUL character anywhere, and a file name no header can hold, without a 500', async () => {
+    const { headers } = await account(10);
+    for (const url of ['/files/abc%00def', '/files?search=a%00b']) {
+      const res = await t.app.inject({ method: 'GET', url, headers });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/NUL character/);
+    }
+    const created = await create(headers, {
+      file_name: 'Leads – May’s “best”.csv',
+      phone_col: 0,
+      header_row: 0,
+      csv_content: '2012345678\n',
+    });
+    const done = await settled(headers, created.body.job_id);
+    const result = await t.app.inject({ method: 'GET', url: new URL(done.result_url!).pathname });
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['content-disposition']).toBe(
+      `attachment; filename="Leads _ May_s _best_-scrubbed.csv"; filename*=UTF-8''${encodeURIComponent('Leads – May’s “best”-scrubbed.csv').replace("'", '%27')}`,
+    );
+  });
+
   it("says 'Results not ready' for a result asked for too early", async () => {
     const { headers } = await account(10);
     const created = CreatedBulkJobSchema.parse(

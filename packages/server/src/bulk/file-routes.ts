@@ -7,10 +7,18 @@ import { filterResultCsv, type ResultFilter } from './result-filter.js';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** `report.csv` → `report-scrubbed.csv`, safe inside a quoted header value. */
-function downloadName(fileName: string, suffix: string): string {
-  const base = fileName.replace(/\.csv$/i, '').replace(/["\\\r\n]/g, '_');
-  return `${base}${suffix}.csv`;
+/**
+ * `Content-Disposition` for a download of `report.csv` as `report-scrubbed.csv`: an ASCII name for
+ * old clients and the exact name in RFC 5987 form (a header value cannot hold other characters).
+ */
+function attachment(fileName: string, suffix: string): string {
+  const name = `${fileName.replace(/\.csv$/i, '')}${suffix}.csv`;
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
 function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
@@ -75,7 +83,7 @@ export function registerFiles(context: ServerContext): void {
     if (!result) throw new ApiError('file_not_found', messages.noFileFound);
     reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${downloadName(job.file_name, '-scrubbed')}"`);
+      .header('content-disposition', attachment(job.file_name, '-scrubbed'));
     const filter = filterOf(query);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
   });
@@ -84,9 +92,7 @@ export function registerFiles(context: ServerContext): void {
     const job = await getJobByReference(db, params.file_reference);
     const upload = job.status === 'awaiting_upload' ? null : await files.read(job.upload_key);
     if (!upload) throw new ApiError('file_not_found', messages.noFileFound);
-    reply
-      .type('text/csv')
-      .header('content-disposition', `attachment; filename="${downloadName(job.file_name, '')}"`);
+    reply.type('text/csv').header('content-disposition', attachment(job.file_name, ''));
     return upload;
   });
 }
