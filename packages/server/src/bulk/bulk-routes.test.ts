@@ -207,16 +207,19 @@ describe('bulk jobs over HTTP', () => {
     expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 10 });
   });
 
-  it('refuses a submit before the upload, a second submit, and a reused upload URL', async () => {
-    const { headers } = await account(10);
+  it('refuses a submit before the upload and a reused upload URL; a second submit changes nothing', async () => {
+    const { headers, profileId } = await account(10);
     const created = CreatedBulkJobSchema.parse(
       (await create(headers, { file_name: 'a.csv', phone_col: 'Phone' })).body,
     );
     expect((await submit(headers, created.job_id)).status).toBe(409);
     expect((await upload(created.upload_url!, LEADS)).statusCode).toBe(200);
     expect((await upload(created.upload_url!, LEADS)).statusCode).toBe(409);
-    expect((await submit(headers, created.job_id)).status).toBe(200);
-    expect((await submit(headers, created.job_id)).status).toBe(409);
+    const first = await submit(headers, created.job_id);
+    expect(first).toMatchObject({ status: 200, body: { credits_charged: 5 } });
+    const again = await submit(headers, created.job_id);
+    expect(again).toMatchObject({ status: 200, body: { job_id: created.job_id, credits_charged: 5 } });
+    expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 5 });
   });
 
   it("answers another account's job and unknown references with 404, not 403", async () => {

@@ -87,13 +87,9 @@ export function registerBulkJobs(context: ServerContext, { processor, worker }: 
 
   registry.add(routes.submitBulkJob, async ({ principal, params }) => {
     const job = await getOwnJob(db, principal.profileId, params.job_id);
-    if (job.status !== 'awaiting_upload') {
-      throw new ApiError(
-        'conflict',
-        `This job was already submitted (it is ${job.status.replace('_', ' ')}).`,
-      );
-    }
-    return bulkJobOf(await submit(job), publicUrl());
+    // Submitting again is answered with the job as it stands, charged once: a client whose first
+    // submit timed out can safely send it again.
+    return bulkJobOf(job.status === 'awaiting_upload' ? await submit(job) : job, publicUrl());
   });
 
   registry.add(routes.getBulkJob, async ({ principal, params }) =>

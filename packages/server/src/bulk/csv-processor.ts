@@ -37,10 +37,11 @@ export class CsvJobProcessor implements JobProcessor {
   async count(job: JobRow): Promise<number> {
     let counts: CsvCounts;
     try {
+      // Without the exchange data: the records (all a submit charges for) do not depend on line
+      // types, and the count goes about a tenth faster without looking each number up.
       counts = await countCsvInThread(await this.#upload(job), {
         phoneColumn: job.phone_col,
         header: job.header_row,
-        exchange: this.referenceData.current().exchange,
       });
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);

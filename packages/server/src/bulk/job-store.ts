@@ -85,22 +85,18 @@ export async function getJobByReference(db: Db, fileReference: string): Promise<
  * Queues an uploaded job and charges its records, one credit each, in one transaction: the job is
  * queued if and only if it was paid for (or the account is unlimited). What turns out not to need
  * a credit (duplicates, invalid numbers) is given back when the job completes; everything is given
- * back if it fails.
+ * back if it fails. A job already submitted (a second submit racing the first) is returned as it
+ * is, charged once.
  */
 export async function submitJob(db: Kysely<Database>, job: JobRow, records: number): Promise<JobRow> {
   return db.transaction().execute(async (trx) => {
     const locked = await trx
       .selectFrom('bulk_jobs')
-      .select('status')
+      .selectAll()
       .where('id', '=', job.id)
       .forUpdate()
       .executeTakeFirstOrThrow();
-    if (locked.status !== 'awaiting_upload') {
-      throw new ApiError(
-        'conflict',
-        `This job was already submitted (it is ${locked.status.replace('_', ' ')}).`,
-      );
-    }
+    if (locked.status !== 'awaiting_upload') return locked;
     const profile = await getProfile(trx, job.profile_id);
     const charge = hasUnlimited(profile) ? 0 : records;
     if (charge > 0) {
