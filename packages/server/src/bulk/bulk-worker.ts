@@ -6,6 +6,11 @@ import type { Mailer } from '../mail/mailer.js';
 import type { Database } from '../storage/schema.js';
 import { beat, claimNextJob, completeJob, failJob, type JobOutcome, type JobRow } from './job-store.js';
 
+/** Attempts at one job before it is failed: a file that kills its worker's process must not kill them all. */
+const MAX_ATTEMPTS = 3;
+/** Heartbeats in a row that fail before a worker gives a job up (another worker may have taken it over). */
+const MISSED_BEATS = 5;
+
 /** Reads a job's upload and writes its result: the CPU-bound part, off the API's event loop. */
 export interface JobProcessor {
   /** Data records in the uploaded file (what submitting charges for); throws UnprocessableFile. */
@@ -99,29 +104,53 @@ export class BulkWorker {
   async #runJob(job: JobRow): Promise<void> {
     const { db, processor, logger, beatMs = 2000 } = this.options;
     const log = logger ? logger.child({ job_id: job.id, attempt: job.attempts }) : null;
+    if (job.attempts > MAX_ATTEMPTS) {
+      // A file that took its worker's process down every time would otherwise take down the next one.
+      await failJob(
+        db,
+        job.id,
+        this.id,
+        `The file could not be processed in ${MAX_ATTEMPTS} attempts. Your credits were given back.`,
+      );
+      log?.error('bulk job given up');
+      return;
+    }
     log?.info({ file: job.file_name }, 'bulk job started');
     let processed = 0;
     let lost = false;
+    let missedBeats = 0;
     const lease = new AbortController();
     const abortBoth = () => lease.abort();
     this.#abort.signal.addEventListener('abort', abortBoth);
+    if (this.#abort.signal.aborted) lease.abort();
     const heartbeat = setInterval(() => {
       beat(db, job.id, this.id, processed)
         .then((held) => {
+          missedBeats = 0;
           if (!held) {
             lost = true;
             lease.abort();
           }
         })
-        .catch((error) => log?.warn({ err: error }, 'bulk job heartbeat failed'));
+        .catch((error) => {
+          log?.warn({ err: error }, 'bulk job heartbeat failed');
+          // Unheard for this long, the job counts as stale to the others, who may take it over.
+          if (++missedBeats >= MISSED_BEATS) {
+            lost = true;
+            lease.abort();
+          }
+        });
     }, beatMs);
+    let done: JobRow | undefined;
     try {
       const outcome = await processor.process(job, (rows) => (processed = rows), lease.signal);
-      const done = await completeJob(db, job.id, this.id, outcome);
-      if (done) {
-        log?.info({ rows: outcome.totalRows, reversed: done.credits_reversed }, 'bulk job completed');
-        await this.#tellOwner(done);
+      if (job.credits_charged > 0 && outcome.totalRows > (job.total_rows ?? 0)) {
+        throw new UnprocessableFile(
+          `The file changed after it was submitted: it has ${outcome.totalRows.toLocaleString('en-US')} records, and ${(job.total_rows ?? 0).toLocaleString('en-US')} were paid for. Upload it again in a new job. Your credits were given back.`,
+        );
       }
+      done = await completeJob(db, job.id, this.id, outcome);
+      if (done) log?.info({ rows: outcome.totalRows, reversed: done.credits_reversed }, 'bulk job completed');
     } catch (error) {
       if (this.#stopped || lost) {
         log?.info('bulk job left to be taken over');
@@ -139,6 +168,8 @@ export class BulkWorker {
       clearInterval(heartbeat);
       this.#abort.signal.removeEventListener('abort', abortBoth);
     }
+    if (done)
+      await this.#tellOwner(done).catch((error) => log?.error({ err: error }, 'file-ready mail not stored'));
   }
 
   async #tellOwner(job: JobRow): Promise<void> {
