@@ -13,6 +13,8 @@ export type ApiKeyOwner = NonNullable<Awaited<ReturnType<typeof findApiKeyOwner>
  */
 export class ApiKeyOwners {
   readonly #owners: LRUCache<string, ApiKeyOwner> | null;
+  /** Counts `forget` calls: a lookup that began before one must not remember what it found. */
+  #forgets = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -25,13 +27,15 @@ export class ApiKeyOwners {
     const hash = hashApiKey(key);
     const known = this.#owners?.get(hash);
     if (known) return known;
+    const forgets = this.#forgets;
     const owner = await findApiKeyOwner(this.db, key);
-    if (owner) this.#owners?.set(hash, owner);
+    if (owner && forgets === this.#forgets) this.#owners?.set(hash, owner);
     return owner;
   }
 
   /** Drops what is remembered about an account's keys: after a rotation or a role change. */
   forget(profileId: string): void {
+    this.#forgets++;
     if (!this.#owners) return;
     for (const [hash, owner] of this.#owners.entries()) {
       if (owner.id === profileId) this.#owners.delete(hash);

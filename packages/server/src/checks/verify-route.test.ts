@@ -1,6 +1,6 @@
 import { ErrorEnvelopeSchema, VerifyResultSchema } from '@scrub/contract';
 import { DncListBuilder, DncSet, sampleExchangeTable } from '@scrub/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
@@ -212,6 +212,21 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     expect(res.statusCode).toBe(status);
     expect(res.json().message).toMatch(message);
     expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 1 });
+  });
+
+  it('refuses checks with a 503 while imported DNC data cannot be loaded, and charges nothing', async () => {
+    const { key, profileId } = await account(5);
+    const missing = vi.spyOn(referenceData, 'missing').mockReturnValue(['federal']);
+    try {
+      const { status, body } = await verify(key, '2012345678');
+      expect(status).toBe(503);
+      expect(body.message).toMatch(/Checks are paused: the reference data federal could not be loaded/);
+      const health = await t.app.inject({ method: 'GET', url: '/health' });
+      expect(health.json().status).toBe('degraded');
+    } finally {
+      missing.mockRestore();
+    }
+    expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 5 });
   });
 
   it('refuses missing and wrong credentials with a 401', async () => {

@@ -1,6 +1,7 @@
 import { routes, type VerifyResult } from '@scrub/contract';
 import { checkPhone, dataSourceOf } from '@scrub/engine';
 import type { ServerContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
 import { dncFor, type ReferenceSnapshot } from '../reference-data/reference-data.js';
 import type { CheckAnswer } from './answer-cache.js';
 import type { CheckCharge } from './check-charger.js';
@@ -31,6 +32,15 @@ function answerFor(
   };
 }
 
+/** Checks stop while imported data could not be loaded: without a DNC list, a listed number looks clean. */
+export function refuseWithoutImportedData(missing: string[]): void {
+  if (missing.length === 0) return;
+  throw new ApiError(
+    'service_unavailable',
+    `Checks are paused: the reference data ${missing.join(', ')} could not be loaded, and answers without it could be wrong. The operator can see why in the server log and with "scrub-server data status".`,
+  );
+}
+
 function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge): VerifyResult {
   if (charge.unlimited) return { ...answer, cached };
   return { ...answer, cached, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
@@ -46,6 +56,7 @@ export function registerVerify({ registry, referenceData, checkCharger, answerCa
 
   registry.add(routes.verify, async ({ query, principal }) => {
     const { profileId } = principal;
+    refuseWithoutImportedData(referenceData.missing());
     // One snapshot per answer: a swap during this request cannot mix versions.
     const snapshot = referenceData.current();
     const generation = referenceData.ref.generation;
@@ -60,9 +71,12 @@ export function registerVerify({ registry, referenceData, checkCharger, answerCa
     }
 
     const e164 = answer.phone_number;
-    const cached = answerCache.get(profileId, generation, e164);
-    if (cached && (await cached.paid)) {
-      return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164));
+    // A repeat waits for the first check's payment; if that was refused, the next waiter pays.
+    for (let cached = answerCache.get(profileId, generation, e164); cached; ) {
+      if (await cached.paid)
+        return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164));
+      const next = answerCache.get(profileId, generation, e164);
+      cached = next === cached ? undefined : next;
     }
     let settlePaid: (paid: boolean) => void = () => {};
     answerCache.set(profileId, generation, e164, {

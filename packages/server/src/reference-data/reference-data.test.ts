@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPhone, dataSourceOf } from '@scrub/engine';
 import pino from 'pino';
@@ -154,7 +154,7 @@ describe('ReferenceData.open', () => {
     expect(warnings()).toEqual(['reference data: answering federal from its previous version']);
   });
 
-  it('logs a damaged manifest: the live data stays, and a fresh start answers from sample data', async () => {
+  it('logs a damaged manifest: the live data stays, and a fresh start refuses checks', async () => {
     const dataDir = tempDir('scrub-ref-');
     await federal(dataDir, [first], 'v1');
     const running = memoryLogger();
@@ -173,9 +173,32 @@ describe('ReferenceData.open', () => {
     const restarted = await open(dataDir, starting.logger);
     expect(restarted.current().dnc.lists).toEqual([]);
     expect(dataSourceOf(restarted.current())).toBe('sample');
-    expect(starting.errors()).toEqual([
-      expect.stringMatching(/manifest cannot be read; answering from sample exchange data and no DNC lists/),
-    ]);
+    expect(restarted.missing()).toEqual(['datasets manifest']);
+    expect(starting.errors()).toEqual([expect.stringMatching(/manifest cannot be read; checks are refused/)]);
+  });
+
+  it('keeps a list whose manifest disappeared: it never turns listed numbers clean', async () => {
+    const dataDir = tempDir('scrub-ref-');
+    await federal(dataDir, [first], 'v1');
+    const { logger, errors } = memoryLogger();
+    const data = await open(dataDir, logger, 60_000);
+    rmSync(new DatasetStore(dataDir).manifestPath);
+    await data.reload();
+    expect(data.current().dnc.list('federal')?.version).toBe('v1');
+    expect(data.current().dnc.has(first)).toBe(true);
+    expect(errors()).toEqual([expect.stringMatching(/federal is no longer in the datasets manifest/)]);
+  });
+
+  it('names a list of which no version loads, so that checks are refused', async () => {
+    const dataDir = tempDir('scrub-ref-');
+    await federal(dataDir, [first], 'v1');
+    damageLive(dataDir, 'federal');
+    const data = await open(dataDir, memoryLogger().logger);
+    expect(data.missing()).toEqual(['federal']);
+    await federal(dataDir, [first], 'v2');
+    await data.reload();
+    expect(data.missing()).toEqual([]);
+    expect(data.current().dnc.list('federal')?.version).toBe('v2');
   });
 
   it('stops following imports once closed', async () => {

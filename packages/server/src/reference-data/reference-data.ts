@@ -121,7 +121,9 @@ export class ReferenceData {
     const data = new ReferenceData(await loader.load());
     data.#loader = loader;
     const listener = () => {
-      void data.reload();
+      data
+        .reload()
+        .catch((error: unknown) => logger && logger.error({ err: error }, 'reference data: reload failed'));
     };
     // Polling, not fs.watch: it sees the manifest replaced by a rename, on any file system, and
     // costs one stat a second. Unreferenced: it never keeps the process alive.
@@ -149,16 +151,26 @@ export class ReferenceData {
     };
   }
 
+  /**
+   * Datasets the operator imported of which no version could be loaded (damaged files): answers
+   * without them could call a listed number clean, so checks are refused while this is not empty.
+   */
+  missing(): string[] {
+    return this.#loader?.missing ?? [];
+  }
+
   /** Reads the manifest again and swaps in any new version; resolves once done. The watcher calls it. */
   reload(): Promise<void> {
     const loader = this.#loader;
     if (loader === null) return Promise.resolve();
     if (this.#queued === null) {
-      const run = this.#running.then(async () => {
+      const load = async () => {
         this.#queued = null;
         const next = await loader.reload();
         if (next !== null) this.ref.swap(next);
-      });
+      };
+      // A failed load must not stop the ones after it.
+      const run = this.#running.then(load, load);
       this.#queued = run;
       this.#running = run;
     }
@@ -181,10 +193,15 @@ interface Loaded {
 }
 
 /** Keeps the versions a ReferenceData answers from, and loads the ones the manifest names next. */
+/** How `missing()` names a manifest that cannot be read. */
+const MANIFEST_NAME = 'datasets manifest';
+
 class DatasetLoader {
   readonly #store: DatasetStore;
   readonly #logger: Logger | null;
   #loaded = new Map<string, Loaded>();
+  /** Datasets the manifest names of which no version could be loaded. */
+  missing: string[] = [];
 
   constructor(store: DatasetStore, logger: Logger | null) {
     this.#store = store;
@@ -212,11 +229,14 @@ class DatasetLoader {
         { err: error },
         this.#loaded.size > 0
           ? 'reference data: the datasets manifest cannot be read; still answering from the versions loaded before'
-          : 'reference data: the datasets manifest cannot be read; answering from sample exchange data and no DNC lists until it is fixed or replaced by an import',
+          : 'reference data: the datasets manifest cannot be read; checks are refused until it is fixed or replaced by an import',
       );
+      // Something was imported, but what is unknown: answering without it could call listed numbers clean.
+      if (this.#loaded.size === 0) this.missing = [MANIFEST_NAME];
       return null;
     }
     const next = new Map<string, Loaded>();
+    const missing: string[] = [];
     let changed = false;
     for (const [name, { live, previous }] of Object.entries(datasets)) {
       const loaded = this.#loaded.get(name);
@@ -248,9 +268,27 @@ class DatasetLoader {
         );
         next.set(name, older);
         changed = true;
+      } else {
+        missing.push(name);
       }
     }
-    for (const name of this.#loaded.keys()) if (!next.has(name)) changed = true;
+    // Nothing removes a dataset: one gone from the manifest (a manifest deleted, restored from an
+    // old backup) is kept. Dropping a DNC list would turn its numbers "clean".
+    for (const [name, loaded] of this.#loaded) {
+      if (next.has(name)) continue;
+      log?.error(
+        { dataset: name, version: loaded.version.meta.version },
+        `reference data: ${name} is no longer in the datasets manifest; still answering from the version loaded before`,
+      );
+      next.set(name, loaded);
+    }
+    this.missing = missing;
+    if (missing.length > 0) {
+      log?.error(
+        { datasets: missing },
+        'reference data: datasets named in the manifest could not be loaded; checks are refused until they are',
+      );
+    }
     if (!changed) return null;
     this.#loaded = next;
     const snapshot = this.#snapshot();

@@ -8,7 +8,8 @@ export function registerHealth({ registry, database, referenceData }: ServerCont
   registry.add(routes.health, async () => {
     const ok = await isReachable(database.db);
     return {
-      status: ok ? ('ok' as const) : ('degraded' as const),
+      // Degraded too while imported reference data cannot be loaded (checks are refused then).
+      status: ok && referenceData.missing().length === 0 ? ('ok' as const) : ('degraded' as const),
       version: serverVersion,
       database: { kind: database.kind, ok },
       reference_data: referenceData.versions(),
