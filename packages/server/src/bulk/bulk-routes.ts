@@ -6,7 +6,9 @@ import { type BulkWorker, type JobProcessor, UnprocessableFile } from './bulk-wo
 import { bulkJobOf, createJob, getOwnJob, type JobRow, setUploadExpiry, submitJob } from './job-store.js';
 
 export const uploadKeyOf = (fileReference: string) => `uploads/${fileReference}.csv`;
-export const resultKeyOf = (fileReference: string) => `results/${fileReference}.csv`;
+/** One result file per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
+export const resultKeyOf = (fileReference: string, attempt: number) =>
+  `results/${fileReference}-${attempt}.csv`;
 
 const QUEUED_MESSAGE =
   'Your file is queued. It can take up to 20 minutes depending on the number of records; an e-mail is sent when it is ready.';

@@ -55,17 +55,27 @@ export class CsvJobProcessor implements JobProcessor {
     onProgress: (processedRows: number) => void,
     signal: AbortSignal,
   ): Promise<JobOutcome> {
+    const missing = this.referenceData.missing();
+    if (missing.length > 0) {
+      // Scrubbing without an imported DNC list would call its numbers clean.
+      throw new UnprocessableFile(
+        `The reference data ${missing.join(', ')} could not be loaded, so the file was not scrubbed. Your credits were given back; submit it again later.`,
+      );
+    }
     const snapshot = this.referenceData.current();
-    const resultKey = resultKeyOf(job.file_reference);
+    const resultKey = resultKeyOf(job.file_reference, job.attempts);
     const output = new PassThrough();
+    // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
+    const storing = new AbortController();
     const stored = this.files.write(resultKey, output, 'text/csv');
+    stored.catch((error: unknown) => storing.abort(error));
     try {
       const result = await scrubCsvInThread(await this.#upload(job), output, {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: snapshot.exchange,
         dnc: dncFor(snapshot, job.profile_id),
-        signal,
+        signal: AbortSignal.any([signal, storing.signal]),
         onProgress: (progress) => onProgress(progress.rows),
       });
       await stored;

@@ -1,0 +1,98 @@
+import { Readable, type Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
+import type { FileStore } from '../files/file-store.js';
+import { ReferenceData } from '../reference-data/reference-data.js';
+import { UnprocessableFile } from './bulk-worker.js';
+import { CsvJobProcessor } from './csv-processor.js';
+import type { JobRow } from './job-store.js';
+
+const job = {
+  id: 'j',
+  profile_id: 'p',
+  file_reference: 'ref',
+  upload_key: 'uploads/ref.csv',
+  phone_col: 'Phone',
+  header_row: true,
+  attempts: 2,
+} as JobRow;
+
+const bigCsv = () =>
+  Readable.from(
+    (function* () {
+      yield Buffer.from('Name,Phone\n');
+      for (let i = 0; i < 2000; i++) yield Buffer.from(`Lead ${i},201${String(2_000_000 + i)}\n`.repeat(50));
+    })(),
+  );
+
+/** A store whose writes fail after `failAfter` bytes, as a full disk or a refusing bucket does. */
+function store(failAfter: number): FileStore & { keys: string[] } {
+  const keys: string[] = [];
+  return {
+    keys,
+    createUploadUrl: vi.fn(),
+    stat: vi.fn(),
+    delete: vi.fn(),
+    read: async () => bigCsv(),
+    write: (key: string, body: Readable) => {
+      keys.push(key);
+      return new Promise((resolve, reject) => {
+        let size = 0;
+        body.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > failAfter) {
+            body.destroy();
+            reject(new Error('ENOSPC: no space left on device'));
+          }
+        });
+        body.on('end', () => resolve({ size }));
+      });
+    },
+  };
+}
+
+describe('the CSV job processor', () => {
+  it('writes each attempt to its own result file', async () => {
+    const files = store(Number.POSITIVE_INFINITY);
+    const outcome = await new CsvJobProcessor(files, ReferenceData.sample()).process(
+      job,
+      () => {},
+      new AbortController().signal,
+    );
+    expect(files.keys).toEqual(['results/ref-2.csv']);
+    expect(outcome).toMatchObject({
+      resultKey: 'results/ref-2.csv',
+      totalRows: 100_000,
+      chargeable: 2000,
+      duplicates: 98_000,
+    });
+  });
+
+  it('stops scrubbing and fails when the result cannot be stored, without an unhandled rejection', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const failing = new CsvJobProcessor(store(64 * 1024), ReferenceData.sample()).process(
+        job,
+        () => {},
+        new AbortController().signal,
+      );
+      await expect(failing).rejects.toThrow(/ENOSPC/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
+  it('refuses to scrub while imported reference data cannot be loaded', async () => {
+    const referenceData = ReferenceData.sample();
+    vi.spyOn(referenceData, 'missing').mockReturnValue(['federal']);
+    const refused = new CsvJobProcessor(store(Number.POSITIVE_INFINITY), referenceData).process(
+      job,
+      () => {},
+      new AbortController().signal,
+    );
+    await expect(refused).rejects.toThrow(UnprocessableFile);
+    await expect(refused).rejects.toThrow(/federal could not be loaded/);
+  });
+});
