@@ -148,6 +148,22 @@ describe('bulk jobs over HTTP', () => {
     expect(mail.map((m) => m.to_address)).toContain(`bulk${accounts}@example.com`);
   });
 
+  it('takes an upload over a real connection, not only through inject', async () => {
+    const { headers } = await account(10);
+    const created = CreatedBulkJobSchema.parse(
+      (await create(headers, { file_name: 'socket.csv', phone_col: 'Phone' })).body,
+    );
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const url = new URL(created.upload_url!);
+    const res = await fetch(`${address}${url.pathname}${url.search}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/csv' },
+      body: LEADS,
+    });
+    expect(res.status).toBe(200);
+    expect((await submit(headers, created.job_id)).body).toMatchObject({ status: 'queued', total_rows: 5 });
+  });
+
   it('takes a small file inline and queues it at once', async () => {
     const { headers } = await account(10);
     const created = await create(headers, {

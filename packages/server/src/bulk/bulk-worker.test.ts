@@ -103,7 +103,12 @@ describe('the bulk worker', () => {
     const job = await queued(10);
     await database.db.updateTable('bulk_jobs').set({ attempts: 3 }).where('id', '=', job.id).execute();
     let ran = false;
-    start({ process: async () => ((ran = true), outcome(10)) });
+    start({
+      process: async () => {
+        ran = true;
+        return outcome(10);
+      },
+    });
     const failed = await settled(job.id);
     expect(failed).toMatchObject({ status: 'failed', credits_reversed: 10 });
     expect(failed.error).toMatch(/3 attempts/);

@@ -1,4 +1,4 @@
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import type { FileStore } from '../files/file-store.js';
 import { ReferenceData } from '../reference-data/reference-data.js';

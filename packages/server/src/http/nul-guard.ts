@@ -1,3 +1,4 @@
+import { Stream } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error.js';
 
@@ -5,6 +6,8 @@ import { ApiError } from './api-error.js';
 function nulPath(value: unknown, path: string): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null;
   if (value === null || typeof value !== 'object') return null;
+  // A raw body (the upload route's request stream, a Buffer) is data, not text fields.
+  if (value instanceof Stream || ArrayBuffer.isView(value)) return null;
   for (const [key, inner] of Object.entries(value)) {
     const found = key.includes('\u0000') ? path : nulPath(inner, path ? `${path}.${key}` : key);
     if (found !== null) return found;

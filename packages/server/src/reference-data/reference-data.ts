@@ -121,9 +121,7 @@ export class ReferenceData {
     const data = new ReferenceData(await loader.load());
     data.#loader = loader;
     const listener = () => {
-      data
-        .reload()
-        .catch((error: unknown) => logger && logger.error({ err: error }, 'reference data: reload failed'));
+      data.reload().catch((error: unknown) => logger?.error({ err: error }, 'reference data: reload failed'));
     };
     // Polling, not fs.watch: it sees the manifest replaced by a rename, on any file system, and
     // costs one stat a second. Unreferenced: it never keeps the process alive.
