@@ -22,6 +22,8 @@ export interface ServerProcess {
   dataDir: string;
   /** Sends SIGTERM, as a service manager or Ctrl+C would, and resolves with how the process ended. */
   stop(): Promise<Exit>;
+  /** Sends SIGKILL (`kill -9`): the process dies at once, as in a crash, with no chance to clean up. */
+  kill(): Promise<Exit>;
 }
 
 const STARTUP_TIMEOUT_MS = 20_000;
@@ -137,18 +139,20 @@ export async function startServer(dataDir = tempDir('data-')): Promise<ServerPro
   });
 
   let stopping: Promise<Exit> | undefined;
+  const end = (signal: NodeJS.Signals) => {
+    stopping ??= (async () => {
+      child.kill(signal);
+      const exit = await output.exit;
+      running.delete(server);
+      return exit;
+    })();
+    return stopping;
+  };
   const server: ServerProcess = {
     url,
     dataDir,
-    stop() {
-      stopping ??= (async () => {
-        child.kill('SIGTERM');
-        const exit = await output.exit;
-        running.delete(server);
-        return exit;
-      })();
-      return stopping;
-    },
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   };
   running.add(server);
   return server;

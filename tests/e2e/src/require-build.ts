@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 // The tests import and spawn the packages' builds. When those are missing, say so here, before a
 // test file's imports fail with a resolution error that does not say what to do.
 const artefacts = [
+  '@scrub/engine/dist/index.js',
   '@scrub/sdk/dist/index.js',
   '@scrub/server/dist/index.js',
   '@scrub/server/dist/bin.js',

@@ -13,20 +13,34 @@ const port = parentPort!;
 const data = workerData as CsvThreadData;
 const post = (message: FromThread) => port.postMessage(message);
 
-// One request for input at a time: the caller answers with a chunk or the end.
+// Input is asked for AHEAD chunks ahead, each 'pull' answered with a chunk or the end: the next
+// chunk is on its way while this one is scrubbed, so the thread seldom waits on the caller's event
+// loop (busy with requests and the database), and at most AHEAD chunks wait in memory.
+const AHEAD = 3;
+const arrived: ToThread[] = [];
+let asked = 0;
+let ended = false;
 let waiting: ((message: ToThread) => void) | null = null;
 port.on('message', (message: ToThread) => {
+  asked--;
+  if (message.type === 'end') ended = true;
   const resolve = waiting;
   waiting = null;
-  resolve?.(message);
+  if (resolve) resolve(message);
+  else arrived.push(message);
 });
 
 async function* input(): AsyncGenerator<Uint8Array> {
   for (;;) {
-    const message = await new Promise<ToThread>((resolve) => {
-      waiting = resolve;
+    while (!ended && asked + arrived.length < AHEAD) {
+      asked++;
       post({ type: 'pull' });
-    });
+    }
+    const message =
+      arrived.shift() ??
+      (await new Promise<ToThread>((resolve) => {
+        waiting = resolve;
+      }));
     if (message.type === 'end') return;
     yield message.chunk;
   }

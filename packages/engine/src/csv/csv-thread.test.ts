@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { DncListBuilder } from '../dnc/builder.ts';
 import { DncSet } from '../dnc/set.ts';
@@ -78,5 +78,24 @@ describe('scrubbing on a worker thread', () => {
     });
     await expect(running).rejects.toThrow('stop');
     expect(await destroyed).toMatchObject({ message: 'stop' });
+  });
+
+  it('fails, not waits forever, when the output is closed before the end (a store that stops reading)', async () => {
+    const stalled = new Writable({ highWaterMark: 1, write() {} });
+    const input = chunks();
+    const running = scrubCsvInThread(input, stalled, { phoneColumn: 'Phone', exchange });
+    setTimeout(() => stalled.destroy(), 200);
+    await expect(running).rejects.toThrow('The output was closed before the CSV was written');
+    expect(input.destroyed).toBe(true);
+  });
+
+  it('closes its input when asked to stop before it starts', async () => {
+    const input = chunks();
+    const running = countCsvInThread(input, {
+      phoneColumn: 'Phone',
+      signal: AbortSignal.abort(new Error('no')),
+    });
+    await expect(running).rejects.toThrow('no');
+    expect(input.destroyed).toBe(true);
   });
 });

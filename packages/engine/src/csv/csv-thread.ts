@@ -23,6 +23,13 @@ const entry = new URL(
   import.meta.url,
 );
 
+/** Closes a stream input that will not be read to its end (its file descriptor with it). */
+function closeInput(input: CsvInput): void {
+  const stream = input as { destroy?: () => void; cancel?: () => Promise<void>; locked?: boolean };
+  if (typeof stream.destroy === 'function') stream.destroy();
+  else if (typeof stream.cancel === 'function' && !stream.locked) stream.cancel().catch(() => {});
+}
+
 async function* chunksOf(input: CsvInput): AsyncGenerator<Uint8Array> {
   if (input instanceof Uint8Array) {
     yield input;
@@ -40,7 +47,10 @@ function run<T>(
   options: ThreadScrubOptions,
 ): Promise<T> {
   const { signal, onProgress } = options;
-  signal?.throwIfAborted();
+  if (signal?.aborted) {
+    closeInput(input);
+    return Promise.reject(signal.reason);
+  }
   const data: CsvThreadData = {
     mode,
     phoneColumn: options.phoneColumn,
@@ -65,6 +75,7 @@ function run<T>(
       void worker.terminate();
       void chunks.return(undefined);
       if (error) {
+        closeInput(input);
         output?.destroy(error as Error);
         reject(error);
       } else {
@@ -74,20 +85,38 @@ function run<T>(
     };
     const abort = () => settle(signal?.reason ?? new Error('aborted'));
     signal?.addEventListener('abort', abort, { once: true });
+    // An output that fails or is closed before the end (a store that stops reading) ends the run;
+    // otherwise the thread would wait forever for the output to drain.
+    output?.once('error', (error) => settle(error));
+    output?.once('close', () => settle(new Error('The output was closed before the CSV was written')));
 
-    // The thread asks for input only as it goes: the file is read no faster than it is scrubbed,
-    // and no faster than the output can be written.
+    // The thread asks for input as it goes, a few chunks ahead: the file is read no faster than it
+    // is scrubbed, and no faster than the output can be written. Chunks go one at a time, in order.
+    let wanted = 0;
+    let feeding = false;
+    let ended = false;
     const feed = async () => {
-      if (output?.writableNeedDrain) await new Promise((drained) => output.once('drain', drained));
-      const next = await chunks.next();
-      if (settled) return;
-      const message: ToThread = next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value };
-      worker.postMessage(message);
+      if (feeding) return;
+      feeding = true;
+      try {
+        while (wanted > 0 && !ended) {
+          if (output?.writableNeedDrain) await new Promise((drained) => output.once('drain', drained));
+          const next = await chunks.next();
+          if (settled) return;
+          wanted--;
+          ended = next.done === true;
+          const message: ToThread = next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value };
+          worker.postMessage(message);
+        }
+      } finally {
+        feeding = false;
+      }
     };
 
     worker.on('message', (message: FromThread) => {
       switch (message.type) {
         case 'pull':
+          wanted++;
           feed().catch((error: unknown) => settle(error));
           break;
         case 'out':

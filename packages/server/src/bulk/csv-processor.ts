@@ -90,9 +90,13 @@ export class CsvJobProcessor implements JobProcessor {
       };
     } catch (error) {
       output.destroy();
-      await stored.catch(() => {});
+      // A store that failed closed the output first: its reason says what went wrong.
+      const storeError: unknown = await stored.then(
+        () => null,
+        (reason: unknown) => reason,
+      );
       if (error instanceof CsvError) throw unprocessable(error);
-      throw error;
+      throw storeError ?? error;
     }
   }
 }
