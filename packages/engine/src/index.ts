@@ -22,6 +22,7 @@ export { CSV_EMPTY_MESSAGE, CSV_ERROR_CODES, CsvError, type CsvErrorCode } from 
 export type { CsvDialect, CsvEncoding, CsvInput, CsvLineEnding, CsvSeparator } from './csv/csv-input.ts';
 export {
   countCsvInThread,
+  countCsvRowsInThread,
   scrubCsvInThread,
   type ThreadCountOptions,
   type ThreadScrubOptions,
@@ -37,7 +38,9 @@ export {
   type CountCsvOptions,
   type CsvCounts,
   type CsvProgress,
+  type CsvRowCount,
   countCsv,
+  countCsvRows,
   DNC_COLUMN,
   LINE_TYPE_COLUMN,
   type ScrubCsvOptions,

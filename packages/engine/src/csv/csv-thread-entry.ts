@@ -7,7 +7,7 @@ import { DncSet } from '../dnc/set.ts';
 import { ExchangeTable } from '../exchange/exchange-table.ts';
 import { CsvError } from './csv-error.ts';
 import type { CsvThreadData, FromThread, ToThread } from './csv-thread-protocol.ts';
-import { countCsv, scrubCsv } from './scrub-csv.ts';
+import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 
 const port = parentPort!;
 const data = workerData as CsvThreadData;
@@ -66,13 +66,15 @@ const options = {
 async function run(): Promise<FromThread> {
   try {
     const result =
-      data.mode === 'count'
-        ? await countCsv(input(), options)
-        : await scrubCsv(input(), output, {
-            ...options,
-            ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
-            ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
-          });
+      data.mode === 'rows'
+        ? await countCsvRows(input(), options)
+        : data.mode === 'count'
+          ? await countCsv(input(), options)
+          : await scrubCsv(input(), output, {
+              ...options,
+              ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
+              ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
+            });
     return { type: 'done', result };
   } catch (error) {
     return {

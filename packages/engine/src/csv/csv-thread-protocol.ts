@@ -4,7 +4,7 @@ import type { CsvSeparator } from './csv-input.ts';
 
 /** What the thread is started with: the job, and the tables it maps rather than copies. */
 export interface CsvThreadData {
-  mode: 'scrub' | 'count';
+  mode: 'scrub' | 'count' | 'rows';
   phoneColumn: string | number;
   header?: boolean;
   separator?: CsvSeparator;

@@ -5,8 +5,8 @@ import { DncSet } from '../dnc/set.ts';
 import { sampleExchangeTable } from '../exchange/sample.ts';
 import { CsvError } from './csv-error.ts';
 import { collector } from './csv-fixtures.ts';
-import { countCsvInThread, scrubCsvInThread } from './csv-thread.ts';
-import { countCsv, scrubCsv } from './scrub-csv.ts';
+import { countCsvInThread, countCsvRowsInThread, scrubCsvInThread } from './csv-thread.ts';
+import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 
 const exchange = sampleExchangeTable();
 const builder = new DncListBuilder('federal');
@@ -53,6 +53,12 @@ describe('scrubbing on a worker thread', () => {
   it('counts the same as counting in place', async () => {
     expect(await countCsvInThread(chunks(), { phoneColumn: 2, exchange })).toEqual(
       await countCsv(chunks(), { phoneColumn: 2, exchange }),
+    );
+  });
+
+  it('counts records the same as counting them in place', async () => {
+    expect(await countCsvRowsInThread(chunks(), { phoneColumn: 'Phone' })).toEqual(
+      await countCsvRows(chunks(), { phoneColumn: 'Phone' }),
     );
   });
 

@@ -5,7 +5,7 @@ import type { ExchangeTable } from '../exchange/exchange-table.ts';
 import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvInput } from './csv-input.ts';
 import type { CsvThreadData, FromThread, ToThread } from './csv-thread-protocol.ts';
-import type { CountCsvOptions, CsvCounts, ScrubCsvResult } from './scrub-csv.ts';
+import type { CountCsvOptions, CsvCounts, CsvRowCount, ScrubCsvResult } from './scrub-csv.ts';
 
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
 export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
@@ -160,4 +160,12 @@ export function scrubCsvInThread(
 /** `countCsv` on a worker thread: the quote for a file, off the caller's event loop. */
 export function countCsvInThread(input: CsvInput, options: ThreadCountOptions): Promise<CsvCounts> {
   return run('count', input, null, options);
+}
+
+/** `countCsvRows` on a worker thread: a file's records, to charge a job, off the caller's event loop. */
+export function countCsvRowsInThread(
+  input: CsvInput,
+  options: Omit<ThreadCountOptions, 'exchange'>,
+): Promise<CsvRowCount> {
+  return run('rows', input, null, options);
 }

@@ -6,7 +6,7 @@ import { DncSet } from '../dnc/set.ts';
 import { CsvError } from './csv-error.ts';
 import { collector, splitAt, testExchanges } from './csv-fixtures.ts';
 import type { CsvInput } from './csv-input.ts';
-import { type CountCsvOptions, countCsv, type ScrubCsvOptions, scrubCsv } from './scrub-csv.ts';
+import { type CountCsvOptions, countCsv, countCsvRows, type ScrubCsvOptions, scrubCsv } from './scrub-csv.ts';
 
 function listOf(name: string, numbers: number[]) {
   const builder = new DncListBuilder(name);
@@ -555,6 +555,43 @@ describe('countCsv', () => {
   it('refuses what scrubCsv refuses', async () => {
     await expect(countCsv(Buffer.from('Name,Phone\n'), { phoneColumn: 'Phone' })).rejects.toMatchObject({
       code: 'csv_header_only',
+    });
+  });
+});
+
+describe('countCsvRows', () => {
+  it("counts the records and the file's shape as countCsv does, blank rows left out, without reading the numbers", async () => {
+    const withBlanks = `${LEADS}\n,,\n\nHal,,Union\nIvy,2012345678\n`;
+    const counts = await countCsv(Buffer.from(withBlanks), { phoneColumn: 'Phone', exchange: testExchanges });
+    const rows = await countCsvRows(Buffer.from(withBlanks), { phoneColumn: 'phone' });
+    expect(rows).toEqual({
+      encoding: counts.encoding,
+      bom: counts.bom,
+      separator: counts.separator,
+      lineEnding: counts.lineEnding,
+      header: counts.header,
+      columns: counts.columns,
+      phoneColumn: counts.phoneColumn,
+      rows: counts.rows,
+      blankRows: counts.blankRows,
+    });
+    expect(rows).toMatchObject({ rows: 9, blankRows: 3, phoneColumn: 1 });
+  });
+
+  it('refuses what countCsv refuses', async () => {
+    await expect(countCsvRows(Buffer.from('Name,Phone\n'), { phoneColumn: 'Phone' })).rejects.toMatchObject({
+      code: 'csv_header_only',
+    });
+    await expect(
+      countCsvRows(Buffer.from('Name,Tel\nAnn,1\n'), { phoneColumn: 'Phone' }),
+    ).rejects.toMatchObject({
+      code: 'csv_column_not_found',
+    });
+    await expect(countCsvRows(Buffer.from('Name\nAnn\n'), { phoneColumn: 3 })).rejects.toMatchObject({
+      code: 'csv_column_out_of_range',
+    });
+    await expect(countCsvRows(Buffer.alloc(0), { phoneColumn: 0 })).rejects.toMatchObject({
+      message: 'Csv is empty',
     });
   });
 });

@@ -77,6 +77,12 @@ export interface CsvCounts extends CsvDialect {
   message: string | null;
 }
 
+/** The records of a file, without reading its numbers: what a job is charged when submitted. */
+export type CsvRowCount = Pick<
+  CsvCounts,
+  keyof CsvDialect | 'header' | 'columns' | 'phoneColumn' | 'rows' | 'blankRows'
+>;
+
 export interface ScrubCsvResult extends CsvCounts {
   dncStatus: { clean: number; dnc: number };
   bytesWritten: number;
@@ -119,7 +125,7 @@ export async function scrubCsv(
   let scrubber: Scrubber | undefined;
   await pipeline(
     async function* () {
-      scrubber = new Scrubber(await openCsv(input, options.separator), options, true);
+      scrubber = new Scrubber(await openCsv(input, options.separator), options, 'scrub');
       yield* scrubber.run();
     },
     output,
@@ -134,10 +140,27 @@ export async function scrubCsv(
  */
 export async function countCsv(input: CsvInput, options: CountCsvOptions): Promise<CsvCounts> {
   checkPhoneColumn(options.phoneColumn);
-  const scrubber = new Scrubber(await openCsv(input, options.separator), options, false);
+  const scrubber = new Scrubber(await openCsv(input, options.separator), options, 'count');
   for await (const _ of scrubber.run());
   const { dncStatus: _dnc, bytesWritten: _written, ...counts } = scrubber.result();
   return counts;
+}
+
+/**
+ * The file's records and shape, refusing it as `countCsv` would (no phone column, header only,
+ * empty, not text), without parsing, classifying or remembering its numbers: about twice as fast,
+ * for a charge made before the numbers are known.
+ */
+export async function countCsvRows(
+  input: CsvInput,
+  options: Omit<CountCsvOptions, 'exchange'>,
+): Promise<CsvRowCount> {
+  checkPhoneColumn(options.phoneColumn);
+  const scrubber = new Scrubber(await openCsv(input, options.separator), options, 'rows');
+  for await (const _ of scrubber.run());
+  const { encoding, bom, separator, lineEnding, header, columns, phoneColumn, rows, blankRows } =
+    scrubber.result();
+  return { encoding, bom, separator, lineEnding, header, columns, phoneColumn, rows, blankRows };
 }
 
 function checkPhoneColumn(phoneColumn: string | number): void {
@@ -156,6 +179,8 @@ class Scrubber {
   readonly #opened: OpenedCsv;
   readonly #options: ScrubCsvOptions;
   readonly #writes: boolean;
+  /** Counting records only: no phone is read. */
+  readonly #rowsOnly: boolean;
   readonly #scanner: RowScanner;
   readonly #separator: number;
   readonly #lineEnding: Buffer;
@@ -206,10 +231,11 @@ class Scrubber {
   #bytesRead = 0;
   #bytesWritten = 0;
 
-  constructor(opened: OpenedCsv, options: ScrubCsvOptions, writes: boolean) {
+  constructor(opened: OpenedCsv, options: ScrubCsvOptions, mode: 'scrub' | 'count' | 'rows') {
     this.#opened = opened;
     this.#options = options;
-    this.#writes = writes;
+    this.#writes = mode === 'scrub';
+    this.#rowsOnly = mode === 'rows';
     this.#scanner = new RowScanner(opened.separator, opened.lineEnding, options.maxRowBytes);
     this.#separator = this.#scanner.separator;
     this.#lineEnding = Buffer.from(opened.lineEnding);
@@ -309,6 +335,7 @@ class Scrubber {
     }
     if (this.#columns === -1 && this.#shape(buf, start)) return;
     this.#rows++;
+    if (this.#rowsOnly) return;
     const n = this.#count++;
     if (this.#phoneColumn < fields) {
       this.#numbers[n] = this.#phone(

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { type CsvCounts, CsvError, countCsvInThread, scrubCsvInThread } from '@scrub/engine';
+import { CsvError, countCsvRowsInThread, scrubCsvInThread } from '@scrub/engine';
 import type { FileStore } from '../files/file-store.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
 import { resultKeyOf } from './bulk-routes.js';
@@ -35,19 +35,17 @@ export class CsvJobProcessor implements JobProcessor {
   }
 
   async count(job: JobRow): Promise<number> {
-    let counts: CsvCounts;
     try {
-      // Without the exchange data: the records (all a submit charges for) do not depend on line
-      // types, and the count goes about a tenth faster without looking each number up.
-      counts = await countCsvInThread(await this.#upload(job), {
+      // The records are all a submit charges for; their numbers are read when the job runs.
+      const { rows } = await countCsvRowsInThread(await this.#upload(job), {
         phoneColumn: job.phone_col,
         header: job.header_row,
       });
+      return rows;
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);
       throw error;
     }
-    return counts.rows;
   }
 
   async process(

@@ -117,11 +117,12 @@ export class ReferenceData {
     options: ReferenceDataOptions = {},
   ): Promise<ReferenceData> {
     const store = new DatasetStore(config.dataDir);
-    const loader = new DatasetLoader(store, logger || null);
+    const log = logger || null;
+    const loader = new DatasetLoader(store, log);
     const data = new ReferenceData(await loader.load());
     data.#loader = loader;
     const listener = () => {
-      data.reload().catch((error: unknown) => logger?.error({ err: error }, 'reference data: reload failed'));
+      data.reload().catch((error: unknown) => log?.error({ err: error }, 'reference data: reload failed'));
     };
     // Polling, not fs.watch: it sees the manifest replaced by a rename, on any file system, and
     // costs one stat a second. Unreferenced: it never keeps the process alive.
