@@ -3,6 +3,7 @@
 // step it is.
 //
 //   pnpm --filter @scrub/engine bench [count]      (default 10,000,000 numbers)
+import { mulberry32, picker, TOLL_FREE, usAreaCodes } from '@scrub/test-fixtures';
 import { areaCodeInfo } from '../src/area-codes.ts';
 import { classifyCode } from '../src/classify.ts';
 import { parsePhone } from '../src/parse-phone.ts';
@@ -12,25 +13,16 @@ const ROUNDS = 3;
 const PARSE_COUNT = Math.min(COUNT, 1_000_000);
 
 // Deterministic, so runs compare.
-let seed = 0x5eed;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-}
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const random = mulberry32(0x5eed);
+const pick = picker(random);
 
-const US_AREA_CODES = Array.from({ length: 800 }, (_, i) => areaCodeInfo(200 + i)).filter(
-  (info) => info.status === 'geographic' && info.inService && info.country === 'US',
-);
-const TOLL_FREE = [800, 833, 844, 855, 866, 877, 888];
+const US_AREA_CODES = usAreaCodes(areaCodeInfo);
 
 // What a customer's list looks like: mostly US geographic numbers, some toll free, some junk.
 function realisticNumber(): number {
   const roll = random();
   if (roll < 0.07) return Math.floor(random() * 10_000_000_000);
-  const npa = roll < 0.15 ? pick(TOLL_FREE) : pick(US_AREA_CODES).npa;
+  const npa = roll < 0.15 ? pick(TOLL_FREE) : pick(US_AREA_CODES);
   const nxx = 200 + Math.floor(random() * 800);
   return npa * 10_000_000 + nxx * 10_000 + Math.floor(random() * 10_000);
 }

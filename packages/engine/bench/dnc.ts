@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXCHANGES, mulberry32, TOLL_FREE } from '@scrub/test-fixtures';
 import { areaCodeInfo } from '../src/area-codes.ts';
 import { classifyCode } from '../src/classify.ts';
 import { DncListBuilder } from '../src/dnc/builder.ts';
@@ -37,13 +38,7 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
 // Deterministic, so runs compare.
-let seed = 0xd0c411;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-}
+const random = mulberry32(0xd0c411);
 function logNormal(sigma: number): number {
   const u = 1 - random();
   const v = random();
@@ -53,9 +48,6 @@ function logNormal(sigma: number): number {
 const US_AREA_CODES = Array.from({ length: 800 }, (_, i) => areaCodeInfo(200 + i)).filter(
   (info) => info.status === 'geographic' && info.inService && info.country === 'US',
 );
-const USABLE_NXX = Array.from({ length: 800 }, (_, i) => 200 + i).filter(
-  (nxx) => nxx % 100 !== 11 && nxx !== 555 && nxx !== 950,
-);
 
 // The exchanges in service and each one's share of the registry.
 const exchanges: number[] = [];
@@ -63,7 +55,7 @@ const shares: number[] = [];
 for (const { npa } of US_AREA_CODES) {
   const weight = logNormal(0.7);
   const inService = 0.45 + 0.5 * random();
-  for (const nxx of USABLE_NXX) {
+  for (const nxx of EXCHANGES) {
     if (random() >= inService) continue;
     exchanges.push(npa * 1000 + nxx);
     shares.push(weight * logNormal(1.0));
@@ -174,7 +166,7 @@ out(`    ${describe(national)}`);
 out(
   `    built in ${seconds(start).toFixed(1)} s; the builder held ${mb(nationalBuilderBytes)} while building`,
 );
-const usExchanges = US_AREA_CODES.length * USABLE_NXX.length;
+const usExchanges = US_AREA_CODES.length * EXCHANGES.length;
 const bound =
   Math.min(2 * NATIONAL, 1_250 * usExchanges) + 8_004 + 256 * US_AREA_CODES.length + 4 * usExchanges;
 out(
@@ -236,7 +228,6 @@ try {
 // (c) Classify plus DNC beside a Set of the same numbers.
 out();
 out(`(c) Lookups: classifyCode(n) + dncSet.mask(n) over ${millions(QUERIES, 0)} M numbers`);
-const TOLL_FREE = [800, 833, 844, 855, 866, 877, 888];
 // What customers upload: half of it registered numbers, the rest mostly US numbers, some toll
 // free, some junk.
 const queries = new Float64Array(QUERIES);

@@ -3,6 +3,7 @@
 //
 //   pnpm --filter @scrub/engine bench:exchange [count]      (default 10,000,000 numbers)
 import { Readable } from 'node:stream';
+import { mulberry32, picker, TOLL_FREE, usAreaCodes } from '@scrub/test-fixtures';
 import { areaCodeInfo } from '../src/area-codes.ts';
 import { classifyCode } from '../src/classify.ts';
 import { importCoCodeFile } from '../src/exchange/co-code-file.ts';
@@ -15,19 +16,10 @@ const ROUNDS = 3;
 const PORTED = 5_000_000;
 
 // Deterministic, so runs compare.
-let seed = 0x5eed;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-}
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const random = mulberry32(0x5eed);
+const pick = picker(random);
 
-const US_AREA_CODES = Array.from({ length: 800 }, (_, i) => areaCodeInfo(200 + i))
-  .filter((info) => info.status === 'geographic' && info.inService && info.country === 'US')
-  .map((info) => info.npa);
-const TOLL_FREE = [800, 833, 844, 855, 866, 877, 888];
+const US_AREA_CODES = usAreaCodes(areaCodeInfo);
 
 // What a customer's list looks like: mostly US geographic numbers, some toll free, some junk.
 function realisticNumber(): number {

@@ -20,9 +20,10 @@
 // while. The servers sample their resident memory every 20 ms over the measured job; their peak
 // over their whole life (`maxRSS`) includes starting the embedded database.
 //
-// The file is generated (deterministic): lead columns (first and last name, email, street, city,
-// state, zip, phone, date of birth), some streets quoted with a comma, phones in the forms people
-// and spreadsheets write, 3% repeats, 3% junk, 3% toll free, 12% on the do-not-call list.
+// The file is generated (deterministic, @scrub/test-fixtures' lead list): lead columns (first and
+// last name, email, street, city, state, zip, phone, date of birth), some streets quoted with a
+// comma, phones in the forms people and spreadsheets write, 3% repeats, 3% junk, 3% toll free, 12%
+// on the do-not-call list.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -35,6 +36,14 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { areaCodeInfo } from '@scrub/engine';
+import {
+  federalListLines,
+  leadLines,
+  mulberry32,
+  spreadPool,
+  usAreaCodes,
+  writeLines,
+} from '@scrub/test-fixtures';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 
@@ -90,131 +99,10 @@ interface Job {
 
 // The federal list holds POOL numbers; 12% of the file's phones are drawn from them.
 const POOL = 2_000_000;
-const AREA_CODES = Array.from({ length: 800 }, (_, i) => areaCodeInfo(200 + i))
-  .filter((info) => info.status === 'geographic' && info.inService && info.country === 'US')
-  .map((info) => info.npa);
-const EXCHANGES = Array.from({ length: 800 }, (_, i) => 200 + i).filter(
-  (nxx) => nxx % 100 !== 11 && nxx !== 555 && nxx !== 950,
-);
-const TOLL_FREE = [800, 833, 844, 855, 866, 877, 888];
-
-let seed = 0xb01c;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-}
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-
-// murmur3's finaliser: the pool's i-th number is the same in the list and in the file.
-function mix(value: number): number {
-  let h = value | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-function poolNumber(i: number): number {
-  const h = mix(i * 2 + 1);
-  const npa = AREA_CODES[h % AREA_CODES.length]!;
-  const nxx = EXCHANGES[mix(h ^ 0x5bd1e995) % EXCHANGES.length]!;
-  return npa * 10_000_000 + nxx * 10_000 + (mix(h ^ 0x27d4eb2f) % 10_000);
-}
-
-function randomNumber(): number {
-  if (random() < 0.12) return poolNumber(Math.floor(random() * POOL));
-  const npa = random() < 0.03 ? pick(TOLL_FREE) : pick(AREA_CODES);
-  return npa * 10_000_000 + pick(EXCHANGES) * 10_000 + Math.floor(random() * 10_000);
-}
-
-function formatted(number: number): string {
-  const d = String(number);
-  const [a, b, c] = [d.slice(0, 3), d.slice(3, 6), d.slice(6)];
-  const roll = random();
-  if (roll < 0.25) return `(${a}) ${b}-${c}`;
-  if (roll < 0.45) return `${a}-${b}-${c}`;
-  if (roll < 0.6) return d;
-  if (roll < 0.68) return `${a}.${b}.${c}`;
-  if (roll < 0.76) return `+1 ${a} ${b} ${c}`;
-  if (roll < 0.82) return `1-${a}-${b}-${c}`;
-  if (roll < 0.88) return `+1${d}`;
-  if (roll < 0.93) return `${d}.0`;
-  if (roll < 0.97) return `${a}-${b}-${c} x${Math.floor(random() * 900) + 100}`;
-  return `"(${a}) ${b}-${c}"`;
-}
-
-const FIRST = [
-  'James',
-  'Mary',
-  'John',
-  'Linda',
-  'Robert',
-  'Ana',
-  'Michael',
-  'Sarah',
-  'David',
-  'Lisa',
-  'Jose',
-];
-const LAST = ['Smith', 'Johnson', 'Garcia', 'Brown', 'Lee', 'Miller', 'Davis', 'Nguyen', 'Lopez', 'Clark'];
-const STREETS = ['Oak', 'Main', 'Pine', 'Maple', 'Cedar', 'Elm', 'Lake', 'Hill', 'Park', 'Washington'];
-const SUFFIXES = ['St', 'Ave', 'Rd', 'Dr', 'Ln'];
-const CITIES = ['Austin', 'Denver', 'Miami', 'Newark', 'Tulsa', 'Fresno', 'Boise', 'Reno'];
-const STATES = ['TX', 'CO', 'FL', 'NJ', 'OK', 'CA', 'ID', 'NV', 'NY', 'IL'];
-const DOMAINS = ['gmail.com', 'yahoo.com', 'aol.com', 'msn.com'];
-const JUNK = ['', 'n/a', '555-1234', '2.01555E+09', '+44 20 7946 0958', 'call office', '000-000-0000'];
-
-async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
-  const file = createWriteStream(path);
-  let batch: string[] = [];
-  for (const line of lines) {
-    batch.push(line);
-    if (batch.length === 10_000) {
-      if (!file.write(`${batch.join('\r\n')}\r\n`)) await once(file, 'drain');
-      batch = [];
-    }
-  }
-  if (batch.length > 0) file.write(`${batch.join('\r\n')}\r\n`);
-  file.end();
-  await once(file, 'close');
-}
-
-function* leads(rows: number): Generator<string> {
-  yield 'first_name,last_name,email,street,city,state,zip,phone,dob';
-  let previous = 0;
-  for (let i = 0; i < rows; i++) {
-    const first = pick(FIRST);
-    const last = pick(LAST);
-    const street = `${Math.floor(random() * 9000) + 10} ${pick(STREETS)} ${pick(SUFFIXES)}`;
-    const roll = random();
-    const number = roll < 0.03 && previous > 0 ? previous : randomNumber();
-    previous = number;
-    const month = String(Math.floor(random() * 12) + 1).padStart(2, '0');
-    const day = String(Math.floor(random() * 28) + 1).padStart(2, '0');
-    yield [
-      first,
-      last,
-      `${first[0]!.toLowerCase()}${last.toLowerCase()}${Math.floor(random() * 100)}@${pick(DOMAINS)}`,
-      random() < 0.08 ? `"${street}, Apt ${Math.floor(random() * 40) + 1}"` : street,
-      pick(CITIES),
-      pick(STATES),
-      String(Math.floor(random() * 90000) + 10000),
-      roll > 0.97 ? pick(JUNK) : formatted(number),
-      `${1940 + Math.floor(random() * 65)}-${month}-${day}`,
-    ].join(',');
-  }
-}
-
-/** The FTC's full-list layout: `AAA,NNNNNNN` per line. */
-function* federalList(): Generator<string> {
-  for (let i = 0; i < POOL; i++) {
-    const d = String(poolNumber(i));
-    yield `${d.slice(0, 3)},${d.slice(3)}`;
-  }
-}
+const AREA_CODES = usAreaCodes(areaCodeInfo);
+const pool = spreadPool(POOL, AREA_CODES);
+// One sequence for both files: the warm-up file continues where the measured one ends.
+const leads = { random: mulberry32(0xb01c), areaCodes: AREA_CODES, pool };
 
 const CHUNK = { highWaterMark: 1 << 20 };
 const WARM_UP_ROWS = 20_000;
@@ -414,10 +302,10 @@ async function main(): Promise<void> {
     const path = join(dir, 'leads.csv');
     const dataDir = join(dir, 'data');
     let began = performance.now();
-    await writeLines(path, leads(rows));
+    await writeLines(path, leadLines(rows, leads));
     const { size } = await stat(path);
     const warmUpPath = join(dir, 'warm-up.csv');
-    await writeLines(warmUpPath, leads(WARM_UP_ROWS));
+    await writeLines(warmUpPath, leadLines(WARM_UP_ROWS, leads));
     const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite in memory';
     out(
       `Node ${process.version}; ${count(rows)} rows, ${mb(size)}, generated in ${sec(since(began))}; database: ${database}`,
@@ -425,7 +313,7 @@ async function main(): Promise<void> {
 
     began = performance.now();
     const listPath = join(dir, 'federal.txt');
-    await writeLines(listPath, federalList());
+    await writeLines(listPath, federalListLines(pool));
     const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
     const imported = spawnSync(process.execPath, [bin, 'data', 'import', 'ftc', listPath], {
       env: { PATH: process.env.PATH, SCRUB_DATA_DIR: dataDir },

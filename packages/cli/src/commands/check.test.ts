@@ -133,7 +133,7 @@ describe('scrub check <phone...>', () => {
 
   it('answers malformed numbers as invalid, with a reason, and charges nothing', async () => {
     const env = await account(5);
-    const malformed = ['2.01555E+09', '201-555-012', '+44 20 7946 0958', 'call me', '\u0000\u0001'];
+    const malformed = ['2.01555E+09', '201-555-012', '+44 20 7946 0958', 'call me', '(123) 456-7890'];
 
     const result = await scrub(['--json', 'check', ...malformed], env);
 
@@ -148,12 +148,14 @@ describe('scrub check <phone...>', () => {
 
   it('reports a number the API refuses on stderr, checks the others, and exits 1', async () => {
     const tooLong = '2'.repeat(70);
-    const result = await scrub(['check', '2012345678', tooLong, '8005551234'], funded);
+    const binary = '\u0000\u0001';
+    const result = await scrub(['check', '2012345678', tooLong, binary, '8005551234'], funded);
 
     expect(result.code).toBe(1);
     expect(lines(result).map((line) => line.split('\t')[0])).toEqual(['+12012345678', '+18005551234']);
     expect(result.stderr).toContain(`error: ${tooLong}: 400`);
-    expect(result.stderr).toContain('1 of 3 numbers could not be checked');
+    expect(result.stderr).toMatch(/400 The query field "p" contains a NUL character/);
+    expect(result.stderr).toContain('2 of 4 numbers could not be checked');
   });
 
   it('exits 4 when the credits run out, after printing the answers paid for', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { ApiError } from '../http/api-error.js';
 import { CognitoError } from './errors.js';
 import type { IdentityPool } from './identity-pool.js';
 
@@ -113,6 +114,10 @@ function sendError(reply: FastifyReply, error: CognitoError): FastifyReply {
 /** Failures before the handler (the body parser) in Cognito's shape rather than the API's envelope. */
 function toCognitoError(error: FastifyError): CognitoError | null {
   if (error instanceof CognitoError) return error;
+  // Refused by the app's own guards before the operation ran (a NUL character in the body).
+  if (error instanceof ApiError && error.status < 500) {
+    return new CognitoError('InvalidParameterException', error.message, error.status);
+  }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new CognitoError('SerializationException', `Send the request as ${CONTENT_TYPE}.`);
