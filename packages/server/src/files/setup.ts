@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
 import type { FileStore } from './file-store.js';
 import { LocalFileStore } from './local-file-store.js';
-import { S3FileStore } from './s3-file-store.js';
 import { registerUploadRoute } from './upload-route.js';
 
 const DAY_MS = 86_400_000;
@@ -18,6 +17,8 @@ export async function setUpFiles(
 ): Promise<FileStore> {
   const target = config.fileStore;
   if (target.kind === 's3') {
+    // Loaded only for S3: the AWS SDK costs the process about 40 MB.
+    const { S3FileStore } = await import('./s3-file-store.js');
     const store = new S3FileStore(target);
     app.addHook('onClose', async () => store.close());
     return store;

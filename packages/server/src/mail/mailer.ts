@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Database, MailOutboxTable } from '../storage/schema.js';
 
@@ -31,11 +31,17 @@ export interface MailerOptions {
  * sign-up; `idle()` waits for deliveries in flight.
  */
 export class Mailer {
-  readonly #transport: Transporter | null;
+  /** Loaded only when SMTP is configured: nodemailer costs the process about 30 MB. */
+  readonly #transport: Promise<Transporter> | null;
   readonly #pending = new Set<Promise<void>>();
 
   constructor(private readonly options: MailerOptions) {
-    this.#transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+    const { smtpUrl } = options;
+    this.#transport = smtpUrl
+      ? import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl))
+      : null;
+    // A failed load surfaces as each delivery's error, never as an unhandled rejection.
+    this.#transport?.catch(() => undefined);
   }
 
   async send(mail: OutgoingMail): Promise<StoredMail> {
@@ -68,10 +74,10 @@ export class Mailer {
     return stored;
   }
 
-  async #deliver(transport: Transporter, mail: StoredMail): Promise<void> {
+  async #deliver(transport: Promise<Transporter>, mail: StoredMail): Promise<void> {
     const { db, logger } = this.options;
     try {
-      await transport.sendMail({
+      await (await transport).sendMail({
         from: mail.from_address,
         to: mail.to_address,
         subject: mail.subject,
@@ -103,7 +109,7 @@ export class Mailer {
 
   async close(): Promise<void> {
     await this.idle();
-    this.#transport?.close();
+    (await this.#transport?.catch(() => null))?.close();
   }
 }
 

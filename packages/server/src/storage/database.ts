@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { PGlitePool } from './pglite-pool.js';
@@ -30,8 +29,10 @@ const NUMERIC = 1700;
  */
 const parsers = { [INT8]: Number, [NUMERIC]: Number };
 
+// Each engine's driver is loaded only when it is the one configured.
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({
       connectionString: target.url,
       max: 10,
@@ -49,6 +50,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   let pglite: PGlite;
   try {
+    const { PGlite } = await import('@electric-sql/pglite');
     pglite = await PGlite.create({ dataDir: target.dataDir ?? undefined, parsers });
   } catch (error) {
     unlock();
