@@ -130,7 +130,11 @@ export async function putUpload(
       // Required by fetch for a streamed request body.
       duplex: 'half',
       signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal,
-    });
+      // Node's fetch otherwise keeps every byte sent in memory, to send it again after a redirect:
+      // a 1 GB file took 1 GB (nodejs/undici#4058). An upload URL never redirects.
+      redirect: 'error',
+      window: null,
+    } as RequestInit);
     text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw new APIUserAbortError();
