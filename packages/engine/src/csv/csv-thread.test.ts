@@ -1,4 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DncListBuilder } from '../dnc/builder.ts';
 import { DncSet } from '../dnc/set.ts';
@@ -103,5 +108,19 @@ describe('scrubbing on a worker thread', () => {
     });
     await expect(running).rejects.toThrow('no');
     expect(input.destroyed).toBe(true);
+  });
+
+  it('runs in a process started with V8 flags (which a Worker refuses when given them explicitly)', () => {
+    const script = join(mkdtempSync(join(tmpdir(), 'scrub-thread-')), 'count.mjs');
+    const module = fileURLToPath(new URL('./csv-thread.ts', import.meta.url));
+    writeFileSync(
+      script,
+      `import { countCsvRowsInThread } from ${JSON.stringify(module)};\n` +
+        `const { rows } = await countCsvRowsInThread(Buffer.from('Phone\\n2012345678\\n'), { phoneColumn: 0 });\n` +
+        'console.log(rows);\n',
+    );
+    const child = spawnSync(process.execPath, ['--max-semi-space-size=1', script], { encoding: 'utf8' });
+    expect(child.stderr).not.toContain('ERR_WORKER_INVALID_EXEC_ARGV');
+    expect(child.stdout.trim()).toBe('1');
   });
 });

@@ -61,9 +61,13 @@ function run<T>(
     dnc: options.dnc?.toShared() ?? null,
     ...(options.dncMask === undefined ? {} : { dncMask: options.dncMask }),
   };
-  // Node's flags pass on to the thread, except one that only applies to code given on the command line.
-  const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-  const worker = new Worker(entry, { workerData: data, execArgv });
+  // The thread inherits Node's flags (V8's among them, which a Worker refuses when given them
+  // explicitly), except one that only applies to code given on the command line.
+  const inputType = process.execArgv.some((flag) => flag.startsWith('--input-type'));
+  const execArgv = inputType
+    ? process.execArgv.filter((flag) => !flag.startsWith('--input-type'))
+    : undefined;
+  const worker = new Worker(entry, { workerData: data, ...(execArgv ? { execArgv } : {}) });
   const chunks = chunksOf(input);
 
   return new Promise<T>((resolve, reject) => {
