@@ -119,8 +119,14 @@ describe('scrubbing on a worker thread', () => {
         `const { rows } = await countCsvRowsInThread(Buffer.from('Phone\\n2012345678\\n'), { phoneColumn: 0 });\n` +
         'console.log(rows);\n',
     );
-    const child = spawnSync(process.execPath, ['--max-semi-space-size=1', script], { encoding: 'utf8' });
-    expect(child.stderr).not.toContain('ERR_WORKER_INVALID_EXEC_ARGV');
-    expect(child.stdout.trim()).toBe('1');
+    const runs = [
+      ['--max-semi-space-size=1', script],
+      ['--expose-gc', '--input-type=module', '-e', `await import(${JSON.stringify(script)})`],
+    ];
+    for (const flags of runs) {
+      const child = spawnSync(process.execPath, flags, { encoding: 'utf8' });
+      expect(child.stderr, flags.join(' ')).not.toContain('ERR_WORKER_INVALID_EXEC_ARGV');
+      expect(child.stdout.trim(), flags.join(' ')).toBe('1');
+    }
   });
 });

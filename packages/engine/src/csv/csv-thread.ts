@@ -30,6 +30,25 @@ function closeInput(input: CsvInput): void {
   else if (typeof stream.cancel === 'function' && !stream.locked) stream.cancel().catch(() => {});
 }
 
+/**
+ * The thread inherits Node's flags (V8's among them, which a Worker refuses when given them
+ * explicitly), except `--input-type`, which only applies to code given on the command line and
+ * which a Worker refuses: then the flags must be listed, and when a listed one is refused too the
+ * thread starts without any (it needs none).
+ */
+function startThread(data: CsvThreadData): Worker {
+  if (!process.execArgv.some((flag) => flag.startsWith('--input-type'))) {
+    return new Worker(entry, { workerData: data });
+  }
+  try {
+    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+    return new Worker(entry, { workerData: data, execArgv });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    return new Worker(entry, { workerData: data, execArgv: [] });
+  }
+}
+
 async function* chunksOf(input: CsvInput): AsyncGenerator<Uint8Array> {
   if (input instanceof Uint8Array) {
     yield input;
@@ -61,13 +80,7 @@ function run<T>(
     dnc: options.dnc?.toShared() ?? null,
     ...(options.dncMask === undefined ? {} : { dncMask: options.dncMask }),
   };
-  // The thread inherits Node's flags (V8's among them, which a Worker refuses when given them
-  // explicitly), except one that only applies to code given on the command line.
-  const inputType = process.execArgv.some((flag) => flag.startsWith('--input-type'));
-  const execArgv = inputType
-    ? process.execArgv.filter((flag) => !flag.startsWith('--input-type'))
-    : undefined;
-  const worker = new Worker(entry, { workerData: data, ...(execArgv ? { execArgv } : {}) });
+  const worker = startThread(data);
   const chunks = chunksOf(input);
 
   return new Promise<T>((resolve, reject) => {
