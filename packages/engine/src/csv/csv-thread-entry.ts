@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { DncSet } from '../dnc/set.ts';
 import { ExchangeTable } from '../exchange/exchange-table.ts';
 import { CsvError } from './csv-error.ts';
-import type { CsvThreadData, FromThread, ToThread } from './csv-thread-protocol.ts';
+import { type CsvThreadData, type FromThread, movable, type ToThread } from './csv-thread-protocol.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 
 const port = parentPort!;
@@ -48,7 +48,8 @@ async function* input(): AsyncGenerator<Uint8Array> {
 
 const output = new Writable({
   write(chunk: Buffer, _encoding, done) {
-    post({ type: 'out', chunk });
+    // The scrub writes each batch into a buffer of its own: moved, not copied.
+    port.postMessage({ type: 'out', chunk } satisfies FromThread, movable(chunk, false));
     done();
   },
 });

@@ -32,3 +32,17 @@ export type FromThread =
   | { type: 'progress'; rows: number; bytes: number }
   | { type: 'done'; result: unknown }
   | { type: 'error'; error: ThreadError };
+
+/**
+ * The buffer to move rather than copy with a chunk posted across threads: a copy leaves the
+ * original as garbage on one side while the copy is garbage on the other, and at hundreds of MB a
+ * file both sides hold tens of MB of them. A buffer is moved only when nothing else can use it:
+ * larger than Node's shared pool of small Buffers (which it would take from every Buffer in it),
+ * not shared memory, and (for a chunk from a stream we do not own, `whole`) seen whole by the chunk.
+ */
+export function movable(chunk: Uint8Array, whole: boolean): ArrayBuffer[] {
+  const { buffer } = chunk;
+  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength <= Buffer.poolSize) return [];
+  if (whole && (chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength)) return [];
+  return [buffer];
+}

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -128,5 +128,23 @@ describe('scrubbing on a worker thread', () => {
       expect(child.stderr, flags.join(' ')).not.toContain('ERR_WORKER_INVALID_EXEC_ARGV');
       expect(child.stdout.trim(), flags.join(' ')).toBe('1');
     }
+  });
+
+  it("moves a file's chunks to the thread, and never takes a buffer the caller still holds", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'scrub-thread-')), 'leads.csv');
+    writeFileSync(path, file);
+    const here = collector();
+    const there = collector();
+    await scrubCsv(chunks(), here, { phoneColumn: 'Phone', exchange, dnc });
+    await scrubCsvInThread(createReadStream(path, { highWaterMark: 64 * 1024 }), there, {
+      phoneColumn: 'Phone',
+      exchange,
+      dnc,
+    });
+    expect(there.bytes().equals(here.bytes())).toBe(true);
+
+    const held = Buffer.from(file);
+    await countCsvRowsInThread(Readable.from([held]), { phoneColumn: 'Phone' });
+    expect(held.equals(file)).toBe(true);
   });
 });

@@ -1,10 +1,11 @@
+import { ReadStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DncSet } from '../dnc/set.ts';
 import type { ExchangeTable } from '../exchange/exchange-table.ts';
 import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvInput } from './csv-input.ts';
-import type { CsvThreadData, FromThread, ToThread } from './csv-thread-protocol.ts';
+import { type CsvThreadData, type FromThread, movable, type ToThread } from './csv-thread-protocol.ts';
 import type { CountCsvOptions, CsvCounts, CsvRowCount, ScrubCsvResult } from './scrub-csv.ts';
 
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
@@ -82,6 +83,9 @@ function run<T>(
   };
   const worker = startThread(data);
   const chunks = chunksOf(input);
+  // A file's stream reads each chunk into a buffer of its own, which nothing else holds: those are
+  // moved to the thread. Chunks from other sources may be the caller's own buffers: copied.
+  const fromFile = input instanceof ReadStream;
 
   return new Promise<T>((resolve, reject) => {
     let settled = false;
@@ -123,7 +127,7 @@ function run<T>(
           wanted--;
           ended = next.done === true;
           const message: ToThread = next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value };
-          worker.postMessage(message);
+          worker.postMessage(message, next.done || !fromFile ? [] : movable(next.value, true));
         }
       } finally {
         feeding = false;
