@@ -35,6 +35,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { BulkJob, CreatedBulkJob } from '@scrub/contract';
 import { areaCodeInfo } from '@scrub/engine';
 import {
   federalListLines,
@@ -83,18 +84,6 @@ interface JobMeasure extends ServerMemory {
   reversed: number;
   lineTypes: Record<string, number>;
   dnc: Record<string, number>;
-}
-
-interface Job {
-  job_id: string;
-  status: string;
-  error: string | null;
-  total_rows: number | null;
-  duplicates: number;
-  credits_charged: number;
-  credits_reversed: number;
-  line_types: Record<string, number>;
-  dnc_status: Record<string, number>;
 }
 
 // The federal list holds POOL numbers; 12% of the file's phones are drawn from them.
@@ -231,14 +220,14 @@ async function bulkJob(path: string, warmUpPath: string, dataDir: string, rows: 
     /** One job, timed from its creation to the poll that sees it completed. */
     const run = async (file: string) => {
       const began = performance.now();
-      const created = await api<Job & { upload_url: string }>('POST', '/bulk/jobs', {
+      const created = await api<CreatedBulkJob>('POST', '/bulk/jobs', {
         file_name: 'leads.csv',
         phone_col: 'phone',
         header_row: 1,
       });
       const create = since(began);
       let step = performance.now();
-      const upload = await fetch(created.upload_url, {
+      const upload = await fetch(created.upload_url!, {
         method: 'PUT',
         headers: { 'content-type': 'text/csv' },
         body: Readable.toWeb(createReadStream(file, CHUNK)) as ReadableStream<Uint8Array>,
@@ -247,12 +236,12 @@ async function bulkJob(path: string, warmUpPath: string, dataDir: string, rows: 
       if (!upload.ok) throw new Error(`PUT upload_url: ${upload.status} ${await upload.text()}`);
       const uploaded = since(step);
       step = performance.now();
-      await api<Job>('POST', `/bulk/jobs/${created.job_id}/submit`);
+      await api<BulkJob>('POST', `/bulk/jobs/${created.job_id}/submit`);
       const submit = since(step);
       step = performance.now();
-      let job: Job;
+      let job: BulkJob;
       for (;;) {
-        job = await api<Job>('GET', `/bulk/jobs/${created.job_id}`);
+        job = await api<BulkJob>('GET', `/bulk/jobs/${created.job_id}`);
         if (job.status === 'completed' || job.status === 'failed') break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

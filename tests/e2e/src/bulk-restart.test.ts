@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { countCsv, sampleExchangeTable } from '@scrub/engine';
+import type { BulkJob, CreatedBulkJob } from '@scrub/sdk';
 import { describe, expect, it } from 'vitest';
 import { type RunResult, scrub, scrubServer, startServer, tempDir } from './harness.js';
 import { LEAD_HEADER, neutralised, writeLeadCsv } from './lead-csv.js';
@@ -14,21 +15,6 @@ const ROWS = 3_000_000;
 const email = 'bulk@example.com';
 const password = 'Correct-Horse-9';
 const GRANT = 5_000_000;
-
-interface Job {
-  job_id: string;
-  status: 'awaiting_upload' | 'queued' | 'processing' | 'completed' | 'failed';
-  total_rows: number | null;
-  processed_rows: number;
-  duplicates: number;
-  credits_charged: number;
-  credits_reversed: number;
-  line_types: Record<string, number>;
-  dnc_status: Record<string, number>;
-  file_reference: string;
-  file_message: string | null;
-  error: string | null;
-}
 
 function succeeded(result: RunResult, what: string): RunResult {
   if (result.code !== 0) {
@@ -74,11 +60,11 @@ function client(apiKey: string) {
 
 /** Polls until `done` says the job is where it should be; fails with the last state seen. */
 async function waitForJob(
-  get: () => Promise<Job>,
+  get: () => Promise<BulkJob>,
   what: string,
   timeoutMs: number,
-  done: (job: Job) => boolean,
-): Promise<Job> {
+  done: (job: BulkJob) => boolean,
+): Promise<BulkJob> {
   const deadline = Date.now() + timeoutMs;
   let job = await get();
   while (!done(job)) {
@@ -174,23 +160,23 @@ describe('a bulk job when the server is killed mid-job', () => {
     const balance = async (url: string) => (await api<{ credits: number }>(url, 'GET', '/credits')).credits;
     const initial = await balance(first.url);
 
-    const created = await api<Job & { upload_url: string }>(first.url, 'POST', '/bulk/jobs', {
+    const created = await api<CreatedBulkJob>(first.url, 'POST', '/bulk/jobs', {
       file_name: 'leads.csv',
       phone_col: 'phone',
       header_row: 1,
     });
-    const upload = await fetch(created.upload_url, {
+    const upload = await fetch(created.upload_url!, {
       method: 'PUT',
       headers: { 'content-type': 'text/csv' },
       body: Readable.toWeb(createReadStream(csvPath)) as ReadableStream<Uint8Array>,
       duplex: 'half',
     });
     expect(upload.status, await upload.text()).toBe(200);
-    const submitted = await api<Job>(first.url, 'POST', `/bulk/jobs/${created.job_id}/submit`);
+    const submitted = await api<BulkJob>(first.url, 'POST', `/bulk/jobs/${created.job_id}/submit`);
     expect(submitted).toMatchObject({ total_rows: ROWS, credits_charged: ROWS });
     expect(await balance(first.url), 'one credit per record, taken at submit').toBe(initial - ROWS);
 
-    const jobAt = (url: string) => () => api<Job>(url, 'GET', `/bulk/jobs/${created.job_id}`);
+    const jobAt = (url: string) => () => api<BulkJob>(url, 'GET', `/bulk/jobs/${created.job_id}`);
     const running = await waitForJob(
       jobAt(first.url),
       'progress',
