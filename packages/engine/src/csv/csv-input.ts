@@ -1,4 +1,5 @@
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
+import { RowBuffer } from './row-scanner.ts';
 
 /**
  * A CSV file: its bytes, or a stream of them (a Node Readable, a web ReadableStream, any async
@@ -205,7 +206,8 @@ export function detectDialect(head: Buffer, complete: boolean): Pick<CsvDialect,
  */
 export async function openCsv(input: CsvInput, separator?: CsvSeparator): Promise<OpenedCsv> {
   const source = chunksOf(input);
-  const headChunks: Buffer[] = [];
+  // Each chunk is copied as it comes, so that a reader may reuse a chunk once it asks for the next.
+  const head = new RowBuffer();
   let headBytes = 0;
   let breaks = 0;
   let complete = false;
@@ -215,11 +217,11 @@ export async function openCsv(input: CsvInput, separator?: CsvSeparator): Promis
       complete = true;
       break;
     }
-    headChunks.push(next.value);
+    head.add(next.value);
     headBytes += next.value.length;
     breaks += countBreaks(next.value);
   }
-  const raw = Buffer.concat(headChunks);
+  const raw = head.finish();
   try {
     return openHead(source, raw, complete, separator);
   } catch (error) {

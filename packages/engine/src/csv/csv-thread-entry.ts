@@ -6,7 +6,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { DncSet } from '../dnc/set.ts';
 import { ExchangeTable } from '../exchange/exchange-table.ts';
 import { CsvError } from './csv-error.ts';
-import { type CsvThreadData, type FromThread, movable, type ToThread } from './csv-thread-protocol.ts';
+import {
+  type CsvThreadData,
+  type FromThread,
+  movable,
+  release,
+  type ToThread,
+} from './csv-thread-protocol.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 
 const port = parentPort!;
@@ -30,6 +36,8 @@ port.on('message', (message: ToThread) => {
   else arrived.push(message);
 });
 
+// Every reader of the input (the head that sets the dialect, the UTF-16 decoder, the rows) copies
+// a chunk before asking for the next, so a chunk is released as soon as the next is asked for.
 async function* input(): AsyncGenerator<Uint8Array> {
   for (;;) {
     while (!ended && asked + arrived.length < AHEAD) {
@@ -43,6 +51,7 @@ async function* input(): AsyncGenerator<Uint8Array> {
       }));
     if (message.type === 'end') return;
     yield message.chunk;
+    release(message.chunk);
   }
 }
 

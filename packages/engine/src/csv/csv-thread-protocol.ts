@@ -46,3 +46,14 @@ export function movable(chunk: Uint8Array, whole: boolean): ArrayBuffer[] {
   if (whole && (chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength)) return [];
   return [buffer];
 }
+
+/**
+ * Gives a chunk's memory back at once rather than whenever V8 next collects garbage: detaching an
+ * ArrayBuffer frees it. V8 counts memory outside its heap loosely, so a stream of garbage chunks
+ * would otherwise hold on to about 100 MB in each thread. Only for a chunk whose buffer nothing
+ * else holds (one that crossed threads).
+ */
+export function release(chunk: Uint8Array): void {
+  const { buffer } = chunk;
+  if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
+}

@@ -67,6 +67,44 @@ describe('scrubbing on a worker thread', () => {
     );
   });
 
+  it('scrubs UTF-16 sent in small chunks, the head spread over several, as in place', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(file.toString('utf8'), 'utf16le')]);
+    const small = () =>
+      Readable.from(
+        Array.from({ length: Math.ceil(utf16.length / 1000) }, (_, i) =>
+          utf16.subarray(i * 1000, (i + 1) * 1000),
+        ),
+      );
+    const here = collector();
+    const there = collector();
+    await scrubCsv(small(), here, { phoneColumn: 'Phone', exchange, dnc });
+    await scrubCsvInThread(small(), there, { phoneColumn: 'Phone', exchange, dnc });
+    expect(there.bytes().equals(here.bytes())).toBe(true);
+  });
+
+  it('frees each piece of the result once written when the output is done with it (releaseWritten)', async () => {
+    const here = collector();
+    await scrubCsv(chunks(), here, { phoneColumn: 'Phone', exchange, dnc });
+    const copies: Buffer[] = [];
+    const pieces: Uint8Array[] = [];
+    const copying = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        copies.push(Buffer.from(chunk));
+        pieces.push(chunk);
+        callback();
+      },
+    });
+    await scrubCsvInThread(chunks(), copying, { phoneColumn: 'Phone', exchange, dnc, releaseWritten: true });
+    expect(Buffer.concat(copies).equals(here.bytes())).toBe(true);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.every((piece) => piece.byteLength === 0)).toBe(true);
+
+    // Without it, the output may keep what it was given.
+    const kept = collector();
+    await scrubCsvInThread(chunks(), kept, { phoneColumn: 'Phone', exchange, dnc });
+    expect(kept.bytes().equals(here.bytes())).toBe(true);
+  });
+
   it('refuses a file with the same CsvError, code and line', async () => {
     const error = await countCsvInThread(Buffer.from('Name,Tel\r\nAnn,2012345678\r\n'), {
       phoneColumn: 'Phone',

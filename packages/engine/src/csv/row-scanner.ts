@@ -29,6 +29,8 @@ export class RowScanner {
   rowEnd = 0;
   /** The 1-based line the last row starts on: quoted line breaks make rows span lines. */
   line = 0;
+  /** After `skip`: whether the row was empty or nothing but separators. */
+  blank = false;
   readonly #terminator: number;
   readonly #maxRowBytes: number;
   #nextLine = 1;
@@ -53,14 +55,8 @@ export class RowScanner {
     const separator = this.separator;
     const terminator = this.#terminator;
     // Most rows hold no quote: find the line break natively, then only separators are left to find.
-    if (this.#quotesIn !== buf || this.#nextQuote < start) {
-      const quote = buf.indexOf(QUOTE, start);
-      this.#quotesIn = buf;
-      this.#nextQuote = quote === -1 ? buf.length : quote;
-    }
-    const lineBreak = buf.indexOf(terminator, start);
-    if (lineBreak !== -1 && lineBreak < end && lineBreak < this.#nextQuote)
-      return this.#plain(buf, start, lineBreak);
+    const lineBreak = this.#plainRowEnd(buf, start, end);
+    if (lineBreak !== -1) return this.#plain(buf, start, lineBreak);
     let starts = this.starts;
     let ends = this.ends;
     let field = 0;
@@ -114,6 +110,36 @@ export class RowScanner {
         i++;
       }
     }
+  }
+
+  /**
+   * `scan` for a reader that needs only where rows end and whether each is `blank`, not its fields
+   * (counting records): a row without quotes is found natively, and most rows are known not to be
+   * blank from their first byte. The fields are set only for a row with quotes.
+   */
+  skip(buf: Buffer, start: number, end: number, final: boolean): number {
+    const lineBreak = this.#plainRowEnd(buf, start, end);
+    if (lineBreak === -1) {
+      const next = this.scan(buf, start, end, final);
+      if (next !== -1) this.blank = this.rowEnd - start === this.fields - 1;
+      return next;
+    }
+    const contentEnd = this.#contentEnd(buf, start, lineBreak);
+    let at = start;
+    while (at < contentEnd && buf[at] === this.separator) at++;
+    this.blank = at === contentEnd;
+    return this.#finished(start, lineBreak + 1, 0);
+  }
+
+  /** Where the row starting at `start` ends, when it has no quote and ends before `end`; else -1. */
+  #plainRowEnd(buf: Buffer, start: number, end: number): number {
+    if (this.#quotesIn !== buf || this.#nextQuote < start) {
+      const quote = buf.indexOf(QUOTE, start);
+      this.#quotesIn = buf;
+      this.#nextQuote = quote === -1 ? buf.length : quote;
+    }
+    const lineBreak = buf.indexOf(this.#terminator, start);
+    return lineBreak !== -1 && lineBreak < end && lineBreak < this.#nextQuote ? lineBreak : -1;
   }
 
   /** Scans a row without quotes that ends at `lineBreak`. */
@@ -203,35 +229,40 @@ export function fieldText(buf: Buffer, start: number, end: number): string {
  * unfinished row at its end is carried into the next. A long row is rescanned at each step until
  * it ends, so a step waits for at least as many new bytes as are carried: the rescans of a row
  * cost at most twice its length, whatever the chunk size.
+ *
+ * Chunks are copied into one buffer kept for the whole stream, behind what was carried: a chunk is
+ * free to be reused or released as soon as `add` returns, and a file leaves no garbage behind per
+ * chunk. What `add` and `finish` return is valid until the next `add`.
  */
 export class RowBuffer {
-  #carried: Buffer = EMPTY;
-  #queued: Buffer[] = [];
-  #queuedBytes = 0;
+  #bytes: Buffer = EMPTY;
+  /** Bytes at the start of #bytes: the carried row, then chunks added since the last step. */
+  #length = 0;
+  #carried = 0;
 
   /** Adds a chunk; returns the bytes to scan when there are enough, else null. */
-  add(chunk: Buffer): Buffer | null {
-    this.#queued.push(chunk);
-    this.#queuedBytes += chunk.length;
-    return this.#queuedBytes < this.#carried.length ? null : this.#take();
+  add(chunk: Uint8Array): Buffer | null {
+    const length = this.#length + chunk.length;
+    if (length > this.#bytes.length) {
+      // Room for the next chunk too, so that a steady stream grows the buffer once.
+      const grown = Buffer.allocUnsafeSlow(Math.max(length + chunk.length, 2 * this.#bytes.length));
+      this.#bytes.copy(grown, 0, 0, this.#length);
+      this.#bytes = grown;
+    }
+    this.#bytes.set(chunk, this.#length);
+    this.#length = length;
+    return length - this.#carried < this.#carried ? null : this.#bytes.subarray(0, length);
   }
 
   /** What is left at the end of the input: the last step. */
   finish(): Buffer {
-    return this.#take();
+    return this.#bytes.subarray(0, this.#length);
   }
 
   /** Keeps what a step did not use (an unfinished row) for the next. */
   carry(buf: Buffer, used: number): void {
-    this.#carried = buf.subarray(used);
-  }
-
-  #take(): Buffer {
-    const parts = this.#carried.length > 0 ? [this.#carried, ...this.#queued] : this.#queued;
-    const buf = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    this.#carried = EMPTY;
-    this.#queued = [];
-    this.#queuedBytes = 0;
-    return buf;
+    this.#bytes.copyWithin(0, used, buf.length);
+    this.#length = buf.length - used;
+    this.#carried = this.#length;
   }
 }

@@ -509,6 +509,22 @@ describe('scrubCsv', () => {
       }
     });
 
+    it('is done with a chunk when it asks for the next: a reader may refill one buffer for every chunk', async () => {
+      const whole = await scrub(file);
+      for (const size of [1, 5, 37, 4096]) {
+        const reused = Buffer.alloc(size);
+        async function* refilled() {
+          for (let at = 0; at < file.length; at += size) {
+            const length = file.copy(reused, 0, at, at + size);
+            yield reused.subarray(0, length);
+            reused.fill(0x2c);
+          }
+        }
+        const result = await scrub(refilled());
+        expect(result.bytes.equals(whole.bytes), `chunks of ${size}`).toBe(true);
+      }
+    });
+
     it('gives the same result for UTF-16 split inside a character', async () => {
       const utf16 = Buffer.concat([
         Buffer.from([0xff, 0xfe]),
@@ -576,6 +592,33 @@ describe('countCsvRows', () => {
       blankRows: counts.blankRows,
     });
     expect(rows).toMatchObject({ rows: 9, blankRows: 3, phoneColumn: 1 });
+  });
+
+  it('counts as countCsv does however the file is split: quoted line breaks, blank rows, any line break', async () => {
+    const lines = [
+      'Name;Phone;Note',
+      'Ann;2012345678;x',
+      ';;',
+      '',
+      '"Bob;\r\nJr";2013456789;"two\r\nlines"',
+      ';"";',
+      '"";;',
+      'Cy;201 456 7890',
+      ';;;;',
+      'Dee;+1 201 234 5678;last',
+    ];
+    for (const lineBreak of ['\r\n', '\n', '\r']) {
+      const file = Buffer.from(lines.join(lineBreak) + lineBreak);
+      const counts = await countCsv(file, { phoneColumn: 'Phone' });
+      expect(counts).toMatchObject({ rows: 6, blankRows: 3 });
+      for (let offset = 1; offset < file.length; offset++) {
+        const rows = await countCsvRows(splitAt(file, [offset]), { phoneColumn: 'Phone' });
+        expect({ rows: rows.rows, blankRows: rows.blankRows }, `split at ${offset}`).toEqual({
+          rows: counts.rows,
+          blankRows: counts.blankRows,
+        });
+      }
+    }
   });
 
   it('refuses what countCsv refuses', async () => {

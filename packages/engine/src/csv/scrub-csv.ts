@@ -312,6 +312,15 @@ class Scrubber {
     const scanner = this.#scanner;
     let at = 0;
     while (at < buf.length) {
+      if (this.#rowsOnly && this.#columns !== -1) {
+        // Counting records past the first row: where each ends, and whether it is blank, is all.
+        const next = scanner.skip(buf, at, buf.length, final);
+        if (next < 0) break;
+        if (scanner.blank) this.#blankRows++;
+        else this.#rows++;
+        at = next;
+        continue;
+      }
       const next = scanner.scan(buf, at, buf.length, final);
       if (next < 0) break;
       this.#row(buf, at);

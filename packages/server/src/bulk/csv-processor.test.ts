@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import type { FileStore } from '../files/file-store.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
@@ -33,18 +33,15 @@ function store(failAfter: number): FileStore & { keys: string[] } {
     stat: vi.fn(),
     delete: vi.fn(),
     read: async () => bigCsv(),
-    write: (key: string, body: Readable) => {
+    write: vi.fn(),
+    createWriteStream: (key: string) => {
       keys.push(key);
-      return new Promise((resolve, reject) => {
-        let size = 0;
-        body.on('data', (chunk: Buffer) => {
+      let size = 0;
+      return new Writable({
+        write(chunk: Buffer, _encoding, callback) {
           size += chunk.length;
-          if (size > failAfter) {
-            body.destroy();
-            reject(new Error('ENOSPC: no space left on device'));
-          }
-        });
-        body.on('end', () => resolve({ size }));
+          callback(size > failAfter ? new Error('ENOSPC: no space left on device') : null);
+        },
       });
     },
   };

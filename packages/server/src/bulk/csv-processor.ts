@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { CsvError, countCsvRowsInThread, scrubCsvInThread } from '@scrub/engine';
 import type { FileStore } from '../files/file-store.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
@@ -62,10 +62,10 @@ export class CsvJobProcessor implements JobProcessor {
     }
     const snapshot = this.referenceData.current();
     const resultKey = resultKeyOf(job.file_reference, job.attempts);
-    const output = new PassThrough();
+    const output = this.files.createWriteStream(resultKey, 'text/csv');
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();
-    const stored = this.files.write(resultKey, output, 'text/csv');
+    const stored = finished(output);
     stored.catch((error: unknown) => storing.abort(error));
     try {
       const result = await scrubCsvInThread(await this.#upload(job), output, {
@@ -75,6 +75,8 @@ export class CsvJobProcessor implements JobProcessor {
         dnc: dncFor(snapshot, job.profile_id),
         signal: AbortSignal.any([signal, storing.signal]),
         onProgress: (progress) => onProgress(progress.rows),
+        // The store's writer is done with each piece of the result once written: freed at once.
+        releaseWritten: true,
       });
       await stored;
       return {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
+import { finished } from 'node:stream/promises';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -158,6 +159,37 @@ describe.each([
     expect(await store.write(key, stream, 'text/csv')).toEqual({ size: 12 * MiB + 5 });
     expect(await store.stat(key)).toEqual({ size: 12 * MiB + 5, contentType: 'text/csv' });
     expect((await readAll(store, key)).equals(produced())).toBe(true);
+  });
+
+  it("takes a result written to its stream, in place once finished; a chunk is the writer's again once written", async () => {
+    const key = `results/${randomUUID()}.csv`;
+    const writer = store.createWriteStream(key, 'text/csv');
+    const expected: Buffer[] = [];
+    const chunk = Buffer.alloc(MiB);
+    for (let i = 0; i < 7; i++) {
+      chunk.fill(`part ${i},`);
+      expected.push(Buffer.from(chunk));
+      await new Promise<void>((resolve, reject) =>
+        writer.write(chunk, (error) => (error ? reject(error) : resolve())),
+      );
+      // Reused at once, as the bulk worker frees each piece of a result once written.
+      chunk.fill(0);
+    }
+    expect(await store.stat(key)).toBeNull();
+    writer.end();
+    await finished(writer);
+    expect(await store.stat(key)).toEqual({ size: 7 * MiB, contentType: 'text/csv' });
+    expect((await readAll(store, key)).equals(Buffer.concat(expected))).toBe(true);
+  });
+
+  it('stores nothing when its write stream is destroyed before the end', async () => {
+    const key = `results/${randomUUID()}.csv`;
+    const writer = store.createWriteStream(key, 'text/csv');
+    await new Promise((resolve) => writer.write(Buffer.alloc(6 * MiB, 'a'), resolve));
+    writer.destroy(new Error('the scrub failed'));
+    await finished(writer).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await store.stat(key)).toBeNull();
   });
 
   it('replaces a file whole on a second write', async () => {

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** Where files live: a directory on this machine (embedded default) or an S3-compatible bucket. */
 export type FileStoreTarget =
@@ -51,6 +51,12 @@ export interface FileStore {
   read(key: string, range?: ByteRange): Promise<Readable | null>;
   /** Stores the stream under `key`, replacing any file there; readers see the old file or the whole new one, never a part. */
   write(key: string, body: Readable, contentType: string): Promise<{ size: number }>;
+  /**
+   * `write` as a stream to write to: the file is in place once the stream has finished, and a
+   * stream destroyed before leaves none. A write's callback runs once the store no longer holds
+   * the chunk, so that a writer may free or reuse it (a PassThrough in between would still hold it).
+   */
+  createWriteStream(key: string, contentType: string): Writable;
   /** Removes the file; a key with no file is not an error. */
   delete(key: string): Promise<void>;
 }

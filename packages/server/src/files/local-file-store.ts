@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../http/api-error.js';
+import { AtomicFileWriter } from './atomic-file-writer.js';
 import {
   assertValidKey,
   type ByteRange,
@@ -157,19 +158,19 @@ export class LocalFileStore implements FileStore {
   }
 
   async write(key: string, body: Readable, contentType: string): Promise<{ size: number }> {
+    const writer = this.createWriteStream(key, contentType);
+    await pipeline(body, writer);
+    return { size: writer.bytesWritten };
+  }
+
+  createWriteStream(key: string, contentType: string): AtomicFileWriter {
     assertValidKey(key);
-    const scratch = await this.#scratchFile();
-    try {
-      await pipeline(body, createWriteStream(scratch, { flags: 'wx' }));
-      const { size } = await stat(scratch);
+    return new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
       await this.#writeContentType(key, contentType);
       const path = this.#path(key);
       await mkdir(dirname(path), { recursive: true });
       await rename(scratch, path);
-      return { size };
-    } finally {
-      await rm(scratch, { force: true });
-    }
+    });
   }
 
   async delete(key: string): Promise<void> {

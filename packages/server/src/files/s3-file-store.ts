@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -94,6 +94,37 @@ export class S3FileStore implements FileStore {
     const written = await this.stat(key);
     if (!written) throw new Error(`S3 does not show ${key} just after it was written`);
     return { size: written.size };
+  }
+
+  createWriteStream(key: string, contentType: string): Writable {
+    assertValidKey(key);
+    const body = new PassThrough();
+    const upload = new Upload({
+      client: this.#client,
+      params: { Bucket: this.#bucket, Key: key, Body: body, ContentType: contentType },
+    });
+    const uploaded = upload.done();
+    const writer = new Writable({
+      // The upload reads a copy, so that the caller's chunk is free once its callback has run.
+      write(chunk: Buffer, _encoding, callback) {
+        if (body.write(Buffer.from(chunk))) callback();
+        else body.once('drain', () => callback());
+      },
+      final(callback) {
+        body.end();
+        uploaded.then(() => callback(), callback);
+      },
+      destroy(error, callback) {
+        // Cut short, the multipart upload is aborted and S3 shows nothing under the key.
+        if (!writer.writableFinished) {
+          body.destroy();
+          upload.abort().catch(() => {});
+        }
+        callback(error);
+      },
+    });
+    uploaded.catch((error: Error) => writer.destroy(error));
+    return writer;
   }
 
   async delete(key: string): Promise<void> {
