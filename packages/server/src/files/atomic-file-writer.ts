@@ -16,7 +16,8 @@ export class AtomicFileWriter extends Writable {
     private readonly scratch: Promise<string>,
     private readonly commit: (scratch: string) => Promise<void>,
   ) {
-    super();
+    // Chunks that arrive while a write is under way gather, up to 1 MiB, and go in one writev.
+    super({ highWaterMark: 1 << 20 });
   }
 
   override _construct(callback: (error?: Error | null) => void): void {

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
@@ -110,12 +109,7 @@ export class LocalFileStore implements FileStore {
         callback(null, chunk);
       },
     });
-    const scratch = await this.#scratchFile();
-    try {
-      await pipeline(body, limit, createWriteStream(scratch, { flags: 'wx' })).catch((error) => {
-        // The client went away mid-body: nobody will read the answer, but it is no server fault.
-        throw (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? interrupted() : error;
-      });
+    const file = new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
       await this.#writeContentType(grant.key, grant.contentType);
       const path = this.#path(grant.key);
       await mkdir(dirname(path), { recursive: true });
@@ -123,9 +117,11 @@ export class LocalFileStore implements FileStore {
       await link(scratch, path).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EEXIST' ? alreadyUsed() : error;
       });
-    } finally {
-      await rm(scratch, { force: true });
-    }
+    });
+    await pipeline(body, limit, file).catch((error) => {
+      // The client went away mid-body: nobody will read the answer, but it is no server fault.
+      throw (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? interrupted() : error;
+    });
     return { size, md5: md5.digest('hex') };
   }
 
