@@ -17,6 +17,12 @@ import type { CountCsvOptions, CsvCounts, CsvRowCount, ScrubCsvResult } from './
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
 export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
   exchange?: ExchangeTable;
+  /**
+   * Nothing but the input holds its chunks (a file store's read stream: a file's, or an HTTP
+   * response's, whose every chunk is a buffer of its own), so they are moved to the thread rather
+   * than copied, and freed there. Default: only for a file's stream (`fs.ReadStream`).
+   */
+  ownedInput?: boolean;
 }
 
 export interface ThreadScrubOptions extends ThreadCountOptions {
@@ -95,10 +101,10 @@ function run<T>(
   };
   const worker = startThread(data);
   const chunks = chunksOf(input);
-  // A file's stream reads each chunk into a buffer of its own, which nothing else holds: those are
-  // moved to the thread. Chunks from other sources may be the caller's own buffers: copied, and
-  // the copy moved (posting a view would copy the whole buffer under it).
-  const fromFile = input instanceof ReadStream;
+  // Chunks nothing else holds are moved to the thread. Chunks from other sources may be the
+  // caller's own buffers: copied, and the copy moved (posting a view would copy the whole buffer
+  // under it).
+  const owned = options.ownedInput ?? input instanceof ReadStream;
   const written = options.releaseWritten ? release : undefined;
 
   return new Promise<T>((resolve, reject) => {
@@ -143,8 +149,8 @@ function run<T>(
           if (next.done) {
             worker.postMessage({ type: 'end' } satisfies ToThread);
           } else {
-            const owned = fromFile && movable(next.value, true).length > 0;
-            const chunk = owned ? next.value : new Uint8Array(next.value);
+            const move = owned && movable(next.value, true).length > 0;
+            const chunk = move ? next.value : new Uint8Array(next.value);
             worker.postMessage({ type: 'chunk', chunk } satisfies ToThread, [chunk.buffer as ArrayBuffer]);
           }
         }

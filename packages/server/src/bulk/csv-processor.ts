@@ -40,6 +40,7 @@ export class CsvJobProcessor implements JobProcessor {
       const { rows } = await countCsvRowsInThread(await this.#upload(job), {
         phoneColumn: job.phone_col,
         header: job.header_row,
+        ownedInput: true,
       });
       return rows;
     } catch (error) {
@@ -75,7 +76,9 @@ export class CsvJobProcessor implements JobProcessor {
         dnc: dncFor(snapshot, job.profile_id),
         signal: AbortSignal.any([signal, storing.signal]),
         onProgress: (progress) => onProgress(progress.rows),
-        // The store's writer is done with each piece of the result once written: freed at once.
+        // The store's read stream is ours alone, and its writer is done with each piece of the
+        // result once written: the file's bytes are freed as they go, not left to the collector.
+        ownedInput: true,
         releaseWritten: true,
       });
       await stored;

@@ -166,7 +166,7 @@ describe.each([
     const writer = store.createWriteStream(key, 'text/csv');
     const expected: Buffer[] = [];
     const chunk = Buffer.alloc(MiB);
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 12; i++) {
       chunk.fill(`part ${i},`);
       expected.push(Buffer.from(chunk));
       await new Promise<void>((resolve, reject) =>
@@ -178,14 +178,15 @@ describe.each([
     expect(await store.stat(key)).toBeNull();
     writer.end();
     await finished(writer);
-    expect(await store.stat(key)).toEqual({ size: 7 * MiB, contentType: 'text/csv' });
+    expect(await store.stat(key)).toEqual({ size: 12 * MiB, contentType: 'text/csv' });
     expect((await readAll(store, key)).equals(Buffer.concat(expected))).toBe(true);
   });
 
   it('stores nothing when its write stream is destroyed before the end', async () => {
     const key = `results/${randomUUID()}.csv`;
     const writer = store.createWriteStream(key, 'text/csv');
-    await new Promise((resolve) => writer.write(Buffer.alloc(6 * MiB, 'a'), resolve));
+    // Past a part (8 MiB) on S3, so that a multipart upload is under way and must be aborted.
+    await new Promise((resolve) => writer.write(Buffer.alloc(10 * MiB, 'a'), resolve));
     writer.destroy(new Error('the scrub failed'));
     await finished(writer).catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 100));

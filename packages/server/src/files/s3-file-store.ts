@@ -1,4 +1,5 @@
-import { PassThrough, Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -6,7 +7,6 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   assertValidKey,
@@ -17,6 +17,7 @@ import {
   type UploadUrl,
   type UploadUrlOptions,
 } from './file-store.js';
+import { S3MultipartWriter } from './s3-multipart-writer.js';
 
 const isMissing = (error: unknown) =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
@@ -86,45 +87,14 @@ export class S3FileStore implements FileStore {
   }
 
   async write(key: string, body: Readable, contentType: string): Promise<{ size: number }> {
-    assertValidKey(key);
-    await new Upload({
-      client: this.#client,
-      params: { Bucket: this.#bucket, Key: key, Body: body, ContentType: contentType },
-    }).done();
-    const written = await this.stat(key);
-    if (!written) throw new Error(`S3 does not show ${key} just after it was written`);
-    return { size: written.size };
+    const writer = this.createWriteStream(key, contentType);
+    await pipeline(body, writer);
+    return { size: writer.bytesWritten };
   }
 
-  createWriteStream(key: string, contentType: string): Writable {
+  createWriteStream(key: string, contentType: string): S3MultipartWriter {
     assertValidKey(key);
-    const body = new PassThrough();
-    const upload = new Upload({
-      client: this.#client,
-      params: { Bucket: this.#bucket, Key: key, Body: body, ContentType: contentType },
-    });
-    const uploaded = upload.done();
-    const writer = new Writable({
-      // The upload reads a copy, so that the caller's chunk is free once its callback has run.
-      write(chunk: Buffer, _encoding, callback) {
-        if (body.write(Buffer.from(chunk))) callback();
-        else body.once('drain', () => callback());
-      },
-      final(callback) {
-        body.end();
-        uploaded.then(() => callback(), callback);
-      },
-      destroy(error, callback) {
-        // Cut short, the multipart upload is aborted and S3 shows nothing under the key.
-        if (!writer.writableFinished) {
-          body.destroy();
-          upload.abort().catch(() => {});
-        }
-        callback(error);
-      },
-    });
-    uploaded.catch((error: Error) => writer.destroy(error));
-    return writer;
+    return new S3MultipartWriter(this.#client, { Bucket: this.#bucket, Key: key, ContentType: contentType });
   }
 
   async delete(key: string): Promise<void> {
