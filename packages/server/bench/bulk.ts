@@ -4,6 +4,7 @@
 //   pnpm --filter @scrub/server bench          (after `pnpm build`)
 //   node bench/bulk.ts [--rows 1000000] [--rounds 3]
 //   DATABASE_URL=postgres://... node bench/bulk.ts --rows 10000000 --rounds 1
+//   DATABASE_URL=postgres://... node bench/bulk.ts --rows 3000000 --rounds 1 --s3
 //
 // Target (issue 5): the job takes at most half the time of the bare pass, and the worker's memory
 // does not grow with the file: at most 256 MB for 10,000,000 rows.
@@ -12,8 +13,9 @@
 // file on disk with 1 MiB chunks. For the job, a child process starts the server with startServer:
 // PGlite in memory; or, with DATABASE_URL, that PostgreSQL and two processes, one answering the
 // API (SCRUB_BULK_WORKER=false) and one running the worker, so that the worker's memory is its own.
-// Uploads and results go to a temporary data directory holding a 2 M-number federal do-not-call
-// list imported with `scrub-server data import ftc`; an account gets credits and an API key. This
+// Uploads and results go to a temporary data directory, or with --s3 to an S3-protocol server
+// (s3rver) in this process; the data directory holds a 2 M-number federal do-not-call list
+// imported with `scrub-server data import ftc`; an account gets credits and an API key. This
 // process is the client, over loopback as a customer's would be: it PUTs the file, streamed from
 // disk, to the upload URL, submits, and polls GET /bulk/jobs/{id} every 50 ms until the job
 // completes; a 20,000-row job on the same server goes first, as on a server that has been up a
@@ -35,6 +37,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import S3rver from '@20minutes/s3rver';
 import type { BulkJob, CreatedBulkJob } from '@scrub/contract';
 import { areaCodeInfo } from '@scrub/engine';
 import {
@@ -94,6 +97,7 @@ const pool = spreadPool(POOL, AREA_CODES);
 const leads = { random: mulberry32(0xb01c), areaCodes: AREA_CODES, pool };
 
 const CHUNK = { highWaterMark: 1 << 20 };
+const S3_BUCKET = 'scrub-bench';
 const WARM_UP_ROWS = 20_000;
 const since = (start: number) => (performance.now() - start) / 1000;
 
@@ -129,6 +133,14 @@ async function serve(role: Role, dataDir: string, credits: number): Promise<void
       SCRUB_DATA_DIR: dataDir,
       SCRUB_BULK_WORKER: role === 'api' ? 'false' : 'true',
       ...(url ? { DATABASE_URL: url } : {}),
+      ...(process.env.BENCH_S3_ENDPOINT
+        ? {
+            SCRUB_S3_BUCKET: S3_BUCKET,
+            SCRUB_S3_REGION: 'us-east-1',
+            SCRUB_S3_ENDPOINT: process.env.BENCH_S3_ENDPOINT,
+            SCRUB_S3_FORCE_PATH_STYLE: 'true',
+          }
+        : {}),
     },
     { host: '127.0.0.1', port: 0, ...(url ? {} : { database: { kind: 'pglite', dataDir: null } }) },
   );
@@ -279,7 +291,11 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { rows: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '3' } },
+    options: {
+      rows: { type: 'string', default: '1000000' },
+      rounds: { type: 'string', default: '3' },
+      s3: { type: 'boolean', default: false },
+    },
   });
   const rows = Number(values.rows);
   const rounds = Number(values.rounds);
@@ -287,6 +303,24 @@ async function main(): Promise<void> {
     throw new Error('--rows and --rounds take whole numbers, at least 1');
   }
   const dir = await mkdtemp(join(tmpdir(), 'scrub-bulk-bench-'));
+  // With --s3, files go to an S3-protocol server (s3rver) in this process, as the tests' is.
+  const s3 = values.s3
+    ? new S3rver({
+        address: '127.0.0.1',
+        port: 0,
+        silent: true,
+        directory: join(dir, 's3'),
+        configureBuckets: [{ name: S3_BUCKET }],
+      })
+    : null;
+  if (s3) {
+    const { port } = await s3.run();
+    Object.assign(process.env, {
+      BENCH_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    });
+  }
   try {
     const path = join(dir, 'leads.csv');
     const dataDir = join(dir, 'data');
@@ -297,7 +331,7 @@ async function main(): Promise<void> {
     await writeLines(warmUpPath, leadLines(WARM_UP_ROWS, leads));
     const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite in memory';
     out(
-      `Node ${process.version}; ${count(rows)} rows, ${mb(size)}, generated in ${sec(since(began))}; database: ${database}`,
+      `Node ${process.version}; ${count(rows)} rows, ${mb(size)}, generated in ${sec(since(began))}; database: ${database}; files: ${s3 ? 'S3 (s3rver)' : 'local'}`,
     );
 
     began = performance.now();
@@ -373,6 +407,7 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
+    await s3?.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
