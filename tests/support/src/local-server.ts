@@ -1,0 +1,20 @@
+import { loadConfig, type RunningServer, startServer } from '@scrub/server';
+
+/** The real service in this process, on an in-memory database and a free port. Tests only. */
+export function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  return startServer(loadConfig(env, { port: 0, database: { kind: 'pglite', dataDir: null } }), false);
+}
+
+/** The newest 6-digit code mailed to this address, read from the outbox as `scrub-server mail` shows it. */
+export async function latestCode(server: RunningServer, email: string): Promise<string> {
+  const mail = await server.database.db
+    .selectFrom('mail_outbox')
+    .select('subject')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const code = /code: (\d{6})\b/.exec(mail?.subject ?? '')?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
