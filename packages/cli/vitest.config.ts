@@ -1,9 +1,13 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
 
-export default defineProject({
-  test: {
-    name: 'cli',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: {
+      name: 'cli',
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  }),
+);

@@ -1,3 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
 
-export default defineProject({ test: { name: 'contract' } });
+export default mergeConfig(shared, defineProject({ test: { name: 'contract' } }));

@@ -1,7 +1,4 @@
-import { defineProject } from 'vitest/config';
-import packageJson from './package.json' with { type: 'json' };
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
 
-export default defineProject({
-  define: { __SDK_VERSION__: JSON.stringify(packageJson.version) },
-  test: { name: 'sdk' },
-});
+export default mergeConfig(shared, defineProject({ test: { name: 'sdk' } }));

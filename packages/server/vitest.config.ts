@@ -1,10 +1,14 @@
-import { defineProject } from 'vitest/config';
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
 
-export default defineProject({
-  test: {
-    name: 'server',
-    globalSetup: ['./test/postgres-global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: {
+      name: 'server',
+      globalSetup: ['./test/postgres-global-setup.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  }),
+);

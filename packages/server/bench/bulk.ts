@@ -124,7 +124,7 @@ type Role = 'all' | 'api' | 'worker';
 async function serve(role: Role, dataDir: string, credits: number): Promise<void> {
   // Here only, so that the bare pass's process does not load the server.
   const { applyLedgerEntry, ensureProfile, loadConfig, rotateApiKey, startServer } = await import(
-    '../dist/index.js'
+    '@scrub/server'
   );
   const url = process.env.DATABASE_URL;
   const config = loadConfig(

@@ -16,7 +16,7 @@ import {
   loadConfig,
   rotateApiKey,
   startServer,
-} from '../dist/index.js';
+} from '@scrub/server';
 
 const REQUESTS = Number(process.argv[2] ?? 50_000);
 const CONNECTIONS = Number(process.argv[3] ?? 64);
