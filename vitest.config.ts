@@ -3,5 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/*', 'examples/*', 'tests/*'],
+    // Vitest runs cores - 1 files at once: one on a 2-core machine. Most files wait on a server,
+    // a database or a child process rather than the CPU, so three at a time finish sooner.
+    maxWorkers: 3,
   },
 });

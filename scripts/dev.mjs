@@ -84,7 +84,7 @@ function runBin(pkg, args, env = process.env) {
 
 switch (command) {
   case 'start':
-    pnpm(['run', 'build']);
+    pnpm(['-r', '--if-present', 'run', 'build:js']);
     run(process.execPath, [bin('server'), 'start', ...rest], { env: serverEnv });
     break;
   case 'scrub':
@@ -94,7 +94,8 @@ switch (command) {
     runBin('server', rest, serverEnv);
     break;
   case 'test':
-    pnpm(['run', 'build']);
+    // Tests read the packages' src/; only the binaries the e2e tests run are built, without types.
+    pnpm(['-r', '--if-present', 'run', 'build:js']);
     pnpm(['run', 'lint']);
     pnpm(['run', 'typecheck']);
     pnpm(['exec', 'vitest', 'run', ...rest]);
