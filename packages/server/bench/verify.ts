@@ -7,8 +7,7 @@
 // the account has lost exactly one credit per 200 answer. Each /verify request checks a different
 // valid number with an API key on the embedded database (PGlite), so every answer is looked up,
 // charged and written to the ledger: no answer comes from the cache.
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
+
 import {
   applyLedgerEntry,
   ensureProfile,
@@ -17,6 +16,8 @@ import {
   rotateApiKey,
   startServer,
 } from '@scrub/server';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
 
 const REQUESTS = Number(process.argv[2] ?? 50_000);
 const CONNECTIONS = Number(process.argv[3] ?? 64);
