@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
-import { tempConfigDir } from './testing.js';
+import { tempConfigDir } from '../test/harness.js';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin.js');
 

@@ -8,10 +8,10 @@ import {
   NotFoundError,
 } from '@scrub/sdk';
 import { describe, expect, it } from 'vitest';
+import { refusingPrompter } from '../test/harness.js';
 import { Context, type GlobalOptions } from './context.js';
 import { FailOnMatchedError, UsageError } from './errors.js';
 import { handleError } from './handle-error.js';
-import { refusingPrompter } from './testing.js';
 
 function capture(options: GlobalOptions = { input: true }) {
   const output = { stdout: '', stderr: '' };

@@ -1,7 +1,8 @@
+import { LineTypeSchema } from '@scrub/contract';
 import { mappableFields } from '@scrub/sdk';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
-import { scrub, tempConfigDir } from './testing.js';
+import { scrub, tempConfigDir } from '../test/harness.js';
 
 const env = () => ({ SCRUB_CONFIG_DIR: tempConfigDir() });
 
@@ -70,5 +71,13 @@ describe('scrub', () => {
     const result = await scrub(['bulk', '--help'], env());
     const fields = /fields: ([\w, ]+)/.exec(result.stdout.replace(/\s+/g, ' '))?.[1];
     expect(fields?.trim().split(', ')).toEqual([...mappableFields]);
+  });
+
+  it("names the contract's line types in the help of --line-type", async () => {
+    for (const command of ['bulk', 'export']) {
+      const result = await scrub([command, '--help'], env());
+      const types = /line types, comma-separated: ([\w, ]+)/.exec(result.stdout.replace(/\s+/g, ' '))?.[1];
+      expect(types?.trim().split(', ').sort()).toEqual([...LineTypeSchema.options].sort());
+    }
   });
 });

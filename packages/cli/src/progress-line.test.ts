@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { refusingPrompter } from '../test/harness.js';
 import type { CliIO } from './io.js';
 import { bar, formatBytes, progressLine } from './progress-line.js';
-import { refusingPrompter } from './testing.js';
 
 function io(isTTY: boolean): { io: CliIO; stderr: () => string } {
   let stderr = '';

@@ -19,7 +19,7 @@ export {
   numberInvalidMessage,
 } from './classify.ts';
 export { CSV_EMPTY_MESSAGE, CSV_ERROR_CODES, CsvError, type CsvErrorCode } from './csv/csv-error.ts';
-export type { CsvDialect, CsvEncoding, CsvInput, CsvLineEnding, CsvSeparator } from './csv/csv-input.ts';
+export type { CsvInput } from './csv/csv-input.ts';
 export {
   countCsvInThread,
   countCsvRowsInThread,
@@ -27,13 +27,26 @@ export {
   type ThreadCountOptions,
   type ThreadScrubOptions,
 } from './csv/csv-thread.ts';
+export type { CsvDialect, CsvEncoding, CsvLineEnding, CsvSeparator } from './csv/dialect.ts';
 export {
   type FilterResultCsvOptions,
   type FilterResultCsvResult,
   filterResultCsv,
   type ResultFilter,
 } from './csv/filter-result-csv.ts';
-export { type CsvPreview, type CsvPreviewOptions, previewCsv } from './csv/preview-csv.ts';
+export { isFormulaCell, neutraliseFormula } from './csv/formula.ts';
+export { previewCsv } from './csv/preview-csv.ts';
+export {
+  type CsvHeadPreviewOptions,
+  type CsvPreview,
+  type CsvPreviewOptions,
+  type CsvSniff,
+  guessPhoneColumn,
+  PREVIEW_HEAD_BYTES,
+  previewCsvFile,
+  previewCsvHead,
+  sniffCsv,
+} from './csv/preview-head.ts';
 export {
   type CountCsvOptions,
   type CsvCounts,

@@ -2,9 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BulkJob, CreditSnapshot, FileList } from '@scrub/sdk';
-import { loadConfig, type RunningServer, startServer } from '@scrub/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyAccount, scrub, tempConfigDir } from '../testing.js';
+import {
+  apiKeyAccount,
+  type RunningServer,
+  scrub,
+  startServerOnDisk,
+  tempConfigDir,
+} from '../../test/harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scrub-bulk-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,7 +65,7 @@ describe('scrub bulk: usage', () => {
     [['--wait', '--dnc', 'yes'], '--dnc takes 0 (clean numbers only), 1 (DNC numbers only) or all'],
     [
       ['--wait', '--line-type', 'cell'],
-      '--line-type takes mobile, landline, voip, toll_free, unknown_geographic, invalid, all (got "cell")',
+      '--line-type takes mobile, landline, voip, toll_free, invalid, unknown_geographic, all (got "cell")',
     ],
     [
       ['--map', 'nickname=Name'],
@@ -120,7 +125,7 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'scrub-bulk-data-'));
-    server = await startServer(loadConfig({ SCRUB_DATA_DIR: dataDir }, { port: 0 }), false);
+    server = await startServerOnDisk(dataDir);
     funded = await apiKeyAccount(server, dataDir, 1_000);
   }, 120_000);
   afterAll(async () => {

@@ -2,10 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreditSnapshot, VerifyResult } from '@scrub/sdk';
-import { loadConfig, type RunningServer, startServer } from '@scrub/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyAccount, type RunResult, scrub, tempConfigDir } from '../testing.js';
-import { answerCells, csvRow } from './check.js';
+import {
+  apiKeyAccount,
+  type RunningServer,
+  type RunResult,
+  scrub,
+  startServerOnDisk,
+  tempConfigDir,
+} from '../../test/harness.js';
+import { answerCells, csvRow } from '../actions/check.js';
 
 /**
  * `scrub check` against the real service in this process, on an embedded database on disk so that
@@ -38,7 +44,7 @@ const lines = (result: RunResult) => result.stdout.split('\n').filter(Boolean);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'scrub-check-data-'));
-  server = await startServer(loadConfig({ SCRUB_DATA_DIR: dataDir }, { port: 0 }), false);
+  server = await startServerOnDisk(dataDir);
   funded = await account(1_000);
 }, 120_000);
 afterAll(async () => {

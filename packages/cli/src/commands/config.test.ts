@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { scrub, tempConfigDir } from '../testing.js';
-import { maskSecret } from './config.js';
+import { scrub, tempConfigDir } from '../../test/harness.js';
+import { maskSecret } from '../actions/config.js';
 
 const API_KEY = 'sk_test_4f9a7c2e8b1d6a3f';
 

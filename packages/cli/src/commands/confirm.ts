@@ -1,30 +1,14 @@
-import { authMessages } from '@scrub/sdk';
-import { z } from 'zod';
+import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { codeFrom, emailFrom, note } from '../input.js';
-import { parseInput } from '../validate.js';
 
-const ConfirmOptionsSchema = z.object({
-  email: z.string().optional(),
-  code: z.string().optional(),
-  resend: z.boolean().optional(),
-});
-
-/** Confirms the e-mail with the code sent at sign-up, or with --resend sends a new code. */
-export async function confirm(rawOptions: unknown, context: Context): Promise<void> {
-  const options = parseInput(ConfirmOptionsSchema, rawOptions);
-  const email = await emailFrom(options.email, context, 'scrub confirm');
-  const scrub = await context.authClient();
-  const json = (await context.output()) === 'json';
-  if (options.resend) {
-    const delivery = await scrub.auth.resendCode({ email });
-    if (json)
-      context.io.stdout.write(`${JSON.stringify({ email, code_sent_to: delivery?.destination ?? null })}\n`);
-    note(context, authMessages.codeResent);
-    return;
-  }
-  const code = await codeFrom(options.code, context, email);
-  await scrub.auth.confirmSignUp({ email, code });
-  if (json) context.io.stdout.write(`${JSON.stringify({ email, confirmed: true })}\n`);
-  note(context, `${authMessages.emailConfirmed} Sign in with: scrub login --email ${email}`);
+export function confirmCommand(context: Context): Command {
+  return new Command('confirm')
+    .description('confirm the e-mail address with the code from the sign-up e-mail')
+    .option('--email <email>', 'the address signed up with')
+    .option('--code <code>', 'the 6-digit code (asked for when left out at a terminal)')
+    .option('--resend', 'e-mail a new code instead')
+    .action(async (options: unknown) => {
+      const { confirm } = await import('../actions/confirm.js');
+      await confirm(options, context);
+    });
 }

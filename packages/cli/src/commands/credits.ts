@@ -1,19 +1,9 @@
+import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { formatCredits, formatPairs, requireCredentials } from './whoami.js';
 
-export async function credits(context: Context): Promise<void> {
-  const { scrub } = await requireCredentials(context);
-  const snapshot = await scrub.credits.get();
-  const { stdout } = context.io;
-  if ((await context.output()) === 'json') {
-    stdout.write(`${JSON.stringify(snapshot, null, 2)}\n`);
-    return;
-  }
-  stdout.write(
-    formatPairs([
-      ['Credits', formatCredits(snapshot.credits_remaining)],
-      ['Plan', `${snapshot.user_plan.plan_name} (${snapshot.user_plan.plan_status})`],
-      ['Subscription', snapshot.subscription_status],
-    ]),
-  );
+export function creditsCommand(context: Context): Command {
+  return new Command('credits').description('credits left, plan and subscription').action(async () => {
+    const { credits } = await import('../actions/credits.js');
+    await credits(context);
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scrub, tempConfigDir } from '../testing.js';
-import { ResultFilterOptionsSchema } from './export.js';
+import { scrub, tempConfigDir } from '../../test/harness.js';
+import { ResultFilterOptionsSchema } from '../result-filters.js';
 
 describe('--line-type and --dnc', () => {
   it('read a comma-separated list of line types, any case; all keeps every row', () => {
@@ -22,7 +22,7 @@ describe('scrub export: usage', () => {
     ],
     [
       ['--line-type', 'mobile,cell'],
-      '--line-type takes mobile, landline, voip, toll_free, unknown_geographic, invalid, all (got "cell")',
+      '--line-type takes mobile, landline, voip, toll_free, invalid, unknown_geographic, all (got "cell")',
     ],
     [['--dnc', '2'], '--dnc takes 0 (clean numbers only), 1 (DNC numbers only) or all'],
   ])('refuses %j with exit 2', async (options, message) => {

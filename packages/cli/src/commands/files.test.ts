@@ -1,7 +1,7 @@
 import type { FileView } from '@scrub/sdk';
 import { describe, expect, it } from 'vitest';
-import { scrub, tempConfigDir } from '../testing.js';
-import { fileCells } from './files.js';
+import { scrub, tempConfigDir } from '../../test/harness.js';
+import { fileCells } from '../actions/files.js';
 
 const file: FileView = {
   file_reference: 'Kq3vX0m1yJ8aT2pQ7rL4sN6uW9zB5cDe',

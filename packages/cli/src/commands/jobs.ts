@@ -1,73 +1,23 @@
-import type { BulkJob, Scrub } from '@scrub/sdk';
+import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { bar, progressLine } from '../progress-line.js';
-import { formatPairs, requireCredentials } from './whoami.js';
 
-const count = (n: number) => n.toLocaleString('en-US');
-
-/** `mobile 12, landline 3`; `name` renames a key for people (`1` is `do not call`). */
-const counts = (byKey: Record<string, number>, name: (key: string) => string = (key) => key) =>
-  Object.entries(byKey)
-    .map(([key, n]) => `${name(key)} ${count(n)}`)
-    .join(', ') || '-';
-
-const dncLabel = (key: string) => ({ '0': 'clean', '1': 'do not call' })[key] ?? key;
-
-/** The job for people, as `label  value` lines; --json prints the API's JSON instead. */
-export async function printJob(context: Context, job: BulkJob): Promise<void> {
-  const { stdout } = context.io;
-  if ((await context.output()) === 'json') {
-    stdout.write(`${JSON.stringify(job, null, 2)}\n`);
-    return;
-  }
-  const rows = job.total_rows === null ? '-' : count(job.total_rows);
-  const pairs: [string, string][] = [
-    ['Job', job.job_id],
-    ['File', job.filename],
-    ['Reference', job.file_reference],
-    ['Status', job.status],
-    ['Rows', job.status === 'processing' ? `${count(job.processed_rows)} of ${rows} done` : rows],
-    ['Duplicates', count(job.duplicates)],
-    ['Credits', `${count(job.credits_charged)} charged, ${count(job.credits_reversed)} given back`],
-  ];
-  if (job.status === 'completed') {
-    pairs.push(['Line types', counts(job.line_types)], ['DNC', counts(job.dnc_status, dncLabel)]);
-  }
-  if (job.file_message) pairs.push(['Note', job.file_message]);
-  if (job.error) pairs.push(['Error', job.error]);
-  stdout.write(formatPairs(pairs));
-}
-
-/** What the processing line says: queued, or how far along the rows are. */
-function describeProgress(job: BulkJob): string {
-  if (job.status === 'queued' || job.total_rows === null) return `Job ${job.job_id} is ${job.status}…`;
-  return `Processing ${bar(job.processed_rows, job.total_rows)}  ${count(job.processed_rows)} of ${count(job.total_rows)} rows`;
-}
-
-/**
- * Waits for the job to end, showing how far it is on a terminal. Resolves with the completed job;
- * a failed one throws `BulkJobFailedError`, which handleError reports with the job's error.
- */
-export async function waitForJob(context: Context, scrub: Scrub, jobId: string): Promise<BulkJob> {
-  const line = progressLine(context.io);
-  try {
-    return await scrub.bulk.wait(jobId, {
-      // The last figure is drawn whatever the redraw rate: it stays until the line is cleared.
-      onProgress: (job) => line.update(describeProgress(job), job.status !== 'processing'),
+export function jobsCommand(context: Context): Command {
+  const jobs = new Command('jobs').description('bulk jobs: show one, or wait for it to end');
+  jobs
+    .command('show')
+    .description('print a bulk job: status, rows, credits')
+    .argument('<job_id>', 'the job id scrub bulk printed')
+    .action(async (jobId: string) => {
+      const { jobsShow } = await import('../actions/jobs.js');
+      await jobsShow(jobId, context);
     });
-  } finally {
-    line.clear();
-  }
-}
-
-/** `scrub jobs show <id>` */
-export async function jobsShow(jobId: string, context: Context): Promise<void> {
-  const { scrub } = await requireCredentials(context);
-  await printJob(context, await scrub.bulk.get(jobId));
-}
-
-/** `scrub jobs wait <id>`: prints the job once it has ended; exit 1 when it failed. */
-export async function jobsWait(jobId: string, context: Context): Promise<void> {
-  const { scrub } = await requireCredentials(context);
-  await printJob(context, await waitForJob(context, scrub, jobId));
+  jobs
+    .command('wait')
+    .description('wait for a bulk job to end, then print it; exit 1 if it failed')
+    .argument('<job_id>', 'the job id scrub bulk printed')
+    .action(async (jobId: string) => {
+      const { jobsWait } = await import('../actions/jobs.js');
+      await jobsWait(jobId, context);
+    });
+  return jobs;
 }

@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig, type RunningServer, startServer } from '@scrub/server';
+import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { latestCode, scrub, tempConfigDir } from '../testing.js';
-import { rotateQuestion } from './key.js';
+import { type RunningServer, scrub, tempConfigDir } from '../../test/harness.js';
+import { rotateQuestion } from '../actions/key.js';
 
 /**
  * Accounts from the command line against the real service in this process: sign-up, the code
@@ -12,7 +12,7 @@ import { rotateQuestion } from './key.js';
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer(loadConfig({}, { port: 0, database: { kind: 'pglite', dataDir: null } }), false);
+  server = await startLocalServer();
 });
 afterAll(() => server?.close());
 afterEach(() => {

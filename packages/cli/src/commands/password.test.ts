@@ -1,11 +1,11 @@
-import { loadConfig, type RunningServer, startServer } from '@scrub/server';
+import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latestCode, scrub, tempConfigDir } from '../testing.js';
+import { type RunningServer, scrub, tempConfigDir } from '../../test/harness.js';
 
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer(loadConfig({}, { port: 0, database: { kind: 'pglite', dataDir: null } }), false);
+  server = await startLocalServer();
 });
 afterAll(() => server?.close());
 

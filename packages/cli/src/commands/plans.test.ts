@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import type { Plan } from '@scrub/sdk';
-import { loadConfig, type RunningServer, startServer } from '@scrub/server';
+import { startLocalServer } from '@scrub/test-support/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrub, tempConfigDir } from '../testing.js';
-import { formatPrice } from './plans.js';
+import { type RunningServer, scrub, tempConfigDir } from '../../test/harness.js';
+import { formatPrice } from '../actions/plans.js';
 
 /** A port nothing listens on: bound once by us, then released. */
 function closedPort(): Promise<number> {
@@ -22,10 +22,7 @@ describe('scrub plans against the real server', () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    server = await startServer(
-      loadConfig({}, { port: 0, database: { kind: 'pglite', dataDir: null } }),
-      false,
-    );
+    server = await startLocalServer();
     env = { SCRUB_CONFIG_DIR: tempConfigDir(), SCRUB_API_URL: server.url };
   });
   afterAll(() => server?.close());

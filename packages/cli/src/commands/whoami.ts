@@ -1,53 +1,13 @@
-import type { UserInfo } from '@scrub/sdk';
-import type { Context, CredentialSource } from '../context.js';
-import { NotSignedInError, signInHint } from '../errors.js';
+import { Command } from 'commander';
+import type { Context } from '../context.js';
 
-/** "Unlimited", or the count with thousands separators, as the dashboard shows credits. */
-export function formatCredits(remaining: number | 'unlimited'): string {
-  return remaining === 'unlimited' ? 'Unlimited' : remaining.toLocaleString('en-US');
-}
-
-/** Aligned `label  value` lines, for people; --json is for scripts. */
-export function formatPairs(pairs: [string, string][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join('');
-}
-
-export async function requireCredentials(context: Context) {
-  const credentials = await context.credentials();
-  if (credentials.source === 'none') {
-    throw new NotSignedInError(`Not signed in (profile "${await context.profileName()}"). ${signInHint}`);
-  }
-  return credentials;
-}
-
-function describeCredential(source: CredentialSource, profile: string): string {
-  if (source === 'SCRUB_API_KEY') return 'SCRUB_API_KEY (the environment variable)';
-  return `${source} (profile "${profile}")`;
-}
-
-/** Who the credentials in use belong to, their plan and credits, and which credentials they are. */
-export async function whoami(context: Context): Promise<void> {
-  const { scrub, source } = await requireCredentials(context);
-  const user: UserInfo = await scrub.user.get();
-  const profile = await context.profileName();
-  const { stdout } = context.io;
-  if ((await context.output()) === 'json') {
-    stdout.write(
-      `${JSON.stringify({ credential: source, profile, api_url: scrub.baseURL, user }, null, 2)}\n`,
-    );
-    return;
-  }
-  stdout.write(
-    formatPairs([
-      ['Email', user.email],
-      ['Name', user.user_name || '-'],
-      ['Role', user.role.name],
-      ['Plan', `${user.user_plan.plan_name} (${user.user_plan_status})`],
-      ['Credits', formatCredits(user.credits_remaining)],
-      ['API key', user.api_key_last4 ? `…${user.api_key_last4}` : 'none'],
-      ['Credential', describeCredential(source, profile)],
-      ['API', scrub.baseURL],
-    ]),
-  );
+export function whoamiCommand(context: Context): Command {
+  return new Command('whoami')
+    .description(
+      'who the credentials in use belong to, their plan and credits, and which credentials they are',
+    )
+    .action(async () => {
+      const { whoami } = await import('../actions/whoami.js');
+      await whoami(context);
+    });
 }

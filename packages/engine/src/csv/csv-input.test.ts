@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDialect } from './csv-input.ts';
+import { detectDialect } from './dialect.ts';
 
 const dialect = (text: string, complete = true) => detectDialect(Buffer.from(text), complete);
 

@@ -1,6 +1,6 @@
 import type { SharedDncSet } from '../dnc/set.ts';
 import type { SharedExchangeTable } from '../exchange/exchange-table.ts';
-import type { CsvSeparator } from './csv-input.ts';
+import type { CsvSeparator } from './dialect.ts';
 
 /** What the thread is started with: the job, and the tables it maps rather than copies. */
 export interface CsvThreadData {

@@ -2,7 +2,8 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, openCsv } from './csv-input.ts';
-import { fieldText, RowBuffer, RowScanner } from './row-scanner.ts';
+import { RowBuffer } from './row-buffer.ts';
+import { fieldText, RowScanner } from './row-scanner.ts';
 import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-csv.ts';
 
 /** The export page's filters; `all`, empty or absent means no filter on that column. */

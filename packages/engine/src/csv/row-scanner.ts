@@ -1,5 +1,5 @@
 import { CsvError } from './csv-error.ts';
-import type { CsvLineEnding, CsvSeparator } from './csv-input.ts';
+import type { CsvLineEnding, CsvSeparator } from './dialect.ts';
 
 export const QUOTE = 0x22;
 export const LF = 0x0a;
@@ -7,8 +7,6 @@ export const CR = 0x0d;
 
 /** Longest row by default: far past any lead row (Excel caps a cell at 32,767 characters). */
 export const DEFAULT_MAX_ROW_BYTES = 1 << 20;
-
-const EMPTY = Buffer.alloc(0);
 
 /**
  * Finds rows and fields in UTF-8 bytes (RFC 4180: quoted fields hold separators, doubled quotes
@@ -36,7 +34,7 @@ export class RowScanner {
   #nextLine = 1;
   // The first quote at or after the last row scanned, in #quotesIn (its length when none): a row
   // that ends before it has no quoted field.
-  #quotesIn: Buffer | null = null;
+  #quotesIn: Uint8Array | null = null;
   #nextQuote = 0;
 
   constructor(separator: CsvSeparator, lineEnding: CsvLineEnding, maxRowBytes = DEFAULT_MAX_ROW_BYTES) {
@@ -51,7 +49,7 @@ export class RowScanner {
    * not end before `end` and more bytes may follow (`final` false). At the end of the input
    * (`final`), a last row without a line break ends at `end`.
    */
-  scan(buf: Buffer, start: number, end: number, final: boolean): number {
+  scan(buf: Uint8Array, start: number, end: number, final: boolean): number {
     const separator = this.separator;
     const terminator = this.#terminator;
     // Most rows hold no quote: find the line break natively, then only separators are left to find.
@@ -117,7 +115,7 @@ export class RowScanner {
    * (counting records): a row without quotes is found natively, and most rows are known not to be
    * blank from their first byte. The fields are set only for a row with quotes.
    */
-  skip(buf: Buffer, start: number, end: number, final: boolean): number {
+  skip(buf: Uint8Array, start: number, end: number, final: boolean): number {
     const lineBreak = this.#plainRowEnd(buf, start, end);
     if (lineBreak === -1) {
       const next = this.scan(buf, start, end, final);
@@ -132,7 +130,7 @@ export class RowScanner {
   }
 
   /** Where the row starting at `start` ends, when it has no quote and ends before `end`; else -1. */
-  #plainRowEnd(buf: Buffer, start: number, end: number): number {
+  #plainRowEnd(buf: Uint8Array, start: number, end: number): number {
     if (this.#quotesIn !== buf || this.#nextQuote < start) {
       const quote = buf.indexOf(QUOTE, start);
       this.#quotesIn = buf;
@@ -143,7 +141,7 @@ export class RowScanner {
   }
 
   /** Scans a row without quotes that ends at `lineBreak`. */
-  #plain(buf: Buffer, start: number, lineBreak: number): number {
+  #plain(buf: Uint8Array, start: number, lineBreak: number): number {
     const separator = this.separator;
     let starts = this.starts;
     let ends = this.ends;
@@ -166,7 +164,7 @@ export class RowScanner {
   }
 
   /** The end of a row's last field: before the CR of a CRLF. */
-  #contentEnd(buf: Buffer, fieldStart: number, end: number): number {
+  #contentEnd(buf: Uint8Array, fieldStart: number, end: number): number {
     return this.#terminator === LF && end > fieldStart && buf[end - 1] === CR ? end - 1 : end;
   }
 
@@ -209,10 +207,22 @@ export class RowScanner {
   }
 }
 
+const decoder = new TextDecoder();
+
+/**
+ * UTF-8 bytes as text. Node's Buffer decodes a short slice about a third faster than TextDecoder,
+ * which counts on a filter's row per cell; a browser has no Buffer.
+ */
+function utf8(buf: Uint8Array, start: number, end: number): string {
+  return globalThis.Buffer?.isBuffer(buf)
+    ? buf.toString('utf8', start, end)
+    : decoder.decode(buf.subarray(start, end));
+}
+
 /** A field's text: quotes removed and doubled quotes undone; text after a closing quote kept. */
-export function fieldText(buf: Buffer, start: number, end: number): string {
-  if (start >= end || buf[start] !== QUOTE) return buf.toString('utf8', start, end);
-  const text = buf.toString('utf8', start + 1, end);
+export function fieldText(buf: Uint8Array, start: number, end: number): string {
+  if (start >= end || buf[start] !== QUOTE) return utf8(buf, start, end);
+  const text = utf8(buf, start + 1, end);
   let value = '';
   let from = 0;
   for (let quote = text.indexOf('"'); quote !== -1; quote = text.indexOf('"', from)) {
@@ -222,47 +232,4 @@ export function fieldText(buf: Buffer, start: number, end: number): string {
     from = quote + 2;
   }
   return value + text.slice(from);
-}
-
-/**
- * Gathers a stream's chunks into buffers of whole rows: each step scans what has come, and the
- * unfinished row at its end is carried into the next. A long row is rescanned at each step until
- * it ends, so a step waits for at least as many new bytes as are carried: the rescans of a row
- * cost at most twice its length, whatever the chunk size.
- *
- * Chunks are copied into one buffer kept for the whole stream, behind what was carried: a chunk is
- * free to be reused or released as soon as `add` returns, and a file leaves no garbage behind per
- * chunk. What `add` and `finish` return is valid until the next `add`.
- */
-export class RowBuffer {
-  #bytes: Buffer = EMPTY;
-  /** Bytes at the start of #bytes: the carried row, then chunks added since the last step. */
-  #length = 0;
-  #carried = 0;
-
-  /** Adds a chunk; returns the bytes to scan when there are enough, else null. */
-  add(chunk: Uint8Array): Buffer | null {
-    const length = this.#length + chunk.length;
-    if (length > this.#bytes.length) {
-      // Room for the next chunk too, so that a steady stream grows the buffer once.
-      const grown = Buffer.allocUnsafeSlow(Math.max(length + chunk.length, 2 * this.#bytes.length));
-      this.#bytes.copy(grown, 0, 0, this.#length);
-      this.#bytes = grown;
-    }
-    this.#bytes.set(chunk, this.#length);
-    this.#length = length;
-    return length - this.#carried < this.#carried ? null : this.#bytes.subarray(0, length);
-  }
-
-  /** What is left at the end of the input: the last step. */
-  finish(): Buffer {
-    return this.#bytes.subarray(0, this.#length);
-  }
-
-  /** Keeps what a step did not use (an unfinished row) for the next. */
-  carry(buf: Buffer, used: number): void {
-    this.#bytes.copyWithin(0, used, buf.length);
-    this.#length = buf.length - used;
-    this.#carried = this.#length;
-  }
 }

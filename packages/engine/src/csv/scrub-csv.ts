@@ -12,10 +12,13 @@ import {
 import type { DncSet } from '../dnc/set.ts';
 import { parsePhone } from '../parse-phone.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
-import { type CsvDialect, type CsvInput, type CsvSeparator, type OpenedCsv, openCsv } from './csv-input.ts';
+import { type CsvInput, type OpenedCsv, openCsv } from './csv-input.ts';
+import type { CsvDialect, CsvSeparator } from './dialect.ts';
+import { isFormulaCell } from './formula.ts';
 import { NumberSet } from './number-set.ts';
 import { plainPhone } from './plain-phone.ts';
-import { CR, fieldText, LF, QUOTE, RowBuffer, RowScanner } from './row-scanner.ts';
+import { RowBuffer } from './row-buffer.ts';
+import { CR, fieldText, LF, QUOTE, RowScanner } from './row-scanner.ts';
 
 /** The columns a result file adds, after the header's last column. */
 export const LINE_TYPE_COLUMN = 'Line Type';
@@ -103,9 +106,12 @@ const CLEAN = 0;
 const ON_A_LIST = 1;
 const NOT_LOOKED_UP = 2;
 
-// What a spreadsheet runs as a formula when a cell starts with it (OWASP's CSV injection list).
-const FORMULA_START = new Uint8Array(256);
-for (const char of '=+-@\t\r\n') FORMULA_START[char.charCodeAt(0)] = 1;
+/**
+ * Where a quoted field's text ends: before its closing quote. A field with text after its closing
+ * quote is read to its end, quotes included, which a number never holds: it is treated as a formula.
+ */
+const quotedEnd = (buf: Buffer, start: number, end: number) =>
+  end - 1 > start && buf[end - 1] === QUOTE ? end - 1 : end;
 
 const plural = (count: number, noun: string) =>
   `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
@@ -378,9 +384,10 @@ class Scrubber {
   }
 
   /**
-   * Notes the row's cells that a spreadsheet would run as formulas; returns the bytes neutralising
-   * them adds. A cell gets an apostrophe in front (inside its quotes, if quoted), which spreadsheets
-   * show as text; one starting with a line break is also quoted, so that it stays one cell.
+   * Notes the row's cells that a spreadsheet would run as formulas (`isFormulaCell`, the one rule);
+   * returns the bytes neutralising them adds. A cell gets an apostrophe in front (inside its quotes,
+   * if quoted), which spreadsheets show as text; one starting with a line break is also quoted, so
+   * that it stays one cell.
    */
   #neutralise(buf: Buffer): number {
     const { starts, ends, fields } = this.#scanner;
@@ -390,11 +397,12 @@ class Scrubber {
       const end = ends[k]!;
       if (start === end) continue;
       const first = buf[start]!;
-      if (FORMULA_START[first] === 1) {
+      if (first !== QUOTE) {
+        if (!isFormulaCell(buf, start, end)) continue;
         const quote = first === CR || first === LF ? 1 : 0;
         this.#note(start, end, quote);
         added += quote ? 3 + 2 * (end - start) : 1;
-      } else if (first === QUOTE && start + 1 < end && FORMULA_START[buf[start + 1]!] === 1) {
+      } else if (isFormulaCell(buf, start + 1, quotedEnd(buf, start, end))) {
         this.#note(start + 1, end, 0);
         added += 1;
       }

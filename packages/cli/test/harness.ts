@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { RunningServer } from '@scrub/server';
 import { afterAll, expect } from 'vitest';
-import type { Prompter } from './io.js';
-import { run } from './program.js';
+import type { Prompter } from '../src/io.js';
+import { run } from '../src/program.js';
+
+export type { RunningServer };
 
 export interface RunResult {
   code: number;
@@ -85,18 +87,16 @@ export async function scrub(
   return answers ? { code, stdout: out, stderr, prompts: asked } : { code, stdout: out, stderr };
 }
 
-/** The newest 6-digit code the server mailed to this address, read from its outbox. */
-export async function latestCode(server: RunningServer, email: string): Promise<string> {
-  const mail = await server.database.db
-    .selectFrom('mail_outbox')
-    .select('subject')
-    .where('to_address', '=', email)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const code = /code: (\d{6})\b/.exec(mail?.subject ?? '')?.[1];
-  if (!code) throw new Error(`no code mailed to ${email}`);
-  return code;
+/**
+ * The real service in this process, on a free port and an embedded database in `dataDir`, where
+ * `scrub-server credits grant` (`grantCredits`) reaches it through its operator channel, as an
+ * operator would. For tests that need no credits, @scrub/test-support's `startLocalServer` (in
+ * memory, without that channel) is enough.
+ */
+export async function startServerOnDisk(dataDir: string): Promise<RunningServer> {
+  // Imported here, so that tests of what scrub loads (lazy-loading.test.ts) do not load the service.
+  const { loadConfig, startServer } = await import('@scrub/server');
+  return startServer(loadConfig({ SCRUB_DATA_DIR: dataDir }, { port: 0 }), false);
 }
 
 /** The built `scrub-server` binary, as the installed package's `bin` names it. */
@@ -131,6 +131,7 @@ export async function apiKeyAccount(
   dataDir: string,
   credits: number,
 ): Promise<NodeJS.ProcessEnv> {
+  const { latestCode } = await import('@scrub/test-support/local-server');
   const email = `account${++accounts}.${Date.now()}@example.com`;
   const password = 'Correct-Horse-9';
   const env: NodeJS.ProcessEnv = { SCRUB_CONFIG_DIR: tempConfigDir(), SCRUB_API_URL: server.url };

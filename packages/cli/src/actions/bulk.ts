@@ -1,0 +1,261 @@
+import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { CsvError, type CsvPreview, previewCsvFile } from '@scrub/engine/preview';
+import type { BulkJob, CreatedBulkJob, Scrub } from '@scrub/sdk';
+import { z } from 'zod';
+import type { Context } from '../context.js';
+import { requireCredentials } from '../credentials.js';
+import { saveDownload } from '../download.js';
+import { CliError, UsageError } from '../errors.js';
+import { printJob, waitForJob } from '../job-output.js';
+import { bar, formatBytes, progressLine } from '../progress-line.js';
+import { downloadFilters, ResultFilterOptionsSchema } from '../result-filters.js';
+import { renderTable } from '../table.js';
+import { parseInput } from '../validate.js';
+
+/** The dashboard's preview shows the header and the first 10 records. */
+const PREVIEW_RECORDS = 10;
+const PREVIEW_CELL_CHARS = 24;
+
+const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
+  phoneCol: z.string().trim().min(1, '--phone-col needs a column name or number').optional(),
+  header: z.boolean().default(true),
+  map: z.array(z.string()).default([]),
+  name: z
+    .string()
+    .trim()
+    .min(1, '--name needs a file name')
+    .max(255, '--name takes at most 255 characters')
+    .optional(),
+  wait: z.boolean().optional(),
+});
+type BulkOptions = z.infer<typeof BulkOptionsSchema>;
+
+type ColumnRef = string | number;
+
+/**
+ * A column by its header text, or by its position counted from 1, as people, spreadsheets, `cut`
+ * and `awk` count; the API counts from 0. `columns` is how many the file's first row has.
+ */
+function columnRef(option: string, spec: string, header: boolean, columns: number | undefined): ColumnRef {
+  const text = spec.trim();
+  if (!/^\d+$/.test(text)) {
+    if (header) return text;
+    throw new UsageError(
+      `${option} "${text}" is a column name, but with --no-header the file has none: give the column's number (1 for the first)`,
+    );
+  }
+  const position = Number(text);
+  if (position < 1) throw new UsageError(`${option} counts columns from 1: the first column is 1`);
+  if (columns !== undefined && position > columns) {
+    throw new UsageError(
+      `${option} ${position} is out of range: the file's first row has ${columns} ${columns === 1 ? 'column' : 'columns'}`,
+    );
+  }
+  return position - 1;
+}
+
+/** `--map first_name=First --map email=5`: the wizard's optional columns. */
+function parseMapping(
+  entries: string[],
+  header: boolean,
+  columns: number | undefined,
+  fields: readonly string[],
+) {
+  const mapping: Record<string, ColumnRef> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    const field = entry.slice(0, at).trim().toLowerCase();
+    if (at === -1 || !fields.includes(field)) {
+      throw new UsageError(
+        `--map takes field=column, the field one of ${fields.join(', ')} (got "${entry}")`,
+      );
+    }
+    mapping[field] = columnRef(`--map ${field}`, entry.slice(at + 1), header, columns);
+  }
+  return mapping;
+}
+
+interface LocalCsv {
+  path: string;
+  /** The name the dashboard shows, unless --name says otherwise. */
+  name: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * The CSV as a regular file. stdin, or a pipe given as a path, is first copied to a temporary file
+ * readable by this user only: an upload URL may be S3's, which needs the length before the first
+ * byte, and a pipe's length is known only at its end. The copy streams, so memory stays flat.
+ */
+async function localCsv(file: string, context: Context): Promise<LocalCsv> {
+  if (file !== '-') {
+    const stats = await stat(file).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(
+        `Cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`,
+      );
+    });
+    if (stats.isDirectory()) throw new UsageError(`${file} is a directory, not a CSV file`);
+    if (stats.isFile()) return { path: file, name: basename(file), remove: async () => {} };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'scrub-bulk-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  const path = join(dir, 'upload.csv');
+  try {
+    const input = file === '-' ? context.io.stdin : createReadStream(file);
+    await pipeline(input, createWriteStream(path, { mode: 0o600 }));
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { path, name: file === '-' ? 'stdin.csv' : basename(file), remove };
+}
+
+const clip = (text: string) =>
+  text.length > PREVIEW_CELL_CHARS ? `${text.slice(0, PREVIEW_CELL_CHARS - 1)}…` : text;
+
+/**
+ * The file's first rows, read from its first 64 kB as the service will read the file (the engine's
+ * preview, which the dashboard's wizard shows too), or why the service would refuse it.
+ */
+async function preview(path: string, header: boolean): Promise<CsvPreview | CsvError> {
+  try {
+    return await previewCsvFile(await openAsBlob(path), { header, rows: PREVIEW_RECORDS });
+  } catch (error) {
+    if (error instanceof CsvError) return error;
+    throw error;
+  }
+}
+
+/** The wizard's mapping step at a terminal: the first rows on stderr, then a choice of column. */
+async function askPhoneColumn(context: Context, preview: CsvPreview | CsvError): Promise<number> {
+  // Nothing to choose from: say why before anything is sent. With --phone-col the service says it.
+  if (preview instanceof CsvError) throw new CliError(preview.message, 1, preview.code);
+  const names = preview.header ?? Array.from({ length: preview.columns }, (_, i) => `Column ${i + 1}`);
+  const records = preview.rows;
+  const cells = records.map((record) => names.map((_, i) => clip(record[i] ?? '')));
+  context.io.stderr.write(`${await renderTable(names.map(clip), cells, false)}\n`);
+
+  return context.io.prompter.select(
+    'Which column holds the phone numbers?',
+    names.map((name, i) => {
+      const samples = records.map((record) => record[i]?.trim() ?? '').filter((cell) => cell !== '');
+      const example = samples.length > 0 ? `  (${samples.slice(0, 2).map(clip).join(' | ')})` : '';
+      return { name: `${i + 1}. ${clip(name)}${example}`, value: i };
+    }),
+  );
+}
+
+async function upload(context: Context, scrub: Scrub, job: CreatedBulkJob, path: string): Promise<void> {
+  const line = progressLine(context.io);
+  try {
+    await scrub.bulk.upload(job, path, {
+      onProgress: (sent, total) =>
+        line.update(
+          total === undefined
+            ? `Uploading ${formatBytes(sent)}`
+            : `Uploading  ${bar(sent, total)}  ${formatBytes(sent)} of ${formatBytes(total)}`,
+          sent === total,
+        ),
+    });
+  } finally {
+    line.clear();
+  }
+}
+
+/** The credit check of the wizard's last step, with its dialog's words: exit 4. */
+async function submit(scrub: Scrub, jobId: string): Promise<BulkJob> {
+  const { InsufficientCreditsError } = await import('@scrub/sdk');
+  try {
+    return await scrub.bulk.submit(jobId);
+  } catch (error) {
+    if (
+      error instanceof InsufficientCreditsError &&
+      error.creditsRequired !== undefined &&
+      error.creditsAvailable !== undefined
+    ) {
+      throw new CliError(
+        `You need ${error.creditsRequired.toLocaleString('en-US')} credits but only have ${error.creditsAvailable.toLocaleString('en-US')}.`,
+        4,
+        'insufficient_credits',
+      );
+    }
+    throw error;
+  }
+}
+
+/** Options that only make sense in some combinations, refused before anything is read or sent. */
+function checkUsage(file: string, options: BulkOptions, context: Context): void {
+  if (
+    !options.wait &&
+    (options.output !== undefined || options.lineType !== undefined || options.dnc !== undefined)
+  ) {
+    throw new UsageError(
+      '-o, --line-type and --dnc apply to the result: add --wait, or download it later with scrub export <reference>',
+    );
+  }
+  if (file === '-' && context.io.stdin.isTTY) {
+    throw new UsageError(
+      'scrub bulk - reads the CSV from a pipe: cat leads.csv | scrub bulk - --phone-col Phone',
+    );
+  }
+  if (options.phoneCol === undefined && (file === '-' || !context.canPrompt)) {
+    const why =
+      file === '-'
+        ? 'the CSV comes on stdin'
+        : context.options.input === false
+          ? '--no-input was given'
+          : 'stdin is not a terminal';
+    throw new UsageError(
+      `Pass --phone-col with the phone column's header text or number (1 for the first column): ${why}, so scrub cannot ask`,
+    );
+  }
+}
+
+/**
+ * `scrub bulk <file|->`: creates a job, uploads the CSV, submits it (charging one credit per unique
+ * number) and prints the job; with --wait, waits and prints the result CSV (every input row, plus
+ * `Line Type` and `DNC`) to stdout or -o FILE, where stdout then gets the job.
+ */
+export async function bulk(file: string, rawOptions: unknown, context: Context): Promise<void> {
+  const options = parseInput(BulkOptionsSchema, rawOptions);
+  checkUsage(file, options, context);
+  const { scrub } = await requireCredentials(context);
+  const { mappableFields } = await import('@scrub/sdk');
+
+  const csv = await localCsv(file, context);
+  try {
+    const shown = await preview(csv.path, options.header);
+    const columns = shown instanceof CsvError ? undefined : shown.columns;
+    const phoneCol =
+      options.phoneCol === undefined
+        ? await askPhoneColumn(context, shown)
+        : columnRef('--phone-col', options.phoneCol, options.header, columns);
+    const job = await scrub.bulk.create({
+      file_name: options.name ?? csv.name,
+      phone_col: phoneCol,
+      header_row: options.header ? 1 : 0,
+      mapping: parseMapping(options.map, options.header, columns, mappableFields),
+    });
+    await upload(context, scrub, job, csv.path);
+    const submitted = await submit(scrub, job.job_id);
+    const { stderr } = context.io;
+
+    if (!options.wait) {
+      await printJob(context, submitted);
+      if (stderr.isTTY) stderr.write(`Follow it with: scrub jobs wait ${submitted.job_id}\n`);
+      return;
+    }
+    // Stopping the wait does not stop the job: say how to pick it up again.
+    if (stderr.isTTY) stderr.write(`Job ${submitted.job_id} queued (Ctrl-C stops waiting, not the job).\n`);
+    const done = await waitForJob(context, scrub, submitted.job_id);
+    const result = await scrub.files.download(done.file_reference, downloadFilters(options));
+    await saveDownload(context.io, result, options.output);
+    if (options.output !== undefined) await printJob(context, done);
+  } finally {
+    await csv.remove();
+  }
+}

@@ -1,0 +1,248 @@
+import { LineTypeSchema } from '@scrub/contract';
+import { neutraliseFormula } from '@scrub/engine/preview';
+import type { VerifyResult } from '@scrub/sdk';
+import { z } from 'zod';
+import type { Context } from '../context.js';
+import { requireCredentials } from '../credentials.js';
+import { CliError, FailOnMatchedError, UsageError } from '../errors.js';
+import { oneCell } from '../format.js';
+import { type CliIO, readLines, useColor } from '../io.js';
+import { renderTable } from '../table.js';
+import { parseInput } from '../validate.js';
+
+// The contract's list: --fail-on takes every line type the service answers.
+const failOnConditions = ['dnc', ...LineTypeSchema.options] as const;
+type FailOnCondition = (typeof failOnConditions)[number];
+
+const MAX_CONCURRENCY = 64;
+const CONCURRENCY_RULE = `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`;
+
+const CheckOptionsSchema = z.object({
+  csv: z.boolean().optional(),
+  failOn: z
+    .array(
+      z.enum(failOnConditions, {
+        error: (issue) => `--fail-on takes ${failOnConditions.join(', ')} (got "${String(issue.input)}")`,
+      }),
+    )
+    .default([]),
+  concurrency: z.coerce
+    .number({ error: CONCURRENCY_RULE })
+    .int(CONCURRENCY_RULE)
+    .min(1, CONCURRENCY_RULE)
+    .max(MAX_CONCURRENCY, CONCURRENCY_RULE)
+    .optional(),
+});
+
+type Format = 'table' | 'plain' | 'json' | 'csv';
+
+const TABLE_HEAD = ['Number', 'Line type', 'DNC', 'Lists', 'Cached', 'Charged'];
+
+/** What people read, in the table and in the plain lines printed off a terminal. */
+export function answerCells(result: VerifyResult): string[] {
+  const number = result.extension ? `${result.phone_number} ext. ${result.extension}` : result.phone_number;
+  const lineType =
+    result.line_type === 'invalid'
+      ? `invalid: ${result.invalid_message ?? result.invalid_reason ?? 'not a phone number'}`
+      : result.line_type;
+  return [
+    number,
+    lineType,
+    result.dnc === 1 ? 'yes' : 'no',
+    result.dnc_sources.join(', ') || '-',
+    result.cached ? 'yes' : 'no',
+    // Omitted for unlimited plans, which are never charged.
+    result.credits_deducted === undefined ? 'unlimited' : String(result.credits_deducted),
+  ];
+}
+
+const CSV_COLUMNS = [
+  'input',
+  'phone_number',
+  'line_type',
+  'dnc',
+  'dnc_sources',
+  'invalid_reason',
+  'invalid_message',
+  'extension',
+  'cached',
+  'credits_deducted',
+  'credits_remaining',
+  'data_source',
+] as const;
+
+/**
+ * A cell a spreadsheet would run as a formula gets a leading apostrophe, by the rule result files
+ * follow: a number such as `+1 201 555 0123` is left alone.
+ */
+function csvCell(value: string | number | boolean | null | undefined): string {
+  const text = neutraliseFormula(value === null || value === undefined ? '' : String(value));
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(input: string, result: VerifyResult): string {
+  const row = { input, ...result, dnc_sources: result.dnc_sources.join(';') };
+  return `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\n`;
+}
+
+/** Streams answers as they come, except the table, which needs every row to size its columns. */
+interface Printer {
+  answer(input: string, result: VerifyResult): void;
+  end(): Promise<void>;
+}
+
+function printer(format: Format, io: CliIO): Printer {
+  const write = (text: string) => io.stdout.write(text);
+  switch (format) {
+    case 'json':
+      return {
+        answer: (input, result) => write(`${JSON.stringify({ input, ...result })}\n`),
+        end: async () => {},
+      };
+    case 'csv':
+      write(`${CSV_COLUMNS.join(',')}\n`);
+      return { answer: (input, result) => write(csvRow(input, result)), end: async () => {} };
+    case 'plain':
+      return {
+        // An input that is not a number is echoed back: its tabs must not shift the columns.
+        answer: (_, result) => write(`${answerCells(result).map(oneCell).join('\t')}\n`),
+        end: async () => {},
+      };
+    case 'table': {
+      const rows: string[][] = [];
+      return {
+        answer: (_, result) => rows.push(answerCells(result)),
+        async end() {
+          if (rows.length === 0) return;
+          write(`${await renderTable(TABLE_HEAD, rows, useColor(io))}\n`);
+        },
+      };
+    }
+  }
+}
+
+/**
+ * "Checked 1,200 numbers" on stderr, for a person at a terminal who would otherwise see nothing
+ * (the table waits for the last answer; data piped elsewhere shows nowhere). Quiet for quick runs.
+ */
+function progress(io: CliIO, format: Format) {
+  const shown = io.stderr.isTTY === true && (format === 'table' || io.stdout.isTTY !== true);
+  const started = Date.now();
+  let lastShown = 0;
+  let visible = false;
+  return {
+    tick(count: number) {
+      const now = Date.now();
+      if (!shown || now - started < 250 || now - lastShown < 100) return;
+      lastShown = now;
+      visible = true;
+      io.stderr.write(`\rChecked ${count.toLocaleString('en-US')} numbers…`);
+    },
+    clear() {
+      if (visible) io.stderr.write('\r\u001b[K');
+      visible = false;
+    },
+  };
+}
+
+function matches(result: VerifyResult, conditions: FailOnCondition[]): boolean {
+  return conditions.some((condition) =>
+    condition === 'dnc' ? result.dnc === 1 : result.line_type === condition,
+  );
+}
+
+/** The numbers on the command line, or with `-` one per line from stdin, read as they are checked. */
+function numbersFrom(phones: string[], context: Context): Iterable<string> | AsyncIterable<string> {
+  if (phones.length === 1 && phones[0] === '-') {
+    const { stdin, stderr } = context.io;
+    return (async function* () {
+      if (stdin.isTTY) stderr.write('Reading numbers from stdin, one per line; end with Ctrl-D.\n');
+      for await (const line of readLines(stdin)) {
+        const phone = line.trim();
+        if (phone) yield phone;
+      }
+    })();
+  }
+  if (phones.includes('-')) {
+    throw new UsageError('- reads the numbers from stdin, so it comes alone: scrub check - < numbers.txt');
+  }
+  return phones;
+}
+
+function outputFormat(csv: boolean | undefined, context: Context, json: boolean): Format {
+  if (csv && context.options.json) throw new UsageError('--csv and --json cannot be used together');
+  if (csv) return 'csv';
+  if (json) return 'json';
+  return context.io.stdout.isTTY ? 'table' : 'plain';
+}
+
+/** One line on stderr per number that could not be checked; the others go on. */
+function reportFailure(context: Context, input: string, error: Error & { code?: string }): void {
+  const code = error.code ?? 'error';
+  context.io.stderr.write(
+    context.jsonErrors
+      ? `${JSON.stringify({ error: { code, message: error.message }, input })}\n`
+      : `error: ${input}: ${error.message}\n`,
+  );
+}
+
+/**
+ * `scrub check <phone...>` and `scrub check -`. Every answer is printed before the exit code
+ * says anything: 1 when a number could not be checked, else 5 when an answer matched --fail-on.
+ * Running out of credits (4) or refused credentials (3) stop the run after the answers so far.
+ */
+export async function check(phones: string[], rawOptions: unknown, context: Context): Promise<void> {
+  const options = parseInput(CheckOptionsSchema, rawOptions);
+  const format = outputFormat(options.csv, context, (await context.output()) === 'json');
+  const numbers = numbersFrom(phones, context);
+  const { scrub } = await requireCredentials(context);
+
+  const out = printer(format, context.io);
+  const shown = progress(context.io, format);
+  let answered = 0;
+  let failed = 0;
+  let matched = 0;
+  let sampleNoted = false;
+  let finished = false;
+  try {
+    for await (const outcome of scrub.verify.many(numbers, { concurrency: options.concurrency })) {
+      if (outcome.error) {
+        failed++;
+        shown.clear();
+        reportFailure(context, outcome.input, outcome.error);
+      } else {
+        const { result } = outcome;
+        answered++;
+        out.answer(outcome.input, result);
+        if (matches(result, options.failOn)) matched++;
+        if (result.data_source === 'sample' && !sampleNoted) {
+          sampleNoted = true;
+          shown.clear();
+          context.io.stderr.write(
+            'Note: these answers come from generated sample data, not imported reference data: their line types are not real.\n',
+          );
+        }
+      }
+      shown.tick(answered + failed);
+    }
+    finished = true;
+  } finally {
+    shown.clear();
+    await out.end();
+    if (!finished) {
+      context.io.stderr.write(
+        `Stopped after ${answered.toLocaleString('en-US')} ${answered === 1 ? 'answer' : 'answers'}: the numbers without one were not checked.\n`,
+      );
+    }
+  }
+
+  const total = answered + failed;
+  if (failed > 0) {
+    throw new CliError(`${failed} of ${total} numbers could not be checked (see above)`, 1, 'check_failed');
+  }
+  if (matched > 0) {
+    throw new FailOnMatchedError(
+      `${matched} of ${total} ${total === 1 ? 'answer' : 'answers'} matched --fail-on ${options.failOn.join(',')}`,
+    );
+  }
+}

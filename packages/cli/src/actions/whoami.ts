@@ -1,0 +1,35 @@
+import type { UserInfo } from '@scrub/sdk';
+import type { Context, CredentialSource } from '../context.js';
+import { requireCredentials } from '../credentials.js';
+import { formatCredits, formatPairs } from '../format.js';
+
+function describeCredential(source: CredentialSource, profile: string): string {
+  if (source === 'SCRUB_API_KEY') return 'SCRUB_API_KEY (the environment variable)';
+  return `${source} (profile "${profile}")`;
+}
+
+/** Who the credentials in use belong to, their plan and credits, and which credentials they are. */
+export async function whoami(context: Context): Promise<void> {
+  const { scrub, source } = await requireCredentials(context);
+  const user: UserInfo = await scrub.user.get();
+  const profile = await context.profileName();
+  const { stdout } = context.io;
+  if ((await context.output()) === 'json') {
+    stdout.write(
+      `${JSON.stringify({ credential: source, profile, api_url: scrub.baseURL, user }, null, 2)}\n`,
+    );
+    return;
+  }
+  stdout.write(
+    formatPairs([
+      ['Email', user.email],
+      ['Name', user.user_name || '-'],
+      ['Role', user.role.name],
+      ['Plan', `${user.user_plan.plan_name} (${user.user_plan_status})`],
+      ['Credits', formatCredits(user.credits_remaining)],
+      ['API key', user.api_key_last4 ? `…${user.api_key_last4}` : 'none'],
+      ['Credential', describeCredential(source, profile)],
+      ['API', scrub.baseURL],
+    ]),
+  );
+}

@@ -1,0 +1,36 @@
+/** The result filters of `scrub export` and `scrub bulk --wait`. */
+import { LineTypeSchema } from '@scrub/contract';
+import type { DownloadOptions } from '@scrub/sdk';
+import { z } from 'zod';
+
+// The contract's list, so that the CLI names the line types the service answers, no more, no fewer.
+const lineTypeFilters = [...LineTypeSchema.options, 'all'] as const;
+
+/**
+ * `--line-type` and `--dnc`: the export page's filters, applied by the service as the result is
+ * downloaded. `--line-type mobile,landline` keeps rows of either type.
+ */
+export const ResultFilterOptionsSchema = z.object({
+  lineType: z
+    .string()
+    .transform((value) => value.split(',').map((item) => item.trim().toLowerCase()))
+    .pipe(
+      z.array(
+        z.enum(lineTypeFilters, {
+          error: (issue) => `--line-type takes ${lineTypeFilters.join(', ')} (got "${String(issue.input)}")`,
+        }),
+      ),
+    )
+    // `all` anywhere in the list keeps every row, as the service reads it.
+    .transform((types) => (types.includes('all') ? undefined : types.filter((type) => type !== 'all')))
+    .optional(),
+  dnc: z
+    .enum(['0', '1', 'all'], { error: '--dnc takes 0 (clean numbers only), 1 (DNC numbers only) or all' })
+    .optional(),
+  output: z.string().min(1, '-o needs a file name').optional(),
+});
+type ResultFilterOptions = z.infer<typeof ResultFilterOptionsSchema>;
+
+export function downloadFilters({ lineType, dnc }: ResultFilterOptions): DownloadOptions {
+  return { lineType, dnc };
+}
