@@ -1,5 +1,4 @@
 import { defineConfig } from 'tsup';
-import packageJson from './package.json' with { type: 'json' };
 
 export default defineConfig({
   entry: ['src/index.ts'],
@@ -8,5 +7,4 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node22',
-  define: { __SDK_VERSION__: JSON.stringify(packageJson.version) },
 });

@@ -6,6 +6,7 @@ import { LINE_TYPES } from './verify.js';
 /** Rows by the result's DNC column: `0` clean, `1` on a do-not-call list, `all` both. */
 export const DNC_FILTER_VALUES = ['0', '1', 'all'] as const;
 export const DncFilterSchema = z.enum(DNC_FILTER_VALUES);
+export type DncFilter = z.infer<typeof DncFilterSchema>;
 
 const LINE_TYPE_FILTER = new RegExp(`^(all|${LINE_TYPES.join('|')})(,(all|${LINE_TYPES.join('|')}))*$`);
 

@@ -139,20 +139,18 @@ describe('request', () => {
       .get('/files/ref%2F1')
       .reply(200, { reference: 'ref/1' })
       .get('/files')
-      .query({ page: '2', dnc: 'true' })
+      .query({ page: '2', dnc: '1' })
       .reply(200, { files: [] })
-      .post('/bulk/jobs', { file_name: 'leads.csv' })
+      .post('/bulk/jobs', { file_name: 'leads.csv', phone_col: 'Phone' })
       .matchHeader('content-type', 'application/json')
       .reply(201, { job_id: 'job_1' });
     const client = makeClient();
 
-    await client.request(routes.getFile, { params: { file_reference: 'ref/1' } });
-    await client.request(routes.listFiles, { query: { page: 2, search: undefined, dnc: true } });
-    await expect(client.request(routes.createBulkJob, { body: { file_name: 'leads.csv' } })).resolves.toEqual(
-      {
-        job_id: 'job_1',
-      },
-    );
+    await client.request(routes.getFile, { file_reference: 'ref/1' });
+    await client.request(routes.listFiles, { page: 2, search: undefined, dnc: '1' });
+    await expect(
+      client.request(routes.createBulkJob, { file_name: 'leads.csv', phone_col: 'Phone' }),
+    ).resolves.toEqual({ job_id: 'job_1' });
     scope.done();
   });
 
@@ -321,8 +319,8 @@ describe('retries', () => {
       });
     const client = makeClient();
 
-    await client.request(routes.submitBulkJob, { params: { job_id: 'job_1' } });
-    await client.request(routes.submitBulkJob, { params: { job_id: 'job_1' } });
+    await client.request(routes.submitBulkJob, { job_id: 'job_1' });
+    await client.request(routes.submitBulkJob, { job_id: 'job_1' });
 
     expect(keys).toHaveLength(4);
     const [first, second, third, nextCall] = keys;

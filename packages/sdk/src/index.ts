@@ -69,6 +69,7 @@ export {
   UserNotFoundError,
   UsernameExistsError,
 } from './errors.js';
+export { Credits, User } from './resources/account.js';
 export { ApiKey } from './resources/api-key.js';
 export {
   Auth,
@@ -84,10 +85,8 @@ export {
   type UploadOptions,
   type UploadSource,
   type WaitOptions,
-} from './resources/bulk.js';
-export { Credits } from './resources/credits.js';
+} from './resources/bulk-jobs.js';
 export { type DownloadOptions, type FileListParams, FilePage, Files } from './resources/files.js';
 export { Plans } from './resources/plans.js';
-export { User } from './resources/user.js';
 export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
 export { VERSION } from './version.js';

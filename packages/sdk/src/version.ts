@@ -1,4 +1,4 @@
-declare const __SDK_VERSION__: string;
+import packageJson from '../package.json' with { type: 'json' };
 
-/** Set from package.json at build time (tsup and vitest `define`), so a release bump is never missed. */
-export const VERSION: string = __SDK_VERSION__;
+/** Read from package.json, so a release bump is never missed and the source needs no build-time define. */
+export const VERSION: string = packageJson.version;

@@ -1,4 +1,4 @@
-import type { RunningServer } from '@scrub/server';
+import { latestCode, type RunningServer, startLocalServer } from '@scrub/test-support/local-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryTokenStorage, type TokenStorage } from '../auth/token-storage.js';
 import { Scrub } from '../client.js';
@@ -13,7 +13,6 @@ import {
   UserNotConfirmedError,
   UsernameExistsError,
 } from '../errors.js';
-import { latestCode, startLocalServer } from '../testing.js';
 
 /**
  * The SDK against the real service in this process: its built-in Cognito-protocol pool, its mail
@@ -21,9 +20,10 @@ import { latestCode, startLocalServer } from '../testing.js';
  */
 let server: RunningServer;
 
+// Starting the service runs its migrations on PGlite: seconds alone, tens on a busy machine.
 beforeAll(async () => {
   server = await startLocalServer();
-});
+}, 120_000);
 afterAll(() => server?.close());
 afterEach(() => {
   vi.useRealTimers();
