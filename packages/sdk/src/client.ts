@@ -10,7 +10,7 @@ import {
 } from '@scrub/contract';
 import { identityCaller } from './auth/identity-client.js';
 import { SessionManager } from './auth/session-manager.js';
-import { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
+import { defaultTokenStorage, type TokenStorage } from './auth/token-storage.js';
 import { adoptApiKey, fetchFunction, pause } from './core/internal.js';
 import { isRetryableStatus, retryDelayMs } from './core/retry.js';
 import {
@@ -41,8 +41,8 @@ export interface ClientOptions {
    */
   apiKey?: string | null;
   /**
-   * Where a signed-in session is kept: `window.localStorage` in a browser, a file for a command
-   * line. Default: memory, for the life of the client.
+   * Where a signed-in session is kept: a file for a command line, your own store. Default: the
+   * browser's `localStorage` in a browser; elsewhere memory, for the life of the client.
    */
   tokenStorage?: TokenStorage;
   /** Defaults to the global `fetch`. */
@@ -70,9 +70,10 @@ export interface RequestOptions {
 export type RequestInput<R extends RouteSpec = RouteSpec> = InputOf<R>;
 
 /** The input may be left out for a route that needs none. */
-type RequestArgs<R extends RouteSpec> = Record<never, never> extends InputOf<R>
-  ? [input?: InputOf<R>, options?: RequestOptions]
-  : [input: InputOf<R>, options?: RequestOptions];
+type RequestArgs<R extends RouteSpec> =
+  Record<never, never> extends InputOf<R>
+    ? [input?: InputOf<R>, options?: RequestOptions]
+    : [input: InputOf<R>, options?: RequestOptions];
 
 /** One call's input sorted into the parts of an HTTP request. */
 interface RequestParts {
@@ -147,7 +148,7 @@ export class Scrub {
     this.timeout = options.timeout ?? 60_000;
     this.defaultHeaders = options.defaultHeaders ?? {};
     this.fetchImpl = options.fetch;
-    this.tokenStorage = options.tokenStorage ?? new MemoryTokenStorage();
+    this.tokenStorage = options.tokenStorage ?? defaultTokenStorage();
     this.#sessions = new SessionManager(
       this.tokenStorage,
       identityCaller(() => ({ fetch: this.fetchImpl ?? fetch, timeout: this.timeout })),
@@ -184,7 +185,10 @@ export class Scrub {
    * session's token, the session is refreshed and the call made once more; refused again, the
    * session is forgotten.
    */
-  async request<R extends RouteSpec>(route: R, ...[input, options = {}]: RequestArgs<R>): Promise<OutputOf<R>> {
+  async request<R extends RouteSpec>(
+    route: R,
+    ...[input, options = {}]: RequestArgs<R>
+  ): Promise<OutputOf<R>> {
     const parts = splitInput(route, input ?? {});
     const answer: Answer = route.response ? 'json' : 'stream';
     return (await this.call(route, parts, options, answer)) as OutputOf<R>;
@@ -195,7 +199,14 @@ export class Scrub {
     // Made once per call, so every retry (and the resend after a refresh) carries the same key.
     const idempotencyKey = route.method === 'GET' ? undefined : crypto.randomUUID();
     const send = (credential: Credential) =>
-      this.send(route, url, parts.body, options, this.buildHeaders(parts.body, options, credential, idempotencyKey), answer);
+      this.send(
+        route,
+        url,
+        parts.body,
+        options,
+        this.buildHeaders(parts.body, options, credential, idempotencyKey),
+        answer,
+      );
 
     const session = route.auth === 'none' ? null : await this.#sessions.fresh();
     if (!session) return send(this.#apiKey ? { apiKey: this.#apiKey } : {});
@@ -219,9 +230,9 @@ export class Scrub {
     if (this.#apiKey !== undefined) this.#apiKey = key;
   }
 
-  /** For requests outside the API, such as the PUT to an upload URL. */
-  [fetchFunction](): typeof fetch {
-    return this.fetchImpl ?? fetch;
+  /** For requests outside the API, such as the PUT to an upload URL: the fetch given, if any. */
+  [fetchFunction](): typeof fetch | undefined {
+    return this.fetchImpl;
   }
 
   /** For waits outside the retries, such as polling a job, so a subclass's `sleep` sees them too. */

@@ -1,4 +1,10 @@
-import { type CreditSnapshot, type PlanStatus, routes, type UpdateUser, type UserInfo } from '@scrub/contract';
+import {
+  type CreditSnapshot,
+  type PlanStatus,
+  routes,
+  type UpdateUser,
+  type UserInfo,
+} from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
 import { APIResource } from '../core/resource.js';
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { BulkJob, CreatedBulkJob } from '@scrub/contract';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientOptions, Scrub } from '../client.js';
+import type { ClientOptions } from '../client.js';
 import {
   APIUserAbortError,
   BadRequestError,
@@ -16,6 +16,8 @@ import {
   PermissionDeniedError,
   ScrubError,
 } from '../errors.js';
+// The Node entry: uploads from a file path are its addition to the browser entry.
+import { Scrub } from '../index.js';
 
 const BASE = 'http://scrub.test';
 // Another host, as an S3 bucket would be: nothing of the API's credentials may reach it.
