@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { routes } from '@scrub/contract';
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,16 +37,13 @@ class RecordingScrub extends Scrub {
 
 const makeClient = (options: ClientOptions = {}) => new RecordingScrub({ baseURL: BASE, ...options });
 
-/** Answers like a server that never replies: settles only when the request's signal aborts. */
-function hangingFetch(calls: { count: number }): typeof fetch {
-  return (_url, init) => {
-    calls.count++;
-    return new Promise((_resolve, reject) => {
-      const signal = init?.signal;
-      if (signal?.aborted) return reject(signal.reason);
-      signal?.addEventListener('abort', () => reject(signal.reason));
-    });
-  };
+/** A server that never finishes answering `/health`: every request waits until its signal aborts. */
+function hangingHealth(calls: { count: number }): void {
+  nock(BASE)
+    .get('/health')
+    .times(5)
+    .reply(200, () => new Readable({ read() {} }))
+    .on('request', () => calls.count++);
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -84,16 +82,18 @@ describe('construction', () => {
   });
 
   it('uses an injected fetch instead of the global one', async () => {
+    const scope = nock(BASE).get('/health').reply(200, health);
     const seen: string[] = [];
     const client = makeClient({
-      fetch: async (url) => {
+      fetch: (url, init) => {
         seen.push(String(url));
-        return Response.json(health);
+        return fetch(url, init);
       },
     });
 
     await expect(client.health()).resolves.toEqual(health);
     expect(seen).toEqual([`${BASE}/health`]);
+    scope.done();
   });
 });
 
@@ -342,7 +342,8 @@ describe('retries', () => {
 describe('timeouts and aborts', () => {
   it('times out each attempt, retries, then throws APIConnectionTimeoutError', async () => {
     const calls = { count: 0 };
-    const client = makeClient({ fetch: hangingFetch(calls), timeout: 20, maxRetries: 1 });
+    hangingHealth(calls);
+    const client = makeClient({ timeout: 20, maxRetries: 1 });
 
     const error = await client.health().catch((e: unknown) => e);
 
@@ -353,17 +354,21 @@ describe('timeouts and aborts', () => {
   });
 
   it('takes the timeout per request', async () => {
-    const client = makeClient({ fetch: hangingFetch({ count: 0 }), maxRetries: 0 });
+    hangingHealth({ count: 0 });
+    const client = makeClient({ maxRetries: 0 });
 
     await expect(client.health({ timeout: 10 })).rejects.toThrow('Request timed out after 10 ms.');
   });
 
   it("throws APIUserAbortError, without retrying, when the caller's signal aborts", async () => {
     const calls = { count: 0 };
+    hangingHealth(calls);
     const controller = new AbortController();
-    const client = makeClient({ fetch: hangingFetch(calls) });
+    const client = makeClient();
 
     const pending = client.health({ signal: controller.signal });
+    // Aborted while the server is answering, where a retry would be tempting.
+    await vi.waitFor(() => expect(calls.count).toBe(1));
     controller.abort();
 
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
