@@ -3,6 +3,7 @@ import { routes } from '@scrub/contract';
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
+import { MemoryTokenStorage } from './auth/token-storage.js';
 import { type ClientOptions, Scrub } from './client.js';
 import {
   APIConnectionError,
@@ -54,6 +55,7 @@ beforeEach(() => {
 afterEach(() => {
   nock.cleanAll();
   vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
@@ -94,6 +96,27 @@ describe('construction', () => {
     await expect(client.health()).resolves.toEqual(health);
     expect(seen).toEqual([`${BASE}/health`]);
     scope.done();
+  });
+});
+
+describe('session storage', () => {
+  it("keeps the session in a browser's localStorage by default", () => {
+    const localStorage = new MemoryTokenStorage();
+    vi.stubGlobal('window', { localStorage });
+
+    expect(new Scrub().tokenStorage).toBe(localStorage);
+  });
+
+  it('keeps it in memory where the browser refuses storage, and outside a browser', () => {
+    vi.stubGlobal('window', {
+      get localStorage() {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    });
+    expect(new Scrub().tokenStorage).toBeInstanceOf(MemoryTokenStorage);
+
+    vi.unstubAllGlobals();
+    expect(new Scrub().tokenStorage).toBeInstanceOf(MemoryTokenStorage);
   });
 });
 
