@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // Two entries: bundlers that honour the `browser` export condition take the one without node:fs.
+  entry: ['src/index.ts', 'src/browser.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { MessageSchema, RoleNameSchema, UserInfoSchema } from './account.js';
+import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './payments.js';
 import { PlanReferenceSchema } from './plans.js';
-import { RoleNameSchema } from './user.js';
+import { defineRoutes } from './route-spec.js';
 
 /** Managed user row (both seed documents, section 3). */
 export const ManagedUserSchema = z.object({
@@ -27,13 +29,17 @@ export const AdminUserListSchema = z.object({
   total_users_count: z.number().int(),
 });
 
+/** An account's type as the admin screens set it (`ut`). */
+export const USER_TYPES = ['user', 'admin'] as const;
+export const UserTypeSchema = z.enum(USER_TYPES);
+
 /** Create account: the seed's payload keys (le e-mail, lp password, ut user type). */
 export const AdminCreateUserSchema = z
-  .object({ le: z.email(), lp: z.string().min(6), ut: z.enum(['user', 'admin']).default('user') })
+  .object({ le: z.email(), lp: z.string().min(6), ut: UserTypeSchema.default('user') })
   .strict();
 /** Update a user: e-mail and type must be non-empty; a blank password means unchanged. */
 export const AdminUpdateUserSchema = z
-  .object({ le: z.email().optional(), lp: z.string().optional(), ut: z.enum(['user', 'admin']).optional() })
+  .object({ le: z.email().optional(), lp: z.string().optional(), ut: UserTypeSchema.optional() })
   .strict();
 /** Adjust credits: a signed change, written to the ledger like any other entry. */
 export const AdminAdjustCreditsSchema = z
@@ -47,3 +53,85 @@ export const AdminAdjustCreditsSchema = z
   })
   .strict();
 export const ActAsUserSchema = z.object({ token: z.string(), expires_at: z.string() });
+
+const UserIdParams = z.object({ user_id: z.string().min(1).max(64) });
+
+/** Written down ahead of the admin work: none is served yet. */
+export const adminRoutes = defineRoutes('admin', {
+  adminListUsers: {
+    method: 'GET',
+    path: '/admin/users',
+    auth: 'admin',
+    planned: true,
+    summary: 'All users',
+    query: AdminUserListQuerySchema,
+    response: AdminUserListSchema,
+  },
+  adminCreateUser: {
+    method: 'POST',
+    path: '/admin/users',
+    auth: 'admin',
+    planned: true,
+    summary: 'Create an account',
+    body: AdminCreateUserSchema,
+    response: ManagedUserSchema,
+    status: 201,
+  },
+  adminGetUser: {
+    method: 'GET',
+    path: '/admin/users/{user_id}',
+    auth: 'admin',
+    planned: true,
+    summary: "A user's info",
+    params: UserIdParams,
+    response: UserInfoSchema,
+  },
+  adminUpdateUser: {
+    method: 'PUT',
+    path: '/admin/users/{user_id}',
+    auth: 'admin',
+    planned: true,
+    summary: "Change a user's e-mail, password or type",
+    params: UserIdParams,
+    body: AdminUpdateUserSchema,
+    response: MessageSchema,
+  },
+  adminDeleteUser: {
+    method: 'DELETE',
+    path: '/admin/users/{user_id}',
+    auth: 'admin',
+    planned: true,
+    summary: 'Disable an account',
+    params: UserIdParams,
+    response: MessageSchema,
+  },
+  adminAdjustCredits: {
+    method: 'POST',
+    path: '/admin/users/{user_id}/credits',
+    auth: 'admin',
+    planned: true,
+    summary: "Adjust a user's credits",
+    params: UserIdParams,
+    body: AdminAdjustCreditsSchema,
+    response: MessageSchema,
+  },
+  adminActAsUser: {
+    method: 'POST',
+    path: '/admin/users/{user_id}/act-as',
+    auth: 'admin',
+    planned: true,
+    summary: 'A token to act as the user',
+    params: UserIdParams,
+    response: ActAsUserSchema,
+  },
+  adminListPurchases: {
+    method: 'GET',
+    path: '/admin/users/{user_id}/purchases',
+    auth: 'admin',
+    planned: true,
+    summary: "A user's purchase history",
+    params: UserIdParams,
+    query: PurchaseHistoryQuerySchema,
+    response: PurchaseHistorySchema,
+  },
+});

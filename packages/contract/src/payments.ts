@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { MessageSchema } from './account.js';
 import { PlanReferenceSchema } from './plans.js';
+import { defineRoutes } from './route-spec.js';
 
 export const CurrencySchema = z.literal('usd');
 
@@ -82,3 +84,110 @@ export const PurchaseHistoryQuerySchema = z.object({
   per_page: z.coerce.number().int().min(1).max(100).default(5),
 });
 export const PurchaseHistorySchema = z.object({ purchases: z.array(PurchaseSchema) });
+
+/** Written down ahead of the payments work: none is served yet. */
+export const paymentsRoutes = defineRoutes('payments', {
+  customerExists: {
+    method: 'GET',
+    path: '/customer/exists',
+    auth: 'user',
+    planned: true,
+    summary: 'Whether a payment customer exists',
+    response: ExistsSchema,
+  },
+  listPaymentMethods: {
+    method: 'GET',
+    path: '/payment-methods',
+    auth: 'user',
+    planned: true,
+    summary: 'Saved cards',
+    response: PaymentMethodListSchema,
+  },
+  paymentMethodExists: {
+    method: 'GET',
+    path: '/payment-methods/exists',
+    auth: 'user',
+    planned: true,
+    summary: 'Whether a saved card exists',
+    response: ExistsSchema,
+  },
+  setupPayment: {
+    method: 'POST',
+    path: '/payment/setup',
+    auth: 'user',
+    planned: true,
+    summary: 'Save a card and billing address',
+    body: PaymentSetupRequestSchema,
+    response: MessageSchema,
+  },
+  purchase: {
+    method: 'POST',
+    path: '/payment',
+    auth: 'user',
+    planned: true,
+    summary: 'Buy a plan',
+    body: PurchaseRequestSchema,
+    response: PurchaseResultSchema,
+  },
+  changePaymentMethod: {
+    method: 'PUT',
+    path: '/payment-method',
+    auth: 'user',
+    planned: true,
+    summary: 'Change the default card',
+    body: ChangePaymentMethodSchema,
+    response: MessageSchema,
+  },
+  getSubscription: {
+    method: 'GET',
+    path: '/subscription',
+    auth: 'user',
+    planned: true,
+    summary: 'Current subscription',
+    response: SubscriptionStateSchema,
+  },
+  createSubscription: {
+    method: 'POST',
+    path: '/subscription',
+    auth: 'user',
+    planned: true,
+    summary: 'Subscribe to a postpaid plan',
+    body: CreateSubscriptionSchema,
+    response: SubscriptionStateSchema,
+  },
+  changeSubscription: {
+    method: 'PUT',
+    path: '/subscription',
+    auth: 'user',
+    planned: true,
+    summary: 'Switch to another postpaid plan',
+    body: ChangeSubscriptionSchema,
+    response: SubscriptionStateSchema,
+  },
+  patchSubscription: {
+    method: 'PATCH',
+    path: '/subscription',
+    auth: 'user',
+    planned: true,
+    summary: 'Pause or resume the subscription',
+    body: PatchSubscriptionSchema,
+    response: SubscriptionStateSchema,
+  },
+  cancelSubscription: {
+    method: 'DELETE',
+    path: '/subscription',
+    auth: 'user',
+    planned: true,
+    summary: 'Cancel at the end of the period',
+    response: SubscriptionStateSchema,
+  },
+  listPurchases: {
+    method: 'GET',
+    path: '/purchases',
+    auth: 'user',
+    planned: true,
+    summary: 'Purchase history',
+    query: PurchaseHistoryQuerySchema,
+    response: PurchaseHistorySchema,
+  },
+});

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { defineRoutes } from './route-spec.js';
 
 /** prepaid: buy credits once; postpaid: a monthly subscription; intro: the $1 card verification. */
-export const PlanTypeSchema = z.enum(['prepaid', 'postpaid', 'intro']);
+export const PLAN_TYPES = ['prepaid', 'postpaid', 'intro'] as const;
+export const PlanTypeSchema = z.enum(PLAN_TYPES);
 export type PlanType = z.infer<typeof PlanTypeSchema>;
 
 /** Plan references are long digit strings (79541679412214); kept as strings so no client rounds them. */
@@ -42,3 +44,13 @@ export type PlanList = z.infer<typeof PlanListSchema>;
 
 /** The plans whose holders are never charged credits (seed document 2, section 6). */
 export const UNLIMITED_PLAN_REFERENCES = ['79541679412214', '79541679412215'] as const;
+
+export const plansRoutes = defineRoutes('plans', {
+  listPlans: {
+    method: 'GET',
+    path: '/plans',
+    auth: 'none',
+    summary: 'The plan catalogue',
+    response: PlanListSchema,
+  },
+});

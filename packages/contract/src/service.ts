@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineRoutes } from './route-spec.js';
 
 /** `GET /health`. */
 export const HealthSchema = z.object({
@@ -30,3 +31,20 @@ export const ClientConfigSchema = z.object({
   limits: z.object({ max_upload_bytes: z.number().int().positive() }),
 });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;
+
+export const serviceRoutes = defineRoutes('service', {
+  health: {
+    method: 'GET',
+    path: '/health',
+    auth: 'none',
+    summary: 'Service health',
+    response: HealthSchema,
+  },
+  config: {
+    method: 'GET',
+    path: '/config',
+    auth: 'none',
+    summary: 'What clients need to know: identity pool, payment provider, limits',
+    response: ClientConfigSchema,
+  },
+});

@@ -1,17 +1,19 @@
 import { z } from 'zod';
+import { defineRoutes } from './route-spec.js';
 
 /**
  * `unknown_geographic`: a valid number in a geographic area code whose exchange the imported line-type
  * data does not cover (it is never guessed).
  */
-export const LineTypeSchema = z.enum([
+export const LINE_TYPES = [
   'mobile',
   'landline',
   'voip',
   'toll_free',
   'invalid',
   'unknown_geographic',
-]);
+] as const;
+export const LineTypeSchema = z.enum(LINE_TYPES);
 export type LineType = z.infer<typeof LineTypeSchema>;
 
 /** `GET /verify?p=`: one number. `k` is the API key, as the seed's API page documents it. */
@@ -40,3 +42,15 @@ export const VerifyResultSchema = z.object({
   dataset_versions: z.record(z.string(), z.string()),
 });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
+
+export const verifyRoutes = defineRoutes('verify', {
+  verify: {
+    method: 'GET',
+    path: '/verify',
+    auth: 'user',
+    apiKeyInQuery: true,
+    summary: 'Check one phone number',
+    query: VerifyQuerySchema,
+    response: VerifyResultSchema,
+  },
+});

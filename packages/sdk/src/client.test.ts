@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
 import { routes } from '@scrub/contract';
 import nock from 'nock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import packageJson from '../package.json' with { type: 'json' };
+import { MemoryTokenStorage } from './auth/token-storage.js';
 import { type ClientOptions, Scrub } from './client.js';
 import {
   APIConnectionError,
@@ -36,16 +38,13 @@ class RecordingScrub extends Scrub {
 
 const makeClient = (options: ClientOptions = {}) => new RecordingScrub({ baseURL: BASE, ...options });
 
-/** Answers like a server that never replies: settles only when the request's signal aborts. */
-function hangingFetch(calls: { count: number }): typeof fetch {
-  return (_url, init) => {
-    calls.count++;
-    return new Promise((_resolve, reject) => {
-      const signal = init?.signal;
-      if (signal?.aborted) return reject(signal.reason);
-      signal?.addEventListener('abort', () => reject(signal.reason));
-    });
-  };
+/** A server that never finishes answering `/health`: every request waits until its signal aborts. */
+function hangingHealth(calls: { count: number }): void {
+  nock(BASE)
+    .get('/health')
+    .times(5)
+    .reply(200, () => new Readable({ read() {} }))
+    .on('request', () => calls.count++);
 }
 
 beforeAll(() => nock.disableNetConnect());
@@ -56,6 +55,7 @@ beforeEach(() => {
 afterEach(() => {
   nock.cleanAll();
   vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
@@ -84,16 +84,39 @@ describe('construction', () => {
   });
 
   it('uses an injected fetch instead of the global one', async () => {
+    const scope = nock(BASE).get('/health').reply(200, health);
     const seen: string[] = [];
     const client = makeClient({
-      fetch: async (url) => {
+      fetch: (url, init) => {
         seen.push(String(url));
-        return Response.json(health);
+        return fetch(url, init);
       },
     });
 
     await expect(client.health()).resolves.toEqual(health);
     expect(seen).toEqual([`${BASE}/health`]);
+    scope.done();
+  });
+});
+
+describe('session storage', () => {
+  it("keeps the session in a browser's localStorage by default", () => {
+    const localStorage = new MemoryTokenStorage();
+    vi.stubGlobal('window', { localStorage });
+
+    expect(new Scrub().tokenStorage).toBe(localStorage);
+  });
+
+  it('keeps it in memory where the browser refuses storage, and outside a browser', () => {
+    vi.stubGlobal('window', {
+      get localStorage() {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+    });
+    expect(new Scrub().tokenStorage).toBeInstanceOf(MemoryTokenStorage);
+
+    vi.unstubAllGlobals();
+    expect(new Scrub().tokenStorage).toBeInstanceOf(MemoryTokenStorage);
   });
 });
 
@@ -139,20 +162,18 @@ describe('request', () => {
       .get('/files/ref%2F1')
       .reply(200, { reference: 'ref/1' })
       .get('/files')
-      .query({ page: '2', dnc: 'true' })
+      .query({ page: '2', dnc: '1' })
       .reply(200, { files: [] })
-      .post('/bulk/jobs', { file_name: 'leads.csv' })
+      .post('/bulk/jobs', { file_name: 'leads.csv', phone_col: 'Phone' })
       .matchHeader('content-type', 'application/json')
       .reply(201, { job_id: 'job_1' });
     const client = makeClient();
 
-    await client.request(routes.getFile, { params: { file_reference: 'ref/1' } });
-    await client.request(routes.listFiles, { query: { page: 2, search: undefined, dnc: true } });
-    await expect(client.request(routes.createBulkJob, { body: { file_name: 'leads.csv' } })).resolves.toEqual(
-      {
-        job_id: 'job_1',
-      },
-    );
+    await client.request(routes.getFile, { file_reference: 'ref/1' });
+    await client.request(routes.listFiles, { page: 2, search: undefined, dnc: '1' });
+    await expect(
+      client.request(routes.createBulkJob, { file_name: 'leads.csv', phone_col: 'Phone' }),
+    ).resolves.toEqual({ job_id: 'job_1' });
     scope.done();
   });
 
@@ -321,8 +342,8 @@ describe('retries', () => {
       });
     const client = makeClient();
 
-    await client.request(routes.submitBulkJob, { params: { job_id: 'job_1' } });
-    await client.request(routes.submitBulkJob, { params: { job_id: 'job_1' } });
+    await client.request(routes.submitBulkJob, { job_id: 'job_1' });
+    await client.request(routes.submitBulkJob, { job_id: 'job_1' });
 
     expect(keys).toHaveLength(4);
     const [first, second, third, nextCall] = keys;
@@ -344,7 +365,8 @@ describe('retries', () => {
 describe('timeouts and aborts', () => {
   it('times out each attempt, retries, then throws APIConnectionTimeoutError', async () => {
     const calls = { count: 0 };
-    const client = makeClient({ fetch: hangingFetch(calls), timeout: 20, maxRetries: 1 });
+    hangingHealth(calls);
+    const client = makeClient({ timeout: 20, maxRetries: 1 });
 
     const error = await client.health().catch((e: unknown) => e);
 
@@ -355,17 +377,21 @@ describe('timeouts and aborts', () => {
   });
 
   it('takes the timeout per request', async () => {
-    const client = makeClient({ fetch: hangingFetch({ count: 0 }), maxRetries: 0 });
+    hangingHealth({ count: 0 });
+    const client = makeClient({ maxRetries: 0 });
 
     await expect(client.health({ timeout: 10 })).rejects.toThrow('Request timed out after 10 ms.');
   });
 
   it("throws APIUserAbortError, without retrying, when the caller's signal aborts", async () => {
     const calls = { count: 0 };
+    hangingHealth(calls);
     const controller = new AbortController();
-    const client = makeClient({ fetch: hangingFetch(calls) });
+    const client = makeClient();
 
     const pending = client.health({ signal: controller.signal });
+    // Aborted while the server is answering, where a retry would be tempting.
+    await vi.waitFor(() => expect(calls.count).toBe(1));
     controller.abort();
 
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);

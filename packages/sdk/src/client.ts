@@ -1,8 +1,17 @@
-import { type ClientConfig, type Health, pathFor, type RouteSpec, routes } from '@scrub/contract';
+import {
+  type ClientConfig,
+  type Health,
+  type InputOf,
+  type OutputOf,
+  pathFor,
+  pathParamNames,
+  type RouteSpec,
+  routes,
+} from '@scrub/contract';
 import { identityCaller } from './auth/identity-client.js';
 import { SessionManager } from './auth/session-manager.js';
-import { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
-import { adoptApiKey, fetchFunction, pause, requestStream } from './core/internal.js';
+import { defaultTokenStorage, type TokenStorage } from './auth/token-storage.js';
+import { adoptApiKey, fetchFunction, pause } from './core/internal.js';
 import { isRetryableStatus, retryDelayMs } from './core/retry.js';
 import {
   APIConnectionError,
@@ -14,13 +23,12 @@ import {
   parseErrorBody,
   ScrubError,
 } from './errors.js';
+import { Credits, User } from './resources/account.js';
 import { ApiKey } from './resources/api-key.js';
 import { Auth } from './resources/auth.js';
-import { Bulk } from './resources/bulk.js';
-import { Credits } from './resources/credits.js';
+import { Bulk } from './resources/bulk-jobs.js';
 import { Files } from './resources/files.js';
 import { Plans } from './resources/plans.js';
-import { User } from './resources/user.js';
 import { createVerify, type Verify } from './resources/verify.js';
 import { VERSION } from './version.js';
 
@@ -33,8 +41,8 @@ export interface ClientOptions {
    */
   apiKey?: string | null;
   /**
-   * Where a signed-in session is kept: `window.localStorage` in a browser, a file for a command
-   * line. Default: memory, for the life of the client.
+   * Where a signed-in session is kept: a file for a command line, your own store. Default: the
+   * browser's `localStorage` in a browser; elsewhere memory, for the life of the client.
    */
   tokenStorage?: TokenStorage;
   /** Defaults to the global `fetch`. */
@@ -55,12 +63,23 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** What one call sends: the route's `{placeholders}`, the query string and the JSON body. */
-export interface RequestInput {
-  params?: Record<string, string | number>;
-  /** Undefined values are left out. */
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
+/**
+ * What one call of a route takes: its path parameters, query and body fields in one object, as the
+ * contract's `InputOf` types them. Undefined values are left out of the query.
+ */
+export type RequestInput<R extends RouteSpec = RouteSpec> = InputOf<R>;
+
+/** The input may be left out for a route that needs none. */
+type RequestArgs<R extends RouteSpec> =
+  Record<never, never> extends InputOf<R>
+    ? [input?: InputOf<R>, options?: RequestOptions]
+    : [input: InputOf<R>, options?: RequestOptions];
+
+/** One call's input sorted into the parts of an HTTP request. */
+interface RequestParts {
+  params: Record<string, string | number>;
+  query: Record<string, unknown>;
+  body: unknown;
 }
 
 /** Browsers have no `process`, and some bundlers provide one without `env`. */
@@ -76,6 +95,24 @@ interface Credential {
 
 /** What a successful answer is read as: JSON, or (downloads) its body as a stream, left unread. */
 type Answer = 'json' | 'stream';
+
+/**
+ * Path placeholders are named in the path; a route with a body takes its query fields by the query
+ * schema's keys and the rest as the body; a route without one sends everything else as the query.
+ */
+function splitInput(route: RouteSpec, input: object = {}): RequestParts {
+  const paramNames = new Set(pathParamNames(route.path));
+  const queryShape = (route.query as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+  const parts: RequestParts = { params: {}, query: {}, body: undefined };
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    if (paramNames.has(name)) parts.params[name] = value as string | number;
+    else if (!route.body || name in queryShape) parts.query[name] = value;
+    else body[name] = value;
+  }
+  if (route.body) parts.body = body;
+  return parts;
+}
 
 export class Scrub {
   readonly baseURL: string;
@@ -111,7 +148,7 @@ export class Scrub {
     this.timeout = options.timeout ?? 60_000;
     this.defaultHeaders = options.defaultHeaders ?? {};
     this.fetchImpl = options.fetch;
-    this.tokenStorage = options.tokenStorage ?? new MemoryTokenStorage();
+    this.tokenStorage = options.tokenStorage ?? defaultTokenStorage();
     this.#sessions = new SessionManager(
       this.tokenStorage,
       identityCaller(() => ({ fetch: this.fetchImpl ?? fetch, timeout: this.timeout })),
@@ -128,44 +165,48 @@ export class Scrub {
 
   /** Service status, version and which reference data answers. Public. */
   health(options?: RequestOptions): Promise<Health> {
-    return this.request<Health>(routes.health, options);
+    return this.request(routes.health, {}, options);
   }
 
   /** What clients need to know about this deployment: identity pool, payment provider, limits. Public. */
   config(options?: RequestOptions): Promise<ClientConfig> {
-    return this.request<ClientConfig>(routes.config, options);
+    return this.request(routes.config, {}, options);
   }
 
   /**
-   * Calls one route of the contract, retrying what may pass on a second try. Resources are built
-   * on it; it is public so a route the SDK does not wrap yet can still be called.
+   * Calls one route of the contract, retrying what may pass on a second try, and answers what the
+   * contract says the route answers (`OutputOf`): parsed JSON, or for a download its body as a
+   * stream, read as the caller reads it (the timeout covers the wait for the answer, not the body).
+   * Resources are built on it, so none can disagree with the contract; it is public so a route the
+   * SDK does not wrap yet can still be called: `scrub.request(routes.getBulkJob, { job_id })`.
    *
    * Calls that need credentials go with the session's ID token when someone is signed in
    * (refreshed first when it has expired), otherwise with the API key. When the API refuses a
    * session's token, the session is refreshed and the call made once more; refused again, the
    * session is forgotten.
    */
-  async request<T>(route: RouteSpec, options: RequestInput & RequestOptions = {}): Promise<T> {
-    return (await this.call(route, options, 'json')) as T;
+  async request<R extends RouteSpec>(
+    route: R,
+    ...[input, options = {}]: RequestArgs<R>
+  ): Promise<OutputOf<R>> {
+    const parts = splitInput(route, input ?? {});
+    const answer: Answer = route.response ? 'json' : 'stream';
+    return (await this.call(route, parts, options, answer)) as OutputOf<R>;
   }
 
-  /**
-   * Like `request`, for a route that answers a file: the body as a stream, read as the caller
-   * reads it. The timeout covers the wait for the answer; the body may take as long as it takes.
-   */
-  async [requestStream](
-    route: RouteSpec,
-    options: RequestInput & RequestOptions = {},
-  ): Promise<ReadableStream<Uint8Array>> {
-    return (await this.call(route, options, 'stream')) as ReadableStream<Uint8Array>;
-  }
-
-  private async call(route: RouteSpec, options: RequestInput & RequestOptions, answer: Answer) {
-    const url = this.buildURL(route, options);
+  private async call(route: RouteSpec, parts: RequestParts, options: RequestOptions, answer: Answer) {
+    const url = this.buildURL(route, parts);
     // Made once per call, so every retry (and the resend after a refresh) carries the same key.
     const idempotencyKey = route.method === 'GET' ? undefined : crypto.randomUUID();
     const send = (credential: Credential) =>
-      this.send(route, url, options, this.buildHeaders(options, credential, idempotencyKey), answer);
+      this.send(
+        route,
+        url,
+        parts.body,
+        options,
+        this.buildHeaders(parts.body, options, credential, idempotencyKey),
+        answer,
+      );
 
     const session = route.auth === 'none' ? null : await this.#sessions.fresh();
     if (!session) return send(this.#apiKey ? { apiKey: this.#apiKey } : {});
@@ -189,9 +230,9 @@ export class Scrub {
     if (this.#apiKey !== undefined) this.#apiKey = key;
   }
 
-  /** For requests outside the API, such as the PUT to an upload URL. */
-  [fetchFunction](): typeof fetch {
-    return this.fetchImpl ?? fetch;
+  /** For requests outside the API, such as the PUT to an upload URL: the fetch given, if any. */
+  [fetchFunction](): typeof fetch | undefined {
+    return this.fetchImpl;
   }
 
   /** For waits outside the retries, such as polling a job, so a subclass's `sleep` sees them too. */
@@ -202,14 +243,15 @@ export class Scrub {
   private async send(
     route: RouteSpec,
     url: string,
-    options: RequestInput & RequestOptions,
+    body: unknown,
+    options: RequestOptions,
     headers: Headers,
     answer: Answer,
   ): Promise<unknown> {
     const init: RequestInit = {
       method: route.method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: body === undefined ? undefined : JSON.stringify(body),
     };
     const maxRetries = options.maxRetries ?? this.maxRetries;
 
@@ -258,7 +300,7 @@ export class Scrub {
     });
   }
 
-  private buildURL(route: RouteSpec, { params, query }: RequestInput): string {
+  private buildURL(route: RouteSpec, { params, query }: RequestParts): string {
     const url = new URL(this.baseURL + pathFor(route.path, params));
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -267,12 +309,13 @@ export class Scrub {
   }
 
   private buildHeaders(
-    options: RequestInput & RequestOptions,
+    body: unknown,
+    options: RequestOptions,
     credential: Credential,
     idempotencyKey: string | undefined,
   ): Headers {
     const headers = new Headers({ accept: 'application/json', 'x-scrub-client': `sdk/${VERSION}` });
-    if (options.body !== undefined) headers.set('content-type', 'application/json');
+    if (body !== undefined) headers.set('content-type', 'application/json');
     if (credential.idToken) headers.set('authorization', `Bearer ${credential.idToken}`);
     else if (credential.apiKey) headers.set('x-api-key', credential.apiKey);
     // The same on every retry of one call, so the server can recognise a repeat.

@@ -1,4 +1,13 @@
-import { loadConfig, type RunningServer, startServer } from '@scrub/server';
+import {
+  applyLedgerEntry,
+  ensureProfile,
+  loadConfig,
+  type RunningServer,
+  rotateApiKey,
+  startServer,
+} from '@scrub/server';
+
+export type { RunningServer } from '@scrub/server';
 
 /** The real service in this process, on an in-memory database and a free port. Tests only. */
 export function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
@@ -17,4 +26,19 @@ export async function latestCode(server: RunningServer, email: string): Promise<
   const code = /code: (\d{6})\b/.exec(mail?.subject ?? '')?.[1];
   if (!code) throw new Error(`no code mailed to ${email}`);
   return code;
+}
+
+/**
+ * A new account holding `credits`, made in the database as the operator's commands would (no route
+ * grants credits yet), and its API key.
+ */
+export async function accountWithApiKey(
+  server: RunningServer,
+  { sub, email, credits }: { sub: string; email: string; credits: number },
+): Promise<string> {
+  const { db } = server.database;
+  const profile = await ensureProfile(db, { sub, email, name: '', role: 'User' });
+  if (credits > 0) await applyLedgerEntry(db, { profileId: profile.id, delta: credits, kind: 'grant' });
+  const { api_key } = await rotateApiKey(db, profile.id);
+  return api_key;
 }

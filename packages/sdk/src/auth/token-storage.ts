@@ -11,7 +11,7 @@ export interface TokenStorage {
   clear(): void;
 }
 
-/** The default: the session lives as long as the client object. */
+/** Outside a browser, the default: the session lives as long as the client object. */
 export class MemoryTokenStorage implements TokenStorage {
   readonly #items = new Map<string, string>();
 
@@ -30,4 +30,18 @@ export class MemoryTokenStorage implements TokenStorage {
   clear(): void {
     this.#items.clear();
   }
+}
+
+/**
+ * A browser's `localStorage`, so a session outlives the page; elsewhere (and where the browser
+ * refuses storage, as sandboxed frames do) memory.
+ */
+export function defaultTokenStorage(): TokenStorage {
+  const { window } = globalThis as { window?: { localStorage?: TokenStorage } };
+  try {
+    if (window?.localStorage) return window.localStorage;
+  } catch {
+    // Reading `localStorage` throws a SecurityError where storage is blocked.
+  }
+  return new MemoryTokenStorage();
 }

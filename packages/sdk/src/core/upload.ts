@@ -5,17 +5,36 @@ import {
   APIUserAbortError,
   connectionFailure,
   parseErrorBody,
+  ScrubError,
 } from '../errors.js';
+import { putWithXhr, xhrConstructor } from './upload-xhr.js';
 
 /**
- * A CSV to upload: a file path (Node), its bytes, or a stream of them (a web `ReadableStream`, a
- * Node `Readable` or any async iterable; string chunks are sent as UTF-8).
+ * A CSV to upload: a file path (Node), a `File` or `Blob` (a browser's file input), its bytes, or a
+ * stream of them (a web `ReadableStream`, a Node `Readable` or any async iterable; string chunks
+ * are sent as UTF-8).
  */
 export type UploadSource =
   | string
+  | Blob
   | Uint8Array
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array | string>;
+
+/** A source's chunks and, when it can be known without reading them, its length. */
+export interface SourceBytes {
+  chunks: AsyncIterable<Uint8Array | string>;
+  length: number | undefined;
+}
+
+type PathOpener = (path: string) => Promise<SourceBytes>;
+
+/** Set by the Node entry; left unset in a browser, which has no paths to read. */
+let pathOpener: PathOpener | undefined;
+
+export function readPathsWith(opener: PathOpener): void {
+  pathOpener = opener;
+}
 
 export interface UploadOptions {
   /**
@@ -58,36 +77,48 @@ async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator
   }
 }
 
-/** The chunks of a source and, when it can be known without reading it, its length. */
-async function openSource(
-  source: UploadSource,
-): Promise<{ chunks: AsyncIterable<Uint8Array | string>; length: number | undefined }> {
+async function openSource(source: UploadSource): Promise<SourceBytes> {
   if (typeof source === 'string') {
-    // Imported here so that browsers, which never pass a path, never load node:fs.
-    const { createReadStream } = await import('node:fs');
-    const { stat } = await import('node:fs/promises');
-    const file = await stat(source);
-    // A pipe or a device (/dev/stdin) has no size until it has been read.
-    return { chunks: createReadStream(source), length: file.isFile() ? file.size : undefined };
+    if (!pathOpener) {
+      throw new ScrubError(
+        'A file path can be uploaded from Node only: in a browser, pass the File from the file input.',
+      );
+    }
+    return pathOpener(source);
   }
+  if (source instanceof Blob) return { chunks: readerChunks(source.stream()), length: source.size };
   if (source instanceof Uint8Array) return { chunks: slices(source), length: source.byteLength };
   if ('getReader' in source) return { chunks: readerChunks(source), length: undefined };
   return { chunks: source, length: undefined };
+}
+
+/** A source as a Blob, which XMLHttpRequest sends with its length and progress. */
+async function asBlob(source: UploadSource): Promise<Blob> {
+  if (source instanceof Blob) return source;
+  const { chunks } = await openSource(source);
+  const parts: (Uint8Array | string)[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return new Blob(parts, { type: 'text/csv' });
 }
 
 /**
  * PUTs a CSV to an upload URL: this service's own signed URL or an S3 presigned one. The signature
  * in the URL is the only credential, so no API key or token goes with it (S3 would refuse them).
  * The body is streamed, never held whole; its length is declared when known, as S3 requires.
- * Not retried: a stream cannot be sent twice, and an upload URL takes one file.
+ * Not retried: a stream cannot be sent twice, and an upload URL takes one file. In a browser
+ * (without a `fetch` given to the client) it goes by XMLHttpRequest, for its upload progress.
  */
 export async function putUpload(
-  fetchImpl: typeof fetch,
+  fetchImpl: typeof fetch | undefined,
   url: string,
   source: UploadSource,
-  { onProgress, signal, timeout }: UploadOptions & { timeout: number },
+  options: UploadOptions & { timeout: number },
 ): Promise<void> {
+  const { onProgress, signal, timeout } = options;
   if (signal?.aborted) throw new APIUserAbortError();
+  const Xhr = xhrConstructor();
+  // A browser's own transport, unless the client was given a fetch of its own to use.
+  if (Xhr && !fetchImpl) return putWithXhr(Xhr, url, await asBlob(source), options);
   const { chunks, length } = await openSource(source);
   const iterator = chunks[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
@@ -123,7 +154,7 @@ export async function putUpload(
   let response: Response;
   let text: string;
   try {
-    response = await fetchImpl(url, {
+    response = await (fetchImpl ?? fetch)(url, {
       method: 'PUT',
       headers,
       body,

@@ -10,7 +10,7 @@ export class ApiKey extends APIResource {
    * to the new one, since its old key has just stopped working.
    */
   async rotate(options?: RequestOptions): Promise<ApiKeyRotation> {
-    const rotation = await this.client.request<ApiKeyRotation>(routes.rotateApiKey, options);
+    const rotation = await this.client.request(routes.rotateApiKey, {}, options);
     this.client[adoptApiKey](rotation.api_key);
     return rotation;
   }

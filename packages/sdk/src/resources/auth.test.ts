@@ -1,4 +1,5 @@
-import type { RunningServer } from '@scrub/server';
+import { latestCode, type RunningServer, startLocalServer } from '@scrub/test-support/local-server';
+import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryTokenStorage, type TokenStorage } from '../auth/token-storage.js';
 import { Scrub } from '../client.js';
@@ -13,7 +14,6 @@ import {
   UserNotConfirmedError,
   UsernameExistsError,
 } from '../errors.js';
-import { latestCode, startLocalServer } from '../testing.js';
 
 /**
  * The SDK against the real service in this process: its built-in Cognito-protocol pool, its mail
@@ -21,11 +21,14 @@ import { latestCode, startLocalServer } from '../testing.js';
  */
 let server: RunningServer;
 
+// Starting the service runs its migrations on PGlite: seconds alone, tens on a busy machine.
 beforeAll(async () => {
   server = await startLocalServer();
-});
+}, 120_000);
 afterAll(() => server?.close());
 afterEach(() => {
+  nock.cleanAll();
+  nock.emitter.removeAllListeners('no match');
   vi.useRealTimers();
 });
 
@@ -33,10 +36,13 @@ const PASSWORD = 'Correct-Horse-9';
 let counter = 0;
 const newEmail = () => `sdk${++counter}.${Date.now()}@example.com`;
 
-const client = (
-  tokenStorage: TokenStorage = new MemoryTokenStorage(),
-  extra: { fetch?: typeof fetch } = {},
-) => new Scrub({ baseURL: server.url, apiKey: null, tokenStorage, maxRetries: 0, ...extra });
+const client = (tokenStorage: TokenStorage = new MemoryTokenStorage()) =>
+  new Scrub({ baseURL: server.url, apiKey: null, tokenStorage, maxRetries: 0 });
+
+/** The real service, but for the answers nock is given; requests it is not given pass through. */
+function intercepted(options: nock.Options = {}): nock.Scope {
+  return nock(server.url, { allowUnmocked: true, ...options });
+}
 
 async function confirmedUser(scrub: Scrub, password = PASSWORD): Promise<string> {
   const email = newEmail();
@@ -173,23 +179,17 @@ describe('sign-in', () => {
   });
 
   it('calls the API with the ID token, never the API key, while signed in', async () => {
-    const seen: Headers[] = [];
-    const recording: typeof fetch = async (input, init) => {
-      if (String(input).endsWith('/user')) seen.push(new Headers(init?.headers));
-      return fetch(input, init);
-    };
     const { tokenStorage, email } = await signedIn();
-    const scrub = new Scrub({
-      baseURL: server.url,
-      apiKey: `scrub_${'x'.repeat(40)}`,
-      tokenStorage,
-      fetch: recording,
-    });
+    const scrub = new Scrub({ baseURL: server.url, apiKey: `scrub_${'x'.repeat(40)}`, tokenStorage });
+    // Only a request with the ID token and without the key matches, and goes on to the service.
+    const scope = intercepted({ badheaders: ['x-api-key'] })
+      .matchHeader('authorization', `Bearer ${await scrub.auth.getIdToken()}`)
+      .get('/user')
+      .passthrough();
 
     const user = await scrub.user.get();
     expect(user.email).toBe(email);
-    expect(seen[0]?.get('authorization')).toBe(`Bearer ${await scrub.auth.getIdToken()}`);
-    expect(seen[0]?.has('x-api-key')).toBe(false);
+    scope.done();
   });
 
   it('keeps the session in the storage given, for the next client (the next run) to use', async () => {
@@ -237,19 +237,16 @@ describe('refreshing the session', () => {
 
   it('on a 401 with a session, refreshes once and retries the call', async () => {
     const { tokenStorage, email } = await signedIn();
-    let refusals = 1;
     let refreshes = 0;
-    const flaky: typeof fetch = async (input, init) => {
-      const headers = new Headers(init?.headers);
-      if (headers.get('x-amz-target')?.endsWith('.InitiateAuth')) refreshes++;
-      if (String(input).endsWith('/user') && refusals-- > 0) {
-        const message = 'The ID token has expired. Refresh the session and send the new ID token.';
-        return Response.json({ error: { code: 'token_expired', message }, message }, { status: 401 });
-      }
-      return fetch(input, init);
-    };
+    nock.emitter.on('no match', (request: Request) => {
+      if (request.headers.get('x-amz-target')?.endsWith('.InitiateAuth')) refreshes++;
+    });
+    const message = 'The ID token has expired. Refresh the session and send the new ID token.';
+    intercepted()
+      .get('/user')
+      .reply(401, { error: { code: 'token_expired', message }, message });
 
-    const user = await client(tokenStorage, { fetch: flaky }).user.get();
+    const user = await client(tokenStorage).user.get();
 
     expect(user.email).toBe(email);
     expect(refreshes).toBe(1);
@@ -260,12 +257,12 @@ describe('refreshing the session', () => {
     const elsewhere = client();
     await elsewhere.auth.signIn({ email, password: PASSWORD });
     await elsewhere.auth.signOut({ everywhere: true });
-    const refusing: typeof fetch = async (input, init) => {
-      if (!String(input).endsWith('/credits')) return fetch(input, init);
-      const message = 'The ID token has expired. Refresh the session and send the new ID token.';
-      return Response.json({ error: { code: 'token_expired', message }, message }, { status: 401 });
-    };
-    const scrub = client(tokenStorage, { fetch: refusing });
+    const message = 'The ID token has expired. Refresh the session and send the new ID token.';
+    intercepted()
+      .get('/credits')
+      .times(2)
+      .reply(401, { error: { code: 'token_expired', message }, message });
+    const scrub = client(tokenStorage);
 
     const error = await failure(scrub.credits.get());
 
@@ -276,11 +273,11 @@ describe('refreshing the session', () => {
   it('forgets the session when the API refuses even the refreshed token', async () => {
     const { tokenStorage } = await signedIn();
     const message = 'The ID token was issued for another app client.';
-    const refusing: typeof fetch = async (input, init) =>
-      String(input).endsWith('/credits')
-        ? Response.json({ error: { code: 'unauthorized', message }, message }, { status: 401 })
-        : fetch(input, init);
-    const scrub = client(tokenStorage, { fetch: refusing });
+    intercepted()
+      .get('/credits')
+      .times(2)
+      .reply(401, { error: { code: 'unauthorized', message }, message });
+    const scrub = client(tokenStorage);
 
     const error = await failure(scrub.credits.get());
 

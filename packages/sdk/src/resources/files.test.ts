@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { FileView } from '@scrub/contract';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -187,20 +190,16 @@ describe('files.download', () => {
   });
 
   it('ends the stream with APIUserAbortError when the signal aborts mid-body', async () => {
-    // As fetch does: the caller's signal, aborted, errors the body being read.
-    const fetchImpl: typeof fetch = async (_url, init) =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(body) {
-            body.enqueue(new TextEncoder().encode('Name,Phone,Line Type,DNC\n'));
-            init?.signal?.addEventListener('abort', () =>
-              body.error(new DOMException('This operation was aborted', 'AbortError')),
-            );
-          },
-        }),
-      );
+    // The first line, then nothing: the body is still being read when the signal aborts.
+    nock(BASE)
+      .get('/files/ref_1/result')
+      .reply(200, () => {
+        const body = new Readable({ read() {} });
+        body.push('Name,Phone,Line Type,DNC\n');
+        return body;
+      });
     const controller = new AbortController();
-    const scrub = new Scrub({ baseURL: BASE, apiKey: KEY, fetch: fetchImpl });
+    const scrub = new Scrub({ baseURL: BASE, apiKey: KEY });
 
     const reader = (await scrub.files.download('ref_1', { signal: controller.signal })).getReader();
     await reader.read();
@@ -210,19 +209,23 @@ describe('files.download', () => {
   });
 
   it('ends the stream with APIConnectionError when the connection breaks off', async () => {
-    const fetchImpl: typeof fetch = async () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode('Name,Phone\n'));
-            controller.error(new TypeError('terminated'));
-          },
-        }),
-      );
-    const scrub = new Scrub({ baseURL: BASE, apiKey: KEY, fetch: fetchImpl });
+    // A real connection cut mid-body: nock ends a reply stream quietly however it fails.
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/csv' });
+      response.write('Name,Phone\n', () => response.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    nock.enableNetConnect('127.0.0.1');
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const scrub = new Scrub({ baseURL: origin, apiKey: KEY });
 
-    await expect(text(await scrub.files.download('ref_1'))).rejects.toThrow(
-      new APIConnectionError('The download from http://scrub.test broke off: terminated'),
-    );
+    try {
+      const error = await text(await scrub.files.download('ref_1')).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message).toMatch(new RegExp(`^The download from ${origin} broke off: .+`));
+    } finally {
+      nock.disableNetConnect();
+      server.close();
+    }
   });
 });

@@ -1,6 +1,12 @@
-import { type FileList, type FileListQuery, type FileView, type LineType, routes } from '@scrub/contract';
+import {
+  type DncFilter,
+  type FileList,
+  type FileListQuery,
+  type FileView,
+  type LineType,
+  routes,
+} from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
-import { requestStream } from '../core/internal.js';
 import { itemsFrom, type Page, PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
 
@@ -65,10 +71,7 @@ export class Files extends APIResource {
    */
   list(params: FileListParams = {}, options?: RequestOptions): PagePromise<FilePage, FileView> {
     const fetchPage = async (page: number): Promise<FilePage> => {
-      const list = await this.client.request<FileList>(routes.listFiles, {
-        ...options,
-        query: { ...params, page },
-      });
+      const list = await this.client.request(routes.listFiles, { ...params, page }, options);
       return new FilePage(list, fetchPage);
     };
     return new PagePromise(() => fetchPage(params.page ?? 1));
@@ -76,10 +79,7 @@ export class Files extends APIResource {
 
   /** One file by its reference. Public: the reference is unguessable, and is the credential. */
   get(fileReference: string, options?: RequestOptions): Promise<FileView> {
-    return this.client.request<FileView>(routes.getFile, {
-      ...options,
-      params: { file_reference: fileReference },
-    });
+    return this.client.request(routes.getFile, { file_reference: fileReference }, options);
   }
 
   /**
@@ -92,21 +92,19 @@ export class Files extends APIResource {
     fileReference: string,
     { lineType, dnc, ...options }: DownloadOptions = {},
   ): Promise<ReadableStream<Uint8Array>> {
-    return this.client[requestStream](routes.downloadResult, {
-      ...options,
-      params: { file_reference: fileReference },
-      query: {
+    return this.client.request(
+      routes.downloadResult,
+      {
+        file_reference: fileReference,
         line_type: Array.isArray(lineType) ? lineType.join(',') : lineType,
-        dnc: dnc === undefined ? undefined : String(dnc),
+        dnc: dnc === undefined ? undefined : (String(dnc) as DncFilter),
       },
-    });
+      options,
+    );
   }
 
   /** The CSV as it was uploaded, as a stream of its bytes (whatever their encoding). */
   downloadUpload(fileReference: string, options?: RequestOptions): Promise<ReadableStream<Uint8Array>> {
-    return this.client[requestStream](routes.downloadUpload, {
-      ...options,
-      params: { file_reference: fileReference },
-    });
+    return this.client.request(routes.downloadUpload, { file_reference: fileReference }, options);
   }
 }

@@ -135,8 +135,7 @@ async function* verifyMany(
 
 /** Builds `scrub.verify`: the call itself, with `many` attached. */
 export function createVerify(client: Scrub): Verify {
-  const verify: Check = (phone, options) =>
-    client.request<VerifyResult>(routes.verify, { ...options, query: { p: phone } });
+  const verify: Check = (phone, options) => client.request(routes.verify, { p: phone }, options);
   return Object.assign(verify, {
     many: (phones: Iterable<string> | AsyncIterable<string>, options?: VerifyManyOptions) =>
       verifyMany(verify, phones, options),

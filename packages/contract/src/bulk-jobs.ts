@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LineTypeSchema } from './verify.js';
+import { defineRoutes } from './route-spec.js';
 
 /** A column is named by its header text or its zero-based position. */
 export const ColumnRefSchema = z.union([z.string().min(1), z.number().int().nonnegative()]);
@@ -32,7 +32,8 @@ export const CreateBulkJobSchema = z
   .strict();
 export type CreateBulkJob = z.infer<typeof CreateBulkJobSchema>;
 
-export const JobStatusSchema = z.enum(['awaiting_upload', 'queued', 'processing', 'completed', 'failed']);
+export const JOB_STATUSES = ['awaiting_upload', 'queued', 'processing', 'completed', 'failed'] as const;
+export const JobStatusSchema = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
 export const CountsSchema = z.record(z.string(), z.number().int().nonnegative());
@@ -65,25 +66,32 @@ export const CreatedBulkJobSchema = BulkJobSchema.extend({
 });
 export type CreatedBulkJob = z.infer<typeof CreatedBulkJobSchema>;
 
-const LINE_TYPE_FILTER = new RegExp(
-  `^(all|${LineTypeSchema.options.join('|')})(,(all|${LineTypeSchema.options.join('|')}))*$`,
-);
+const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
 
-/** One line type, several comma-separated (`mobile,landline`: either), or `all`. */
-export const LineTypeFilterSchema = z
-  .string()
-  .transform((text) => text.replace(/\s+/g, '').toLowerCase())
-  .pipe(
-    z
-      .string()
-      .regex(
-        LINE_TYPE_FILTER,
-        `must be all, or line types separated by commas: ${LineTypeSchema.options.join(', ')}`,
-      ),
-  );
-
-/** Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed). */
-export const ResultFilterSchema = z.object({
-  line_type: LineTypeFilterSchema.optional(),
-  dnc: z.enum(['0', '1', 'all']).optional(),
+export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
+  createBulkJob: {
+    method: 'POST',
+    path: '/bulk/jobs',
+    auth: 'user',
+    summary: 'Create a bulk job; answers the upload URL',
+    body: CreateBulkJobSchema,
+    response: CreatedBulkJobSchema,
+    status: 201,
+  },
+  submitBulkJob: {
+    method: 'POST',
+    path: '/bulk/jobs/{job_id}/submit',
+    auth: 'user',
+    summary: 'Check credits and queue an uploaded job',
+    params: JobIdParams,
+    response: BulkJobSchema,
+  },
+  getBulkJob: {
+    method: 'GET',
+    path: '/bulk/jobs/{job_id}',
+    auth: 'user',
+    summary: 'A bulk job',
+    params: JobIdParams,
+    response: BulkJobSchema,
+  },
 });

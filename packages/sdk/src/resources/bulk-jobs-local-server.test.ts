@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
-import { applyLedgerEntry, ensureProfile, type RunningServer, rotateApiKey } from '@scrub/server';
+import { accountWithApiKey, type RunningServer, startLocalServer } from '@scrub/test-support/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Scrub } from '../client.js';
 import { ConflictError, InsufficientCreditsError, NotFoundError } from '../errors.js';
-import { startLocalServer } from '../testing.js';
 
 /**
  * `scrub.bulk` and `scrub.files` against the real service in this process: its signed upload URLs,
@@ -12,24 +11,21 @@ import { startLocalServer } from '../testing.js';
 let server: RunningServer;
 let accounts = 0;
 
+// Starting the service runs its migrations on PGlite: seconds alone, tens on a busy machine.
 beforeAll(async () => {
   server = await startLocalServer();
-});
+}, 120_000);
 afterAll(() => server?.close());
 
 /** A client with the API key of a new account holding `credits`. */
 async function account(credits: number): Promise<Scrub> {
-  const { db } = server.database;
   const n = ++accounts;
-  const profile = await ensureProfile(db, {
+  const apiKey = await accountWithApiKey(server, {
     sub: `sdk-bulk-${n}`,
     email: `sdk-bulk${n}@example.com`,
-    name: '',
-    role: 'User',
+    credits,
   });
-  if (credits > 0) await applyLedgerEntry(db, { profileId: profile.id, delta: credits, kind: 'grant' });
-  const { api_key } = await rotateApiKey(db, profile.id);
-  return new Scrub({ baseURL: server.url, apiKey: api_key });
+  return new Scrub({ baseURL: server.url, apiKey });
 }
 
 const LEADS = 'Name,Phone\nAnn,2012345678\nBob,(201) 234-5678\nCid,800-555-1234\nDee,123-456-7890\n';

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ClientRequest, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { BulkJob, CreatedBulkJob } from '@scrub/contract';
 import nock from 'nock';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientOptions, Scrub } from '../client.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ClientOptions } from '../client.js';
 import {
   APIUserAbortError,
   BadRequestError,
@@ -16,6 +17,8 @@ import {
   PermissionDeniedError,
   ScrubError,
 } from '../errors.js';
+// The Node entry: uploads from a file path are its addition to the browser entry.
+import { Scrub } from '../index.js';
 
 const BASE = 'http://scrub.test';
 // Another host, as an S3 bucket would be: nothing of the API's credentials may reach it.
@@ -106,7 +109,10 @@ function jobPolls(...jobs: BulkJob[]) {
 const dir = mkdtempSync(join(tmpdir(), 'scrub-sdk-bulk-'));
 
 beforeAll(() => nock.disableNetConnect());
-afterEach(() => nock.cleanAll());
+afterEach(() => {
+  nock.cleanAll();
+  vi.unstubAllGlobals();
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('bulk.create', () => {
@@ -224,6 +230,119 @@ describe('bulk.upload', () => {
       APIUserAbortError,
     );
     expect(source.destroyed).toBe(true);
+  });
+});
+
+/**
+ * A browser's XMLHttpRequest, as much as an upload uses, on Node's http client (which nock
+ * intercepts): the body goes in slices, each reported to `upload.onprogress` once written.
+ */
+class NodeXhr {
+  static created = 0;
+  readonly upload: { onprogress: ((event: { loaded: number }) => void) | null } = { onprogress: null };
+  onprogress: (() => void) | null = null;
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  status = 0;
+  responseText = '';
+  #method = '';
+  #url = '';
+  #headers: Record<string, string> = {};
+  #responseHeaders = '';
+  #request: ClientRequest | undefined;
+
+  constructor() {
+    NodeXhr.created++;
+  }
+
+  open(method: string, url: string): void {
+    this.#method = method;
+    this.#url = url;
+  }
+
+  setRequestHeader(name: string, value: string): void {
+    this.#headers[name] = value;
+  }
+
+  getAllResponseHeaders(): string {
+    return this.#responseHeaders;
+  }
+
+  abort(): void {
+    this.#request?.destroy();
+  }
+
+  send(body: Blob): void {
+    void body.bytes().then((bytes) => {
+      const headers = { ...this.#headers, 'content-length': String(bytes.byteLength) };
+      const request = httpRequest(this.#url, { method: this.#method, headers }, (response) => {
+        this.status = response.statusCode ?? 0;
+        this.#responseHeaders = Object.entries(response.headers)
+          .map(([name, value]) => `${name}: ${String(value)}`)
+          .join('\r\n');
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          this.responseText += chunk;
+          this.onprogress?.();
+        });
+        response.on('end', () => this.onload?.());
+      });
+      request.on('error', () => this.onerror?.());
+      this.#request = request;
+      let loaded = 0;
+      for (let start = 0; start < bytes.byteLength; start += 16) {
+        const slice = bytes.subarray(start, start + 16);
+        request.write(slice, () => {
+          loaded += slice.byteLength;
+          this.upload.onprogress?.({ loaded });
+        });
+      }
+      request.end();
+    });
+  }
+}
+
+describe('bulk.upload in a browser', () => {
+  const file = new Blob([CSV], { type: 'text/csv' });
+
+  it('sends a File with XMLHttpRequest, reporting its progress', async () => {
+    vi.stubGlobal('XMLHttpRequest', NodeXhr);
+    const received = uploadTarget();
+    const progress: [number, number | undefined][] = [];
+
+    await client().bulk.upload(created, file, { onProgress: (sent, total) => progress.push([sent, total]) });
+
+    expect(received.body).toBe(CSV);
+    expect(received.headers['content-type']).toBe('text/csv');
+    expect(received.headers).not.toHaveProperty('x-api-key');
+    expect(progress[0]).toEqual([0, CSV.length]);
+    expect(progress.at(-1)).toEqual([CSV.length, CSV.length]);
+    expect(progress.length).toBeGreaterThan(2);
+  });
+
+  it('throws the typed error of a refused upload', async () => {
+    vi.stubGlobal('XMLHttpRequest', NodeXhr);
+    const message = 'This upload URL was used already';
+    uploadTarget(409, { error: { code: 'conflict', message }, message });
+
+    const error = await client()
+      .bulk.upload(created, file)
+      .catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as Error).message).toBe(`409 ${message}`);
+  });
+
+  it('uses the fetch the client was given instead', async () => {
+    vi.stubGlobal('XMLHttpRequest', NodeXhr);
+    const before = NodeXhr.created;
+    const received = uploadTarget();
+
+    await client({ fetch: (url, init) => fetch(url, init) }).bulk.upload(created, file);
+
+    expect(received.body).toBe(CSV);
+    expect(received.headers['content-length']).toBe(String(CSV.length));
+    expect(NodeXhr.created).toBe(before);
   });
 });
 

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { PlanReferenceSchema } from './plans.js';
+import { defineRoutes } from './route-spec.js';
 
-export const RoleNameSchema = z.enum(['User', 'Agency', 'Admin', 'Super Admin']);
+export const ROLE_NAMES = ['User', 'Agency', 'Admin', 'Super Admin'] as const;
+export const RoleNameSchema = z.enum(ROLE_NAMES);
 export type RoleName = z.infer<typeof RoleNameSchema>;
 
-export const PlanStatusSchema = z.enum(['active', 'paused']);
+export const PLAN_STATUSES = ['active', 'paused'] as const;
+export const PlanStatusSchema = z.enum(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof PlanStatusSchema>;
 
 export const SubscriptionStatusSchema = z.enum(['none', 'active', 'paused', 'past_due', 'canceled']);
@@ -96,11 +99,37 @@ export const PlanStatusUpdateSchema = z.object({ status: PlanStatusSchema }).str
 export const MessageSchema = z.object({ message: z.string() });
 export type Message = z.infer<typeof MessageSchema>;
 
-/** `PUT /apikey`: the full key is in this answer and nowhere else, ever. */
-export const ApiKeyRotationSchema = z.object({
-  api_key: z.string(),
-  api_key_id: z.string(),
-  last4: z.string().length(4),
-  created_at: z.string(),
+export const accountRoutes = defineRoutes('account', {
+  getUser: {
+    method: 'GET',
+    path: '/user',
+    auth: 'user',
+    summary: 'User info',
+    response: UserInfoSchema,
+  },
+  updateUser: {
+    method: 'PUT',
+    path: '/user',
+    auth: 'user',
+    summary: 'Update profile and billing address',
+    body: UpdateUserSchema,
+    response: UserInfoSchema,
+  },
+  setPlanStatus: {
+    method: 'PUT',
+    path: '/user/plan-status',
+    auth: 'user',
+    summary: 'Pause or resume the plan',
+    body: PlanStatusUpdateSchema,
+    response: MessageSchema,
+  },
+  getCredits: {
+    method: 'GET',
+    path: '/credits',
+    auth: 'user',
+    apiKeyInQuery: true,
+    summary: 'Credit snapshot',
+    query: z.object({ k: z.string().max(200).optional() }),
+    response: CreditSnapshotSchema,
+  },
 });
-export type ApiKeyRotation = z.infer<typeof ApiKeyRotationSchema>;

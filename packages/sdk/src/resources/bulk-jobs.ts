@@ -32,7 +32,7 @@ export interface RunOptions extends WaitOptions {
 export class Bulk extends APIResource {
   /** Creates a job and answers it with the URL to PUT its file to (see `upload`). */
   create(params: BulkJobCreateParams, options?: RequestOptions): Promise<CreatedBulkJob> {
-    return this.client.request<CreatedBulkJob>(routes.createBulkJob, { ...options, body: params });
+    return this.client.request(routes.createBulkJob, params, options);
   }
 
   /**
@@ -61,11 +61,11 @@ export class Bulk extends APIResource {
    * file was not uploaded or the job was already submitted.
    */
   submit(jobId: string, options?: RequestOptions): Promise<BulkJob> {
-    return this.client.request<BulkJob>(routes.submitBulkJob, { ...options, params: { job_id: jobId } });
+    return this.client.request(routes.submitBulkJob, { job_id: jobId }, options);
   }
 
   get(jobId: string, options?: RequestOptions): Promise<BulkJob> {
-    return this.client.request<BulkJob>(routes.getBulkJob, { ...options, params: { job_id: jobId } });
+    return this.client.request(routes.getBulkJob, { job_id: jobId }, options);
   }
 
   /**

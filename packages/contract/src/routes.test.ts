@@ -1,0 +1,77 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  type InputOf,
+  LINE_TYPES,
+  LineTypeSchema,
+  type OutputOf,
+  pathParamNames,
+  RESOURCES,
+  type RouteSpec,
+  routes,
+  routesByResource,
+  type VerifyResult,
+} from './index.js';
+
+const entries = Object.entries(routes) as [string, RouteSpec][];
+
+describe('the route table', () => {
+  it('merges every resource file without losing a route to a duplicate key', () => {
+    const perResource = Object.values(routesByResource).flatMap((table) => Object.keys(table));
+
+    expect(new Set(perResource).size).toBe(perResource.length);
+    expect(Object.keys(routes).sort()).toEqual([...perResource].sort());
+  });
+
+  it('has one table per resource, and each route is tagged with the resource whose file holds it', () => {
+    expect(Object.keys(routesByResource).sort()).toEqual([...RESOURCES].sort());
+    for (const [resource, table] of Object.entries(routesByResource)) {
+      for (const route of Object.values(table) as RouteSpec[]) expect(route.resource).toBe(resource);
+    }
+  });
+
+  it('gives every route a resource', () => {
+    for (const [name, route] of entries) {
+      expect(RESOURCES, name).toContain(route.resource);
+    }
+  });
+
+  it('never has two routes on one method and path', () => {
+    const seen = new Map<string, string>();
+    for (const [name, route] of entries) {
+      // `{job_id}` and `{user_id}` in one place are the same path to a router.
+      const key = `${route.method} ${route.path.replace(/\{\w+\}/g, '{}')}`;
+      expect(seen.get(key), `${name} and ${seen.get(key)} are both ${key}`).toBeUndefined();
+      seen.set(key, name);
+    }
+  });
+
+  it('declares a params schema exactly for the paths with placeholders', () => {
+    for (const [name, route] of entries) {
+      expect(route.params !== undefined, name).toBe(pathParamNames(route.path).length > 0);
+    }
+  });
+
+  it('marks the payment and admin routes, and only those, as planned', () => {
+    const planned = entries.filter(([, route]) => route.planned).map(([, route]) => route.resource);
+
+    expect(planned).toHaveLength(20);
+    expect(new Set(planned)).toEqual(new Set(['payments', 'admin']));
+  });
+});
+
+describe('value lists', () => {
+  it('builds the line type schema from the one list', () => {
+    expect(LineTypeSchema.options).toEqual([...LINE_TYPES]);
+  });
+});
+
+describe('InputOf and OutputOf', () => {
+  it('merge params, query and body, and read the response', () => {
+    expectTypeOf<InputOf<typeof routes.getBulkJob>>().toEqualTypeOf<{ job_id: string }>();
+    expectTypeOf<InputOf<typeof routes.verify>>().toEqualTypeOf<{ p: string; k?: string | undefined }>();
+    expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('user_id');
+    expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('le');
+    expectTypeOf<OutputOf<typeof routes.verify>>().toEqualTypeOf<VerifyResult>();
+    expectTypeOf<OutputOf<typeof routes.downloadResult>>().toEqualTypeOf<ReadableStream<Uint8Array>>();
+  });
+});

@@ -1,0 +1,94 @@
+// The browser entry: no Node built-in anywhere in its module graph (browser-entry.test.ts). The
+// Node entry, index.ts, is this and uploads from a file path.
+export type {
+  Address,
+  AmountOption,
+  ApiKeyRotation,
+  BulkJob,
+  ClientConfig,
+  CreateBulkJob,
+  CreatedBulkJob,
+  CreditSnapshot,
+  ErrorCode,
+  ErrorEnvelope,
+  FieldIssue,
+  FileList,
+  FileListQuery,
+  FileView,
+  Health,
+  JobStatus,
+  LineType,
+  ManagedUser,
+  Message,
+  PaymentSetupRequest,
+  Plan,
+  PlanList,
+  PlanStatus,
+  PlanType,
+  PurchaseRequest,
+  PurchaseResult,
+  RoleName,
+  SubscriptionStatus,
+  UpdateUser,
+  UserInfo,
+  UserPlan,
+  VerifyQuery,
+  VerifyResult,
+} from '@scrub/contract';
+/** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
+export { mappableFields } from '@scrub/contract';
+export { type AuthOperation, authMessages } from './auth/auth-errors.js';
+export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
+export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
+export type { Page, PagePromise } from './core/pagination.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthError,
+  AuthenticationError,
+  AuthLimitExceededError,
+  BadRequestError,
+  BulkJobFailedError,
+  ConflictError,
+  ExpiredCodeError,
+  IdentityNotConfiguredError,
+  InsufficientCreditsError,
+  InternalServerError,
+  InvalidCodeError,
+  InvalidCredentialsError,
+  InvalidPasswordError,
+  NotFoundError,
+  NotSignedInError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  ScrubError,
+  SessionExpiredError,
+  UnprocessableEntityError,
+  UserNotConfirmedError,
+  UserNotFoundError,
+  UsernameExistsError,
+} from './errors.js';
+export { Credits, User } from './resources/account.js';
+export { ApiKey } from './resources/api-key.js';
+export {
+  Auth,
+  type AuthSession,
+  type CodeDelivery,
+  type SignUpParams,
+  type SignUpResult,
+} from './resources/auth.js';
+export {
+  Bulk,
+  type BulkJobCreateParams,
+  type RunOptions,
+  type UploadOptions,
+  type UploadSource,
+  type WaitOptions,
+} from './resources/bulk-jobs.js';
+export { type DownloadOptions, type FileListParams, FilePage, Files } from './resources/files.js';
+export { Plans } from './resources/plans.js';
+export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
+export { VERSION } from './version.js';

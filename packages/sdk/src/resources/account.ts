@@ -1,0 +1,37 @@
+import {
+  type CreditSnapshot,
+  type PlanStatus,
+  routes,
+  type UpdateUser,
+  type UserInfo,
+} from '@scrub/contract';
+import type { RequestOptions } from '../client.js';
+import { APIResource } from '../core/resource.js';
+
+// The contract's `account` resource, kept as two namespaces (`scrub.user`, `scrub.credits`) as
+// the SDK has always offered it.
+
+/** The caller's own account: profile, plan, credits, which API key is active (never the key). */
+export class User extends APIResource {
+  get(options?: RequestOptions): Promise<UserInfo> {
+    return this.client.request(routes.getUser, {}, options);
+  }
+
+  /** Changes the name, address or purchase settings; fields left out keep their values. */
+  update(changes: UpdateUser, options?: RequestOptions): Promise<UserInfo> {
+    return this.client.request(routes.updateUser, changes, options);
+  }
+
+  /** Pauses (`'paused'`) or resumes (`'active'`) the plan; answers the server's message. */
+  async setPlanStatus(status: PlanStatus, options?: RequestOptions): Promise<string> {
+    const { message } = await this.client.request(routes.setPlanStatus, { status }, options);
+    return message;
+  }
+}
+
+export class Credits extends APIResource {
+  /** Credits left (`credits_remaining` reads `'unlimited'` on an active unlimited plan), plan and subscription. */
+  get(options?: RequestOptions): Promise<CreditSnapshot> {
+    return this.client.request(routes.getCredits, {}, options);
+  }
+}
