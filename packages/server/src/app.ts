@@ -2,17 +2,15 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { registerAccount } from './account/account-routes.js';
 import { ApiKeyOwners } from './auth/api-key-owners.js';
 import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
+import { setUpBlobStore } from './blob-store/setup.js';
 import { setUpBulk } from './bulk/setup.js';
 import { AnswerCache } from './checks/answer-cache.js';
 import { CheckCharger } from './checks/check-charger.js';
-import { registerVerify } from './checks/verify-route.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
-import { setUpFiles } from './files/setup.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
@@ -21,10 +19,25 @@ import { setUpIdentity } from './identity/setup.js';
 import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
 import { ReferenceData } from './reference-data/reference-data.js';
-import { registerClientConfig } from './routes/client-config.js';
-import { registerHealth } from './routes/health.js';
+import { registerAccount } from './routes/account.js';
+import { registerApiKey } from './routes/api-key.js';
+import { registerBulkJobs } from './routes/bulk-jobs.js';
+import { registerFiles } from './routes/files.js';
 import { registerPlans } from './routes/plans.js';
+import { registerService } from './routes/service.js';
+import { registerVerify } from './routes/verify.js';
 import type { DatabaseHandle } from './storage/database.js';
+
+/** Every contract route the server answers, one module per resource of the contract. */
+const routeModules: ((context: ServerContext) => void)[] = [
+  registerService,
+  registerPlans,
+  registerAccount,
+  registerApiKey,
+  registerVerify,
+  registerBulkJobs,
+  registerFiles,
+];
 
 export interface AppOptions {
   config: ServerConfig;
@@ -60,7 +73,7 @@ export async function buildApp({
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);
   const identity = await setUpIdentity(app, { config, database, logger, mailer, publicUrl });
-  const files = await setUpFiles(app, config, publicUrl);
+  const blobStore = await setUpBlobStore(app, config, publicUrl);
   // Built per token: the built-in pool's issuer carries the listening port, known only once listening.
   const builtInVerifier: TokenVerifier | null =
     identity &&
@@ -77,6 +90,16 @@ export async function buildApp({
     adminEmails: config.adminEmails,
   });
   const registry = new RouteRegistry(app, authenticator);
+  const bulk = await setUpBulk({
+    database,
+    blobStore,
+    referenceData,
+    mailer,
+    publicUrl,
+    logger,
+    runWorker: config.runBulkWorker,
+  });
+  app.addHook('onClose', () => bulk.worker.stop());
   const context: ServerContext = {
     config,
     database,
@@ -88,15 +111,10 @@ export async function buildApp({
     publicUrl,
     mailer,
     identity,
-    files,
+    blobStore,
+    bulk,
   };
-  registerHealth(context);
-  registerClientConfig(context);
-  registerPlans(context);
-  registerAccount(context);
-  registerVerify(context);
-  const worker = await setUpBulk(context, { logger, runWorker: config.runBulkWorker });
-  app.addHook('onClose', () => worker.stop());
+  for (const register of routeModules) register(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.
   setUpLocalControl(app, config, database);
   registry.installNotFoundHandler();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { FileStoreTarget } from './files/file-store.js';
+import type { BlobStoreTarget } from './blob-store/blob-store.js';
 import type { DatabaseTarget } from './storage/database.js';
 
 export interface ServerConfig {
@@ -17,7 +17,7 @@ export interface ServerConfig {
   /** How long an upload URL accepts its file. */
   uploadUrlTtlSeconds: number;
   /** Where uploads and result files live: `<dataDir>/files`, or an S3 bucket when one is set. */
-  fileStore: FileStoreTarget;
+  blobStore: BlobStoreTarget;
   /** An Amazon Cognito user pool whose ID tokens the API accepts; null for the built-in pool. */
   cognito: { region: string; userPoolId: string; clientId: string } | null;
   /** Lower-cased e-mail addresses that are Super Admin on sign-in (the first admin). */
@@ -191,7 +191,7 @@ export function loadConfig(
     maxBodyBytes: e.SCRUB_MAX_BODY_BYTES,
     maxUploadBytes: e.SCRUB_MAX_UPLOAD_BYTES,
     uploadUrlTtlSeconds: e.SCRUB_UPLOAD_URL_TTL_SECONDS,
-    fileStore:
+    blobStore:
       e.SCRUB_S3_BUCKET && e.SCRUB_S3_REGION
         ? {
             kind: 's3',

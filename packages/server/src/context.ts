@@ -1,8 +1,9 @@
 import type { ApiKeyOwners } from './auth/api-key-owners.js';
+import type { BlobStore } from './blob-store/blob-store.js';
+import type { BulkServices } from './bulk/setup.js';
 import type { AnswerCache } from './checks/answer-cache.js';
 import type { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config.js';
-import type { FileStore } from './files/file-store.js';
 import type { RouteRegistry } from './http/route-registry.js';
 import type { IdentityPool } from './identity/identity-pool.js';
 import type { Mailer } from './mail/mailer.js';
@@ -29,5 +30,7 @@ export interface ServerContext {
   /** The built-in user pool; null when an Amazon Cognito pool is configured. */
   identity: IdentityPool | null;
   /** Uploaded CSVs and result files: the data directory, or an S3 bucket. */
-  files: FileStore;
+  blobStore: BlobStore;
+  /** Where submitted bulk jobs go. */
+  bulk: BulkServices;
 }

@@ -1,10 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { streamOf, zipOf } from '@scrub/test-fixtures/dnc';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../import-error.ts';
 import { importDncCsv, importInternalDncList, importStateDncList } from './csv-list.ts';
-import { streamOf, zipOf } from './dnc-fixtures.ts';
 
 async function refusal(promise: Promise<unknown>): Promise<ImportError> {
   const error = await promise.then(

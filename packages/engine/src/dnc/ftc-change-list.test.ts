@@ -1,7 +1,7 @@
+import { exchangeNumbers, streamOf, zipOf } from '@scrub/test-fixtures/dnc';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../import-error.ts';
 import { DncListBuilder } from './builder.ts';
-import { exchangeNumbers, streamOf, zipOf } from './dnc-fixtures.ts';
 import { applyFtcChangeList } from './ftc-change-list.ts';
 import type { DncList } from './list.ts';
 

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { exchangeNumbers, fullListText, streamOf, zipOf } from '@scrub/test-fixtures/dnc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportError } from '../import-error.ts';
-import { exchangeNumbers, fullListText, streamOf, zipOf } from './dnc-fixtures.ts';
 import { importFtcFullList } from './ftc-full-list.ts';
 import { DncSet } from './set.ts';
 

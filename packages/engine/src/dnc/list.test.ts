@@ -1,6 +1,6 @@
+import { exchangeNumbers } from '@scrub/test-fixtures/dnc';
 import { describe, expect, it } from 'vitest';
 import { DncListBuilder } from './builder.ts';
-import { exchangeNumbers } from './dnc-fixtures.ts';
 import { SPARSE_MAX } from './encoding.ts';
 import { DncList } from './list.ts';
 

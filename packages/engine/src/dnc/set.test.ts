@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
+import { exchangeNumbers } from '@scrub/test-fixtures/dnc';
 import { describe, expect, it } from 'vitest';
 import { classifyCode } from '../classify.ts';
 import { DncListBuilder } from './builder.ts';
-import { exchangeNumbers } from './dnc-fixtures.ts';
 import { BASES, slotIndex } from './encoding.ts';
 import type { DncList } from './list.ts';
 import { DncSet, MAX_DNC_LISTS } from './set.ts';

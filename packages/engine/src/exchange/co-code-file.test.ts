@@ -1,8 +1,14 @@
+import {
+  CO_CODE_COLUMNS,
+  CO_CODE_FILE,
+  CO_CODE_HEADER,
+  coCodeRow,
+  streamOf,
+} from '@scrub/test-fixtures/exchange';
 import { describe, expect, it } from 'vitest';
 import { ClassCode } from '../classify.ts';
 import { ImportError } from '../import-error.ts';
 import { importCoCodeFile } from './co-code-file.ts';
-import { CO_CODE_COLUMNS, CO_CODE_FILE, CO_CODE_HEADER, coCodeRow, streamOf } from './exchange-fixtures.ts';
 import { ExchangeTableBuilder } from './exchange-table.ts';
 import type { ImportMode } from './import-session.ts';
 import { type OcnLineTypes, readOcnLineTypes } from './ocn-line-types.ts';

@@ -1,13 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { ClassCode } from '../classify.ts';
-import { ImportError } from '../import-error.ts';
 import {
   CO_CODE_FILE,
   NUMBER_OVERRIDES_CSV,
   OCN_LINE_TYPES_CSV,
   streamOf,
   THOUSANDS_BLOCK_FILE,
-} from './exchange-fixtures.ts';
+} from '@scrub/test-fixtures/exchange';
+import { describe, expect, it } from 'vitest';
+import { ClassCode } from '../classify.ts';
+import { ImportError } from '../import-error.ts';
 import { importExchangeData } from './import-exchange-data.ts';
 
 const C = ClassCode;

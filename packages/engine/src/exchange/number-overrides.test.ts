@@ -1,7 +1,7 @@
+import { NUMBER_OVERRIDES_CSV, streamOf } from '@scrub/test-fixtures/exchange';
 import { describe, expect, it } from 'vitest';
 import { ClassCode } from '../classify.ts';
 import { ImportError } from '../import-error.ts';
-import { NUMBER_OVERRIDES_CSV, streamOf } from './exchange-fixtures.ts';
 import { ExchangeTableBuilder } from './exchange-table.ts';
 import { importNumberOverrides } from './number-overrides.ts';
 

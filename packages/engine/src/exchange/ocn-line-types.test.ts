@@ -1,7 +1,7 @@
+import { OCN_LINE_TYPES_CSV, streamOf } from '@scrub/test-fixtures/exchange';
 import { describe, expect, it } from 'vitest';
 import { ClassCode } from '../classify.ts';
 import { ImportError } from '../import-error.ts';
-import { OCN_LINE_TYPES_CSV, streamOf } from './exchange-fixtures.ts';
 import { lineTypeFromWord } from './line-types.ts';
 import { readOcnLineTypes } from './ocn-line-types.ts';
 

@@ -1,7 +1,12 @@
+import {
+  blockRow,
+  streamOf,
+  THOUSANDS_BLOCK_COLUMNS,
+  THOUSANDS_BLOCK_FILE,
+} from '@scrub/test-fixtures/exchange';
 import { describe, expect, it } from 'vitest';
 import { ClassCode } from '../classify.ts';
 import { ImportError } from '../import-error.ts';
-import { blockRow, streamOf, THOUSANDS_BLOCK_COLUMNS, THOUSANDS_BLOCK_FILE } from './exchange-fixtures.ts';
 import { ExchangeTableBuilder } from './exchange-table.ts';
 import type { ImportMode } from './import-session.ts';
 import type { OcnLineTypes } from './ocn-line-types.ts';

@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import type { FileStore } from '../files/file-store.js';
+import type { BlobStore } from '../blob-store/blob-store.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
 import { UnprocessableFile } from './bulk-worker.js';
 import { CsvJobProcessor } from './csv-processor.js';
@@ -25,7 +25,7 @@ const bigCsv = () =>
   );
 
 /** A store whose writes fail after `failAfter` bytes, as a full disk or a refusing bucket does. */
-function store(failAfter: number): FileStore & { keys: string[] } {
+function store(failAfter: number): BlobStore & { keys: string[] } {
   const keys: string[] = [];
   return {
     keys,

@@ -1,10 +1,9 @@
 import { finished } from 'node:stream/promises';
 import { CsvError, countCsvRowsInThread, scrubCsvInThread } from '@scrub/engine';
-import type { FileStore } from '../files/file-store.js';
+import type { BlobStore } from '../blob-store/blob-store.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
-import { resultKeyOf } from './bulk-routes.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
-import type { JobOutcome, JobRow } from './job-store.js';
+import { type JobOutcome, type JobRow, resultKeyOf } from './job-store.js';
 
 /** A file the scrubber refused, as the job's error: what was wrong and where. */
 function unprocessable(error: CsvError): UnprocessableFile {
@@ -19,12 +18,12 @@ const withoutZeros = (counts: Record<string, number>) =>
 
 /**
  * Scrubs a job's upload into its result file with the engine, on a worker thread (the API's event
- * loop stays free for checks), streaming from the file store and back: memory stays flat whatever
+ * loop stays free for checks), streaming from the blob store and back: memory stays flat whatever
  * the file's size. One datasets snapshot per job, so a file never mixes versions.
  */
 export class CsvJobProcessor implements JobProcessor {
   constructor(
-    private readonly files: FileStore,
+    private readonly files: BlobStore,
     private readonly referenceData: ReferenceData,
   ) {}
 

@@ -19,6 +19,11 @@ export function newFileReference(): string {
   return reference;
 }
 
+export const uploadKeyOf = (fileReference: string) => `uploads/${fileReference}.csv`;
+/** One result file per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
+export const resultKeyOf = (fileReference: string, attempt: number) =>
+  `results/${fileReference}-${attempt}.csv`;
+
 export interface NewJob {
   profileId: string;
   fileName: string;
@@ -79,6 +84,37 @@ export async function getJobByReference(db: Db, fileReference: string): Promise<
     .executeTakeFirst();
   if (!row) throw new ApiError('file_not_found', 'No file found');
   return row;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface FileListPage {
+  rows: JobRow[];
+  total: number;
+}
+
+/** The export page's list: the account's submitted jobs, newest first, by file name when searched. */
+export async function listSubmittedJobs(
+  db: Db,
+  profileId: string,
+  { search, page, limit }: { search?: string | undefined; page: number; limit: number },
+): Promise<FileListPage> {
+  let list = db
+    .selectFrom('bulk_jobs')
+    .where('profile_id', '=', profileId)
+    .where('status', '!=', 'awaiting_upload');
+  if (search?.trim()) {
+    list = list.where(sql<boolean>`file_name ilike ${`%${escapeLike(search.trim())}%`}`);
+  }
+  const { count } = await list.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const rows = await list
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .execute();
+  return { rows, total: Number(count) };
 }
 
 /**

@@ -81,7 +81,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
 
   describe('admin operations', () => {
     it('creates a confirmed user who signs in at once; groups show in cognito:groups', async () => {
-      const user = await pool.adminCreateUser({
+      const user = await pool.admin.adminCreateUser({
         email: 'Admin@Example.com',
         password: PASSWORD,
         name: 'Ada',
@@ -98,55 +98,55 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
       const tokens = await signIn('admin@example.com');
       expect(decodeJwt(tokens.IdToken)['cognito:groups']).toEqual(['Admin']);
       expect(decodeJwt(tokens.AccessToken)['cognito:groups']).toEqual(['Admin']);
-      await pool.adminAddUserToGroup(user.sub, 'Agency');
-      expect(await pool.adminListGroupsForUser(user.sub)).toEqual(['Admin', 'Agency']);
-      await pool.adminRemoveUserFromGroup(user.sub, 'Admin');
+      await pool.admin.adminAddUserToGroup(user.sub, 'Agency');
+      expect(await pool.admin.adminListGroupsForUser(user.sub)).toEqual(['Admin', 'Agency']);
+      await pool.admin.adminRemoveUserFromGroup(user.sub, 'Admin');
       const refreshed = await refresh(tokens.RefreshToken);
       if (!('AuthenticationResult' in refreshed)) throw new Error('expected tokens');
       expect(decodeJwt(refreshed.AuthenticationResult.IdToken)['cognito:groups']).toEqual(['Agency']);
     });
 
     it('knows the four roles as groups, refuses unknown groups and duplicates', async () => {
-      expect((await pool.listGroups()).map((g) => g.name)).toEqual([
+      expect((await pool.admin.listGroups()).map((g) => g.name)).toEqual([
         'Super Admin',
         'Admin',
         'Agency',
         'User',
       ]);
-      const user = await pool.adminCreateUser({ email: 'g@example.com', password: PASSWORD });
-      expect(await rejection(pool.adminAddUserToGroup(user.sub, 'Wizard'))).toMatchObject({
+      const user = await pool.admin.adminCreateUser({ email: 'g@example.com', password: PASSWORD });
+      expect(await rejection(pool.admin.adminAddUserToGroup(user.sub, 'Wizard'))).toMatchObject({
         type: 'ResourceNotFoundException',
       });
-      await pool.createGroup({ name: 'Auditor', precedence: 5 });
-      expect(await rejection(pool.createGroup({ name: 'Auditor' }))).toMatchObject({
+      await pool.admin.createGroup({ name: 'Auditor', precedence: 5 });
+      expect(await rejection(pool.admin.createGroup({ name: 'Auditor' }))).toMatchObject({
         type: 'GroupExistsException',
       });
     });
 
     it('lists users by e-mail, a page at a time, narrowed by prefix', async () => {
       for (const name of ['b', 'a', 'd', 'c'])
-        await pool.adminCreateUser({ email: `list-${name}@example.com`, password: PASSWORD });
-      await pool.adminCreateUser({ email: 'listz@other.com', password: PASSWORD });
-      const first = await pool.listUsers({ limit: 2, emailPrefix: 'list-' });
+        await pool.admin.adminCreateUser({ email: `list-${name}@example.com`, password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'listz@other.com', password: PASSWORD });
+      const first = await pool.admin.listUsers({ limit: 2, emailPrefix: 'list-' });
       expect(first.users.map((u) => u.email)).toEqual(['list-a@example.com', 'list-b@example.com']);
-      const second = await pool.listUsers({ limit: 2, after: first.next!, emailPrefix: 'list-' });
+      const second = await pool.admin.listUsers({ limit: 2, after: first.next!, emailPrefix: 'list-' });
       expect(second.users.map((u) => u.email)).toEqual(['list-c@example.com', 'list-d@example.com']);
       expect(second.next).toBeNull();
-      expect((await pool.listUsers({ emailPrefix: 'LISTZ' })).users.map((u) => u.email)).toEqual([
+      expect((await pool.admin.listUsers({ emailPrefix: 'LISTZ' })).users.map((u) => u.email)).toEqual([
         'listz@other.com',
       ]);
-      expect((await pool.listUsers({ emailPrefix: '%' })).users).toEqual([]);
+      expect((await pool.admin.listUsers({ emailPrefix: '%' })).users).toEqual([]);
     });
 
     it('changes the e-mail (the sign-in name), refusing one that is taken', async () => {
-      const user = await pool.adminCreateUser({ email: 'old@example.com', password: PASSWORD });
-      await pool.adminCreateUser({ email: 'taken@example.com', password: PASSWORD });
+      const user = await pool.admin.adminCreateUser({ email: 'old@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'taken@example.com', password: PASSWORD });
       expect(
-        await rejection(pool.adminUpdateUserAttributes(user.sub, { email: 'TAKEN@example.com' })),
+        await rejection(pool.admin.adminUpdateUserAttributes(user.sub, { email: 'TAKEN@example.com' })),
       ).toMatchObject({
         type: 'UsernameExistsException',
       });
-      const updated = await pool.adminUpdateUserAttributes(user.sub, {
+      const updated = await pool.admin.adminUpdateUserAttributes(user.sub, {
         email: 'new@example.com',
         name: 'New Name',
       });
@@ -156,9 +156,9 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     });
 
     it('disabling refuses sign-in and refresh and kills live tokens; enabling restores sign-in', async () => {
-      const user = await pool.adminCreateUser({ email: 'off@example.com', password: PASSWORD });
+      const user = await pool.admin.adminCreateUser({ email: 'off@example.com', password: PASSWORD });
       const tokens = await signIn('off@example.com');
-      await pool.adminDisableUser(user.sub);
+      await pool.admin.adminDisableUser(user.sub);
       expect(await rejection(signIn('off@example.com'))).toEqual({
         type: 'NotAuthorizedException',
         message: 'User is disabled.',
@@ -168,17 +168,17 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
       expect(await rejection(pool.getUser({ AccessToken: tokens.AccessToken }))).toMatchObject({
         type: 'NotAuthorizedException',
       });
-      await pool.adminEnableUser(user.sub);
+      await pool.admin.adminEnableUser(user.sub);
       await signIn('off@example.com');
     });
 
     it('setting a password replaces the old one and signs the user out everywhere', async () => {
-      const user = await pool.adminCreateUser({ email: 'pw@example.com', password: PASSWORD });
+      const user = await pool.admin.adminCreateUser({ email: 'pw@example.com', password: PASSWORD });
       const tokens = await signIn('pw@example.com');
-      expect(await rejection(pool.adminSetUserPassword(user.sub, 'short'))).toMatchObject({
+      expect(await rejection(pool.admin.adminSetUserPassword(user.sub, 'short'))).toMatchObject({
         type: 'InvalidPasswordException',
       });
-      await pool.adminSetUserPassword(user.sub, 'Admin-Set-Password-7');
+      await pool.admin.adminSetUserPassword(user.sub, 'Admin-Set-Password-7');
       expect(await rejection(signIn('pw@example.com'))).toMatchObject({ type: 'NotAuthorizedException' });
       await signIn('pw@example.com', 'Admin-Set-Password-7');
       expect(await rejection(refresh(tokens.RefreshToken))).toEqual({
@@ -188,16 +188,16 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     });
 
     it('deleting removes the user, their sessions and codes', async () => {
-      const user = await pool.adminCreateUser({ email: 'gone@example.com', password: PASSWORD });
+      const user = await pool.admin.adminCreateUser({ email: 'gone@example.com', password: PASSWORD });
       const tokens = await signIn('gone@example.com');
       await pool.forgotPassword({ ClientId: CLIENT, Username: 'gone@example.com' });
-      await pool.adminDeleteUser(user.sub);
-      expect(await pool.adminGetUser(user.sub)).toBeNull();
+      await pool.admin.adminDeleteUser(user.sub);
+      expect(await pool.admin.adminGetUser(user.sub)).toBeNull();
       expect(await rejection(pool.verifyToken(tokens.AccessToken, 'access'))).toMatchObject({
         reason: 'invalid',
       });
       expect(await rejection(refresh(tokens.RefreshToken))).toMatchObject({ type: 'NotAuthorizedException' });
-      expect(await rejection(pool.adminDeleteUser(user.sub))).toMatchObject({
+      expect(await rejection(pool.admin.adminDeleteUser(user.sub))).toMatchObject({
         type: 'UserNotFoundException',
       });
     });
@@ -205,7 +205,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
 
   describe('time', () => {
     it('ID and access tokens expire after their lifetime; the refresh token then gives new ones', async () => {
-      await pool.adminCreateUser({ email: 't@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 't@example.com', password: PASSWORD });
       const tokens = await signIn('t@example.com');
       await pool.verifyToken(tokens.IdToken, 'id');
       later(3601);
@@ -223,7 +223,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     });
 
     it('the refresh token expires after 30 days', async () => {
-      await pool.adminCreateUser({ email: 'r@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'r@example.com', password: PASSWORD });
       const tokens = await signIn('r@example.com');
       later(30 * 86_400 + 1);
       expect(await rejection(refresh(tokens.RefreshToken))).toEqual({
@@ -265,7 +265,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     });
 
     it('a sign-in lock lasts 15 minutes; a correct sign-in then clears the count', async () => {
-      await pool.adminCreateUser({ email: 'l@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'l@example.com', password: PASSWORD });
       for (let i = 0; i < 5; i++) await rejection(signIn('l@example.com', 'Wrong-Password-1'));
       expect(await rejection(signIn('l@example.com'))).toEqual({
         type: 'NotAuthorizedException',
@@ -282,7 +282,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     });
 
     it('wrong passwords spread over more than the window do not lock', async () => {
-      await pool.adminCreateUser({ email: 'w@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'w@example.com', password: PASSWORD });
       for (let i = 0; i < 8; i++) {
         await rejection(signIn('w@example.com', 'Wrong-Password-1'));
         later(5 * 60);
@@ -304,7 +304,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
   });
 
   it('stores no password: only a scrypt hash and an SRP verifier', async () => {
-    await pool.adminCreateUser({ email: 'secret@example.com', password: PASSWORD });
+    await pool.admin.adminCreateUser({ email: 'secret@example.com', password: PASSWORD });
     const row = await database.db
       .selectFrom('identity_users')
       .selectAll()
@@ -319,7 +319,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     const claims = (tokens: { IdToken: string }) => decodeJwt(tokens.IdToken);
 
     it('rejects a token signed by another key, even with the same kid and claims', async () => {
-      await pool.adminCreateUser({ email: 'k@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'k@example.com', password: PASSWORD });
       const real = await signIn('k@example.com');
       const { privateKey } = await generateKeyPair('RS256');
       const kid = pool.verification().jwks;
@@ -334,7 +334,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     });
 
     it('rejects alg "none" and an HMAC token keyed with the public key', async () => {
-      await pool.adminCreateUser({ email: 'n@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'n@example.com', password: PASSWORD });
       const real = await signIn('n@example.com');
       const unsigned = new UnsecuredJWT(claims(real)).encode();
       expect(await rejection(verifyIdentityToken(unsigned, pool.verification(), 'id', clock))).toMatchObject({
@@ -351,7 +351,7 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
     });
 
     it('rejects an expired token as expired, and tokens of another use, client or issuer as invalid', async () => {
-      await pool.adminCreateUser({ email: 'e@example.com', password: PASSWORD });
+      await pool.admin.adminCreateUser({ email: 'e@example.com', password: PASSWORD });
       const real = await signIn('e@example.com');
       const material = pool.verification();
       const future = new Date(clock.getTime() + 3601_000);

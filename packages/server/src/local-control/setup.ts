@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { grantCreditsOperation } from '../account/credits-command.js';
+import { grantCreditsOperation } from '../account/grant-credits.js';
 import type { ServerConfig } from '../config.js';
 import { readOutboxOperation } from '../mail/outbox-operation.js';
 import { findAccountOperation } from '../reference-data/account-lookup.js';

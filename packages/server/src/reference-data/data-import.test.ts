@@ -2,9 +2,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassCode, ImportError } from '@scrub/engine';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/temp-dirs.js';
-import { DataImportError, importData } from './data-import.js';
-import { DatasetStore } from './dataset-store.js';
 import {
   CO_CODE_FILE,
   exchangeNumbers,
@@ -13,7 +10,10 @@ import {
   OCN_LINE_TYPES_CSV,
   THOUSANDS_BLOCK_FILE,
   writeFixture,
-} from './reference-data-fixtures.js';
+} from '../../test/reference-data-fixtures.js';
+import { tempDir } from '../../test/temp-dirs.js';
+import { DataImportError, importData } from './data-import.js';
+import { DatasetStore } from './dataset-store.js';
 
 const numbers = exchangeNumbers(201234, 5);
 const line = (number: number) => `${String(number).slice(0, 3)},${String(number).slice(3)}`;

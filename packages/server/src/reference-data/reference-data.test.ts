@@ -3,17 +3,17 @@ import { join } from 'node:path';
 import { checkPhone, dataSourceOf } from '@scrub/engine';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tempDir } from '../../test/temp-dirs.js';
-import { type ImportRequest, importData } from './data-import.js';
-import { DatasetStore } from './dataset-store.js';
-import { dncFor, ReferenceData } from './reference-data.js';
 import {
   CO_CODE_FILE,
   exchangeNumbers,
   fullListText,
   OCN_LINE_TYPES_CSV,
   writeFixture,
-} from './reference-data-fixtures.js';
+} from '../../test/reference-data-fixtures.js';
+import { tempDir } from '../../test/temp-dirs.js';
+import { type ImportRequest, importData } from './data-import.js';
+import { DatasetStore } from './dataset-store.js';
+import { dncFor, ReferenceData } from './reference-data.js';
 
 const opened: ReferenceData[] = [];
 afterEach(async () => {

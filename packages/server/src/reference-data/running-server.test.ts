@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import { exchangeNumbers, fullListText, writeFixture } from '../../test/reference-data-fixtures.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { ensureProfile } from '../account/profiles.js';
+import { dataCommand } from '../commands/data.js';
 import { loadConfig } from '../config.js';
 import { startServer } from '../server.js';
-import { dataCommand } from './data-command.js';
 import { dncFor } from './reference-data.js';
-import { exchangeNumbers, fullListText, writeFixture } from './reference-data-fixtures.js';
 
 describe('scrub-server data import beside a running server', () => {
   it('the server switches to each new version within seconds, and /health names the shared ones', async () => {

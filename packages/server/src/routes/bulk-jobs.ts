@@ -1,31 +1,36 @@
 import { Readable } from 'node:stream';
 import { routes } from '@scrub/contract';
+import { UnprocessableFile } from '../bulk/bulk-worker.js';
+import {
+  bulkJobOf,
+  createJob,
+  getOwnJob,
+  type JobRow,
+  setUploadExpiry,
+  submitJob,
+  uploadKeyOf,
+} from '../bulk/job-store.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { type BulkWorker, type JobProcessor, UnprocessableFile } from './bulk-worker.js';
-import { bulkJobOf, createJob, getOwnJob, type JobRow, setUploadExpiry, submitJob } from './job-store.js';
-
-export const uploadKeyOf = (fileReference: string) => `uploads/${fileReference}.csv`;
-/** One result file per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
-export const resultKeyOf = (fileReference: string, attempt: number) =>
-  `results/${fileReference}-${attempt}.csv`;
 
 const QUEUED_MESSAGE =
   'Your file is queued. It can take up to 20 minutes depending on the number of records; an e-mail is sent when it is ready.';
 
-export interface BulkServices {
-  processor: JobProcessor;
-  worker: BulkWorker;
-}
-
 /** Bulk jobs: create (upload URL or inline CSV), submit (count, charge, queue), follow. */
-export function registerBulkJobs(context: ServerContext, { processor, worker }: BulkServices): void {
-  const { registry, database, files, config, publicUrl } = context;
+export function registerBulkJobs({
+  registry,
+  database,
+  blobStore,
+  bulk,
+  config,
+  publicUrl,
+}: ServerContext): void {
+  const { processor, worker } = bulk;
   const { db } = database;
 
   /** Counts the records, charges them and queues the job; a file that cannot be read is a 400 and costs nothing. */
   async function submit(job: JobRow): Promise<JobRow> {
-    const stored = await files.stat(job.upload_key);
+    const stored = await blobStore.stat(job.upload_key);
     if (!stored) {
       throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
     }
@@ -64,7 +69,7 @@ export function registerBulkJobs(context: ServerContext, { processor, worker }: 
     );
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.
-      await files.write(job.upload_key, Readable.from([Buffer.from(body.csv_content)]), 'text/csv');
+      await blobStore.write(job.upload_key, Readable.from([Buffer.from(body.csv_content)]), 'text/csv');
       const queued = await submit(job);
       return {
         ...bulkJobOf(queued, publicUrl()),
@@ -73,7 +78,7 @@ export function registerBulkJobs(context: ServerContext, { processor, worker }: 
         upload_expires_at: null,
       };
     }
-    const upload = await files.createUploadUrl(job.upload_key, {
+    const upload = await blobStore.createUploadUrl(job.upload_key, {
       expiresInSeconds: config.uploadUrlTtlSeconds,
       maxBytes: config.maxUploadBytes,
       contentType: 'text/csv',

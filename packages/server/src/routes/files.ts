@@ -1,11 +1,8 @@
 import { type FileListQuery, messages, routes } from '@scrub/contract';
-import { sql } from 'kysely';
+import { fileViewOf, getJobByReference, type JobRow, listSubmittedJobs } from '../bulk/job-store.js';
+import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-import { fileViewOf, getJobByReference, type JobRow } from './job-store.js';
-import { filterResultCsv, type ResultFilter } from './result-filter.js';
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * `Content-Disposition` for a download of `report.csv` as `report-scrubbed.csv`: an ASCII name for
@@ -30,8 +27,7 @@ function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
 }
 
 /** The export page's list, the public file page, and both downloads. */
-export function registerFiles(context: ServerContext): void {
-  const { registry, database, files, publicUrl } = context;
+export function registerFiles({ registry, database, blobStore, publicUrl }: ServerContext): void {
   const { db } = database;
 
   /** The file page's links carry the export filters, so "Get CSV" downloads what the page asked for. */
@@ -45,24 +41,7 @@ export function registerFiles(context: ServerContext): void {
   };
 
   registry.add(routes.listFiles, async ({ principal, query }) => {
-    let list = db
-      .selectFrom('bulk_jobs')
-      .where('profile_id', '=', principal.profileId)
-      .where('status', '!=', 'awaiting_upload');
-    if (query.search?.trim()) {
-      list = list.where(sql<boolean>`file_name ilike ${`%${escapeLike(query.search.trim())}%`}`);
-    }
-    const { count } = await list
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .executeTakeFirstOrThrow();
-    const total = Number(count);
-    const rows = await list
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute();
+    const { rows, total } = await listSubmittedJobs(db, principal.profileId, query);
     return {
       files: rows.map((row) => withFilters(row, query)),
       page: query.page,
@@ -79,7 +58,7 @@ export function registerFiles(context: ServerContext): void {
     const job = await getJobByReference(db, params.file_reference);
     if (job.status !== 'completed' || job.result_key === null)
       throw new ApiError('results_not_ready', messages.resultsNotReady);
-    const result = await files.read(job.result_key);
+    const result = await blobStore.read(job.result_key);
     if (!result) throw new ApiError('file_not_found', messages.noFileFound);
     reply
       .type('text/csv; charset=utf-8')
@@ -90,7 +69,7 @@ export function registerFiles(context: ServerContext): void {
 
   registry.add(routes.downloadUpload, async ({ params, reply }) => {
     const job = await getJobByReference(db, params.file_reference);
-    const upload = job.status === 'awaiting_upload' ? null : await files.read(job.upload_key);
+    const upload = job.status === 'awaiting_upload' ? null : await blobStore.read(job.upload_key);
     if (!upload) throw new ApiError('file_not_found', messages.noFileFound);
     reply.type('text/csv').header('content-disposition', attachment(job.file_name, ''));
     return upload;

@@ -10,7 +10,7 @@ let t: TestApp;
 let accounts = 0;
 
 beforeAll(async () => {
-  t = await createTestApp({ dataDir: tempDir(), fileStore: { kind: 'local', dir: `${tempDir()}/files` } });
+  t = await createTestApp({ dataDir: tempDir(), blobStore: { kind: 'local', dir: `${tempDir()}/files` } });
 });
 afterAll(() => t?.close());
 
@@ -289,7 +289,7 @@ describe('a process that only answers the API (SCRUB_BULK_WORKER=false)', () => 
   it('queues jobs and leaves them to the processes that run workers', async () => {
     const apiOnly = await createTestApp({
       runBulkWorker: false,
-      fileStore: { kind: 'local', dir: `${tempDir()}/files` },
+      blobStore: { kind: 'local', dir: `${tempDir()}/files` },
     });
     try {
       const { id } = await ensureProfile(apiOnly.database.db, {

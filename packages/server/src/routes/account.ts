@@ -1,15 +1,14 @@
 import { routes } from '@scrub/contract';
-import { rotateApiKey } from '../auth/api-keys.js';
+import { creditSnapshot, getProfile, setPlanStatus, updateProfile, userInfo } from '../account/profiles.js';
 import type { ServerContext } from '../context.js';
-import { creditSnapshot, getProfile, setPlanStatus, updateProfile, userInfo } from './profiles.js';
 
 const planStatusMessages = {
   active: 'Your plan is active.',
   paused: 'Your plan is paused. Resume it from My Account to buy or check again.',
 } as const;
 
-/** The caller's own account: user info, profile changes, plan pause and resume, API key, credits. */
-export function registerAccount({ registry, database, apiKeyOwners }: ServerContext): void {
+/** The caller's own account: user info, profile changes, plan pause and resume, credits. */
+export function registerAccount({ registry, database }: ServerContext): void {
   const { db } = database;
 
   registry.add(routes.getUser, async ({ principal }) =>
@@ -24,12 +23,6 @@ export function registerAccount({ registry, database, apiKeyOwners }: ServerCont
   registry.add(routes.setPlanStatus, async ({ principal, body }) => {
     await setPlanStatus(db, principal.profileId, body.status);
     return { message: planStatusMessages[body.status] };
-  });
-
-  registry.add(routes.rotateApiKey, async ({ principal }) => {
-    const issued = await rotateApiKey(db, principal.profileId);
-    apiKeyOwners.forget(principal.profileId);
-    return issued;
   });
 
   registry.add(routes.getCredits, async ({ principal }) =>

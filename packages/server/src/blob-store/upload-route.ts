@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/api-error.js';
-import { isValidKey } from './file-store.js';
-import { alreadyUsed, type LocalFileStore, UPLOAD_PATH, uploadTooLarge } from './local-file-store.js';
+import { isValidKey } from './blob-store.js';
+import { alreadyUsed, type LocalBlobStore, UPLOAD_PATH, uploadTooLarge } from './local-blob-store.js';
 
 /**
  * `PUT <upload URL>`, answered like S3 answers a presigned PUT: 200 with the ETag, 403 for an
@@ -10,7 +10,7 @@ import { alreadyUsed, type LocalFileStore, UPLOAD_PATH, uploadTooLarge } from '.
  * `upload_url` they are given (this route, or an S3 bucket in production), the signature in the
  * URL is its only credential, and its body is a file, not JSON.
  */
-export async function registerUploadRoute(app: FastifyInstance, store: LocalFileStore): Promise<void> {
+export async function registerUploadRoute(app: FastifyInstance, store: LocalBlobStore): Promise<void> {
   await app.register(async (scope) => {
     // In this scope only: the body reaches the handler unread, as a stream of any size, and the
     // handler judges its type; the rest of the API keeps its JSON parser.

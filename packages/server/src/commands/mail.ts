@@ -1,8 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { runLocalOperation } from '../local-control/local-control.js';
-import type { StoredMail } from './mailer.js';
-import { readOutboxOperation } from './outbox-operation.js';
+import type { StoredMail } from '../mail/mailer.js';
+import { readOutboxOperation } from '../mail/outbox-operation.js';
+import { CommandError } from './handle-error.js';
 
 export interface MailCommandIo {
   config(): ServerConfig;
@@ -78,7 +79,7 @@ export function mailCommand(io: MailCommandIo = defaultIo): Command {
       const whom = options.to ? ` to ${options.to}` : '';
       if (options.last) {
         const [mail] = mails;
-        if (!mail) throw new Error(`No mail${whom} in the outbox yet.`);
+        if (!mail) throw new CommandError(`No mail${whom} in the outbox yet.`, 1, 'no_mail');
         io.out(options.json ? `${JSON.stringify(asJson(mail), null, 2)}\n` : asText(mail));
         return;
       }

@@ -7,8 +7,7 @@ import {
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { runLocalOperation } from '../local-control/local-control.js';
-import { type DatabaseHandle, openDatabase } from '../storage/database.js';
-import { findAccountOperation } from './account-lookup.js';
+import { findAccountOperation } from '../reference-data/account-lookup.js';
 import {
   type CsvMapping,
   type DataKind,
@@ -18,7 +17,7 @@ import {
   type ImportRequest,
   importData,
   kindOfPart,
-} from './data-import.js';
+} from '../reference-data/data-import.js';
 import {
   exchangeContents,
   exchangeCounts,
@@ -28,8 +27,10 @@ import {
   number,
   plural,
   readStatus,
-} from './data-status.js';
-import { DatasetStore } from './dataset-store.js';
+} from '../reference-data/data-status.js';
+import { DatasetStore } from '../reference-data/dataset-store.js';
+import { type DatabaseHandle, openDatabase } from '../storage/database.js';
+import { CommandError, UsageError } from './handle-error.js';
 
 export interface DataCommandIo {
   /** The settings (the environment's, by default). */
@@ -51,8 +52,11 @@ const defaultIo: DataCommandIo = {
 };
 
 /** An import refused or impossible: the details are already printed, this is the last line. */
-export class DataCommandError extends Error {
-  override name = 'DataCommandError';
+export class DataCommandError extends CommandError {
+  constructor(message: string) {
+    super(message, 1, 'import_refused');
+    this.name = 'DataCommandError';
+  }
 }
 
 interface CommonOptions {
@@ -183,6 +187,38 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
       runImport(io, { kind: 'ftc', files: [file], ...common(options) }, options),
     );
 
+  addFtcChangesCommand(importCommand, io);
+
+  withCsvOptions(withCommonOptions(importCommand.command('state'), { lists: true }))
+    .description("a state's do-not-call list, as CSV: replaces that state's list")
+    .argument('<file>', 'the CSV (plain, gzip or zip)')
+    .requiredOption('--state <XX>', 'the state, such as TX', stateCode)
+    .action((file: string, options: CsvOptions & { state: string }) =>
+      runImport(
+        io,
+        { kind: 'state', state: options.state, csv: csvMapping(options), files: [file], ...common(options) },
+        options,
+      ),
+    );
+
+  addInternalListCommand(importCommand, io);
+
+  data
+    .command('status')
+    .description('Each dataset the service answers from: version, source (imported or sample), size')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const config = io.config();
+      const rows = await readStatus(new DatasetStore(config.dataDir));
+      if (options.json) io.out(`${JSON.stringify({ data_dir: config.dataDir, datasets: rows }, null, 2)}\n`);
+      else io.out(`${formatStatus(rows, io.color)}\n`);
+    });
+
+  return data;
+}
+
+/** `data import ftc-changes`: the change lists' layout varies by vendor, hence its options. */
+function addFtcChangesCommand(importCommand: Command, io: DataCommandIo): void {
   withCommonOptions(importCommand.command('ftc-changes'), { lists: true })
     .description('FTC change lists (additions and deletions), applied in order to the live federal list')
     .argument('<files...>', 'one or more change lists, oldest first')
@@ -230,23 +266,14 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
         ...(options.action ? { action: options.action } : {}),
       };
       if (layout.flagColumn === null && layout.action === undefined) {
-        throw new DataCommandError('--flag-column none needs --action add or --action delete.');
+        throw new UsageError('--flag-column none needs --action add or --action delete.');
       }
       return runImport(io, { kind: 'ftc-changes', files, layout, ...common(options) }, options);
     });
+}
 
-  withCsvOptions(withCommonOptions(importCommand.command('state'), { lists: true }))
-    .description("a state's do-not-call list, as CSV: replaces that state's list")
-    .argument('<file>', 'the CSV (plain, gzip or zip)')
-    .requiredOption('--state <XX>', 'the state, such as TX', stateCode)
-    .action((file: string, options: CsvOptions & { state: string }) =>
-      runImport(
-        io,
-        { kind: 'state', state: options.state, csv: csvMapping(options), files: [file], ...common(options) },
-        options,
-      ),
-    );
-
+/** `data import internal`: the list belongs to one account, found by e-mail or profile id. */
+function addInternalListCommand(importCommand: Command, io: DataCommandIo): void {
   withCsvOptions(withCommonOptions(importCommand.command('internal'), { lists: true }))
     .description(
       "an account's own suppression list, as CSV: replaces that account's list; only its checks consult it",
@@ -274,19 +301,6 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
         options,
       );
     });
-
-  data
-    .command('status')
-    .description('Each dataset the service answers from: version, source (imported or sample), size')
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
-      const config = io.config();
-      const rows = await readStatus(new DatasetStore(config.dataDir));
-      if (options.json) io.out(`${JSON.stringify({ data_dir: config.dataDir, datasets: rows }, null, 2)}\n`);
-      else io.out(`${formatStatus(rows, io.color)}\n`);
-    });
-
-  return data;
 }
 
 function common(options: CommonOptions) {

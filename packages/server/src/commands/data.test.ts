@@ -1,13 +1,6 @@
 import { checkPhone, dataSourceOf } from '@scrub/engine';
 import type { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/temp-dirs.js';
-import { ensureProfile } from '../account/profiles.js';
-import { loadConfig, type ServerConfig } from '../config.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
-import { DataCommandError, dataCommand } from './data-command.js';
-import type { DatasetStatus } from './data-status.js';
-import { dncFor, ReferenceData } from './reference-data.js';
 import {
   CO_CODE_FILE,
   exchangeNumbers,
@@ -17,7 +10,14 @@ import {
   THOUSANDS_BLOCK_FILE,
   writeFixture,
   zipOf,
-} from './reference-data-fixtures.js';
+} from '../../test/reference-data-fixtures.js';
+import { tempDir } from '../../test/temp-dirs.js';
+import { ensureProfile } from '../account/profiles.js';
+import { loadConfig, type ServerConfig } from '../config.js';
+import type { DatasetStatus } from '../reference-data/data-status.js';
+import { dncFor, ReferenceData } from '../reference-data/reference-data.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
+import { DataCommandError, dataCommand } from './data.js';
 
 // Opened only by the tests that look accounts up: PGlite takes a second or two to start.
 let database: DatabaseHandle | null;

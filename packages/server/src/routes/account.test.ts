@@ -4,8 +4,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestIdentity, type Person, type TestIdentity } from '../../test/id-tokens.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { applyLedgerEntry } from '../account/ledger.js';
 import { hashApiKey } from '../auth/api-keys.js';
-import { applyLedgerEntry } from './ledger.js';
 
 let t: TestApp;
 let id: TestIdentity;

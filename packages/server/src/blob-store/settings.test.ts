@@ -2,16 +2,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 
-describe('file store settings', () => {
+describe('blob store settings', () => {
   it('keep files in the data directory unless a bucket is set', () => {
     const config = loadConfig({ SCRUB_DATA_DIR: '/var/lib/scrub' });
-    expect(config.fileStore).toEqual({ kind: 'local', dir: join('/var/lib/scrub', 'files') });
+    expect(config.blobStore).toEqual({ kind: 'local', dir: join('/var/lib/scrub', 'files') });
     expect(config.uploadUrlTtlSeconds).toBe(3600);
     expect(config.maxUploadBytes).toBe(1024 * 1024 * 1024);
   });
 
   it('read an S3 bucket, and an S3-compatible endpoint with path-style addressing', () => {
-    expect(loadConfig({ SCRUB_S3_BUCKET: 'scrub-files', SCRUB_S3_REGION: 'us-east-1' }).fileStore).toEqual({
+    expect(loadConfig({ SCRUB_S3_BUCKET: 'scrub-files', SCRUB_S3_REGION: 'us-east-1' }).blobStore).toEqual({
       kind: 's3',
       bucket: 'scrub-files',
       region: 'us-east-1',
@@ -25,7 +25,7 @@ describe('file store settings', () => {
       SCRUB_S3_FORCE_PATH_STYLE: '1',
       SCRUB_UPLOAD_URL_TTL_SECONDS: '900',
     });
-    expect(compatible.fileStore).toMatchObject({ endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
+    expect(compatible.blobStore).toMatchObject({ endpoint: 'http://127.0.0.1:9000', forcePathStyle: true });
     expect(compatible.uploadUrlTtlSeconds).toBe(900);
   });
 

@@ -9,18 +9,18 @@ import { finished } from 'node:stream/promises';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startS3TestServer } from '../../test/s3-test-server.js';
 import { loadConfig } from '../config.js';
 import { installErrorHandler } from '../http/error-handler.js';
 import { publicUrlOf } from '../http/public-url.js';
-import type { FileStore } from './file-store.js';
-import { LocalFileStore } from './local-file-store.js';
-import { S3FileStore } from './s3-file-store.js';
-import { startS3TestServer } from './s3-test-server.js';
-import { setUpFiles } from './setup.js';
+import type { BlobStore } from './blob-store.js';
+import { LocalBlobStore } from './local-blob-store.js';
+import { S3BlobStore } from './s3-blob-store.js';
+import { setUpBlobStore } from './setup.js';
 
 /** One store under test, and how it answers what the two setups answer differently. */
 interface Subject {
-  store: FileStore;
+  store: BlobStore;
   /** A URL used a second time: local refuses it, S3 takes it until it expires. */
   reuse: 409 | 200;
   /** A body past `maxBytes`: local refuses it, a presigned PUT cannot (size is checked with `stat`). */
@@ -33,7 +33,7 @@ interface Subject {
 /** The local store as the server runs it: its upload route in an app, whose error log is kept. */
 async function localApp() {
   const dir = mkdtempSync(join(tmpdir(), 'scrub-files-'));
-  const config = loadConfig({}, { fileStore: { kind: 'local', dir } });
+  const config = loadConfig({}, { blobStore: { kind: 'local', dir } });
   const errors: string[] = [];
   const log = new Writable({
     write(line, _encoding, done) {
@@ -44,7 +44,7 @@ async function localApp() {
   const app = Fastify({ loggerInstance: pino({ level: 'error' }, log) as FastifyBaseLogger });
   installErrorHandler(app);
   const publicUrl = publicUrlOf(config, app);
-  const store = await setUpFiles(app, config, publicUrl);
+  const store = await setUpBlobStore(app, config, publicUrl);
   return {
     app,
     dir,
@@ -76,7 +76,7 @@ async function s3Subject(): Promise<Subject> {
     SCRUB_S3_FORCE_PATH_STYLE: 'true',
   });
   const app = Fastify();
-  const store = await setUpFiles(app, config, () => 'http://unused.invalid');
+  const store = await setUpBlobStore(app, config, () => 'http://unused.invalid');
   return {
     store,
     reuse: 200,
@@ -96,7 +96,7 @@ const put = (url: string, body: Buffer | string, contentType = 'text/csv') =>
   fetch(url, { method: 'PUT', headers: { 'content-type': contentType }, body });
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
 
-async function readAll(store: FileStore, key: string, range?: { start?: number; end?: number }) {
+async function readAll(store: BlobStore, key: string, range?: { start?: number; end?: number }) {
   const stream = await store.read(key, range);
   if (!stream) throw new Error(`${key} is not there`);
   return buffer(stream);
@@ -118,9 +118,9 @@ function randomStream(total: number) {
 describe.each([
   { name: 'local', start: localSubject },
   { name: 's3', start: s3Subject },
-])('the $name file store', ({ start }) => {
+])('the $name blob store', ({ start }) => {
   let subject: Subject;
-  let store: FileStore;
+  let store: BlobStore;
   const upload = (key: string, options: { expiresInSeconds?: number; maxBytes?: number } = {}) =>
     store.createUploadUrl(key, {
       expiresInSeconds: options.expiresInSeconds ?? 300,
@@ -296,7 +296,7 @@ describe.each([
   });
 });
 
-describe('the local file store', () => {
+describe('the local blob store', () => {
   let local: Awaited<ReturnType<typeof localApp>>;
   const scratchFiles = () => readdirSync(join(local.dir, '.tmp'));
   const upload = (key: string, maxBytes = 64 * MiB) =>
@@ -390,7 +390,7 @@ describe('the local file store', () => {
   });
 
   it('honours URLs signed by another process on the same data directory, and no other install', async () => {
-    const sibling = new LocalFileStore({ dir: local.dir, publicUrl: local.publicUrl });
+    const sibling = new LocalBlobStore({ dir: local.dir, publicUrl: local.publicUrl });
     const key = newKey();
     const { url } = await sibling.createUploadUrl(key, {
       expiresInSeconds: 60,
@@ -402,7 +402,7 @@ describe('the local file store', () => {
 
     const elsewhere = mkdtempSync(join(tmpdir(), 'scrub-files-'));
     try {
-      const stranger = new LocalFileStore({ dir: elsewhere, publicUrl: local.publicUrl });
+      const stranger = new LocalBlobStore({ dir: elsewhere, publicUrl: local.publicUrl });
       const forged = await stranger.createUploadUrl(newKey(), {
         expiresInSeconds: 60,
         maxBytes: 100,
@@ -430,9 +430,9 @@ describe('the local file store', () => {
   });
 });
 
-describe('the S3 file store', () => {
+describe('the S3 blob store', () => {
   it('presigns upload URLs without a checksum, which S3 would hold the uploaded body to', async () => {
-    const store = new S3FileStore({
+    const store = new S3BlobStore({
       kind: 's3',
       bucket: 'scrub',
       region: 'us-east-1',

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callPool } from '../../test/cognito-client.js';
 import { tempDir } from '../../test/temp-dirs.js';
+import { ledgerTotals } from '../account/ledger.js';
+import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
 import { loadConfig, type ServerConfig } from '../config.js';
 import { startServer } from '../server.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
-import { type CreditsCommandIo, creditsCommand } from './credits-command.js';
-import { ledgerTotals } from './ledger.js';
-import { ensureProfile } from './profiles.js';
+import { type CreditsCommandIo, creditsCommand } from './credits.js';
 
 let database: DatabaseHandle;
 let output: string;

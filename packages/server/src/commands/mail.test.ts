@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp-dirs.js';
 import { loadConfig, type ServerConfig } from '../config.js';
+import { Mailer } from '../mail/mailer.js';
 import { startServer } from '../server.js';
 import { migrateToLatest, openDatabase } from '../storage/database.js';
-import { mailCommand } from './mail-command.js';
-import { Mailer } from './mailer.js';
+import { mailCommand } from './mail.js';
 
 function dataDirConfig(): ServerConfig {
   const dir = tempDir('scrub-mail-');

@@ -1,10 +1,10 @@
 import { routes, type VerifyResult } from '@scrub/contract';
 import { checkPhone, dataSourceOf } from '@scrub/engine';
+import type { CheckAnswer } from '../checks/answer-cache.js';
+import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { dncFor, type ReferenceSnapshot } from '../reference-data/reference-data.js';
-import type { CheckAnswer } from './answer-cache.js';
-import type { CheckCharge } from './check-charger.js';
 
 function answerFor(
   input: string,

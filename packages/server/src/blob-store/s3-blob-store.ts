@@ -10,13 +10,13 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   assertValidKey,
+  type BlobStore,
+  type BlobStoreTarget,
   type ByteRange,
-  type FileStore,
-  type FileStoreTarget,
   type StoredFile,
   type UploadUrl,
   type UploadUrlOptions,
-} from './file-store.js';
+} from './blob-store.js';
 import { S3MultipartWriter } from './s3-multipart-writer.js';
 
 const isMissing = (error: unknown) =>
@@ -27,11 +27,11 @@ const isMissing = (error: unknown) =>
  * (environment, shared config, container or instance role). Clients upload with presigned PUT
  * URLs; results go up as multipart uploads, which S3 makes visible only once complete.
  */
-export class S3FileStore implements FileStore {
+export class S3BlobStore implements BlobStore {
   readonly #client: S3Client;
   readonly #bucket: string;
 
-  constructor(target: Extract<FileStoreTarget, { kind: 's3' }>) {
+  constructor(target: Extract<BlobStoreTarget, { kind: 's3' }>) {
     this.#bucket = target.bucket;
     this.#client = new S3Client({
       region: target.region,

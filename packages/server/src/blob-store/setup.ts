@@ -1,29 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.js';
-import type { FileStore } from './file-store.js';
-import { LocalFileStore } from './local-file-store.js';
+import type { BlobStore } from './blob-store.js';
+import { LocalBlobStore } from './local-blob-store.js';
 import { registerUploadRoute } from './upload-route.js';
 
 const DAY_MS = 86_400_000;
 
 /**
- * The app's file store, as configured: an S3 bucket, or a directory of the data directory whose
+ * The app's blob store, as configured: an S3 bucket, or a directory of the data directory whose
  * upload URLs this app serves. Nothing is created on disk until a file or URL is asked for.
  */
-export async function setUpFiles(
+export async function setUpBlobStore(
   app: FastifyInstance,
   config: ServerConfig,
   publicUrl: () => string,
-): Promise<FileStore> {
-  const target = config.fileStore;
+): Promise<BlobStore> {
+  const target = config.blobStore;
   if (target.kind === 's3') {
     // Loaded only for S3: the AWS SDK costs the process about 40 MB.
-    const { S3FileStore } = await import('./s3-file-store.js');
-    const store = new S3FileStore(target);
+    const { S3BlobStore } = await import('./s3-blob-store.js');
+    const store = new S3BlobStore(target);
     app.addHook('onClose', async () => store.close());
     return store;
   }
-  const store = new LocalFileStore({ dir: target.dir, publicUrl });
+  const store = new LocalBlobStore({ dir: target.dir, publicUrl });
   await registerUploadRoute(app, store);
   // Uploads outlive their URL (expiry is checked when they start), but none lasts a day.
   await store.sweepScratch(DAY_MS);

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 
 /** Where files live: a directory on this machine (embedded default) or an S3-compatible bucket. */
-export type FileStoreTarget =
+export type BlobStoreTarget =
   | { kind: 'local'; dir: string }
   | {
       kind: 's3';
@@ -42,7 +42,7 @@ export interface ByteRange {
  * API never holds a large body in memory); the server writes results as streams. Keys are made by
  * the server, never taken from a client.
  */
-export interface FileStore {
+export interface BlobStore {
   /** A URL to `PUT` the file to until it expires: once (local), or again and again, each replacing the last (S3). */
   createUploadUrl(key: string, options: UploadUrlOptions): Promise<UploadUrl>;
   /** Size and type of a complete file; null when there is none. */

@@ -7,12 +7,12 @@ import { ApiError } from '../http/api-error.js';
 import { AtomicFileWriter } from './atomic-file-writer.js';
 import {
   assertValidKey,
+  type BlobStore,
   type ByteRange,
-  type FileStore,
   type StoredFile,
   type UploadUrl,
   type UploadUrlOptions,
-} from './file-store.js';
+} from './blob-store.js';
 import { grantQuery, loadOrCreateSecret, type UploadGrant, verifyGrant } from './upload-grant.js';
 
 /** Where upload URLs point; the route that answers them is in upload-route.ts. */
@@ -62,7 +62,7 @@ const interrupted = () =>
  * signs and serves. Every write goes to a scratch file first and is moved into place only when
  * complete, so a broken upload or a crash leaves no partial file under a key.
  */
-export class LocalFileStore implements FileStore {
+export class LocalBlobStore implements BlobStore {
   readonly #dir: string;
   readonly #publicUrl: () => string;
   #secret: Promise<Buffer> | undefined;

@@ -3,13 +3,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export { exchangeNumbers, fullListText, zipOf } from '../../../engine/src/dnc/dnc-fixtures.js';
+export { exchangeNumbers, fullListText, zipOf } from '@scrub/test-fixtures/dnc';
 export {
   CO_CODE_FILE,
   NUMBER_OVERRIDES_CSV,
   OCN_LINE_TYPES_CSV,
   THOUSANDS_BLOCK_FILE,
-} from '../../../engine/src/exchange/exchange-fixtures.js';
+} from '@scrub/test-fixtures/exchange';
 
 /** Writes a file into `dir` and returns its path. NANPA's files are latin1. */
 export function writeFixture(

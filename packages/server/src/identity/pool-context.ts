@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/schema.js';
+import { CognitoError } from './errors.js';
+import { defaultPasswordPolicy, type PasswordPolicy } from './passwords.js';
+
+/** Limits and lifetimes; every one has a default, tests shorten them. */
+export interface PoolTuning {
+  passwordPolicy: PasswordPolicy;
+  signUpCodeTtlSeconds: number;
+  resetCodeTtlSeconds: number;
+  /** Wrong entries of one code before it stops working and a new one must be requested. */
+  maxCodeAttempts: number;
+  /** Codes e-mailed to one user (sign-up, resends, resets) per window. */
+  codeSends: { max: number; windowSeconds: number };
+  /** Failed passwords for one user name within the window before sign-in is locked. */
+  signInFailures: { max: number; windowSeconds: number; lockSeconds: number };
+  srpChallengeTtlSeconds: number;
+  /** How far the client's SRP TIMESTAMP may be from the server's clock. */
+  srpClockSkewSeconds: number;
+}
+
+export const defaultTuning: PoolTuning = {
+  passwordPolicy: defaultPasswordPolicy,
+  signUpCodeTtlSeconds: 24 * 3600,
+  resetCodeTtlSeconds: 3600,
+  maxCodeAttempts: 5,
+  codeSends: { max: 5, windowSeconds: 15 * 60 },
+  signInFailures: { max: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 },
+  srpChallengeTtlSeconds: 180,
+  srpClockSkewSeconds: 300,
+};
+
+/** What the pool's parts (sign-in, codes, throttles, users, admin) share. */
+export interface PoolContext {
+  db: Kysely<Database>;
+  tuning: PoolTuning;
+  /** The pool's clock (tests move it). */
+  now: () => Date;
+  /** The part of the pool id after `_`: it salts every SRP verifier. */
+  poolName: string;
+  /** An HMAC of the label under the pool's secret: values stable per label that reveal nothing. */
+  derive(label: string): Buffer;
+  log(fields: object, message: string): void;
+}
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+export const notAuthorized = (message: string) => new CognitoError('NotAuthorizedException', message);
+
+export function required(parameters: Record<string, string>, name: string): string {
+  const value = parameters[name];
+  if (typeof value !== 'string' || value === '') {
+    throw new CognitoError('InvalidParameterException', `Missing required parameter ${name}`);
+  }
+  return value;
+}
