@@ -291,6 +291,32 @@ const attachPaymentMethod: Operation = async (ctx, params, [id]) => {
   return pm.data;
 };
 
+const updatePaymentMethod: Operation = async (ctx, params, [id]) => {
+  const pm = await resolvePaymentMethod(ctx, id!, 'id');
+  const before = structuredClone(pm.data);
+  if (params.has('billing_details')) {
+    const given = billingDetails(params);
+    const current = pm.data.billing_details as Record<string, unknown>;
+    const details = params.object('billing_details')!;
+    pm.data.billing_details = Object.fromEntries(
+      Object.entries(given).map(([k, v]) => [k, details.has(k) ? v : current[k]]),
+    );
+  }
+  const card = params.object('card');
+  if (card) {
+    const current = pm.data.card as Record<string, unknown>;
+    pm.data.card = {
+      ...current,
+      exp_month: card.integer('exp_month') ?? current.exp_month,
+      exp_year: card.integer('exp_year') ?? current.exp_year,
+    };
+  }
+  pm.data.metadata = params.metadata(pm.data.metadata as Record<string, string>);
+  await ctx.save(pm.data, pm.internal);
+  ctx.emit('payment_method.updated', pm.data, changedFields(before, pm.data));
+  return pm.data;
+};
+
 const detachPaymentMethod: Operation = async (ctx, _params, [id]) => {
   const pm = await resolvePaymentMethod(ctx, id!, 'payment_method');
   const customerId = pm.data.customer;
@@ -379,6 +405,7 @@ export const customerOperations = {
   searchCustomers,
   createPaymentMethod,
   retrievePaymentMethod,
+  updatePaymentMethod,
   attachPaymentMethod,
   detachPaymentMethod,
   listPaymentMethods,

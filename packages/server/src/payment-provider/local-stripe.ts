@@ -55,6 +55,7 @@ const ROUTES: Route[] = [
   route('POST', 'payment_methods', customers.createPaymentMethod, true),
   route('GET', 'payment_methods', customers.listPaymentMethods),
   route('GET', 'payment_methods/:id', customers.retrievePaymentMethod),
+  route('POST', 'payment_methods/:id', customers.updatePaymentMethod),
   route('POST', 'payment_methods/:id/attach', customers.attachPaymentMethod),
   route('POST', 'payment_methods/:id/detach', customers.detachPaymentMethod),
   route('POST', 'tokens', customers.createToken, true),
