@@ -73,7 +73,7 @@ const createCustomer: Operation = async (ctx, params) => {
 
 const retrieveCustomer: Operation = async (ctx, _params, [id]) => {
   const found = await objectStore.get(ctx.db, id!);
-  if (!found || found.data.object !== 'customer') throw noSuchObject('customer', id!);
+  if (found?.data.object !== 'customer') throw noSuchObject('customer', id!);
   if (found.data.deleted) return { id: found.data.id, object: 'customer', deleted: true };
   return found.data;
 };
@@ -233,7 +233,7 @@ export async function resolvePaymentMethod(
     return newPaymentMethod(ctx, { number: testNumber, exp_month: 12, exp_year: year });
   }
   const found = await objectStore.get(ctx.db, id, true);
-  if (!found || found.data.object !== 'payment_method') throw noSuchObject('PaymentMethod', id, param);
+  if (found?.data.object !== 'payment_method') throw noSuchObject('PaymentMethod', id, param);
   return found;
 }
 

@@ -227,8 +227,7 @@ async function runConfirmation(
     await ctx.save(data, intent.internal);
     ctx.emit('charge.succeeded', charge, undefined, at);
     ctx.emit('payment_intent.succeeded', data, undefined, at);
-    if (typeof intent.internal.invoice === 'string')
-      await markInvoicePaid(ctx, intent.internal.invoice, data, at);
+    if (typeof intent.internal.invoice === 'string') await markInvoicePaid(ctx, intent.internal.invoice, at);
     return null;
   }
   if (outcome.kind === 'requires_action') {
@@ -472,7 +471,7 @@ export async function authenticate(
 
 // ---- invoices settled by their payment ----
 
-async function markInvoicePaid(ctx: OperationContext, invoiceId: string, intent: StripeObject, at: number) {
+async function markInvoicePaid(ctx: OperationContext, invoiceId: string, at: number) {
   const invoice = await ctx.find('invoice', invoiceId);
   Object.assign(invoice.data, {
     status: 'paid',
