@@ -4,6 +4,7 @@ import * as m0002 from './0002-identity.js';
 import * as m0003 from './0003-mail-outbox.js';
 import * as m0004 from './0004-accounts.js';
 import * as m0005 from './0005-bulk-jobs.js';
+import * as m0006 from './0006-local-stripe.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-mail-outbox': m0003,
   '0004-accounts': m0004,
   '0005-bulk-jobs': m0005,
+  '0006-local-stripe': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { DatabaseHandle } from '../storage/database.js';
+import { LocalStripe } from './local-stripe.js';
+import { LOCAL_STRIPE_PREFIX, registerLocalStripeRoutes, STRIPE_JS_PATH } from './local-stripe-routes.js';
+import type { PaymentProvider } from './payment-provider.js';
+import type { PaymentSettings } from './payment-settings.js';
+import { StripePaymentProvider } from './stripe-payment-provider.js';
+
+export interface PaymentsSetupOptions {
+  settings: PaymentSettings;
+  database: DatabaseHandle;
+  /** The service's public URL: the built-in provider is reached there, under `/_stripe`. */
+  publicUrl: () => string;
+  logger?: Logger | false;
+  /** Background work of the built-in provider (webhook retries, renewals); 0 turns it off (tests). */
+  pollMs?: number;
+}
+
+export interface PaymentsSetup {
+  provider: PaymentProvider;
+  /** The built-in provider, in local mode; null with Stripe. */
+  local: LocalStripe | null;
+  /** The Stripe.js URL for the dashboard: the stand-in in local mode, Stripe's own otherwise. */
+  stripeJsUrl: () => string;
+  close(): Promise<void>;
+}
+
+/**
+ * Payments for the service. With Stripe's keys: the provider talks to Stripe. Without: the
+ * built-in provider is served on the service's own port under `/_stripe` (API, stand-in
+ * Stripe.js, 3-D Secure page), and the same provider code talks to it there.
+ */
+export async function setUpPayments(
+  app: FastifyInstance,
+  options: PaymentsSetupOptions,
+): Promise<PaymentsSetup> {
+  const { settings } = options;
+  if (settings.kind === 'stripe') {
+    return {
+      provider: new StripePaymentProvider({
+        kind: 'stripe',
+        secretKey: settings.secretKey,
+        publishableKey: settings.publishableKey,
+        webhookSecret: settings.webhookSecret,
+      }),
+      local: null,
+      stripeJsUrl: () => 'https://js.stripe.com/endive/stripe.js',
+      close: async () => {},
+    };
+  }
+  const local = new LocalStripe({
+    db: options.database.db,
+    secretKey: settings.secretKey,
+    publishableKey: settings.publishableKey,
+    webhookSecret: settings.webhookSecret,
+    webhookUrl: settings.webhookUrl,
+    publicUrl: options.publicUrl,
+    logger: options.logger ?? false,
+    ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+  });
+  await registerLocalStripeRoutes(app, local, options.publicUrl);
+  return {
+    provider: new StripePaymentProvider({
+      kind: 'local',
+      secretKey: settings.secretKey,
+      publishableKey: settings.publishableKey,
+      webhookSecret: settings.webhookSecret,
+      endpoint: { url: options.publicUrl, prefix: LOCAL_STRIPE_PREFIX },
+    }),
+    local,
+    stripeJsUrl: () => `${options.publicUrl()}${STRIPE_JS_PATH}`,
+    close: () => local.close(),
+  };
+}
