@@ -1,10 +1,10 @@
 /** The result filters of `scrub export` and `scrub bulk --wait`. */
-import { LineTypeSchema } from '@scrub/contract';
+import { LINE_TYPES } from '@scrub/contract';
 import type { DownloadOptions } from '@scrub/sdk';
 import { z } from 'zod';
 
 // The contract's list, so that the CLI names the line types the service answers, no more, no fewer.
-const lineTypeFilters = [...LineTypeSchema.options, 'all'] as const;
+const lineTypeFilters = [...LINE_TYPES, 'all'] as const;
 
 /**
  * `--line-type` and `--dnc`: the export page's filters, applied by the service as the result is

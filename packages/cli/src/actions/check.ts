@@ -1,4 +1,4 @@
-import { LineTypeSchema } from '@scrub/contract';
+import { LINE_TYPES } from '@scrub/contract';
 import { neutraliseFormula } from '@scrub/engine/preview';
 import type { VerifyResult } from '@scrub/sdk';
 import { z } from 'zod';
@@ -11,7 +11,7 @@ import { renderTable } from '../table.js';
 import { parseInput } from '../validate.js';
 
 // The contract's list: --fail-on takes every line type the service answers.
-const failOnConditions = ['dnc', ...LineTypeSchema.options] as const;
+const failOnConditions = ['dnc', ...LINE_TYPES] as const;
 type FailOnCondition = (typeof failOnConditions)[number];
 
 const MAX_CONCURRENCY = 64;

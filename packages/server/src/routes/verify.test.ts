@@ -1,6 +1,12 @@
-import { ErrorEnvelopeSchema, VerifyResultSchema } from '@scrub/contract';
-import { DncListBuilder, DncSet, sampleExchangeTable } from '@scrub/engine';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ErrorEnvelopeSchema, LINE_TYPES, type LineType, VerifyResultSchema } from '@scrub/contract';
+import {
+  checkPhone,
+  DncListBuilder,
+  DncSet,
+  type LineType as EngineLineType,
+  sampleExchangeTable,
+} from '@scrub/engine';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
@@ -234,5 +240,16 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     const res = await t.app.inject({ method: 'GET', url: `/verify?p=2012345678&k=scrub_${'x'.repeat(40)}` });
     expect(res.statusCode).toBe(401);
     expect(res.json().error.code).toBe('invalid_api_key');
+  });
+});
+
+describe('line types', () => {
+  it('are one list: the engine answers exactly the line types the contract names', () => {
+    // The engine imports no contract, so it names them too; tsc checks this line both ways.
+    expectTypeOf<EngineLineType>().toEqualTypeOf<LineType>();
+    const exchange = sampleExchangeTable();
+    for (const phone of ['2012345678', '8005551234', '1234567890']) {
+      expect(LINE_TYPES).toContain(checkPhone(phone, exchange).lineType);
+    }
   });
 });
