@@ -12,6 +12,7 @@ import { CheckCharger } from './checks/check-charger.js';
 import { registerVerify } from './checks/verify-route.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
+import { setUpDashboard } from './dashboard/serve-dashboard.js';
 import { setUpFiles } from './files/setup.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installNulGuard } from './http/nul-guard.js';
@@ -99,6 +100,7 @@ export async function buildApp({
   app.addHook('onClose', () => worker.stop());
   // The operator channel (`/_local/`, embedded database only): not part of the public API.
   setUpLocalControl(app, config, database);
+  await setUpDashboard(app, config);
   registry.installNotFoundHandler();
   await app.ready();
   return app;
