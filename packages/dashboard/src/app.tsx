@@ -8,7 +8,7 @@ import { onSignedOut, queryClient } from './api/query-client';
 import { scrub } from './api/scrub-client';
 import { queryKeys } from './api/query-keys';
 import { routes } from './routes';
-import { colorSchemeManager, theme } from './theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const router = createBrowserRouter(routes);
 
@@ -21,7 +21,12 @@ onSignedOut(() => {
 
 export function App() {
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="light"
+      cssVariablesResolver={cssVariablesResolver}
+    >
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />

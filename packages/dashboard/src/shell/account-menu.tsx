@@ -1,4 +1,4 @@
-import { Avatar, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Menu, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import type { AuthSession } from '@scrub/sdk';
 import { Link, useNavigate } from 'react-router';
 import { signOut } from '../auth/sign-out';
@@ -13,10 +13,12 @@ export function AccountMenu({ session }: { session: AuthSession }) {
   return (
     <Menu position="bottom-end" width={260} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label="Account menu" data-testid="account-menu">
-          <Avatar color="blue" radius="xl" alt={displayName(session)}>
+        <UnstyledButton data-testid="account-menu">
+          {/* The initials are decoration: the button's name is the hidden text. */}
+          <Avatar color="blue" radius="xl" aria-hidden>
             {displayName(session).slice(0, 2).toUpperCase()}
           </Avatar>
+          <VisuallyHidden>Account menu</VisuallyHidden>
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>

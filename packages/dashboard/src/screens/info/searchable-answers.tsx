@@ -23,9 +23,10 @@ export function SearchableAnswers({ answers, label }: { answers: Answer[]; label
       {shown.length === 0 ? (
         <Text c="dimmed">Nothing matches your search.</Text>
       ) : (
-        <Accordion variant="separated" defaultValue={shown[0]?.question}>
+        <Accordion variant="separated" defaultValue={shown[0] ? String(answers.indexOf(shown[0])) : null}>
           {shown.map((pair) => (
-            <Accordion.Item key={pair.question} value={pair.question}>
+            // The value becomes part of element ids: a position, not the question's text.
+            <Accordion.Item key={pair.question} value={String(answers.indexOf(pair))}>
               <Accordion.Control>{pair.question}</Accordion.Control>
               <Accordion.Panel>{pair.answer}</Accordion.Panel>
             </Accordion.Item>
