@@ -15,9 +15,20 @@ export const theme = createTheme({
 /** Dark mode remembered across visits; public/color-scheme.js reads the same key before React starts. */
 export const colorSchemeManager = localStorageColorSchemeManager({ key: 'mantine-color-scheme-value' });
 
-/** Mantine's default dimmed text (gray.6 on white) is below WCAG AA contrast: one shade darker, and lighter in dark mode. */
+/**
+ * Mantine's default dimmed text (gray.6 on white) is below WCAG AA contrast: one shade darker, and
+ * lighter in dark mode. Good/bad text colours (enough credits or not) that pass in both schemes.
+ */
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': resolved.colors.gray[7] },
-  dark: { '--mantine-color-dimmed': resolved.colors.dark[1] },
+  light: {
+    '--mantine-color-dimmed': resolved.colors.gray[7],
+    '--scrub-ok-text': resolved.colors.teal[9],
+    '--scrub-bad-text': resolved.colors.red[9],
+  },
+  dark: {
+    '--mantine-color-dimmed': resolved.colors.dark[1],
+    '--scrub-ok-text': resolved.colors.teal[4],
+    '--scrub-bad-text': resolved.colors.red[4],
+  },
 });

@@ -15,7 +15,7 @@ const DO_NOT_MAP = '';
 
 const MappingSchema = z.object({
   phone_col: z.string().min(1, 'Phone is required'),
-  mapping: z.partialRecord(z.enum(mappableFields), z.string()),
+  mapping: z.partialRecord(z.enum(mappableFields), z.string().optional()),
 });
 
 export function StepMapping({

@@ -74,7 +74,7 @@ export function StepSummary({
         onProgress: (sent, total) => setProgress(total > 0 ? (sent / total) * 100 : 0),
       });
       await scrub.bulk.submit(job.job_id);
-      notifications.show({ color: 'teal', title: 'Success', message: job.message });
+      notifications.show({ closeButtonProps: { 'aria-label': 'Close notification' }, color: 'teal', title: 'Success', message: job.message });
       creditEvent();
       void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();
@@ -99,7 +99,7 @@ export function StepSummary({
     ['Credits required', unlimited ? 0 : records.toLocaleString('en-US')],
     [
       'Your credits',
-      <Text key="credits" c={enough ? 'teal.9' : 'red.9'} fw={700} component="span">
+      <Text key="credits" c={enough ? 'var(--scrub-ok-text)' : 'var(--scrub-bad-text)'} fw={700} component="span">
         {unlimited ? '(Unlimited)' : creditsLeft(credits).toLocaleString('en-US')}
       </Text>,
     ],
@@ -125,7 +125,7 @@ export function StepSummary({
         </SimpleGrid>
       </Paper>
       {!enough && (
-        <Text c="red.9">
+        <Text c="var(--scrub-bad-text)">
           It looks like you don't have enough credits.{' '}
           <Anchor component={Link} to="/purchase" inherit>
             Click here to add more.

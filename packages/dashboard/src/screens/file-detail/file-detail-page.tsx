@@ -56,7 +56,7 @@ export default function FileDetailPage() {
       {back}
       <Title order={1}>File details</Title>
       {view.file_message && (
-        <Text c="red.9" role="status">
+        <Text c="var(--scrub-bad-text)" role="status">
           {view.file_message}
         </Text>
       )}
