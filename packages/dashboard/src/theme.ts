@@ -9,6 +9,8 @@ export const theme = createTheme({
   components: {
     // Links inside text must not rely on colour alone (WCAG 1.4.1).
     Anchor: { defaultProps: { underline: 'always' } },
+    // The light variant's coloured title (teal.6 on teal.0) is below AA contrast: titles in the text colour.
+    Alert: { styles: { title: { color: 'var(--mantine-color-text)' } } },
   },
 });
 
