@@ -1,11 +1,12 @@
 // Sets the remembered colour scheme before React starts, so a dark-mode user never sees a white flash.
 // The key is Mantine's localStorageColorSchemeManager default.
-(function () {
+(() => {
+  let scheme = 'light';
   try {
-    var stored = window.localStorage.getItem('mantine-color-scheme-value');
-    var scheme = stored === 'dark' || stored === 'light' ? stored : 'light';
-    document.documentElement.setAttribute('data-mantine-color-scheme', scheme);
+    const stored = window.localStorage.getItem('mantine-color-scheme-value');
+    if (stored === 'dark') scheme = 'dark';
   } catch (_) {
-    document.documentElement.setAttribute('data-mantine-color-scheme', 'light');
+    // Storage blocked: light, as Mantine's default.
   }
+  document.documentElement.setAttribute('data-mantine-color-scheme', scheme);
 })();

@@ -5,8 +5,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { onSignedOut, queryClient } from './api/query-client';
-import { scrub } from './api/scrub-client';
 import { queryKeys } from './api/query-keys';
+import { scrub } from './api/scrub-client';
 import { routes } from './routes';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 

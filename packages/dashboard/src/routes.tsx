@@ -45,7 +45,11 @@ export const routes: RouteObject[] = [
       { path: '/forgot', element: visitor(<ForgotPage />) },
       { path: '/resetPassword', element: visitor(<ResetPage />) },
       { path: '/linkSent', element: visitor(<LinkSentPage />) },
-      { path: '/signup', element: visitor(<SignUpPage />), handle: handle({ bare: true, hideFooterLinks: true }) },
+      {
+        path: '/signup',
+        element: visitor(<SignUpPage />),
+        handle: handle({ bare: true, hideFooterLinks: true }),
+      },
       { path: '/verifyEmail', element: visitor(<VerifyEmailPage />) },
       { path: '/callback', element: <CallbackPage /> },
       { path: '/confirmEmail', element: <ConfirmEmailPage />, handle: handle({ bare: true }) },

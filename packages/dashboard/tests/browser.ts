@@ -28,7 +28,9 @@ async function setScheme(page: Page, scheme: Scheme): Promise<void> {
   await page.evaluate((value) => {
     const key = 'mantine-color-scheme-value';
     window.localStorage.setItem(key, value);
-    window.dispatchEvent(new StorageEvent('storage', { key, newValue: value, storageArea: window.localStorage }));
+    window.dispatchEvent(
+      new StorageEvent('storage', { key, newValue: value, storageArea: window.localStorage }),
+    );
   }, scheme);
   await page.waitForFunction(
     (value) => document.documentElement.getAttribute('data-mantine-color-scheme') === value,
@@ -37,7 +39,8 @@ async function setScheme(page: Page, scheme: Scheme): Promise<void> {
 }
 
 async function currentScheme(page: Page): Promise<Scheme> {
-  return (await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))) === 'dark'
+  return (await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))) ===
+    'dark'
     ? 'dark'
     : 'light';
 }
@@ -54,11 +57,13 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
     // Mantine transitions some colours: measure once they have settled.
     await page.waitForTimeout(300);
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<any> } }).axe;
+      type Violation = { id: string; help: string; impact: string; nodes: { target: string[] }[] };
+      type Axe = { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
+      const { axe } = window as unknown as { axe: Axe };
       const result = await axe.run(document, { resultTypes: ['violations'] });
       return result.violations
-        .filter((violation: { impact: string }) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation: { id: string; help: string; nodes: { target: string[] }[] }) => ({
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => ({
           id: violation.id,
           help: violation.help,
           targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
@@ -79,7 +84,10 @@ export async function screenshot(page: Page, screen: string): Promise<void> {
     for (const scheme of ['light', 'dark'] as const) {
       await setScheme(page, scheme);
       await page.waitForTimeout(150);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}${screen}-${width}-${scheme}.png`, animations: 'disabled' });
+      await page.screenshot({
+        path: `${SCREENSHOT_DIR}${screen}-${width}-${scheme}.png`,
+        animations: 'disabled',
+      });
     }
   }
   await page.setViewportSize(size);

@@ -58,7 +58,8 @@ async function grantCredits(email: string, credits: number): Promise<void> {
 }
 
 const counter = (page: Page) => page.getByTestId('credit-counter');
-const counterValue = async (page: Page) => Number((await counter(page).innerText()).replace(/,/g, ''));
+const counterValue = async (page: Page) =>
+  Number(((await counter(page).textContent()) ?? '').replace(/,/g, ''));
 
 /** Picks an option of a Mantine Select by its label. */
 async function choose(page: Page, select: Locator, option: string): Promise<void> {
@@ -109,7 +110,10 @@ describe('the dashboard in Chromium', () => {
   test('a new customer signs up, scrubs a CSV, exports it, uses the API page and signs out', async () => {
     const email = `pat.${Date.now()}@example.com`;
     const password = 'Secret-pass-1';
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -133,7 +137,7 @@ describe('the dashboard in Chromium', () => {
     await page.locator('input[name=password]').fill(password);
     await page.getByRole('button', { name: 'Log In' }).click();
     await page.waitForURL(/\/accountInfo/);
-    await expect.poll(() => counter(page).innerText(), { timeout: 10_000 }).toBe('0');
+    await expect.poll(() => counter(page).textContent(), { timeout: 10_000 }).toBe('0');
     await expect(counter(page).getAttribute('data-level')).resolves.toBe('low');
     await page.getByRole('heading', { name: 'My Account' }).waitFor();
     await record(page, 'account-info');
@@ -145,7 +149,7 @@ describe('the dashboard in Chromium', () => {
     // The operator grants credits; the header follows.
     await grantCredits(email, 10_000);
     await page.reload();
-    await expect.poll(() => counter(page).innerText(), { timeout: 10_000 }).toBe('10,000');
+    await expect.poll(() => counter(page).textContent(), { timeout: 10_000 }).toBe('10,000');
     await expect(counter(page).getAttribute('data-level')).resolves.toBe('high');
 
     // Bulk wizard with a real CSV.
@@ -163,7 +167,9 @@ describe('the dashboard in Chromium', () => {
     await choose(page, page.getByTestId('phone-column'), 'Phone');
     // A column chosen for Phone is disabled in the other dropdowns.
     await page.getByRole('textbox', { name: /^City/ }).or(page.getByLabel(/^City/)).first().click();
-    await expect(page.getByRole('option', { name: 'Phone', exact: true }).getAttribute('data-combobox-disabled')).resolves.toBe('true');
+    await expect(
+      page.getByRole('option', { name: 'Phone', exact: true }).getAttribute('data-combobox-disabled'),
+    ).resolves.toBe('true');
     await page.getByRole('option', { name: 'City', exact: true }).click();
     await record(page, 'bulk-mapping');
     await page.getByRole('button', { name: 'Process', exact: true }).click();
@@ -184,7 +190,10 @@ describe('the dashboard in Chromium', () => {
     const reference = new URLSearchParams(viewHref?.split('?')[1]).get('file_reference');
     expect(reference).toBeTruthy();
     await choose(page, page.getByTestId('line-type-filter'), 'Mobile');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('get-csv').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('get-csv').click(),
+    ]);
     const downloaded = await readFile((await download.path()) as string, 'utf8');
     const expected = await (await fetch(`${server.url}/files/${reference}/result?line_type=mobile`)).text();
     expect(downloaded).toBe(expected);
@@ -195,7 +204,10 @@ describe('the dashboard in Chromium', () => {
     const visitorPage = await visitor.newPage();
     await visitorPage.goto(`${server.url}/fileinfo?file_reference=${reference}`);
     await visitorPage.getByRole('heading', { name: 'File details' }).waitFor();
-    await visitorPage.getByText(csvPath.split('/').pop() as string).first().waitFor();
+    await visitorPage
+      .getByText(csvPath.split('/').pop() as string)
+      .first()
+      .waitFor();
     await record(visitorPage, 'file-detail');
     await visitor.close();
 
@@ -215,7 +227,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByTestId('test-phone').fill('2012345600');
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await page.getByTestId('test-result').waitFor();
-    const cost = Number(await page.getByTestId('test-credits-used').innerText());
+    const cost = Number(await page.getByTestId('test-credits-used').textContent());
     expect(cost).toBe(1);
     const asked = Date.now();
     // Seed: the balance is refreshed 0.5 s after a credit event; the header shows it within a second.

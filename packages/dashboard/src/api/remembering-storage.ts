@@ -17,7 +17,9 @@ export class RememberingStorage implements TokenStorage {
   }
 
   getItem(key: string): string | null {
-    return this.target().getItem(key) ?? window.localStorage.getItem(key) ?? window.sessionStorage.getItem(key);
+    return (
+      this.target().getItem(key) ?? window.localStorage.getItem(key) ?? window.sessionStorage.getItem(key)
+    );
   }
 
   setItem(key: string, value: string): void {

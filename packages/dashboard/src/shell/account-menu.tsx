@@ -46,4 +46,3 @@ export function AccountMenu({ session }: { session: AuthSession }) {
     </Menu>
   );
 }
-

@@ -19,6 +19,7 @@ function useRouteHandle(): RouteHandle {
 /** Scrolls to `#anchor` targets (Pricing, How It Works) and to the top on other navigations. */
 function useScrollOnNavigate() {
   const { pathname, hash } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new pathname is the trigger, not an input
   useEffect(() => {
     if (hash) document.getElementById(hash.slice(1))?.scrollIntoView();
     else window.scrollTo(0, 0);
@@ -50,9 +51,21 @@ export function AppLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             {showNavbar && (
-              <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="md"
+                size="sm"
+                aria-label="Toggle navigation"
+              />
             )}
-            <Anchor component={Link} to={session.data ? '/accountInfo' : '/'} fw={800} size="xl" underline="never">
+            <Anchor
+              component={Link}
+              to={session.data ? '/accountInfo' : '/'}
+              fw={800}
+              size="xl"
+              underline="never"
+            >
               Scrub
             </Anchor>
           </Group>
@@ -88,7 +101,11 @@ export function AppLayout() {
         </Suspense>
         {/* In the page flow rather than AppShell's fixed footer, so it never covers content. */}
         {!handle.hideFooter && !handle.bare && (
-          <Box component="footer" mt="xl" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <Box
+            component="footer"
+            mt="xl"
+            style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+          >
             <Footer showLinks={!handle.hideFooterLinks} />
           </Box>
         )}

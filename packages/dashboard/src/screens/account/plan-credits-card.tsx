@@ -24,7 +24,9 @@ export function PlanCreditsCard({ user }: { user: UserInfo }) {
           <Text size="sm" c="dimmed">
             Plan status
           </Text>
-          <Badge color={user.user_plan_status === 'active' ? 'teal.9' : 'orange.9'}>{user.user_plan_status}</Badge>
+          <Badge color={user.user_plan_status === 'active' ? 'teal.9' : 'orange.9'}>
+            {user.user_plan_status}
+          </Badge>
         </div>
         <div>
           <Text size="sm" c="dimmed">

@@ -25,7 +25,11 @@ export function ProfileForm({ user }: { user: UserInfo }) {
     mutationFn: (values: ProfileFormValues) => scrub.user.update(values),
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.user, updated);
-      notifications.show({ closeButtonProps: { 'aria-label': 'Close notification' }, color: 'teal', message: 'Profile saved' });
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Close notification' },
+        color: 'teal',
+        message: 'Profile saved',
+      });
     },
     onError: (error) => showErrorDialog('Error!', errorMessage(error)),
   });

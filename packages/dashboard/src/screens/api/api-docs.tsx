@@ -67,8 +67,8 @@ export function ApiDocs({ apiKey }: { apiKey: string | null }) {
           API documentation
         </Title>
         <Text size="sm">
-          Send your key as <Code>k</Code> in the query, or as the <Code>x-api-key</Code> header. One check costs 1
-          credit; credits_deducted and credits_remaining are left out for unlimited plans.
+          Send your key as <Code>k</Code> in the query, or as the <Code>x-api-key</Code> header. One check
+          costs 1 credit; credits_deducted and credits_remaining are left out for unlimited plans.
         </Text>
         <Endpoint
           title="Number checker"

@@ -80,8 +80,8 @@ export function ApiKeyCard({
       )}
       {!generated && last4 && (
         <Text mt="md" size="sm" c="dimmed">
-          Only the last 4 digits of your key are displayed. If you lose it, generate a new one: that invalidates
-          the old key at once.
+          Only the last 4 digits of your key are displayed. If you lose it, generate a new one: that
+          invalidates the old key at once.
         </Text>
       )}
     </Paper>

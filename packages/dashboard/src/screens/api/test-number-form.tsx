@@ -50,7 +50,8 @@ export function TestNumberForm({ hasKey }: { hasKey: boolean }) {
             description={hasKey ? 'Enter a 10-digit phone number' : 'Generate an API key first'}
             error={form.formState.errors.digits?.message}
             {...form.register('digits', {
-              onChange: (event) => form.setValue('digits', event.target.value.replace(/\D/g, '').slice(0, 10)),
+              onChange: (event) =>
+                form.setValue('digits', event.target.value.replace(/\D/g, '').slice(0, 10)),
             })}
             data-testid="test-phone"
           />
@@ -79,7 +80,9 @@ function TestResult({ result }: { result: VerifyResult }) {
         </Text>
         <Text size="sm">Line type</Text>
         <div>
-          <Badge color={lineTypeColor[result.line_type] ?? 'gray.8'}>{result.line_type.replace('_', ' ')}</Badge>
+          <Badge color={lineTypeColor[result.line_type] ?? 'gray.8'}>
+            {result.line_type.replace('_', ' ')}
+          </Badge>
         </div>
         <Text size="sm">DNC</Text>
         <div>

@@ -16,7 +16,10 @@ export default function CallbackPage() {
     const failure = fragment.get('error_description') ?? fragment.get('error');
     if (failure) setError(failure);
     else if (!fragment.get('id_token')) setError('No ID token in callback');
-    else setError('Failed to authenticate user: hosted sign-in is not enabled on this service. Please log in here.');
+    else
+      setError(
+        'Failed to authenticate user: hosted sign-in is not enabled on this service. Please log in here.',
+      );
   }, []);
 
   return (

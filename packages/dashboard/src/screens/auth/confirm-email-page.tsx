@@ -21,7 +21,10 @@ export default function ConfirmEmailPage() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState(false);
-  const form = useForm<ConfirmCodeForm>({ resolver: zodResolver(ConfirmCodeSchema), defaultValues: { code: '' } });
+  const form = useForm<ConfirmCodeForm>({
+    resolver: zodResolver(ConfirmCodeSchema),
+    defaultValues: { code: '' },
+  });
   const code = form.watch('code');
   const { isSubmitting } = form.formState;
 

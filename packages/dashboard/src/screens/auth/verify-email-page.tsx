@@ -22,7 +22,9 @@ export default function VerifyEmailPage() {
 
   return (
     <AuthCard title="Verify Your Email Address">
-      <Text>We have sent an e-mail{email ? ` to ${email}` : ''}. Follow its instructions to verify your address.</Text>
+      <Text>
+        We have sent an e-mail{email ? ` to ${email}` : ''}. Follow its instructions to verify your address.
+      </Text>
       <Text>Please check your spam folder too.</Text>
       {email ? (
         <Text>

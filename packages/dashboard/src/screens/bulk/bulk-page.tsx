@@ -20,6 +20,7 @@ export default function BulkPage() {
   const records = lines === null || !chosen ? null : Math.max(0, lines - (chosen.headerRow ? 1 : 0));
 
   // Seed 2: the screen scrolls to the top on every step change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the step is the trigger, not an input
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [step]);

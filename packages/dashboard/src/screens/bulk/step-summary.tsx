@@ -74,7 +74,12 @@ export function StepSummary({
         onProgress: (sent, total) => setProgress(total > 0 ? (sent / total) * 100 : 0),
       });
       await scrub.bulk.submit(job.job_id);
-      notifications.show({ closeButtonProps: { 'aria-label': 'Close notification' }, color: 'teal', title: 'Success', message: job.message });
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Close notification' },
+        color: 'teal',
+        title: 'Success',
+        message: job.message,
+      });
       creditEvent();
       void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();
@@ -99,7 +104,12 @@ export function StepSummary({
     ['Credits required', unlimited ? 0 : records.toLocaleString('en-US')],
     [
       'Your credits',
-      <Text key="credits" c={enough ? 'var(--scrub-ok-text)' : 'var(--scrub-bad-text)'} fw={700} component="span">
+      <Text
+        key="credits"
+        c={enough ? 'var(--scrub-ok-text)' : 'var(--scrub-bad-text)'}
+        fw={700}
+        component="span"
+      >
         {unlimited ? '(Unlimited)' : creditsLeft(credits).toLocaleString('en-US')}
       </Text>,
     ],
@@ -117,7 +127,12 @@ export function StepSummary({
               <Text component="dt" c="dimmed">
                 {label}
               </Text>
-              <Text component="dd" m={0} fw={600} data-testid={`summary-${label.toLowerCase().replace(/ /g, '-')}`}>
+              <Text
+                component="dd"
+                m={0}
+                fw={600}
+                data-testid={`summary-${label.toLowerCase().replace(/ /g, '-')}`}
+              >
                 {value}
               </Text>
             </div>

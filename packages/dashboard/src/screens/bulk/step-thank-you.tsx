@@ -7,8 +7,8 @@ export function StepThankYou() {
       <Stack>
         <Title order={2}>Thank You!</Title>
         <Text>
-          Your file is queued. It can take up to 20 minutes depending on the number of records; we will
-          e-mail you when it is ready (check your junk/spam folder).
+          Your file is queued. It can take up to 20 minutes depending on the number of records; we will e-mail
+          you when it is ready (check your junk/spam folder).
         </Text>
         <Button component={Link} to="/export" w="fit-content">
           Check File Status

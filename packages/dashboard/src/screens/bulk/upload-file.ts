@@ -15,7 +15,8 @@ export function uploadFile(
     const request = new XMLHttpRequest();
     request.open('PUT', sameOriginInDevelopment(url));
     request.setRequestHeader('content-type', 'text/csv');
-    request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    request.upload.onprogress = (event) =>
+      onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
     request.onload = () => {
       if (request.status >= 200 && request.status < 300) return resolve();
       let body: unknown = request.responseText;

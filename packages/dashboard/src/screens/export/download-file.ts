@@ -21,7 +21,11 @@ function save(blob: Blob, name: string): void {
 const baseName = (name: string) => name.replace(/\.csv$/i, '');
 
 /** The result CSV, filtered by the service on its Line Type and DNC columns. */
-export async function downloadResult(reference: string, fileName: string, filter: ResultFilter): Promise<void> {
+export async function downloadResult(
+  reference: string,
+  fileName: string,
+  filter: ResultFilter,
+): Promise<void> {
   try {
     const stream = await scrub.files.download(reference, filter);
     save(await new Response(stream).blob(), `${baseName(fileName)}-scrubbed.csv`);

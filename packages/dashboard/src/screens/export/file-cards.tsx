@@ -5,7 +5,15 @@ import { FileActions } from './file-actions';
 import { FileCount, FileStatus, uploadedAt } from './file-status';
 
 /** The file list below 600 px: one card per file. */
-export function FileCards({ files, first, filter }: { files: FileView[]; first: number; filter: ResultFilter }) {
+export function FileCards({
+  files,
+  first,
+  filter,
+}: {
+  files: FileView[];
+  first: number;
+  filter: ResultFilter;
+}) {
   return (
     <Stack data-testid="file-cards">
       {files.map((file, index) => (

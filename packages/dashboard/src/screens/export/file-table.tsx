@@ -5,7 +5,15 @@ import { FileActions } from './file-actions';
 import { FileCount, FileStatus, uploadedAt } from './file-status';
 
 /** The file list at 600 px and wider. */
-export function FileTable({ files, first, filter }: { files: FileView[]; first: number; filter: ResultFilter }) {
+export function FileTable({
+  files,
+  first,
+  filter,
+}: {
+  files: FileView[];
+  first: number;
+  filter: ResultFilter;
+}) {
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table striped highlightOnHover data-testid="file-table">

@@ -6,8 +6,8 @@ export default function ComingSoonPage() {
   return (
     <StaticPage title="Coming Soon">
       <Alert color="blue" variant="light">
-        User management is moving to a cloud identity service. Until then, users can be managed in that provider's
-        console.
+        User management is moving to a cloud identity service. Until then, users can be managed in that
+        provider's console.
       </Alert>
     </StaticPage>
   );

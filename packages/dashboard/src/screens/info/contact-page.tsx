@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -11,7 +11,10 @@ const ContactSchema = z.object({
   email: z.string().trim().min(1, 'Email is required').email('Invalid email address'),
   subject: z.string().trim().min(1, 'Subject is required'),
   message: z.string().trim().min(1, 'Message is required'),
-  captcha: z.string().trim().refine((answer) => Number(answer) === 7, 'Recaptcha is required'),
+  captcha: z
+    .string()
+    .trim()
+    .refine((answer) => Number(answer) === 7, 'Recaptcha is required'),
 });
 type ContactForm = z.infer<typeof ContactSchema>;
 
@@ -38,7 +41,13 @@ export default function ContactPage() {
           error={errors.email?.message}
           {...form.register('email')}
         />
-        <TextInput mt="sm" label="Subject" withAsterisk error={errors.subject?.message} {...form.register('subject')} />
+        <TextInput
+          mt="sm"
+          label="Subject"
+          withAsterisk
+          error={errors.subject?.message}
+          {...form.register('subject')}
+        />
         <Textarea
           mt="sm"
           label="Message"
@@ -63,7 +72,8 @@ export default function ContactPage() {
       </form>
       {done && (
         <Alert color="yellow" role="status">
-          Sending messages from this form is not available yet. Please e-mail support@scrub.example with your message.
+          Sending messages from this form is not available yet. Please e-mail support@scrub.example with your
+          message.
         </Alert>
       )}
     </StaticPage>

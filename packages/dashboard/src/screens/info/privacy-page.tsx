@@ -15,7 +15,9 @@ export default function PrivacyPage() {
       <Title order={2} size="h4">
         What we do not do
       </Title>
-      <Text>We do not sell your data or the numbers you upload, and we do not contact the numbers you check.</Text>
+      <Text>
+        We do not sell your data or the numbers you upload, and we do not contact the numbers you check.
+      </Text>
       <Title order={2} size="h4">
         Contact
       </Title>

@@ -13,16 +13,16 @@ export default function TermsPage() {
         Credits and plans
       </Title>
       <Text>
-        One credit checks one phone number. Credits are non-refundable. Subscriptions renew monthly; cancel at least
-        24 hours before the renewal date to avoid the next charge.
+        One credit checks one phone number. Credits are non-refundable. Subscriptions renew monthly; cancel at
+        least 24 hours before the renewal date to avoid the next charge.
       </Text>
       <Title order={2} size="h4">
         Data
       </Title>
       <Text>
-        Line-type and do-not-call data is updated regularly, but its accuracy is not guaranteed. The do-not-call
-        registry can take up to 31 days to list a new number. You remain responsible for your own compliance with
-        telemarketing rules.
+        Line-type and do-not-call data is updated regularly, but its accuracy is not guaranteed. The
+        do-not-call registry can take up to 31 days to list a new number. You remain responsible for your own
+        compliance with telemarketing rules.
       </Text>
     </StaticPage>
   );

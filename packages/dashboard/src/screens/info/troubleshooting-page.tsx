@@ -5,7 +5,8 @@ import { StaticPage } from './static-page';
 const problems = [
   {
     question: 'My file upload fails',
-    answer: 'Only CSV files are accepted: save your spreadsheet as CSV (comma separated values, .csv) and upload it again.',
+    answer:
+      'Only CSV files are accepted: save your spreadsheet as CSV (comma separated values, .csv) and upload it again.',
   },
   {
     question: 'A contact says they are on the do-not-call list, but the result shows them clean',

@@ -11,7 +11,13 @@ export function usePlans() {
 }
 
 /** The catalogue's plans of one kind, as cards. */
-export function PlanGrid({ types, currentReference }: { types: Plan['plan_type'][]; currentReference?: string | null }) {
+export function PlanGrid({
+  types,
+  currentReference,
+}: {
+  types: Plan['plan_type'][];
+  currentReference?: string | null;
+}) {
   const plans = usePlans();
   if (plans.isPending) {
     return (
@@ -26,7 +32,11 @@ export function PlanGrid({ types, currentReference }: { types: Plan['plan_type']
       {plans.data
         .filter((plan) => types.includes(plan.plan_type))
         .map((plan) => (
-          <PlanCard key={plan.plan_reference} plan={plan} current={plan.plan_reference === currentReference} />
+          <PlanCard
+            key={plan.plan_reference}
+            plan={plan}
+            current={plan.plan_reference === currentReference}
+          />
         ))}
     </SimpleGrid>
   );

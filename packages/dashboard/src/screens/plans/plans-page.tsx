@@ -25,8 +25,8 @@ export default function PlansPage() {
           </Text>
         )}
         <Alert color="blue" variant="light">
-          Buying plans and credits online is coming soon. Until then, ask support and your credits will be added to
-          your account.
+          Buying plans and credits online is coming soon. Until then, ask support and your credits will be
+          added to your account.
         </Alert>
       </Stack>
       <Title order={2}>Pay as you go</Title>

@@ -30,8 +30,9 @@ export default function WelcomePage() {
       <Stack gap="xs">
         <Title order={1}>Know every number before you dial</Title>
         <Text size="lg">
-          Scrub tells you whether a US phone number is mobile, landline, VoIP, toll free or invalid, and whether it
-          is on a do-not-call list. Check one number, a CSV of millions, or call the API from your CRM.
+          Scrub tells you whether a US phone number is mobile, landline, VoIP, toll free or invalid, and
+          whether it is on a do-not-call list. Check one number, a CSV of millions, or call the API from your
+          CRM.
         </Text>
       </Stack>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
