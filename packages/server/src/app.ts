@@ -11,6 +11,7 @@ import { AnswerCache } from './checks/answer-cache.js';
 import { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
+import { setUpDashboard } from './dashboard/serve-dashboard.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
@@ -117,6 +118,7 @@ export async function buildApp({
   for (const register of routeModules) register(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.
   setUpLocalControl(app, config, database);
+  await setUpDashboard(app, config);
   registry.installNotFoundHandler();
   await app.ready();
   return app;

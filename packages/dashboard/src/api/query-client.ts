@@ -1,0 +1,50 @@
+import { AuthenticationError, PermissionDeniedError, SessionExpiredError } from '@scrub/sdk';
+import { focusManager, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { showErrorDialog } from '../shell/error-dialog';
+
+/**
+ * The seeds' HTTP error rules, in one place: 401 (or a session that cannot be refreshed) signs the
+ * user out and goes to Login; 403 shows the Access Denied dialog. Other errors are shown by the
+ * screen that made the call, next to what failed.
+ */
+function onGlobalError(error: unknown): void {
+  if (error instanceof AuthenticationError || error instanceof SessionExpiredError) {
+    signedOutHandler?.();
+    return;
+  }
+  if (error instanceof PermissionDeniedError) {
+    showErrorDialog('Access Denied', 'Access Denied: You do not have permission to perform this action.');
+  }
+}
+
+let signedOutHandler: (() => void) | undefined;
+
+/** Set by the router once it exists: what to do when the API says the session is over. */
+export function onSignedOut(handler: () => void): void {
+  signedOutHandler = handler;
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: onGlobalError }),
+  mutationCache: new MutationCache({ onError: onGlobalError }),
+  defaultOptions: {
+    queries: {
+      // The SDK already retries what may pass on a second try.
+      retry: false,
+      staleTime: 10_000,
+    },
+  },
+});
+
+// The seeds refresh on window focus as well as when the tab becomes visible; TanStack Query
+// listens to visibilitychange only by default.
+focusManager.setEventListener((setFocused) => {
+  const onVisibility = () => setFocused(document.visibilityState === 'visible');
+  const onFocus = () => setFocused(true);
+  document.addEventListener('visibilitychange', onVisibility);
+  window.addEventListener('focus', onFocus);
+  return () => {
+    document.removeEventListener('visibilitychange', onVisibility);
+    window.removeEventListener('focus', onFocus);
+  };
+});

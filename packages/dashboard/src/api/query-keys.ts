@@ -1,0 +1,12 @@
+import type { FileListParams } from '@scrub/sdk';
+
+/** Every TanStack Query key of the app, in one place so invalidations cannot drift from queries. */
+export const queryKeys = {
+  session: ['session'] as const,
+  credits: ['credits'] as const,
+  user: ['user'] as const,
+  plans: ['plans'] as const,
+  files: (params: FileListParams) => ['files', params] as const,
+  allFiles: ['files'] as const,
+  file: (reference: string) => ['file', reference] as const,
+};

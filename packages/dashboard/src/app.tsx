@@ -1,0 +1,38 @@
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { onSignedOut, queryClient } from './api/query-client';
+import { queryKeys } from './api/query-keys';
+import { scrub } from './api/scrub-client';
+import { routes } from './routes';
+import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
+
+const router = createBrowserRouter(routes);
+
+// 401 or a session that cannot be refreshed: forget it and go to Login, unless already there.
+onSignedOut(() => {
+  void scrub.auth.signOut().catch(() => undefined);
+  queryClient.setQueryData(queryKeys.session, null);
+  if (router.state.location.pathname !== '/login') void router.navigate('/login');
+});
+
+export function App() {
+  return (
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="light"
+      cssVariablesResolver={cssVariablesResolver}
+    >
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <Notifications position="top-right" />
+          <RouterProvider router={router} />
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

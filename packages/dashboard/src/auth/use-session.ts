@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import { queryKeys } from '../api/query-keys';
+import { scrub } from '../api/scrub-client';
+
+/**
+ * The signed-in person (from the ID token, refreshed when it has expired), or null. Reading it makes
+ * no request while the token is fresh, so every screen may ask.
+ */
+export function useSession() {
+  return useQuery({
+    queryKey: queryKeys.session,
+    queryFn: () => scrub.auth.session(),
+    staleTime: 60_000,
+  });
+}
+
+/** Staff roles see User Management in the sidebar (seed 1, section 6). */
+export const STAFF_ROLES = ['Agency', 'Admin', 'Super Admin'];

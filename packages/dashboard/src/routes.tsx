@@ -1,0 +1,78 @@
+import { lazy } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { RequireSession } from './auth/require-session';
+import { VisitorsOnly } from './auth/visitors-only';
+import { AppLayout } from './shell/app-layout';
+import type { RouteHandle } from './shell/route-handle';
+
+// One chunk per screen: a visitor on Login never downloads the bulk wizard.
+const WelcomePage = lazy(() => import('./screens/welcome/welcome-page'));
+const PlansPage = lazy(() => import('./screens/plans/plans-page'));
+const SignUpPage = lazy(() => import('./screens/auth/sign-up-page'));
+const ConfirmEmailPage = lazy(() => import('./screens/auth/confirm-email-page'));
+const VerifyEmailPage = lazy(() => import('./screens/auth/verify-email-page'));
+const LoginPage = lazy(() => import('./screens/auth/login-page'));
+const ForgotPage = lazy(() => import('./screens/auth/forgot-page'));
+const LinkSentPage = lazy(() => import('./screens/auth/link-sent-page'));
+const ResetPage = lazy(() => import('./screens/auth/reset-page'));
+const CallbackPage = lazy(() => import('./screens/auth/callback-page'));
+const AccountInfoPage = lazy(() => import('./screens/account/account-info-page'));
+const BulkPage = lazy(() => import('./screens/bulk/bulk-page'));
+const ExportPage = lazy(() => import('./screens/export/export-page'));
+const FileDetailPage = lazy(() => import('./screens/file-detail/file-detail-page'));
+const ApiPage = lazy(() => import('./screens/api/api-page'));
+const FaqsPage = lazy(() => import('./screens/info/faqs-page'));
+const TermsPage = lazy(() => import('./screens/info/terms-page'));
+const RefundPage = lazy(() => import('./screens/info/refund-page'));
+const PrivacyPage = lazy(() => import('./screens/info/privacy-page'));
+const TroubleshootingPage = lazy(() => import('./screens/info/troubleshooting-page'));
+const ContactPage = lazy(() => import('./screens/info/contact-page'));
+const ComingSoonPage = lazy(() => import('./screens/info/coming-soon-page'));
+const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
+
+const visitor = (element: React.ReactNode) => <VisitorsOnly>{element}</VisitorsOnly>;
+const member = (element: React.ReactNode) => <RequireSession>{element}</RequireSession>;
+const handle = (value: RouteHandle) => value;
+
+/** The seeds' route table: every screen is a child of one shell. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      { path: '/', element: <WelcomePage />, handle: handle({ hideFooter: true }) },
+      { path: '/home', element: <WelcomePage />, handle: handle({ hideFooter: true }) },
+      { path: '/login', element: visitor(<LoginPage />), handle: handle({ hideFooterLinks: true }) },
+      { path: '/forgot', element: visitor(<ForgotPage />) },
+      { path: '/resetPassword', element: visitor(<ResetPage />) },
+      { path: '/linkSent', element: visitor(<LinkSentPage />) },
+      {
+        path: '/signup',
+        element: visitor(<SignUpPage />),
+        handle: handle({ bare: true, hideFooterLinks: true }),
+      },
+      { path: '/verifyEmail', element: visitor(<VerifyEmailPage />) },
+      { path: '/callback', element: <CallbackPage /> },
+      { path: '/confirmEmail', element: <ConfirmEmailPage />, handle: handle({ bare: true }) },
+      { path: '/accountInfo', element: member(<AccountInfoPage />) },
+      // Buying is part 2 (payments): until then CREDITS/PLANS shows the catalogue read-only.
+      { path: '/purchase', element: member(<PlansPage />) },
+      { path: '/users', element: member(<ComingSoonPage />) },
+      { path: '/add', element: member(<ComingSoonPage />) },
+      { path: '/edit/:userId', element: member(<ComingSoonPage />) },
+      { path: '/dashboard', element: <Navigate to="/export" replace /> },
+      { path: '/bulk', element: member(<BulkPage />) },
+      { path: '/export', element: member(<ExportPage />) },
+      { path: '/apidoc', element: member(<ApiPage />) },
+      { path: '/getapi', element: <Navigate to="/apidoc" replace /> },
+      { path: '/fileinfo', element: <FileDetailPage /> },
+      { path: '/faqs', element: <FaqsPage /> },
+      { path: '/terms', element: <TermsPage /> },
+      { path: '/plans', element: <PlansPage />, handle: handle({ hideFooterLinks: true }) },
+      { path: '/RefundPolicy', element: <RefundPage /> },
+      { path: '/privacypolicy', element: <PrivacyPage /> },
+      { path: '/contact', element: <ContactPage /> },
+      { path: '/troubleshooting', element: <TroubleshootingPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

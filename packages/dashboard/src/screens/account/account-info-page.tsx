@@ -1,0 +1,42 @@
+import { Alert, Center, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
+import { PasswordForm } from './password-form';
+import { PlanCreditsCard } from './plan-credits-card';
+import { ProfileForm } from './profile-form';
+
+export default function AccountInfoPage() {
+  const user = useQuery({ queryKey: queryKeys.user, queryFn: () => scrub.user.get() });
+  const [params] = useSearchParams();
+
+  // /accountInfo?scrollTo=activate: the bulk page's "Please activate your account first" lands here.
+  useEffect(() => {
+    if (user.data && params.get('scrollTo') === 'activate') {
+      document.getElementById('activate')?.scrollIntoView();
+    }
+  }, [user.data, params]);
+
+  if (user.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading your account" />
+      </Center>
+    );
+  }
+  if (user.isError) return <Alert color="red">{errorMessage(user.error)}</Alert>;
+
+  return (
+    <Stack maw={960}>
+      <Title order={1}>My Account</Title>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <ProfileForm user={user.data} />
+        <PasswordForm />
+      </SimpleGrid>
+      <PlanCreditsCard user={user.data} />
+    </Stack>
+  );
+}

@@ -1,0 +1,105 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
+import { VerifyQuerySchema } from '@scrub/contract';
+import type { VerifyResult } from '@scrub/sdk';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { errorMessage } from '../../api/error-message';
+import { scrub } from '../../api/scrub-client';
+import { creditEvent } from '../../credits/credit-events';
+
+/** US only: ten digits, sent with +1 as the contract's `p`. */
+const TestSchema = z.object({
+  digits: z.string().regex(/^\d{10}$/, 'Enter a 10-digit phone number'),
+});
+type TestForm = z.infer<typeof TestSchema>;
+
+const lineTypeColor: Record<string, string> = {
+  mobile: 'blue.9',
+  landline: 'grape.9',
+  voip: 'cyan.9',
+  toll_free: 'indigo.9',
+  invalid: 'red.9',
+};
+
+export function TestNumberForm({ hasKey }: { hasKey: boolean }) {
+  const form = useForm<TestForm>({ resolver: zodResolver(TestSchema), defaultValues: { digits: '' } });
+  const digits = form.watch('digits');
+  const check = useMutation({
+    mutationFn: ({ digits: number }: TestForm) => {
+      const query = VerifyQuerySchema.parse({ p: `+1${number}` });
+      return scrub.verify(query.p);
+    },
+    onSuccess: () => creditEvent(),
+  });
+
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="test-title">
+      <Title order={2} size="h4" id="test-title">
+        Test a number
+      </Title>
+      <form onSubmit={form.handleSubmit((values) => check.mutate(values))} noValidate>
+        <Group align="flex-end" mt="sm">
+          <TextInput
+            label="Phone number"
+            leftSection={<Text size="sm">+1</Text>}
+            inputMode="numeric"
+            autoComplete="tel-national"
+            maxLength={10}
+            description={hasKey ? 'Enter a 10-digit phone number' : 'Generate an API key first'}
+            error={form.formState.errors.digits?.message}
+            {...form.register('digits', {
+              onChange: (event) =>
+                form.setValue('digits', event.target.value.replace(/\D/g, '').slice(0, 10)),
+            })}
+            data-testid="test-phone"
+          />
+          <Button type="submit" disabled={!hasKey || digits.length !== 10} loading={check.isPending}>
+            Test
+          </Button>
+        </Group>
+      </form>
+      {check.isError && (
+        <Alert color="red" mt="md" title="Verification Failed" role="alert">
+          {errorMessage(check.error, 'Failed to verify phone number')}
+        </Alert>
+      )}
+      {check.data && <TestResult result={check.data} />}
+    </Paper>
+  );
+}
+
+function TestResult({ result }: { result: VerifyResult }) {
+  return (
+    <Alert color="teal" mt="md" title="Result" data-testid="test-result">
+      <SimpleGrid cols={2} spacing={4} maw={420}>
+        <Text size="sm">Phone</Text>
+        <Text size="sm" fw={600}>
+          {result.phone_number}
+        </Text>
+        <Text size="sm">Line type</Text>
+        <div>
+          <Badge color={lineTypeColor[result.line_type] ?? 'gray.8'}>
+            {result.line_type.replace('_', ' ')}
+          </Badge>
+        </div>
+        <Text size="sm">DNC</Text>
+        <div>
+          <Badge color={result.dnc ? 'red.9' : 'teal.9'}>{result.dnc ? 'DNC' : 'Clean'}</Badge>
+        </div>
+        <Text size="sm">Cached</Text>
+        <Text size="sm">{result.cached ? 'Yes' : 'No'}</Text>
+        <Text size="sm">Credits used</Text>
+        <Text size="sm" data-testid="test-credits-used">
+          {result.credits_deducted ?? 0}
+        </Text>
+      </SimpleGrid>
+      {result.invalid_message && (
+        <Text size="sm" mt="xs">
+          {result.invalid_message}
+        </Text>
+      )}
+    </Alert>
+  );
+}

@@ -1,0 +1,113 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Button, Text, TextInput } from '@mantine/core';
+import { authMessages } from '@scrub/sdk';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { scrub } from '../../api/scrub-client';
+import { AuthCard } from './auth-card';
+import { type ConfirmCodeForm, ConfirmCodeSchema, SIGNUP_EMAIL_KEY } from './auth-schemas';
+
+/** Seed 1: a new code may be asked for 60 s after the last one. */
+const RESEND_COOLDOWN_S = 60;
+const REDIRECT_MS = 2000;
+
+export default function ConfirmEmailPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const email = params.get('email') ?? window.localStorage.getItem(SIGNUP_EMAIL_KEY);
+  const [cooldown, setCooldown] = useState(RESEND_COOLDOWN_S);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [confirmed, setConfirmed] = useState(false);
+  const form = useForm<ConfirmCodeForm>({
+    resolver: zodResolver(ConfirmCodeSchema),
+    defaultValues: { code: '' },
+  });
+  const code = form.watch('code');
+  const { isSubmitting } = form.formState;
+
+  useEffect(() => {
+    if (cooldown <= 0) return;
+    const timer = setTimeout(() => setCooldown((seconds) => seconds - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [cooldown]);
+
+  if (!email) return <Navigate to="/signup" replace />;
+
+  const onSubmit = form.handleSubmit(async ({ code: entered }) => {
+    setError(null);
+    setNotice(null);
+    try {
+      await scrub.auth.confirmSignUp({ email, code: entered });
+      window.localStorage.removeItem(SIGNUP_EMAIL_KEY);
+      setConfirmed(true);
+      setTimeout(
+        () => navigate(`/login?message=${encodeURIComponent('Email verified! Please log in.')}`),
+        REDIRECT_MS,
+      );
+    } catch (failure) {
+      setError(errorMessage(failure, 'Failed to confirm email. Please try again.'));
+    }
+  });
+
+  const resend = async () => {
+    setError(null);
+    try {
+      await scrub.auth.resendCode({ email });
+      setNotice(authMessages.codeResent);
+      setCooldown(RESEND_COOLDOWN_S);
+    } catch {
+      setError('Failed to resend code. Please try again later.');
+    }
+  };
+
+  return (
+    <AuthCard title="Confirm your email">
+      <Text>
+        We sent a 6-digit code to <strong>{email}</strong>.
+      </Text>
+      <form onSubmit={onSubmit} noValidate>
+        <TextInput
+          label="Verification code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          placeholder="123456"
+          {...form.register('code', {
+            // Digits only, as the 6-digit rule expects.
+            onChange: (event) => form.setValue('code', event.target.value.replace(/\D/g, '').slice(0, 6)),
+          })}
+        />
+        {error && (
+          <Alert color="red" mt="md" role="alert">
+            {error}
+          </Alert>
+        )}
+        {notice && (
+          <Alert color="teal" mt="md" role="status">
+            {notice}
+          </Alert>
+        )}
+        {confirmed && (
+          <Alert color="teal" mt="md" role="status">
+            {authMessages.emailConfirmed} Redirecting to login...
+          </Alert>
+        )}
+        <Button type="submit" fullWidth mt="lg" disabled={code.length !== 6 || isSubmitting || confirmed}>
+          Confirm Email
+        </Button>
+      </form>
+      <Text size="sm" ta="center">
+        {cooldown > 0 ? (
+          <span data-testid="resend-countdown">Resend in {cooldown}s</span>
+        ) : (
+          <Anchor component="button" type="button" onClick={resend}>
+            Resend Code
+          </Anchor>
+        )}
+      </Text>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,106 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text, TextInput } from '@mantine/core';
+import { authMessages, UserNotConfirmedError } from '@scrub/sdk';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { queryKeys } from '../../api/query-keys';
+import { scrub, tokenStorage } from '../../api/scrub-client';
+import { AuthCard } from './auth-card';
+import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './auth-schemas';
+
+/** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
+const UNCONFIRMED_REDIRECT_MS = 3000;
+
+export default function LoginPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [message] = useState(params.get('message'));
+  const [error, setError] = useState<string | null>(null);
+  const form = useForm<LoginForm>({
+    resolver: zodResolver(LoginSchema),
+    defaultValues: { email: '', password: '', remember: true },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  // The message is shown once, then removed from the address so a reload does not repeat it.
+  useEffect(() => {
+    if (params.has('message')) setParams({}, { replace: true });
+  }, [params, setParams]);
+
+  const onSubmit = form.handleSubmit(async ({ email, password, remember }) => {
+    setError(null);
+    tokenStorage.setRemember(remember);
+    try {
+      const session = await scrub.auth.signIn({ email, password });
+      queryClient.setQueryData(queryKeys.session, session);
+      const from = (location.state as { from?: string } | null)?.from;
+      navigate(from ?? '/accountInfo', { replace: true });
+    } catch (failure) {
+      if (failure instanceof UserNotConfirmedError) {
+        setError(authMessages.confirmFirst);
+        window.localStorage.setItem(SIGNUP_EMAIL_KEY, email);
+        setTimeout(
+          () => navigate(`/confirmEmail?email=${encodeURIComponent(email)}`),
+          UNCONFIRMED_REDIRECT_MS,
+        );
+        return;
+      }
+      setError(errorMessage(failure, authMessages.invalidCredentials));
+    }
+  });
+
+  return (
+    <AuthCard title="Log in">
+      {message && (
+        <Alert color="teal" role="status">
+          {message}
+        </Alert>
+      )}
+      <form onSubmit={onSubmit} noValidate>
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          withAsterisk
+          error={errors.email?.message}
+          {...form.register('email')}
+        />
+        <PasswordInput
+          mt="sm"
+          label="Password"
+          autoComplete="current-password"
+          withAsterisk
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <Group justify="space-between" mt="md">
+          <Checkbox label="Remember me" {...form.register('remember')} />
+          <Anchor component={Link} to="/forgot" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+        {error && (
+          <Alert color="red" mt="md" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Button type="submit" fullWidth mt="lg" loading={isSubmitting}>
+          Log In
+        </Button>
+      </form>
+      <Text size="sm" ta="center">
+        No account yet?{' '}
+        <Anchor component={Link} to="/signup">
+          Sign up
+        </Anchor>
+      </Text>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,116 @@
+import { Alert, Anchor, Center, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { useCredits } from '../../credits/use-credits';
+import { StepChooseFile } from './step-choose-file';
+import { StepMapping } from './step-mapping';
+import { StepSummary } from './step-summary';
+import { StepThankYou } from './step-thank-you';
+import type { ColumnMapping, WizardFile } from './wizard-state';
+
+/** Bulk Upload CSV File: choose a file, map its columns, check the summary, process. */
+export default function BulkPage() {
+  const credits = useCredits();
+  const [step, setStep] = useState(0);
+  const [chosen, setChosen] = useState<WizardFile | null>(null);
+  const [mapping, setMapping] = useState<ColumnMapping | null>(null);
+  // Every line of the file with content, header included: counted once per file.
+  const [lines, setLines] = useState<number | null>(null);
+  const records = lines === null || !chosen ? null : Math.max(0, lines - (chosen.headerRow ? 1 : 0));
+
+  // Seed 2: the screen scrolls to the top on every step change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the step is the trigger, not an input
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [step]);
+
+  if (!credits.data) {
+    return (
+      <Center py="xl">
+        <Stack align="center">
+          <Loader aria-label="Loading" />
+          <Text>Loading your account information...</Text>
+        </Stack>
+      </Center>
+    );
+  }
+  const snapshot = credits.data;
+  const allowed =
+    snapshot.subscription_status === 'active' || isUnlimited(snapshot) || creditsLeft(snapshot) > 0;
+  if (!allowed && step === 0) {
+    return (
+      <Stack>
+        <Title order={1}>Bulk Upload CSV File</Title>
+        <Alert color="yellow" role="status">
+          {snapshot.user_plan.plan_status === 'paused' ? (
+            <Anchor component={Link} to="/accountInfo?scrollTo=activate">
+              Please activate your account first
+            </Anchor>
+          ) : (
+            <Anchor component={Link} to="/purchase">
+              Please buy a plan first
+            </Anchor>
+          )}
+        </Alert>
+      </Stack>
+    );
+  }
+
+  const restart = () => {
+    setChosen(null);
+    setMapping(null);
+    setLines(null);
+    setStep(0);
+  };
+
+  return (
+    <Stack maw={1100}>
+      <Title order={1}>Bulk Upload CSV File</Title>
+      <Stepper active={step} size="sm" allowNextStepsSelect={false}>
+        <Stepper.Step label="Upload" description="Choose a CSV">
+          <StepChooseFile
+            initial={chosen?.file ?? null}
+            onReady={(file) => {
+              setChosen(file);
+              setLines(null);
+              setStep(1);
+            }}
+          />
+        </Stepper.Step>
+        <Stepper.Step label="Map" description="Columns">
+          {chosen && (
+            <StepMapping
+              chosen={chosen}
+              credits={snapshot}
+              initial={mapping}
+              records={records}
+              onLines={setLines}
+              onHeaderRowChange={(next) => setChosen(next)}
+              onBack={restart}
+              onDone={(next) => {
+                setMapping(next);
+                setStep(2);
+              }}
+            />
+          )}
+        </Stepper.Step>
+        <Stepper.Step label="Summary" description="Check and process">
+          {chosen && mapping && records !== null && (
+            <StepSummary
+              chosen={chosen}
+              mapping={mapping}
+              records={records}
+              credits={snapshot}
+              onBack={() => setStep(1)}
+              onDone={() => setStep(3)}
+            />
+          )}
+        </Stepper.Step>
+        <Stepper.Completed>
+          <StepThankYou />
+        </Stepper.Completed>
+      </Stepper>
+    </Stack>
+  );
+}

@@ -1,0 +1,150 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Anchor, Button, Group, Radio, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { mappableFields } from '@scrub/contract';
+import type { CreditSnapshot } from '@scrub/sdk';
+import { useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { countRecords, previewCsv } from '../../csv/preview';
+import { PreviewTable } from './preview-table';
+import { QuoteBanner } from './quote-banner';
+import { type ColumnMapping, fieldLabels, type WizardFile } from './wizard-state';
+
+const DO_NOT_MAP = '';
+
+const MappingSchema = z.object({
+  phone_col: z.string().min(1, 'Phone is required'),
+  mapping: z.partialRecord(z.enum(mappableFields), z.string().optional()),
+});
+
+export function StepMapping({
+  chosen,
+  credits,
+  initial,
+  records,
+  onLines,
+  onHeaderRowChange,
+  onBack,
+  onDone,
+}: {
+  chosen: WizardFile;
+  credits: CreditSnapshot;
+  initial: ColumnMapping | null;
+  records: number | null;
+  onLines(lines: number): void;
+  onHeaderRowChange(next: WizardFile): void;
+  onBack(): void;
+  onDone(mapping: ColumnMapping): void;
+}) {
+  const form = useForm<ColumnMapping>({
+    resolver: zodResolver(MappingSchema),
+    defaultValues: initial ?? { phone_col: '', mapping: {} },
+  });
+  const values = form.watch();
+
+  // The whole file is streamed once for the count; the preview above never waits for it.
+  useEffect(() => {
+    const abort = new AbortController();
+    countRecords(chosen.file, abort.signal).then(onLines, () => undefined);
+    return () => abort.abort();
+  }, [chosen.file, onLines]);
+
+  const columns = chosen.preview.headers.map((header, index) => ({ value: String(index), label: header }));
+  const used = new Set([values.phone_col, ...Object.values(values.mapping ?? {})].filter(Boolean));
+  // A column already chosen for one field is disabled in the others.
+  const optionsFor = (current: string | undefined, optional: boolean) => [
+    ...(optional ? [{ value: DO_NOT_MAP, label: 'Do Not Map' }] : []),
+    ...columns.map((column) => ({
+      ...column,
+      disabled: column.value !== current && used.has(column.value),
+    })),
+  ];
+  const short = records !== null && !isUnlimited(credits) && creditsLeft(credits) < records;
+
+  const changeHeaderRow = async (value: string) => {
+    const headerRow = value === 'yes';
+    const preview = await previewCsv(chosen.file, headerRow);
+    onHeaderRowChange({ ...chosen, preview, headerRow });
+  };
+
+  return (
+    <form onSubmit={form.handleSubmit(onDone)} noValidate>
+      <Stack mt="md">
+        <Radio.Group
+          label="Does Your CSV File Have A Header Row?"
+          value={chosen.headerRow ? 'yes' : 'no'}
+          onChange={changeHeaderRow}
+        >
+          <Group mt="xs">
+            <Radio value="yes" label="Yes" />
+            <Radio value="no" label="No" />
+          </Group>
+        </Radio.Group>
+        {!chosen.headerRow && (
+          <Alert color="yellow" role="status">
+            The first data row will be taken as the header.{' '}
+            <Anchor component="button" type="button" onClick={onBack} inherit>
+              Click Here
+            </Anchor>{' '}
+            to start again with a file that has a header row.
+          </Alert>
+        )}
+        <Group>
+          <Button variant="default" onClick={onBack}>
+            Go Back
+          </Button>
+        </Group>
+        <Title order={2} size="h4">
+          Map your columns
+        </Title>
+        <Controller
+          control={form.control}
+          name="phone_col"
+          render={({ field, fieldState }) => (
+            <Select
+              label="Phone"
+              placeholder="Select Column"
+              withAsterisk
+              data={optionsFor(field.value, false)}
+              value={field.value || null}
+              onChange={(value) => field.onChange(value ?? '')}
+              error={fieldState.error?.message}
+              maw={360}
+              data-testid="phone-column"
+            />
+          )}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+          {mappableFields.map((name) => (
+            <Controller
+              key={name}
+              control={form.control}
+              name={`mapping.${name}`}
+              render={({ field }) => (
+                <Select
+                  label={`${fieldLabels[name]} (optional)`}
+                  data={optionsFor(field.value, true)}
+                  value={field.value ?? DO_NOT_MAP}
+                  onChange={(value) => field.onChange(value ?? DO_NOT_MAP)}
+                  allowDeselect={false}
+                />
+              )}
+            />
+          ))}
+        </SimpleGrid>
+        <QuoteBanner records={records} credits={credits} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onBack}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={records === null || short}>
+            Process
+          </Button>
+        </Group>
+        <Text fw={600}>Preview</Text>
+        <PreviewTable preview={chosen.preview} />
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,172 @@
+import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { CreateBulkJobSchema } from '@scrub/contract';
+import { APIUserAbortError, type CreditSnapshot, InsufficientCreditsError } from '@scrub/sdk';
+import { useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { queryClient } from '../../api/query-client';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
+import { creditEvent } from '../../credits/credit-events';
+import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { showErrorDialog } from '../../shell/error-dialog';
+import { uploadFile } from './upload-file';
+import type { ColumnMapping, WizardFile } from './wizard-state';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function insufficientDialog(required: number, available: number) {
+  showErrorDialog(
+    'Insufficient Credits',
+    `You need ${required.toLocaleString('en-US')} credits but only have ${available.toLocaleString('en-US')}.`,
+    <Button component={Link} to="/purchase" variant="default">
+      Purchase More Credits
+    </Button>,
+  );
+}
+
+/** Step 3: what is about to be sent, then create the job, upload the file, submit. */
+export function StepSummary({
+  chosen,
+  mapping,
+  records,
+  credits,
+  onBack,
+  onDone,
+}: {
+  chosen: WizardFile;
+  mapping: ColumnMapping;
+  records: number;
+  credits: CreditSnapshot;
+  onBack(): void;
+  onDone(): void;
+}) {
+  const [working, setWorking] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const cancel = useRef<AbortController | null>(null);
+  const unlimited = isUnlimited(credits);
+  const enough = unlimited || creditsLeft(credits) >= records;
+  const phoneHeader = chosen.preview.headers[Number(mapping.phone_col)] ?? '';
+
+  const process = async () => {
+    // The same check again at submit time (seed 2); the server makes it once more when it charges.
+    if (!enough) return insufficientDialog(records, creditsLeft(credits));
+    const payload = CreateBulkJobSchema.parse({
+      file_name: chosen.file.name,
+      phone_col: Number(mapping.phone_col),
+      header_row: chosen.headerRow ? 1 : 0,
+      mapping: Object.fromEntries(
+        Object.entries(mapping.mapping)
+          .filter(([, column]) => column)
+          .map(([field, column]) => [field, Number(column)]),
+      ),
+    });
+    const abort = new AbortController();
+    cancel.current = abort;
+    setWorking(true);
+    try {
+      const job = await scrub.bulk.create(payload);
+      if (!job.upload_url) throw new Error('Failed to upload file. Please try again.');
+      setProgress(0);
+      await uploadFile(job.upload_url, chosen.file, {
+        signal: abort.signal,
+        onProgress: (sent, total) => setProgress(total > 0 ? (sent / total) * 100 : 0),
+      });
+      await scrub.bulk.submit(job.job_id);
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Close notification' },
+        color: 'teal',
+        title: 'Success',
+        message: job.message,
+      });
+      creditEvent();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
+      onDone();
+    } catch (error) {
+      if (error instanceof APIUserAbortError) return;
+      if (error instanceof InsufficientCreditsError) {
+        return insufficientDialog(error.creditsRequired ?? records, error.creditsAvailable ?? 0);
+      }
+      showErrorDialog('Error', errorMessage(error, 'Failed to upload file. Please try again.'));
+    } finally {
+      setWorking(false);
+      setProgress(null);
+      cancel.current = null;
+    }
+  };
+
+  const rows: [string, React.ReactNode][] = [
+    ['File name', chosen.file.name],
+    ['Uploaded at', today()],
+    ['Total records', records.toLocaleString('en-US')],
+    ['Phone column', phoneHeader],
+    ['Credits required', unlimited ? 0 : records.toLocaleString('en-US')],
+    [
+      'Your credits',
+      <Text
+        key="credits"
+        c={enough ? 'var(--scrub-ok-text)' : 'var(--scrub-bad-text)'}
+        fw={700}
+        component="span"
+      >
+        {unlimited ? '(Unlimited)' : creditsLeft(credits).toLocaleString('en-US')}
+      </Text>,
+    ],
+  ];
+
+  return (
+    <Stack mt="md" maw={640}>
+      <Paper withBorder p="lg">
+        <Title order={2} size="h4" mb="sm">
+          Summary
+        </Title>
+        <SimpleGrid cols={2} spacing="xs" component="dl" style={{ margin: 0 }}>
+          {rows.map(([label, value]) => (
+            <div key={label} style={{ display: 'contents' }}>
+              <Text component="dt" c="dimmed">
+                {label}
+              </Text>
+              <Text
+                component="dd"
+                m={0}
+                fw={600}
+                data-testid={`summary-${label.toLowerCase().replace(/ /g, '-')}`}
+              >
+                {value}
+              </Text>
+            </div>
+          ))}
+        </SimpleGrid>
+      </Paper>
+      {!enough && (
+        <Text c="var(--scrub-bad-text)">
+          It looks like you don't have enough credits.{' '}
+          <Anchor component={Link} to="/purchase" inherit>
+            Click here to add more.
+          </Anchor>
+        </Text>
+      )}
+      {progress !== null && (
+        <Stack gap={4}>
+          <Text size="sm">Uploading... {Math.floor(progress)}%</Text>
+          <Progress value={progress} aria-label="Upload progress" data-testid="upload-progress" />
+        </Stack>
+      )}
+      <Group justify="flex-end">
+        {working ? (
+          <Button variant="default" color="red" onClick={() => cancel.current?.abort()}>
+            Cancel upload
+          </Button>
+        ) : (
+          <Button variant="default" onClick={onBack}>
+            Go Back
+          </Button>
+        )}
+        <Button onClick={process} disabled={working || !enough} data-testid="process-records">
+          {working ? 'Processing...' : 'Process Records'}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,130 @@
+import { Alert, Button, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import type { FileView, LineType } from '@scrub/sdk';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../api/error-message';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
+import type { ResultFilter } from './download-file';
+import { FileCards } from './file-cards';
+import { FileTable } from './file-table';
+
+/** Seed 2: ten files a page. */
+const PAGE_SIZE = 10;
+/** While a job on the page is still running, its row is refreshed this often. */
+const RUNNING_REFRESH_MS = 3000;
+
+const lineTypes = [
+  { value: 'all', label: 'All' },
+  { value: 'mobile', label: 'Mobile' },
+  { value: 'landline', label: 'Landline' },
+  { value: 'invalid', label: 'Invalid' },
+  { value: 'toll_free', label: 'Toll free' },
+  { value: 'voip', label: 'VoIP' },
+];
+const dncValues = [
+  { value: 'all', label: 'All' },
+  { value: '0', label: 'Clean' },
+  { value: '1', label: 'DNC' },
+];
+
+const running = (files: FileView[] | undefined) =>
+  files?.some((file) => file.status === 'processing' || file.status === 'pending') ?? false;
+
+export default function ExportPage() {
+  const [lineType, setLineType] = useState('all');
+  const [dnc, setDnc] = useState('all');
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const wide = useMediaQuery('(min-width: 600px)', true);
+
+  const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
+  const files = useQuery({
+    queryKey: queryKeys.files(params),
+    queryFn: async () => (await scrub.files.list(params)).toJSON(),
+    placeholderData: keepPreviousData,
+    // A job queued before a reload is found here again, and followed until it ends.
+    refetchInterval: (query) => (running(query.state.data?.files) ? RUNNING_REFRESH_MS : false),
+  });
+
+  const filter: ResultFilter = {
+    lineType: lineType === 'all' ? undefined : (lineType as LineType),
+    dnc: dnc === 'all' ? undefined : (dnc as '0' | '1'),
+  };
+  const list = files.data;
+  const first = (page - 1) * PAGE_SIZE + 1;
+
+  return (
+    <Stack maw={1200}>
+      <div>
+        <Title order={1}>Export</Title>
+        <Text c="dimmed">Uploaded Files</Text>
+      </div>
+      <Group align="flex-end" wrap="wrap">
+        <Select
+          label="Line type"
+          data={lineTypes}
+          value={lineType}
+          onChange={(value) => setLineType(value ?? 'all')}
+          allowDeselect={false}
+          w={180}
+          data-testid="line-type-filter"
+        />
+        <Select
+          label="DNC"
+          data={dncValues}
+          value={dnc}
+          onChange={(value) => setDnc(value ?? 'all')}
+          allowDeselect={false}
+          w={140}
+        />
+        <TextInput
+          label="Search by file name"
+          type="search"
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            setPage(1);
+          }}
+          w={260}
+        />
+      </Group>
+      <Text size="sm" c="dimmed">
+        The line type and DNC filters apply to the exported CSV (Get CSV). Set both to All to see all results.
+      </Text>
+      {files.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading files" />
+        </Center>
+      )}
+      {files.isError && <Alert color="red">{errorMessage(files.error)}</Alert>}
+      {list && list.files.length === 0 && (
+        <Alert color="blue" variant="light">
+          No files yet. Upload a CSV on the Bulk Upload page.
+        </Alert>
+      )}
+      {list &&
+        list.files.length > 0 &&
+        (wide ? (
+          <FileTable files={list.files} first={first} filter={filter} />
+        ) : (
+          <FileCards files={list.files} first={first} filter={filter} />
+        ))}
+      {list && list.total_pages > 1 && (
+        <Group justify="center">
+          <Button variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <Text size="sm">
+            Page {list.page} of {list.total_pages}
+          </Text>
+          <Button variant="default" disabled={page >= list.total_pages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}

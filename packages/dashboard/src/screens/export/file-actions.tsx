@@ -1,0 +1,44 @@
+import { Button, Group } from '@mantine/core';
+import type { FileView } from '@scrub/sdk';
+import { Link } from 'react-router';
+import { downloadOriginal, downloadResult, type ResultFilter } from './download-file';
+
+/** View (file detail) and the downloads: the filtered result once completed, the original always. */
+export function FileActions({ file, filter }: { file: FileView; filter: ResultFilter }) {
+  const ready = file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {file.status === 'completed' && (
+        <Button
+          size="compact-sm"
+          variant="light"
+          component={Link}
+          to={`/fileinfo?file_reference=${encodeURIComponent(file.file_reference)}`}
+          aria-label={`View ${file.file_name}`}
+        >
+          View
+        </Button>
+      )}
+      {ready && (
+        <Button
+          size="compact-sm"
+          onClick={() => downloadResult(file.file_reference, file.file_name, filter)}
+          aria-label={`Get CSV of ${file.file_name}`}
+          data-testid="get-csv"
+        >
+          Get CSV
+        </Button>
+      )}
+      {file.uploaded_file && (
+        <Button
+          size="compact-sm"
+          variant="default"
+          onClick={() => downloadOriginal(file.file_reference, file.file_name)}
+          aria-label={`Download the original of ${file.file_name}`}
+        >
+          Original
+        </Button>
+      )}
+    </Group>
+  );
+}

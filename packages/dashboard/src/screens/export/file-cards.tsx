@@ -1,0 +1,62 @@
+import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { FileView } from '@scrub/sdk';
+import type { ResultFilter } from './download-file';
+import { FileActions } from './file-actions';
+import { FileCount, FileStatus, uploadedAt } from './file-status';
+
+/** The file list below 600 px: one card per file. */
+export function FileCards({
+  files,
+  first,
+  filter,
+}: {
+  files: FileView[];
+  first: number;
+  filter: ResultFilter;
+}) {
+  return (
+    <Stack data-testid="file-cards">
+      {files.map((file, index) => (
+        <Paper key={file.file_reference} withBorder p="sm" data-testid="file-card">
+          <Group justify="space-between" mb="xs">
+            <Text fw={700}>
+              {first + index}. {file.file_name}
+            </Text>
+            <FileStatus file={file} />
+          </Group>
+          <SimpleGrid cols={2} spacing={4}>
+            <Text size="sm" c="dimmed">
+              Uploaded at
+            </Text>
+            <Text size="sm">{uploadedAt(file)}</Text>
+            <Text size="sm" c="dimmed">
+              Total rows
+            </Text>
+            <Text size="sm">
+              <FileCount file={file} value={file.total_records} />
+            </Text>
+            <Text size="sm" c="dimmed">
+              Duplicates
+            </Text>
+            <Text size="sm">
+              <FileCount file={file} value={file.duplicates} />
+            </Text>
+            <Text size="sm" c="dimmed">
+              Credits charged
+            </Text>
+            <Text size="sm">
+              {file.status === 'failed' ? (
+                `0 (reversed ${file.credits_reversed.toLocaleString('en-US')})`
+              ) : (
+                <FileCount file={file} value={file.credits_charged} />
+              )}
+            </Text>
+          </SimpleGrid>
+          <Group mt="sm">
+            <FileActions file={file} filter={filter} />
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

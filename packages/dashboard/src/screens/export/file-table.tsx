@@ -1,0 +1,67 @@
+import { Table, Text } from '@mantine/core';
+import type { FileView } from '@scrub/sdk';
+import type { ResultFilter } from './download-file';
+import { FileActions } from './file-actions';
+import { FileCount, FileStatus, uploadedAt } from './file-status';
+
+/** The file list at 600 px and wider. */
+export function FileTable({
+  files,
+  first,
+  filter,
+}: {
+  files: FileView[];
+  first: number;
+  filter: ResultFilter;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={600}>
+      <Table striped highlightOnHover data-testid="file-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>#</Table.Th>
+            <Table.Th>File name</Table.Th>
+            <Table.Th>Uploaded at</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Total rows</Table.Th>
+            <Table.Th>Duplicates</Table.Th>
+            <Table.Th>Credits charged</Table.Th>
+            <Table.Th>Output file</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {files.map((file, index) => (
+            <Table.Tr key={file.file_reference} data-testid="file-row">
+              <Table.Td>{first + index}</Table.Td>
+              <Table.Td>
+                <Text size="sm" fw={600}>
+                  {file.file_name}
+                </Text>
+              </Table.Td>
+              <Table.Td>{uploadedAt(file)}</Table.Td>
+              <Table.Td>
+                <FileStatus file={file} />
+              </Table.Td>
+              <Table.Td>
+                <FileCount file={file} value={file.total_records} />
+              </Table.Td>
+              <Table.Td>
+                <FileCount file={file} value={file.duplicates} />
+              </Table.Td>
+              <Table.Td>
+                {file.status === 'failed' ? (
+                  <Text size="sm">0 (reversed {file.credits_reversed.toLocaleString('en-US')})</Text>
+                ) : (
+                  <FileCount file={file} value={file.credits_charged} />
+                )}
+              </Table.Td>
+              <Table.Td>
+                <FileActions file={file} filter={filter} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,97 @@
+import { Alert, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
+import { downloadOriginal, downloadResult } from '../export/download-file';
+import { CountList } from './count-list';
+
+/** Public: the unguessable file reference in the address is the only credential. */
+export default function FileDetailPage() {
+  const [params] = useSearchParams();
+  const reference = params.get('file_reference') ?? '';
+  const file = useQuery({
+    queryKey: queryKeys.file(reference),
+    queryFn: () => scrub.files.get(reference),
+    enabled: reference !== '',
+  });
+
+  const back = (
+    <Button component={Link} to="/export" variant="default" w="fit-content">
+      Go back
+    </Button>
+  );
+  if (!reference) return <Alert color="red">No file reference in the address.</Alert>;
+  if (file.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading file" />
+      </Center>
+    );
+  }
+  if (file.isError) {
+    return (
+      <Stack>
+        {back}
+        <Alert color="red">{errorMessage(file.error, 'No file found')}</Alert>
+      </Stack>
+    );
+  }
+
+  const view = file.data;
+  const failed = view.status === 'failed';
+  const facts: [string, string][] = [
+    ['File ID', view.file_reference],
+    ['File name', view.file_name],
+    ['Uploaded', view.created_at.slice(0, 10)],
+    ['Total records (CSV)', view.total_records.toLocaleString('en-US')],
+    ['Total records (output)', failed ? '0' : view.processed_rows.toLocaleString('en-US')],
+    ['Credits reversed for duplicates', view.credits_reversed.toLocaleString('en-US')],
+    ['Total credits', failed ? '0' : view.credits_charged.toLocaleString('en-US')],
+  ];
+
+  return (
+    <Stack maw={900}>
+      {back}
+      <Title order={1}>File details</Title>
+      {view.file_message && (
+        <Text c="var(--scrub-bad-text)" role="status">
+          {view.file_message}
+        </Text>
+      )}
+      <Paper withBorder p="lg">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" data-testid="file-facts">
+          {facts.map(([label, value]) => (
+            <div key={label}>
+              <Text size="sm" c="dimmed">
+                {label}
+              </Text>
+              <Text fw={600} style={{ wordBreak: 'break-all' }}>
+                {value}
+              </Text>
+            </div>
+          ))}
+        </SimpleGrid>
+      </Paper>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <CountList title="Line-type details" counts={view.line_types} />
+        <CountList title="DNC details" counts={view.dnc_status} />
+      </SimpleGrid>
+      <Group>
+        <Button variant="default" onClick={() => downloadOriginal(view.file_reference, view.file_name)}>
+          Download uploaded file
+        </Button>
+        {failed ? (
+          <Button color="red" disabled>
+            Failed
+          </Button>
+        ) : (
+          <Button onClick={() => downloadResult(view.file_reference, view.file_name, {})}>
+            Download output file
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}

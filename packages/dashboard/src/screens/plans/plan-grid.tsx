@@ -1,0 +1,43 @@
+import { Alert, Center, Loader, SimpleGrid } from '@mantine/core';
+import type { Plan } from '@scrub/sdk';
+import { useQuery } from '@tanstack/react-query';
+import { errorMessage } from '../../api/error-message';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
+import { PlanCard } from './plan-card';
+
+export function usePlans() {
+  return useQuery({ queryKey: queryKeys.plans, queryFn: () => scrub.plans.list(), staleTime: 5 * 60_000 });
+}
+
+/** The catalogue's plans of one kind, as cards. */
+export function PlanGrid({
+  types,
+  currentReference,
+}: {
+  types: Plan['plan_type'][];
+  currentReference?: string | null;
+}) {
+  const plans = usePlans();
+  if (plans.isPending) {
+    return (
+      <Center py="md">
+        <Loader aria-label="Loading plans" />
+      </Center>
+    );
+  }
+  if (plans.isError) return <Alert color="red">{errorMessage(plans.error)}</Alert>;
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+      {plans.data
+        .filter((plan) => types.includes(plan.plan_type))
+        .map((plan) => (
+          <PlanCard
+            key={plan.plan_reference}
+            plan={plan}
+            current={plan.plan_reference === currentReference}
+          />
+        ))}
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,77 @@
+import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { useSession } from '../../auth/use-session';
+import { faqAnswers } from '../info/faq-answers';
+import { SearchableAnswers } from '../info/searchable-answers';
+import { HowItWorks } from '../plans/how-it-works';
+import { PlanGrid } from '../plans/plan-grid';
+
+const blurbs = [
+  { title: 'No-Nonsense Pricing', text: 'One credit checks one number. No setup fees, no minimum term.' },
+  { title: 'Fast', text: 'Results in seconds: one number on the spot, a whole CSV while you get a coffee.' },
+  { title: 'Easy to Use', text: 'Upload a CSV and download it back with Line Type and DNC columns added.' },
+];
+
+/** Welcome: landing and pricing. */
+export default function WelcomePage() {
+  const session = useSession();
+  return (
+    <Stack maw={1100} mx="auto" gap="xl">
+      {!session.data && (
+        <Alert color="blue" variant="light">
+          <Group justify="space-between">
+            <Text fw={600}>Takes 10 Seconds To Register an Account!</Text>
+            <Button component={Link} to="/signup" size="xs">
+              Sign Up
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      <Stack gap="xs">
+        <Title order={1}>Know every number before you dial</Title>
+        <Text size="lg">
+          Scrub tells you whether a US phone number is mobile, landline, VoIP, toll free or invalid, and
+          whether it is on a do-not-call list. Check one number, a CSV of millions, or call the API from your
+          CRM.
+        </Text>
+      </Stack>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        {blurbs.map((blurb) => (
+          <Paper key={blurb.title} withBorder p="md">
+            <Title order={2} size="h4">
+              {blurb.title}
+            </Title>
+            <Text size="sm">{blurb.text}</Text>
+          </Paper>
+        ))}
+      </SimpleGrid>
+      <Stack id="pricing" component="section" aria-labelledby="pricing-title">
+        <Title order={2} id="pricing-title">
+          Pricing
+        </Title>
+        <Title order={3} size="h4">
+          Bulk (prepaid)
+        </Title>
+        <PlanGrid types={['prepaid']} />
+        <Title order={3} size="h4">
+          Pay As You Go (postpaid)
+        </Title>
+        <PlanGrid types={['postpaid']} />
+      </Stack>
+      <HowItWorks />
+      <Stack component="section" aria-labelledby="faq-title">
+        <Title order={2} id="faq-title">
+          FAQ
+        </Title>
+        <SearchableAnswers answers={faqAnswers} label="Search the FAQs" />
+        <Text>
+          More in the{' '}
+          <Anchor component={Link} to="/faqs">
+            FAQs
+          </Anchor>
+          .
+        </Text>
+      </Stack>
+    </Stack>
+  );
+}

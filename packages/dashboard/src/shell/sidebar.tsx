@@ -1,0 +1,40 @@
+import { Button, Stack, Text } from '@mantine/core';
+import type { AuthSession } from '@scrub/sdk';
+import { Link, useNavigate } from 'react-router';
+import { signOut } from '../auth/sign-out';
+import { STAFF_ROLES } from '../auth/use-session';
+import { displayName } from './account-menu';
+import { HeaderLinks } from './header-links';
+
+/** The sidebar: display name, Client Performance, User Management (staff roles), Logout. */
+export function Sidebar({ session, onNavigate }: { session: AuthSession; onNavigate: () => void }) {
+  const navigate = useNavigate();
+  const staff = session.groups.some((group) => STAFF_ROLES.includes(group));
+  return (
+    <Stack gap="sm" onClick={(event) => (event.target as HTMLElement).closest('a') && onNavigate()}>
+      <Text fw={700} data-testid="sidebar-name">
+        {displayName(session)}
+      </Text>
+      <Button component={Link} to="/dashboard" variant="light">
+        Client Performance
+      </Button>
+      {staff && (
+        <Button component={Link} to="/users" variant="light">
+          User Management
+        </Button>
+      )}
+      <Button
+        variant="default"
+        onClick={async () => {
+          await signOut();
+          navigate('/login');
+        }}
+      >
+        Logout
+      </Button>
+      <Stack hiddenFrom="md" gap="xs" mt="md">
+        <HeaderLinks signedIn vertical />
+      </Stack>
+    </Stack>
+  );
+}

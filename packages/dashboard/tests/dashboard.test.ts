@@ -1,0 +1,258 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyLedgerEntry, type RunningServer } from '@scrub/server';
+import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium, record } from './browser';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startLocalServer({ SCRUB_LOG_LEVEL: 'silent' });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Test numbers the built-in sample data answers: two geographic, a toll-free one, an invalid one. */
+const CSV = [
+  'Name,Phone,City',
+  'Ann,(201) 234-5678,Newark',
+  'Bob,201.234.5679,Newark',
+  'Cid,800-555-1234,Anywhere',
+  'Dee,123-456-7890,Nowhere',
+  'Eve,+1 973 555 0101,Montclair',
+  'Fay,2125550102,New York',
+  'Gus,3125550103,Chicago',
+  'Hal,4155550104,San Francisco',
+  'Ida,6175550105,Boston',
+  'Joe,7135550106,Houston',
+  'Kim,8885550107,Anywhere',
+  'Lou,5125550108,Austin',
+].join('\n');
+const RECORDS = 12;
+
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(server.url + path);
+  await page.locator('main').waitFor();
+}
+
+async function grantCredits(email: string, credits: number): Promise<void> {
+  const profile = await server.database.db
+    .selectFrom('profiles')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  await applyLedgerEntry(server.database.db, {
+    profileId: profile.id,
+    delta: credits,
+    kind: 'grant',
+    reference: 'scrub-server credits grant',
+  });
+}
+
+const counter = (page: Page) => page.getByTestId('credit-counter');
+const counterValue = async (page: Page) =>
+  Number(((await counter(page).textContent()) ?? '').replace(/,/g, ''));
+
+/** Picks an option of a Mantine Select by its label. */
+async function choose(page: Page, select: Locator, option: string): Promise<void> {
+  await select.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+describe('the dashboard in Chromium', () => {
+  test('public screens are accessible and photographed', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const screens: [string, string][] = [
+      ['/', 'welcome'],
+      ['/plans', 'plans'],
+      ['/faqs', 'faqs'],
+      ['/terms', 'terms'],
+      ['/RefundPolicy', 'refund-policy'],
+      ['/privacypolicy', 'privacy-policy'],
+      ['/troubleshooting', 'troubleshooting'],
+      ['/contact', 'contact'],
+      ['/signup', 'sign-up'],
+      ['/login', 'login'],
+      ['/forgot', 'forgot'],
+      ['/linkSent', 'link-sent'],
+      ['/resetPassword?i=pat%40example.com', 'reset-password'],
+      ['/verifyEmail', 'verify-email'],
+      ['/callback', 'callback'],
+    ];
+    for (const [path, name] of screens) {
+      await open(page, path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await record(page, name);
+    }
+    // Validation messages of the seeds, shown after the first submit.
+    await open(page, '/signup');
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await expect(page.getByText('Email is required').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Please Accept Terms of Service').isVisible()).resolves.toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a new customer signs up, scrubs a CSV, exports it, uses the API page and signs out', async () => {
+    const email = `pat.${Date.now()}@example.com`;
+    const password = 'Secret-pass-1';
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+
+    // Sign up, confirm with the mailed code, log in.
+    await open(page, '/signup');
+    await page.locator('input[name=email]').fill(email);
+    await page.locator('input[name=password]').fill(password);
+    await page.getByLabel(/I accept the/).check();
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    await page.getByText('Account created successfully!').waitFor();
+    await page.waitForURL(/\/confirmEmail\?email=/);
+    await page.getByTestId('resend-countdown').waitFor();
+    await record(page, 'confirm-email');
+    await page.getByLabel('Verification code').fill(await latestCode(server, email));
+    await page.getByRole('button', { name: 'Confirm Email' }).click();
+    await page.getByText('Email confirmed successfully!').waitFor();
+    await page.waitForURL(/\/login/);
+    await page.getByText('Email verified! Please log in.').waitFor();
+    await page.locator('input[name=email]').fill(email);
+    await page.locator('input[name=password]').fill(password);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/\/accountInfo/);
+    await expect.poll(() => counter(page).textContent(), { timeout: 10_000 }).toBe('0');
+    await expect(counter(page).getAttribute('data-level')).resolves.toBe('low');
+    await page.getByRole('heading', { name: 'My Account' }).waitFor();
+    await record(page, 'account-info');
+
+    // The bulk page is gated until there are credits.
+    await open(page, '/bulk');
+    await page.getByText('Please buy a plan first').waitFor();
+
+    // The operator grants credits; the header follows.
+    await grantCredits(email, 10_000);
+    await page.reload();
+    await expect.poll(() => counter(page).textContent(), { timeout: 10_000 }).toBe('10,000');
+    await expect(counter(page).getAttribute('data-level')).resolves.toBe('high');
+
+    // Bulk wizard with a real CSV.
+    const csvPath = join(tmpdir(), `leads-${Date.now()}.csv`);
+    await writeFile(csvPath, CSV);
+    await page.getByRole('button', { name: 'Upload File' }).waitFor();
+    await record(page, 'bulk-choose-file');
+    await page.locator('input[type=file]').setInputFiles(csvPath);
+    await page.getByTestId('chosen-file').waitFor();
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    await page.getByTestId('preview-table').waitFor();
+    await page.getByText(`Found ${RECORDS} phone numbers (requires ${RECORDS} credits)`).waitFor();
+    await page.getByRole('button', { name: 'Process', exact: true }).click();
+    await page.getByText('Phone is required').waitFor();
+    await choose(page, page.getByTestId('phone-column'), 'Phone');
+    // A column chosen for Phone is disabled in the other dropdowns.
+    await page.getByRole('textbox', { name: /^City/ }).or(page.getByLabel(/^City/)).first().click();
+    await expect(
+      page.getByRole('option', { name: 'Phone', exact: true }).getAttribute('data-combobox-disabled'),
+    ).resolves.toBe('true');
+    await page.getByRole('option', { name: 'City', exact: true }).click();
+    await record(page, 'bulk-mapping');
+    await page.getByRole('button', { name: 'Process', exact: true }).click();
+    await page.getByTestId('summary-total-records').getByText(String(RECORDS)).waitFor();
+    await record(page, 'bulk-summary');
+    await page.getByTestId('process-records').click();
+    await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
+    await record(page, 'bulk-thank-you');
+    // The service charges what it can check (invalid numbers and duplicates are free); the header follows.
+    await expect.poll(() => counterValue(page), { timeout: 10_000 }).toBeLessThan(10_000);
+
+    // Export: the job is found, followed until it completes, and downloaded filtered by line type.
+    await page.getByRole('link', { name: 'Check File Status' }).click();
+    await page.waitForURL(/\/export/);
+    await page.getByTestId('file-row').getByText('Completed').waitFor({ timeout: 60_000 });
+    await record(page, 'export');
+    const viewHref = await page.getByRole('link', { name: /^View / }).getAttribute('href');
+    const reference = new URLSearchParams(viewHref?.split('?')[1]).get('file_reference');
+    expect(reference).toBeTruthy();
+    await choose(page, page.getByTestId('line-type-filter'), 'Mobile');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('get-csv').click(),
+    ]);
+    const downloaded = await readFile((await download.path()) as string, 'utf8');
+    const expected = await (await fetch(`${server.url}/files/${reference}/result?line_type=mobile`)).text();
+    expect(downloaded).toBe(expected);
+    expect(downloaded.split('\n')[0]).toContain('Line Type');
+
+    // The public file detail link works signed out.
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const visitorPage = await visitor.newPage();
+    await visitorPage.goto(`${server.url}/fileinfo?file_reference=${reference}`);
+    await visitorPage.getByRole('heading', { name: 'File details' }).waitFor();
+    await visitorPage
+      .getByText(csvPath.split('/').pop() as string)
+      .first()
+      .waitFor();
+    await record(visitorPage, 'file-detail');
+    await visitor.close();
+
+    // API page: rotate the key, test one number, and the header drops by the credit it cost.
+    await open(page, '/apidoc');
+    await page.getByText('Generate your first API key to start using the API.').waitFor();
+    await record(page, 'api');
+    await page.getByTestId('generate-key').click();
+    await page.getByText('Generating a new API key will invalidate your current key. Continue?').waitFor();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('This is the ONLY time you will see this API key').waitFor();
+    await expect(page.getByTestId('api-key').inputValue()).resolves.toMatch(/^scrub_/);
+    await page.getByTestId('copy-key').click();
+    await page.getByRole('button', { name: 'Copied!' }).waitFor();
+    await record(page, 'api-key-generated');
+    const before = await counterValue(page);
+    await page.getByTestId('test-phone').fill('2012345600');
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await page.getByTestId('test-result').waitFor();
+    const cost = Number(await page.getByTestId('test-credits-used').textContent());
+    expect(cost).toBe(1);
+    const asked = Date.now();
+    // Seed: the balance is refreshed 0.5 s after a credit event; the header shows it within a second.
+    await expect.poll(() => counterValue(page), { timeout: 1000, interval: 50 }).toBe(before - cost);
+    expect(Date.now() - asked).toBeLessThan(1000);
+    await record(page, 'api-test-result');
+
+    // Dark mode is remembered across a reload.
+    await page.getByTestId('color-scheme-toggle').click();
+    await page.reload();
+    await page.locator('main').waitFor();
+    await expect(
+      page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme')),
+    ).resolves.toBe('dark');
+    await expect(page.getByTestId('color-scheme-toggle').getAttribute('aria-label')).resolves.toBe(
+      'Switch to light mode',
+    );
+
+    // Log out.
+    await page.getByTestId('account-menu').click();
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(/\/login/);
+    await open(page, '/accountInfo');
+    await page.waitForURL(/\/login/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
