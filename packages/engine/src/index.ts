@@ -18,7 +18,6 @@ export {
   type NumberInvalidReason,
   numberInvalidMessage,
 } from './classify.ts';
-export { CSV_EMPTY_MESSAGE, CSV_ERROR_CODES, CsvError, type CsvErrorCode } from './csv/csv-error.ts';
 export type { CsvInput } from './csv/csv-input.ts';
 export {
   countCsvInThread,
@@ -27,26 +26,13 @@ export {
   type ThreadCountOptions,
   type ThreadScrubOptions,
 } from './csv/csv-thread.ts';
-export type { CsvDialect, CsvEncoding, CsvLineEnding, CsvSeparator } from './csv/dialect.ts';
 export {
   type FilterResultCsvOptions,
   type FilterResultCsvResult,
   filterResultCsv,
   type ResultFilter,
 } from './csv/filter-result-csv.ts';
-export { isFormulaCell, neutraliseFormula } from './csv/formula.ts';
 export { previewCsv } from './csv/preview-csv.ts';
-export {
-  type CsvHeadPreviewOptions,
-  type CsvPreview,
-  type CsvPreviewOptions,
-  type CsvSniff,
-  guessPhoneColumn,
-  PREVIEW_HEAD_BYTES,
-  previewCsvFile,
-  previewCsvHead,
-  sniffCsv,
-} from './csv/preview-head.ts';
 export {
   type CountCsvOptions,
   type CsvCounts,
@@ -143,3 +129,5 @@ export {
   type ParseResult,
   parsePhone,
 } from './parse-phone.ts';
+// Everything a browser may use, also here for Node callers.
+export * from './preview.ts';
