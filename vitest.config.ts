@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     projects: ['packages/*', 'examples/*', 'tests/*'],
     // Vitest runs cores - 1 files at once: one on a 2-core machine. Most files wait on a server,
-    // a database or a child process rather than the CPU, so three at a time finish sooner.
-    maxWorkers: 3,
+    // a database or a child process rather than the CPU, so two at a time finish sooner; three
+    // starved the tests that start built binaries past their timeouts.
+    maxWorkers: 2,
   },
 });

@@ -1,3 +1,4 @@
+import { isFormulaCell } from '@scrub/engine';
 import { EXCHANGES, leadHeader, leadLines, mulberry32, TOLL_FREE, writeLines } from '@scrub/test-fixtures';
 
 /** What a generated file holds, known from generating it: what its job must count. */
@@ -60,10 +61,13 @@ export async function writeLeadCsv(path: string, rows: number, seed = 0x5c7b): P
 }
 
 /**
- * A row of `writeLeadCsv` as the result writes it: cells a spreadsheet would run as formulas (`=`,
- * `+`, `-`, `@` first) start with an apostrophe, inside the quotes of a quoted cell. (A cell starts
- * after a comma: none of the quoted cells written holds a comma followed by one of these.)
+ * A row of `writeLeadCsv` as the result writes it: cells a spreadsheet would run as formulas (the
+ * engine's one rule) start with an apostrophe, inside the quotes of a quoted cell; numbers and
+ * phone spellings stay as sent. (A cell starts after a comma: none of the quoted cells written
+ * holds a comma followed by a formula.)
  */
 export function neutralised(line: string): string {
-  return line.replace(/(^|,)("?)([=+\-@])/g, "$1$2'$3");
+  return line.replace(/(^|,)("?)([^,]*)/g, (cell, comma: string, quote: string, text: string) =>
+    isFormulaCell(quote ? text.replace(/"$/, '') : text) ? `${comma}${quote}'${text}` : cell,
+  );
 }
