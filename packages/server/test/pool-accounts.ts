@@ -21,7 +21,12 @@ async function identityCall(app: FastifyInstance, operation: string, payload: ob
 }
 
 /** Signs in to the app's built-in pool with a password; answers the ID token. */
-export async function poolSignIn(app: FastifyInstance, config: ServerConfig, email: string, password = TEST_PASSWORD) {
+export async function poolSignIn(
+  app: FastifyInstance,
+  config: ServerConfig,
+  email: string,
+  password = TEST_PASSWORD,
+) {
   const answer = await identityCall(app, 'InitiateAuth', {
     AuthFlow: 'USER_PASSWORD_AUTH',
     ClientId: config.localIdentity.clientId,

@@ -7,7 +7,11 @@ import type { Database, RoleNameColumn } from '../storage/schema.js';
  * authenticator compares each token's `iat` with this instant.
  */
 export async function revokeTokens(db: Kysely<Database>, profileId: string): Promise<void> {
-  await db.updateTable('profiles').set({ tokens_valid_after: new Date() }).where('id', '=', profileId).execute();
+  await db
+    .updateTable('profiles')
+    .set({ tokens_valid_after: new Date() })
+    .where('id', '=', profileId)
+    .execute();
 }
 
 /**

@@ -44,7 +44,10 @@ export interface UserAdminOptions {
 export class UserAdmin {
   constructor(private readonly options: UserAdminOptions) {}
 
-  async create(call: AdminCall, input: { le: string; lp: string; ut: UserType; full_name?: string | undefined }) {
+  async create(
+    call: AdminCall,
+    input: { le: string; lp: string; ut: UserType; full_name?: string | undefined },
+  ) {
     const role = roleOfType[input.ut];
     if (!mayManageRole(call.actor.role, role)) throw forbidden('Creating an admin account is refused.');
     const created = await this.#identity().createUser({
@@ -66,11 +69,17 @@ export class UserAdmin {
   async update(
     call: AdminCall,
     target: Profile,
-    change: { le?: string | undefined; lp?: string | undefined; ut?: UserType | undefined; full_name?: string | undefined },
+    change: {
+      le?: string | undefined;
+      lp?: string | undefined;
+      ut?: UserType | undefined;
+      full_name?: string | undefined;
+    },
   ) {
     this.#mayTouch(call, target);
     const role = change.ut ? roleOfType[change.ut] : undefined;
-    if (role && !mayManageRole(call.actor.role, role)) throw forbidden('Making an account an admin is refused.');
+    if (role && !mayManageRole(call.actor.role, role))
+      throw forbidden('Making an account an admin is refused.');
     const identity = this.#identity();
     if (change.le !== undefined || change.full_name !== undefined) {
       await identity.updateUserAttributes(target.sub, { email: change.le, name: change.full_name });
@@ -161,7 +170,12 @@ export class UserAdmin {
       adminEmail: call.actor.email,
     });
     await this.#audit(call, target, 'act_as.start', { expires_at: issued.expiresAt.toISOString() });
-    return { token: issued.token, expires_at: issued.expiresAt.toISOString(), user_id: target.id, email: target.email };
+    return {
+      token: issued.token,
+      expires_at: issued.expiresAt.toISOString(),
+      user_id: target.id,
+      email: target.email,
+    };
   }
 
   #mayTouch(call: AdminCall, target: Profile): void {

@@ -7,7 +7,12 @@ import { type CreatedIdentity, type IdentityAdmin, identityFailure, ROLE_GROUPS 
 export class BuiltInIdentityAdmin implements IdentityAdmin {
   constructor(private readonly pool: IdentityPool) {}
 
-  createUser(input: { email: string; password: string; name?: string; role: RoleName }): Promise<CreatedIdentity> {
+  createUser(input: {
+    email: string;
+    password: string;
+    name?: string;
+    role: RoleName;
+  }): Promise<CreatedIdentity> {
     return this.#run(async () => {
       const user = await this.pool.admin.adminCreateUser({
         email: input.email,

@@ -35,7 +35,12 @@ export class CognitoIdentityAdmin implements IdentityAdmin {
     this.#pool = options.userPoolId;
   }
 
-  createUser(input: { email: string; password: string; name?: string; role: RoleName }): Promise<CreatedIdentity> {
+  createUser(input: {
+    email: string;
+    password: string;
+    name?: string;
+    role: RoleName;
+  }): Promise<CreatedIdentity> {
     return this.#run(async () => {
       const created = await this.#client.send(
         new AdminCreateUserCommand({
@@ -78,7 +83,12 @@ export class CognitoIdentityAdmin implements IdentityAdmin {
   setUserPassword(sub: string, password: string): Promise<void> {
     return this.#run(async () => {
       await this.#client.send(
-        new AdminSetUserPasswordCommand({ UserPoolId: this.#pool, Username: sub, Password: password, Permanent: true }),
+        new AdminSetUserPasswordCommand({
+          UserPoolId: this.#pool,
+          Username: sub,
+          Password: password,
+          Permanent: true,
+        }),
       );
       // Cognito keeps refresh tokens alive across a password set; the built-in pool does not.
       await this.#client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: this.#pool, Username: sub }));

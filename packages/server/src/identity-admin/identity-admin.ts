@@ -15,7 +15,12 @@ export interface CreatedIdentity {
  */
 export interface IdentityAdmin {
   /** AdminCreateUser: confirmed, with a permanent password, in the role's group. */
-  createUser(input: { email: string; password: string; name?: string; role: RoleName }): Promise<CreatedIdentity>;
+  createUser(input: {
+    email: string;
+    password: string;
+    name?: string;
+    role: RoleName;
+  }): Promise<CreatedIdentity>;
   /** AdminUpdateUserAttributes: a new e-mail counts as verified. */
   updateUserAttributes(sub: string, attributes: { email?: string; name?: string }): Promise<void>;
   /** AdminSetUserPassword (permanent): also ends the user's sessions. */

@@ -36,7 +36,12 @@ async function createUser(ut = 'user', by = boss) {
 }
 
 const adjust = (userId: string, plan_credits: number, by = boss, reason = 'goodwill') =>
-  call({ method: 'POST', url: `/admin/users/${userId}/credits`, headers: by, payload: { plan_credits, reason } });
+  call({
+    method: 'POST',
+    url: `/admin/users/${userId}/credits`,
+    headers: by,
+    payload: { plan_credits, reason },
+  });
 
 describe('the first admin', () => {
   it('is a Super Admin from SCRUB_ADMIN_EMAILS', async () => {
@@ -47,7 +52,12 @@ describe('the first admin', () => {
 
 describe('create and edit accounts', () => {
   it("answers the seed's messages, spelling corrected", async () => {
-    const missing = await call({ method: 'POST', url: '/admin/users', headers: boss, payload: { le: 'a@b.co' } });
+    const missing = await call({
+      method: 'POST',
+      url: '/admin/users',
+      headers: boss,
+      payload: { le: 'a@b.co' },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain(adminMessages.allFieldsRequired);
     const differ = await call({
@@ -93,7 +103,11 @@ describe('create and edit accounts', () => {
     const page = await call({ method: 'GET', url: '/admin/users?limit=2', headers: boss });
     expect(page.body.users).toHaveLength(2);
     expect(page.body.total_users_count).toBeGreaterThan(2);
-    const found = await call({ method: 'GET', url: `/admin/users?search=${agency.email.toUpperCase()}`, headers: boss });
+    const found = await call({
+      method: 'GET',
+      url: `/admin/users?search=${agency.email.toUpperCase()}`,
+      headers: boss,
+    });
     expect(found.body.users.map((u: { email: string }) => u.email)).toEqual([agency.email]);
     const agencies = await call({ method: 'GET', url: '/admin/users?role=Agency', headers: boss });
     expect(agencies.body.users.every((u: { role_name: string }) => u.role_name === 'Agency')).toBe(true);
@@ -106,7 +120,9 @@ describe('create and edit accounts', () => {
     expect(info.body).toMatchObject({ credits: 0, plan: 'Pay as you go', status: 'active' });
     expect(info.body.api_key_last4).toMatch(/^[A-Za-z0-9]{4}$/);
     expect(info.body.last_sign_in_at).not.toBeNull();
-    expect((await call({ method: 'GET', url: '/admin/users/nobody@example.com', headers: boss })).status).toBe(404);
+    expect(
+      (await call({ method: 'GET', url: '/admin/users/nobody@example.com', headers: boss })).status,
+    ).toBe(404);
   });
 });
 
@@ -134,7 +150,9 @@ describe('credits', () => {
       { delta: -4, kind: 'adjustment', note: 'boss@example.com: goodwill' },
     ]);
     const audit = await call({ method: 'GET', url: `/admin/audit?subject_id=${user.id}`, headers: boss });
-    expect(audit.body.entries.filter((e: { action: string }) => e.action === 'credits.adjust')).toHaveLength(2);
+    expect(audit.body.entries.filter((e: { action: string }) => e.action === 'credits.adjust')).toHaveLength(
+      2,
+    );
   });
 });
 
@@ -162,8 +180,12 @@ describe('acting as a user', () => {
 
   it('an act-as token opens no admin route: it cannot act as another or create admins', async () => {
     const [user, other] = [await createUser(), await createUser()];
-    const as = bearer((await call({ method: 'POST', url: `/admin/users/${user.id}/act-as`, headers: boss })).body.token);
-    expect((await call({ method: 'POST', url: `/admin/users/${other.id}/act-as`, headers: as })).status).toBe(403);
+    const as = bearer(
+      (await call({ method: 'POST', url: `/admin/users/${user.id}/act-as`, headers: boss })).body.token,
+    );
+    expect((await call({ method: 'POST', url: `/admin/users/${other.id}/act-as`, headers: as })).status).toBe(
+      403,
+    );
     const create = await call({
       method: 'POST',
       url: '/admin/users',
@@ -176,11 +198,13 @@ describe('acting as a user', () => {
   it('nobody acts as a Super Admin, and an Admin does not touch admins', async () => {
     const admin = await createUser('admin');
     const bossId = (await call({ method: 'GET', url: '/user', headers: boss })).body.userId;
-    expect((await call({ method: 'POST', url: `/admin/users/${bossId}/act-as`, headers: admin.headers })).status).toBe(403);
+    expect(
+      (await call({ method: 'POST', url: `/admin/users/${bossId}/act-as`, headers: admin.headers })).status,
+    ).toBe(403);
     const otherAdmin = await createUser('admin');
-    expect((await call({ method: 'DELETE', url: `/admin/users/${otherAdmin.id}`, headers: admin.headers })).status).toBe(
-      403,
-    );
+    expect(
+      (await call({ method: 'DELETE', url: `/admin/users/${otherAdmin.id}`, headers: admin.headers })).status,
+    ).toBe(403);
     const makeAdmin = await call({
       method: 'POST',
       url: '/admin/users',
@@ -199,7 +223,9 @@ describe('disable, enable, reset password, sign out', () => {
     await adjust(user.id, 10);
     const key = (await call({ method: 'PUT', url: '/apikey', headers: user.headers })).body.api_key;
     expect((await call({ method: 'GET', url: '/credits', headers: { 'x-api-key': key } })).status).toBe(200);
-    const as = bearer((await call({ method: 'POST', url: `/admin/users/${user.id}/act-as`, headers: boss })).body.token);
+    const as = bearer(
+      (await call({ method: 'POST', url: `/admin/users/${user.id}/act-as`, headers: boss })).body.token,
+    );
     const job = await createJob(
       t.database.db,
       { profileId: user.id, fileName: 'a.csv', fileMethod: 'api', phoneCol: 0, headerRow: true, mapping: {} },
@@ -213,7 +239,11 @@ describe('disable, enable, reset password, sign out', () => {
       const refused = await call({ method: 'GET', url: '/credits', headers });
       expect(refused.status).toBe(401);
     }
-    const failed = await t.database.db.selectFrom('bulk_jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    const failed = await t.database.db
+      .selectFrom('bulk_jobs')
+      .selectAll()
+      .where('id', '=', job.id)
+      .executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ status: 'failed', credits_reversed: 3 });
     const info = await call({ method: 'GET', url: `/admin/users/${user.id}`, headers: boss });
     expect(info.body).toMatchObject({ status: 'disabled', credits: 10 });
@@ -256,6 +286,8 @@ describe('disable, enable, reset password, sign out', () => {
 describe('the audit log', () => {
   it('is append-only, even to SQL', async () => {
     await expect(sql`delete from audit_log`.execute(t.database.db)).rejects.toThrow(/append-only/);
-    await expect(sql`update audit_log set action = 'x'`.execute(t.database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`update audit_log set action = 'x'`.execute(t.database.db)).rejects.toThrow(
+      /append-only/,
+    );
   });
 });

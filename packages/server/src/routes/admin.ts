@@ -7,9 +7,21 @@ import type { ServerContext } from '../context.js';
 import { identityAdminFor } from '../identity-admin/setup.js';
 
 /** The admin area: users, their credits and passwords, acting as them, and the audit log. */
-export function registerAdmin({ registry, database, config, identity, apiKeyOwners, actAsTokens }: ServerContext): void {
+export function registerAdmin({
+  registry,
+  database,
+  config,
+  identity,
+  apiKeyOwners,
+  actAsTokens,
+}: ServerContext): void {
   const { db } = database;
-  const admin = new UserAdmin({ db, identity: identityAdminFor(config, identity), apiKeyOwners, actAsTokens });
+  const admin = new UserAdmin({
+    db,
+    identity: identityAdminFor(config, identity),
+    apiKeyOwners,
+    actAsTokens,
+  });
   const call = (principal: Principal, request: { id: string }): AdminCall => ({
     actor: principal,
     requestId: request.id,
@@ -17,7 +29,9 @@ export function registerAdmin({ registry, database, config, identity, apiKeyOwne
 
   registry.add(routes.adminListUsers, async ({ query }) => listUsers(db, query));
 
-  registry.add(routes.adminGetUser, async ({ params }) => adminUserInfo(db, await findAccount(db, params.user_id)));
+  registry.add(routes.adminGetUser, async ({ params }) =>
+    adminUserInfo(db, await findAccount(db, params.user_id)),
+  );
 
   registry.add(routes.adminCreateUser, async ({ principal, request, body }) =>
     admin.create(call(principal, request), { ...body, ut: body.ut ?? 'user' }),
@@ -49,7 +63,11 @@ export function registerAdmin({ registry, database, config, identity, apiKeyOwne
   });
 
   registry.add(routes.adminAdjustCredits, async ({ principal, request, params, body }) => {
-    const credits = await admin.adjustCredits(call(principal, request), await findAccount(db, params.user_id), body);
+    const credits = await admin.adjustCredits(
+      call(principal, request),
+      await findAccount(db, params.user_id),
+      body,
+    );
     return { message: `Credits adjusted by ${body.plan_credits}: the balance is ${credits}.`, credits };
   });
 

@@ -31,7 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('detail', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('request_id', 'text')
     .execute();
-  await db.schema.createIndex('audit_log_subject_idx').on('audit_log').columns(['subject_id', 'id']).execute();
+  await db.schema
+    .createIndex('audit_log_subject_idx')
+    .on('audit_log')
+    .columns(['subject_id', 'id'])
+    .execute();
   await sql`
     create function audit_log_append_only() returns trigger language plpgsql as $$
     begin
