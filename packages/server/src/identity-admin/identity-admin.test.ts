@@ -56,7 +56,9 @@ async function builtIn(): Promise<Subject> {
           AuthParameters: { USERNAME: email, PASSWORD: password },
         }),
       );
-      return result?.AuthenticationResult?.RefreshToken ?? null;
+      return result && 'AuthenticationResult' in result
+        ? (result.AuthenticationResult.RefreshToken ?? null)
+        : null;
     },
     async refresh(token) {
       const result = await attempt(() =>
