@@ -103,14 +103,12 @@ describe('admin.users', () => {
   });
 
   it('acts as a user: the token goes as the bearer of a client of its own', async () => {
-    nock(BASE)
-      .post('/admin/users/id-1/act-as')
-      .reply(200, {
-        token: 'act.as.token',
-        expires_at: '2026-01-01T00:15:00.000Z',
-        user_id: 'id-1',
-        email: 'u1@example.com',
-      });
+    nock(BASE).post('/admin/users/id-1/act-as').reply(200, {
+      token: 'act.as.token',
+      expires_at: '2026-01-01T00:15:00.000Z',
+      user_id: 'id-1',
+      email: 'u1@example.com',
+    });
     const admin = scrub();
     const token = await admin.admin.users.actAs('id-1');
     const scope = nock(BASE, { reqheaders: { authorization: 'Bearer act.as.token' } })
