@@ -2,8 +2,10 @@
 // Node entry, index.ts, is this and uploads from a file path.
 export type {
   Address,
+  AdminUserInfo,
   AmountOption,
   ApiKeyRotation,
+  AuditEntry,
   BulkJob,
   ClientConfig,
   CreateBulkJob,
@@ -32,6 +34,7 @@ export type {
   UpdateUser,
   UserInfo,
   UserPlan,
+  UserType,
   VerifyQuery,
   VerifyResult,
 } from '@scrub/contract';
