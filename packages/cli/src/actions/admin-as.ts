@@ -11,8 +11,6 @@ import { note } from '../input.js';
 export async function adminAs(user: string, command: string[], context: Context): Promise<void> {
   if (command.length === 0)
     throw new UsageError('Say which command to run: scrub admin as <user> -- <command>');
-  if (command[0] === 'admin')
-    throw new UsageError('An act-as token opens no admin command: run admin commands as yourself.');
   const { scrub } = await requireCredentials(context);
   const token = await scrub.admin.users.actAs(user);
   note(context, `Acting as ${token.email} until ${token.expires_at}`);
