@@ -98,7 +98,11 @@ export class UserAdmin {
       })
       .where('id', '=', target.id)
       .execute();
-    if (password) await revokeTokens(this.options.db, target.id);
+    // Earlier tokens carry the old e-mail, groups or password's session: each would put the old
+    // e-mail or role back on the profile at its next call, so none may be used any more.
+    const emailChanged = change.le !== undefined && change.le.toLowerCase() !== target.email.toLowerCase();
+    if (password || emailChanged || (role && role !== target.role))
+      await revokeTokens(this.options.db, target.id);
     this.options.apiKeyOwners.forget(target.id);
     await this.#audit(call, target, 'user.update', {
       ...(change.le !== undefined ? { email: change.le } : {}),

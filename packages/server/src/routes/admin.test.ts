@@ -95,7 +95,11 @@ describe('create and edit accounts', () => {
     expect(edit.status).toBe(200);
     const info = await call({ method: 'GET', url: `/admin/users/${newEmail}`, headers: boss });
     expect(info.body).toMatchObject({ email: newEmail, role: { name: 'Agency' }, status: 'active' });
-    await poolSignIn(t.app, t.config, newEmail);
+    // The old token carries the old e-mail and groups: it must not put them back.
+    expect((await call({ method: 'GET', url: '/user', headers: user.headers })).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const fresh = bearer(await poolSignIn(t.app, t.config, newEmail));
+    expect((await call({ method: 'GET', url: '/user', headers: fresh })).body.role.name).toBe('Agency');
   });
 
   it('lists users by page, search and role', async () => {
