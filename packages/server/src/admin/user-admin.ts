@@ -30,8 +30,8 @@ export interface AdminCall {
 
 export interface UserAdminOptions {
   db: Kysely<Database>;
-  /** Null when the service has no identity provider: only changes of its own data then work. */
-  identity: IdentityAdmin | null;
+  /** Answers null when the service has no identity provider: only changes of its own data then work. */
+  identity: () => Promise<IdentityAdmin | null>;
   apiKeyOwners: ApiKeyOwners;
   actAsTokens: ActAsTokens;
 }
@@ -50,7 +50,7 @@ export class UserAdmin {
   ) {
     const role = roleOfType[input.ut];
     if (!mayManageRole(call.actor.role, role)) throw forbidden('Creating an admin account is refused.');
-    const created = await this.#identity().createUser({
+    const created = await (await this.#identity()).createUser({
       email: input.le,
       password: input.lp,
       role,
@@ -80,7 +80,7 @@ export class UserAdmin {
     const role = change.ut ? roleOfType[change.ut] : undefined;
     if (role && !mayManageRole(call.actor.role, role))
       throw forbidden('Making an account an admin is refused.');
-    const identity = this.#identity();
+    const identity = await this.#identity();
     if (change.le !== undefined || change.full_name !== undefined) {
       await identity.updateUserAttributes(target.sub, { email: change.le, name: change.full_name });
     }
@@ -116,7 +116,7 @@ export class UserAdmin {
     if (target.id === call.actor.profileId) {
       throw new ApiError('conflict', 'You cannot disable your own account.');
     }
-    await this.options.identity?.disableUser(target.sub);
+    await (await this.options.identity())?.disableUser(target.sub);
     const failedJobs = await disableAccount(this.options.db, target.id);
     this.options.apiKeyOwners.forget(target.id);
     await this.#audit(call, target, 'user.disable', { failed_jobs: failedJobs });
@@ -125,7 +125,7 @@ export class UserAdmin {
 
   async enable(call: AdminCall, target: Profile): Promise<void> {
     this.#mayTouch(call, target);
-    await this.options.identity?.enableUser(target.sub);
+    await (await this.options.identity())?.enableUser(target.sub);
     await enableAccount(this.options.db, target.id);
     this.options.apiKeyOwners.forget(target.id);
     await this.#audit(call, target, 'user.enable');
@@ -133,14 +133,14 @@ export class UserAdmin {
 
   async resetPassword(call: AdminCall, target: Profile, password: string): Promise<void> {
     this.#mayTouch(call, target);
-    await this.#identity().setUserPassword(target.sub, password);
+    await (await this.#identity()).setUserPassword(target.sub, password);
     await revokeTokens(this.options.db, target.id);
     await this.#audit(call, target, 'user.reset_password');
   }
 
   async signOut(call: AdminCall, target: Profile): Promise<void> {
     this.#mayTouch(call, target);
-    await this.options.identity?.globalSignOut(target.sub);
+    await (await this.options.identity())?.globalSignOut(target.sub);
     await revokeTokens(this.options.db, target.id);
     await this.#audit(call, target, 'user.sign_out');
   }
@@ -186,14 +186,15 @@ export class UserAdmin {
     if (!mayManageRole(call.actor.role, target.role)) throw forbidden(`${target.email} is an admin.`);
   }
 
-  #identity(): IdentityAdmin {
-    if (!this.options.identity) {
+  async #identity(): Promise<IdentityAdmin> {
+    const identity = await this.options.identity();
+    if (!identity) {
       throw new ApiError(
         'service_unavailable',
         'This service has no identity provider configured, so it cannot create accounts or set passwords.',
       );
     }
-    return this.options.identity;
+    return identity;
   }
 
   #audit(call: AdminCall, subject: Profile, action: string, detail: Record<string, unknown> = {}) {
