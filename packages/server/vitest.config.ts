@@ -1,7 +1,7 @@
 import { defineProject, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.ts';
 
-export default mergeConfig(
+const config = mergeConfig(
   shared,
   defineProject({
     test: {
@@ -12,3 +12,9 @@ export default mergeConfig(
     },
   }),
 );
+
+// Node code only: without the `module` condition, packages whose `module` build Node cannot load
+// (@aws-sdk/core's extensionless ESM, reached from the Cognito client) resolve as Node resolves them.
+config.ssr = { ...config.ssr, resolve: { conditions: ['@scrub/source', 'node', 'development|production'] } };
+
+export default config;

@@ -6,7 +6,7 @@ import { parseInput } from './validate.js';
 const DEFAULT_API_URL = 'http://localhost:8787';
 
 /** Which credentials a call goes with, in the order they are looked for. */
-export type CredentialSource = 'SCRUB_API_KEY' | 'session' | 'saved key' | 'none';
+export type CredentialSource = 'SCRUB_ACT_AS_TOKEN' | 'SCRUB_API_KEY' | 'session' | 'saved key' | 'none';
 
 export interface GlobalOptions {
   apiUrl?: string;
@@ -85,12 +85,18 @@ export class Context {
   }
 
   /**
-   * The client and the credentials it uses: SCRUB_API_KEY, then the profile's session, then the
-   * profile's saved key (docs/cli.md). Public calls work with none.
+   * The client and the credentials it uses: an admin's act-as token (`scrub admin as` sets
+   * SCRUB_ACT_AS_TOKEN for the command it runs), SCRUB_API_KEY, then the profile's session, then
+   * the profile's saved key (docs/cli.md). Public calls work with none.
    */
   async credentials(): Promise<{ scrub: Scrub; source: CredentialSource }> {
     const baseURL = await this.resolveApiUrl();
     const { MemoryTokenStorage, Scrub } = await import('@scrub/sdk');
+    const actAs = this.io.env.SCRUB_ACT_AS_TOKEN?.trim();
+    if (actAs) {
+      const admin = new Scrub({ baseURL, apiKey: null, tokenStorage: new MemoryTokenStorage() });
+      return { scrub: admin.admin.users.asUser(actAs), source: 'SCRUB_ACT_AS_TOKEN' };
+    }
     const fromEnv = this.io.env.SCRUB_API_KEY?.trim();
     if (fromEnv) {
       // A session stays on disk for later runs, but this run does not use it.

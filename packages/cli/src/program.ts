@@ -16,6 +16,7 @@
  */
 import { Command } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { adminCommand } from './commands/admin.js';
 import { bulkCommand } from './commands/bulk.js';
 import { checkCommand } from './commands/check.js';
 import { configCommand } from './commands/config.js';
@@ -78,6 +79,7 @@ export function createProgram(context: Context): Command {
     passwordCommand,
     keyCommand,
     configCommand,
+    adminCommand,
   ];
   for (const command of commands) program.addCommand(inheritSettings(command(context), program));
   return program;

@@ -4,7 +4,32 @@ import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './payments.js
 import { PlanReferenceSchema } from './plans.js';
 import { defineRoutes } from './route-spec.js';
 
-/** Managed user row (both seed documents, section 3). */
+/** Messages of the seed's admin screens, spelling corrected (seed document 1, section 5). */
+export const adminMessages = {
+  allFieldsRequired: 'All fields are required',
+  passwordsDiffer: 'Both fields must have the same password',
+  passwordBlank: "Password can't be blank!",
+  passwordTooShort: 'You have to enter at least 6 characters!',
+  confirmMismatch: "Confirm password doesn't match New password",
+  accountCreated: 'Account created successfully',
+  userDisabled: 'User deleted successfully',
+  userEnabled: 'User enabled successfully',
+  userUpdated: 'User updated successfully',
+  passwordReset: 'Password reset successfully',
+  signedOut: 'User signed out everywhere',
+} as const;
+
+/** The admin reset-password modal's minimum length (seed document 1, section 9). */
+export const ADMIN_PASSWORD_MIN_LENGTH = 6;
+
+/** An account's type as the admin screens set it (`ut`): one per role. */
+export const USER_TYPES = ['user', 'agency', 'admin', 'super_admin'] as const;
+export const UserTypeSchema = z.enum(USER_TYPES);
+export type UserType = z.infer<typeof UserTypeSchema>;
+
+export const AccountStatusSchema = z.enum(['active', 'disabled']);
+
+/** Managed user row (both seed documents, section 3), with what the list shows of the account. */
 export const ManagedUserSchema = z.object({
   user_id: z.string(),
   full_name: z.string(),
@@ -12,15 +37,18 @@ export const ManagedUserSchema = z.object({
   role_name: RoleNameSchema,
   avatar: z.string().nullable(),
   credits: z.number().int().nonnegative(),
-  enabled: z.boolean(),
+  status: AccountStatusSchema,
   created_at: z.string(),
+  last_sign_in_at: z.string().nullable(),
 });
 export type ManagedUser = z.infer<typeof ManagedUserSchema>;
 
 export const AdminUserListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  search: z.string().max(255).optional(),
+  /** Part of the e-mail address or the name, any case. */
+  search: z.string().trim().max(255).optional(),
+  role: RoleNameSchema.optional(),
 });
 export const AdminUserListSchema = z.object({
   users: z.array(ManagedUserSchema),
@@ -29,41 +57,120 @@ export const AdminUserListSchema = z.object({
   total_users_count: z.number().int(),
 });
 
-/** An account's type as the admin screens set it (`ut`). */
-export const USER_TYPES = ['user', 'admin'] as const;
-export const UserTypeSchema = z.enum(USER_TYPES);
+/** One user's info as an admin sees it: the user's own info plus status and sign-in times. */
+export const AdminUserInfoSchema = UserInfoSchema.extend({
+  status: AccountStatusSchema,
+  disabled_at: z.string().nullable(),
+  last_sign_in_at: z.string().nullable(),
+});
+export type AdminUserInfo = z.infer<typeof AdminUserInfoSchema>;
 
-/** Create account: the seed's payload keys (le e-mail, lp password, ut user type). */
+const required = z.string({ error: adminMessages.allFieldsRequired }).min(1, adminMessages.allFieldsRequired);
+
+/** Create account: the seed's keys (le e-mail, lp password, ut type) and the confirmation field. */
 export const AdminCreateUserSchema = z
-  .object({ le: z.email(), lp: z.string().min(6), ut: UserTypeSchema.default('user') })
-  .strict();
-/** Update a user: e-mail and type must be non-empty; a blank password means unchanged. */
+  .object({
+    le: required.max(255).pipe(z.email()),
+    lp: required.max(256),
+    lp_confirm: required.max(256),
+    ut: UserTypeSchema.or(z.literal('').transform(() => undefined))
+      .optional()
+      .refine((type) => type !== undefined, adminMessages.allFieldsRequired),
+    full_name: z.string().trim().max(100).optional(),
+  })
+  .strict()
+  .refine((body) => body.lp === body.lp_confirm, {
+    message: adminMessages.passwordsDiffer,
+    path: ['lp_confirm'],
+  });
+
+/** Update a user: e-mail and type must be non-empty when sent; a blank password means unchanged. */
 export const AdminUpdateUserSchema = z
-  .object({ le: z.email().optional(), lp: z.string().optional(), ut: UserTypeSchema.optional() })
+  .object({
+    le: z.string().trim().min(1, 'The e-mail address cannot be empty').max(255).pipe(z.email()).optional(),
+    lp: z.string().max(256).optional(),
+    ut: UserTypeSchema.optional(),
+    full_name: z.string().trim().max(100).optional(),
+  })
   .strict();
-/** Adjust credits: a signed change, written to the ledger like any other entry. */
+
+/** Reset a user's password: the seed's modal, its checks and messages. */
+export const AdminResetPasswordSchema = z
+  .object({
+    password: z
+      .string({ error: adminMessages.passwordBlank })
+      .min(1, adminMessages.passwordBlank)
+      .min(ADMIN_PASSWORD_MIN_LENGTH, adminMessages.passwordTooShort)
+      .max(256),
+    confirm_password: z.string({ error: adminMessages.confirmMismatch }).max(256),
+  })
+  .strict()
+  .refine((body) => body.password === body.confirm_password, {
+    message: adminMessages.confirmMismatch,
+    path: ['confirm_password'],
+  });
+
+/** Adjust credits: a signed change with a reason, written to the ledger and the audit log. */
 export const AdminAdjustCreditsSchema = z
   .object({
     plan_credits: z
       .number()
       .int()
+      .min(-2_147_483_647)
+      .max(2_147_483_647)
       .refine((n) => n !== 0, 'the adjustment cannot be 0'),
+    reason: z.string().trim().min(1, 'a reason is required').max(500),
     plan_reference: PlanReferenceSchema.optional(),
-    note: z.string().max(500).optional(),
   })
   .strict();
-export const ActAsUserSchema = z.object({ token: z.string(), expires_at: z.string() });
+export const AdminAdjustCreditsResultSchema = z.object({ message: z.string(), credits: z.number().int() });
 
-const UserIdParams = z.object({ user_id: z.string().min(1).max(64) });
+/** A short-lived token to act as a user; its `act` claim names the admin. */
+export const ActAsUserSchema = z.object({
+  token: z.string(),
+  expires_at: z.string(),
+  user_id: z.string(),
+  email: z.email(),
+});
 
-/** Written down ahead of the admin work: none is served yet. */
+export const AuditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor_id: z.string(),
+  actor_email: z.string(),
+  subject_id: z.string().nullable(),
+  subject_email: z.string().nullable(),
+  action: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  request_id: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export const AuditQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** Only entries about this account (its id). */
+  subject_id: z.uuid().optional(),
+});
+export const AuditListSchema = z.object({
+  entries: z.array(AuditEntrySchema),
+  page: z.number().int(),
+  total_pages: z.number().int(),
+  total_entries_count: z.number().int(),
+});
+
+/** The account's id, or its e-mail address. */
+const UserIdParams = z.object({ user_id: z.string().trim().min(1).max(255) });
+
+/** The name of the response header every answer to an act-as request carries. */
+export const ACTING_AS_HEADER = 'x-scrub-acting-as';
+export const ACTING_ADMIN_HEADER = 'x-scrub-acting-admin';
+
 export const adminRoutes = defineRoutes('admin', {
   adminListUsers: {
     method: 'GET',
     path: '/admin/users',
     auth: 'admin',
-    planned: true,
-    summary: 'All users',
+    summary: 'All users: paged, searched by e-mail or name, filtered by role',
     query: AdminUserListQuerySchema,
     response: AdminUserListSchema,
   },
@@ -71,8 +178,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'POST',
     path: '/admin/users',
     auth: 'admin',
-    planned: true,
-    summary: 'Create an account',
+    summary: 'Create an account (only a Super Admin creates admins)',
     body: AdminCreateUserSchema,
     response: ManagedUserSchema,
     status: 201,
@@ -81,16 +187,14 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'GET',
     path: '/admin/users/{user_id}',
     auth: 'admin',
-    planned: true,
     summary: "A user's info",
     params: UserIdParams,
-    response: UserInfoSchema,
+    response: AdminUserInfoSchema,
   },
   adminUpdateUser: {
     method: 'PUT',
     path: '/admin/users/{user_id}',
     auth: 'admin',
-    planned: true,
     summary: "Change a user's e-mail, password or type",
     params: UserIdParams,
     body: AdminUpdateUserSchema,
@@ -100,8 +204,32 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'DELETE',
     path: '/admin/users/{user_id}',
     auth: 'admin',
-    planned: true,
-    summary: 'Disable an account',
+    summary: 'Disable an account (nothing is deleted)',
+    params: UserIdParams,
+    response: MessageSchema,
+  },
+  adminEnableUser: {
+    method: 'POST',
+    path: '/admin/users/{user_id}/enable',
+    auth: 'admin',
+    summary: 'Enable a disabled account',
+    params: UserIdParams,
+    response: MessageSchema,
+  },
+  adminResetPassword: {
+    method: 'PUT',
+    path: '/admin/users/{user_id}/password',
+    auth: 'admin',
+    summary: "Set a user's password; their earlier tokens stop working",
+    params: UserIdParams,
+    body: AdminResetPasswordSchema,
+    response: MessageSchema,
+  },
+  adminSignOutUser: {
+    method: 'POST',
+    path: '/admin/users/{user_id}/sign-out',
+    auth: 'admin',
+    summary: 'Sign a user out everywhere; their earlier tokens stop working',
     params: UserIdParams,
     response: MessageSchema,
   },
@@ -109,18 +237,16 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'POST',
     path: '/admin/users/{user_id}/credits',
     auth: 'admin',
-    planned: true,
-    summary: "Adjust a user's credits",
+    summary: "Adjust a user's credits, with a reason",
     params: UserIdParams,
     body: AdminAdjustCreditsSchema,
-    response: MessageSchema,
+    response: AdminAdjustCreditsResultSchema,
   },
   adminActAsUser: {
     method: 'POST',
     path: '/admin/users/{user_id}/act-as',
     auth: 'admin',
-    planned: true,
-    summary: 'A token to act as the user',
+    summary: 'A short-lived token to act as the user',
     params: UserIdParams,
     response: ActAsUserSchema,
   },
@@ -128,10 +254,17 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'GET',
     path: '/admin/users/{user_id}/purchases',
     auth: 'admin',
-    planned: true,
     summary: "A user's purchase history",
     params: UserIdParams,
     query: PurchaseHistoryQuerySchema,
     response: PurchaseHistorySchema,
+  },
+  adminListAudit: {
+    method: 'GET',
+    path: '/admin/audit',
+    auth: 'super_admin',
+    summary: 'The audit log, newest first (read-only)',
+    query: AuditQuerySchema,
+    response: AuditListSchema,
   },
 });

@@ -12,6 +12,7 @@ export const errorStatus = {
   unauthorized: 401,
   invalid_api_key: 401,
   token_expired: 401,
+  account_disabled: 401,
   insufficient_credits: 402,
   forbidden: 403,
   plan_paused: 403,

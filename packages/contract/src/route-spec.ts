@@ -19,9 +19,10 @@ export type ResourceName = (typeof RESOURCES)[number];
 
 /**
  * none: public. user: a bearer ID token or an API key (`x-api-key`). admin: a bearer ID token of
- * an Admin or Super Admin.
+ * an Admin or Super Admin. super_admin: a bearer ID token of a Super Admin. Which roles each level
+ * admits is the server's one access table (docs/auth.md).
  */
-export type RouteAuth = 'none' | 'user' | 'admin';
+export type RouteAuth = 'none' | 'user' | 'admin' | 'super_admin';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteSpec {

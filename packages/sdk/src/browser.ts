@@ -2,8 +2,10 @@
 // Node entry, index.ts, is this and uploads from a file path.
 export type {
   Address,
+  AdminUserInfo,
   AmountOption,
   ApiKeyRotation,
+  AuditEntry,
   BulkJob,
   ClientConfig,
   CreateBulkJob,
@@ -32,6 +34,7 @@ export type {
   UpdateUser,
   UserInfo,
   UserPlan,
+  UserType,
   VerifyQuery,
   VerifyResult,
 } from '@scrub/contract';
@@ -40,6 +43,7 @@ export { mappableFields } from '@scrub/contract';
 export { type AuthOperation, authMessages } from './auth/auth-errors.js';
 export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
+export { type NumberedPage, numberedPage } from './core/numbered-page.js';
 export type { Page, PagePromise } from './core/pagination.js';
 export {
   APIConnectionError,
@@ -72,6 +76,17 @@ export {
   UsernameExistsError,
 } from './errors.js';
 export { Credits, User } from './resources/account.js';
+export {
+  type ActAsToken,
+  Admin,
+  AdminAudit,
+  type AdminCreateUserParams,
+  type AdminUpdateUserParams,
+  type AdminUserListParams,
+  type AdminUserPage,
+  AdminUsers,
+  type AuditPage,
+} from './resources/admin.js';
 export { ApiKey } from './resources/api-key.js';
 export {
   Auth,

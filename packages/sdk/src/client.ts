@@ -24,6 +24,7 @@ import {
   ScrubError,
 } from './errors.js';
 import { Credits, User } from './resources/account.js';
+import { Admin } from './resources/admin.js';
 import { ApiKey } from './resources/api-key.js';
 import { Auth } from './resources/auth.js';
 import { Bulk } from './resources/bulk-jobs.js';
@@ -137,6 +138,8 @@ export class Scrub {
   readonly bulk: Bulk;
   /** The files of bulk jobs: the list, one file, downloads of the result and of the upload. */
   readonly files: Files;
+  /** Accounts and the audit log, for Admins and Super Admins. */
+  readonly admin: Admin;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
@@ -161,6 +164,7 @@ export class Scrub {
     this.verify = createVerify(this);
     this.bulk = new Bulk(this);
     this.files = new Files(this);
+    this.admin = new Admin(this);
   }
 
   /** Service status, version and which reference data answers. Public. */

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { ActAsRecorder } from './admin/act-as-recorder.js';
+import { ActAsTokens } from './auth/act-as-tokens.js';
 import { ApiKeyOwners } from './auth/api-key-owners.js';
 import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
@@ -21,6 +23,7 @@ import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
+import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulkJobs } from './routes/bulk-jobs.js';
 import { registerFiles } from './routes/files.js';
@@ -38,6 +41,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerVerify,
   registerBulkJobs,
   registerFiles,
+  registerAdmin,
 ];
 
 export interface AppOptions {
@@ -84,11 +88,15 @@ export async function buildApp({
       ));
 
   const apiKeyOwners = new ApiKeyOwners(database.db, config.apiKeyCacheSeconds);
+  const actAsTokens = new ActAsTokens(database.db);
+  const actAsRecorder = new ActAsRecorder(app, database, logger);
   const authenticator = new Authenticator({
     db: database.db,
     apiKeyOwners,
     verifier: tokenVerifier === undefined ? (verifierFromConfig(config) ?? builtInVerifier) : tokenVerifier,
     adminEmails: config.adminEmails,
+    actAsTokens,
+    onIdentified: actAsRecorder.identified,
   });
   const registry = new RouteRegistry(app, authenticator);
   const bulk = await setUpBulk({
@@ -107,6 +115,7 @@ export async function buildApp({
     registry,
     referenceData,
     apiKeyOwners,
+    actAsTokens,
     checkCharger: new CheckCharger(database.db),
     answerCache: new AnswerCache(config.verifyCache),
     publicUrl,

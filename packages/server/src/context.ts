@@ -1,3 +1,4 @@
+import type { ActAsTokens } from './auth/act-as-tokens.js';
 import type { ApiKeyOwners } from './auth/api-key-owners.js';
 import type { BlobStore } from './blob-store/blob-store.js';
 import type { BulkServices } from './bulk/setup.js';
@@ -19,6 +20,8 @@ export interface ServerContext {
   referenceData: ReferenceData;
   /** Who owns which API key; told to forget an account's keys when they change. */
   apiKeyOwners: ApiKeyOwners;
+  /** Issues and verifies admins' act-as tokens. */
+  actAsTokens: ActAsTokens;
   /** Charges single checks, many per transaction under load. */
   checkCharger: CheckCharger;
   /** Answers an account was given lately, reused for free. */

@@ -6,6 +6,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/stora
 
 export interface TestApp {
   app: FastifyInstance;
+  config: ServerConfig;
   database: DatabaseHandle;
   close(): Promise<void>;
 }
@@ -31,6 +32,7 @@ export async function createTestApp(
   });
   return {
     app,
+    config,
     database,
     async close() {
       await app.close();

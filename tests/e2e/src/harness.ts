@@ -112,9 +112,12 @@ export function scrubServer(args: string[], dataDir: string): Promise<RunResult>
 }
 
 /** `scrub-server start` on a free port; resolves once the banner gives the address. */
-export async function startServer(dataDir = tempDir('data-')): Promise<ServerProcess> {
+export async function startServer(
+  dataDir = tempDir('data-'),
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [binPath('@scrub/server', 'scrub-server'), 'start'], {
-    env: environment({ SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0', SCRUB_LOG_LEVEL: 'warn' }),
+    env: environment({ ...env, SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0', SCRUB_LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);

@@ -33,6 +33,19 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   getFile: (scrub) => scrub.files.get('ref'),
   downloadResult: (scrub) => scrub.files.download('ref'),
   downloadUpload: (scrub) => scrub.files.downloadUpload('ref'),
+  adminListUsers: (scrub) => scrub.admin.users.list({ search: 'pat' }),
+  adminGetUser: (scrub) => scrub.admin.users.get('pat@example.com'),
+  adminCreateUser: (scrub) =>
+    scrub.admin.users.create({ le: 'pat@example.com', lp: 'Pw-123456', lp_confirm: 'Pw-123456', ut: 'user' }),
+  adminUpdateUser: (scrub) => scrub.admin.users.update('pat@example.com', { ut: 'agency' }),
+  adminDeleteUser: (scrub) => scrub.admin.users.disable('pat@example.com'),
+  adminEnableUser: (scrub) => scrub.admin.users.enable('pat@example.com'),
+  adminResetPassword: (scrub) => scrub.admin.users.resetPassword('pat@example.com', 'Pw-654321'),
+  adminSignOutUser: (scrub) => scrub.admin.users.signOut('pat@example.com'),
+  adminAdjustCredits: (scrub) => scrub.admin.users.adjustCredits('pat@example.com', 10, 'goodwill'),
+  adminActAsUser: (scrub) => scrub.admin.users.actAs('pat@example.com'),
+  adminListPurchases: (scrub) => scrub.admin.users.purchases('pat@example.com'),
+  adminListAudit: (scrub) => scrub.admin.audit.list(),
 };
 
 /** Which route an SDK call asks for: `request` is stopped before anything goes on the wire. */

@@ -5,6 +5,7 @@ import { formatCredits, formatPairs } from '../format.js';
 
 function describeCredential(source: CredentialSource, profile: string): string {
   if (source === 'SCRUB_API_KEY') return 'SCRUB_API_KEY (the environment variable)';
+  if (source === 'SCRUB_ACT_AS_TOKEN') return 'an act-as token (scrub admin as)';
   return `${source} (profile "${profile}")`;
 }
 

@@ -64,7 +64,14 @@ export async function findApiKeyOwner(db: Kysely<Database>, key: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('profiles', 'profiles.id', 'api_keys.profile_id')
-    .select(['profiles.id', 'profiles.sub', 'profiles.email', 'profiles.role'])
+    .select([
+      'profiles.id',
+      'profiles.sub',
+      'profiles.email',
+      'profiles.role',
+      'profiles.disabled_at',
+      'profiles.tokens_valid_after',
+    ])
     .where('api_keys.key_hash', '=', hashApiKey(key))
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();

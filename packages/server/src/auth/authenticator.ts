@@ -5,10 +5,13 @@ import { ensureProfile } from '../account/profiles.js';
 import type { ServerConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Database } from '../storage/schema.js';
+import { permits } from './access.js';
+import { type ActAsTokens, looksLikeActAsToken } from './act-as-tokens.js';
 import type { ApiKeyOwners } from './api-key-owners.js';
 import { looksLikeApiKey } from './api-keys.js';
 import type { Principal } from './principal.js';
 import { highestRole, isAdminRole, roleFromGroups } from './roles.js';
+import { assertInGoodStanding, noteSignIn } from './standing.js';
 import {
   cognitoIssuer,
   createTokenVerifier,
@@ -30,6 +33,10 @@ export interface AuthenticatorOptions {
   verifier: TokenVerifier | null;
   /** E-mail addresses that are Super Admin whatever their groups (the first admin). */
   adminEmails: readonly string[];
+  /** Verifies admins' act-as tokens; without it they are refused like any unknown token. */
+  actAsTokens?: ActAsTokens;
+  /** Told who is calling before their permission is checked (the act-as recorder). */
+  onIdentified?: (request: FastifyRequest, principal: Principal) => void;
 }
 
 const unauthorized = (message: string) => new ApiError('unauthorized', message);
@@ -53,9 +60,8 @@ export class Authenticator {
 
   async authenticate(request: FastifyRequest, requirement: AuthRequirement): Promise<Principal> {
     const principal = await this.#identify(request, requirement);
-    if (requirement.auth === 'admin' && !(principal.via === 'token' && isAdminRole(principal.role))) {
-      throw new ApiError('forbidden', messages.accessDenied);
-    }
+    this.options.onIdentified?.(request, principal);
+    if (!permits(requirement.auth, principal)) throw new ApiError('forbidden', messages.accessDenied);
     return principal;
   }
 
@@ -86,6 +92,7 @@ export class Authenticator {
     if (looksLikeApiKey(token)) {
       throw unauthorized('That is an API key: send it in the x-api-key header, not in Authorization.');
     }
+    if (this.options.actAsTokens && looksLikeActAsToken(token)) return this.#fromActAs(token);
     if (!this.options.verifier) {
       throw unauthorized(
         'This service has no identity provider configured, so it cannot accept ID tokens. Use an API key.',
@@ -98,12 +105,38 @@ export class Authenticator {
       name: identity.name,
       role: this.#roleOf(identity),
     });
+    assertInGoodStanding(profile, identity.issuedAt);
+    await noteSignIn(this.options.db, profile, identity.authTime);
     return {
       profileId: profile.id,
       sub: profile.sub,
       email: profile.email,
       role: profile.role,
       via: 'token',
+    };
+  }
+
+  /**
+   * An admin acting as a user: both accounts must be in good standing, and the admin still an
+   * admin, at every request (a token outlives neither a disable nor a demotion).
+   */
+  async #fromActAs(token: string): Promise<Principal> {
+    const claims = await (this.options.actAsTokens as ActAsTokens).verify(token);
+    const [user, admin] = await Promise.all([
+      this.options.db.selectFrom('profiles').selectAll().where('id', '=', claims.userId).executeTakeFirst(),
+      this.options.db.selectFrom('profiles').selectAll().where('id', '=', claims.adminId).executeTakeFirst(),
+    ]);
+    if (!user || !admin) throw unauthorized('The act-as token names an account that does not exist.');
+    assertInGoodStanding(admin, claims.issuedAt);
+    if (!isAdminRole(admin.role)) throw new ApiError('forbidden', messages.accessDenied);
+    assertInGoodStanding(user, claims.issuedAt);
+    return {
+      profileId: user.id,
+      sub: user.sub,
+      email: user.email,
+      role: user.role,
+      via: 'act_as',
+      actor: { profileId: admin.id, email: admin.email },
     };
   }
 
@@ -127,6 +160,7 @@ export class Authenticator {
         'The API key is not valid: it was never issued or has been replaced by a newer key.',
       );
     }
+    assertInGoodStanding(owner);
     return { profileId: owner.id, sub: owner.sub, email: owner.email, role: owner.role, via: 'api_key' };
   }
 }

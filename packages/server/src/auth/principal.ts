@@ -1,7 +1,7 @@
 import type { RoleName } from '@scrub/contract';
 
-/** How a caller proved who they are. */
-export type CredentialKind = 'token' | 'api_key';
+/** How a caller proved who they are; `act_as` is an admin's short-lived token to act as a user. */
+export type CredentialKind = 'token' | 'api_key' | 'act_as';
 
 /** The caller of an authenticated route, as every handler receives it. */
 export interface Principal {
@@ -10,4 +10,6 @@ export interface Principal {
   email: string;
   role: RoleName;
   via: CredentialKind;
+  /** The admin behind an act-as token: the principal is the user acted as. */
+  actor?: { profileId: string; email: string };
 }

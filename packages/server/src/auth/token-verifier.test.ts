@@ -29,6 +29,7 @@ describe('ID token verification', () => {
       emailVerified: true,
       name: 'Alice',
       groups: ['Admin'],
+      issuedAt: expect.any(Number),
     });
   });
 

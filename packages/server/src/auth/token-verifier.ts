@@ -8,6 +8,10 @@ export interface IdTokenIdentity {
   emailVerified: boolean;
   name: string | null;
   groups: string[];
+  /** `iat` in seconds: tokens issued before the account's `tokens_valid_after` are refused. */
+  issuedAt?: number;
+  /** `auth_time` in seconds: when the person signed in. */
+  authTime?: number;
 }
 
 export interface TokenVerifierOptions {
@@ -110,6 +114,8 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       emailVerified: payload.email_verified === true || payload.email_verified === 'true',
       name: typeof payload.name === 'string' && payload.name.trim() !== '' ? payload.name.trim() : null,
       groups: stringArray(payload['cognito:groups']),
+      ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat } : {}),
+      ...(typeof payload.auth_time === 'number' ? { authTime: payload.auth_time } : {}),
     };
   };
 }

@@ -49,6 +49,11 @@ export interface ProfilesTable {
   >;
   /** Cached balance: only the ledger writes it, in the transaction that adds the entry. */
   credits: ColumnType<number, never, number>;
+  /** Set while an admin has disabled the account: its key and tokens are refused. */
+  disabled_at: ColumnType<Date | null, never, Date | null>;
+  /** Tokens issued before this instant are refused (a password reset, a global sign-out, a disable). */
+  tokens_valid_after: ColumnType<Date | null, never, Date | null>;
+  last_sign_in_at: ColumnType<Date | null, never, Date | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -197,7 +202,28 @@ export interface BulkJobsTable {
   completed_at: Date | null;
 }
 
+/** Admin actions and act-as requests (migration 0007-admin); append-only. */
+export interface AuditLogTable {
+  id: Generated<string>;
+  at: Generated<Date>;
+  actor_id: string;
+  actor_email: string;
+  subject_id: string | null;
+  subject_email: string | null;
+  action: string;
+  detail: Json<Record<string, unknown>>;
+  request_id: string | null;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  secret: string;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
+  audit_log: AuditLogTable;
+  service_secrets: ServiceSecretsTable;
   bulk_jobs: BulkJobsTable;
   plans: PlansTable;
   profiles: ProfilesTable;

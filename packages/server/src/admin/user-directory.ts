@@ -1,0 +1,78 @@
+import type { AdminUserInfo, ManagedUser, RoleName } from '@scrub/contract';
+import { type Kysely, sql } from 'kysely';
+import { type Profile, userInfo } from '../account/profiles.js';
+import { ApiError } from '../http/api-error.js';
+import type { Database } from '../storage/schema.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export function managedUserOf(profile: Profile): ManagedUser {
+  return {
+    user_id: profile.id,
+    full_name: profile.user_name,
+    email: profile.email,
+    role_name: profile.role,
+    avatar: null,
+    credits: profile.credits,
+    status: profile.disabled_at ? 'disabled' : 'active',
+    created_at: profile.created_at.toISOString(),
+    last_sign_in_at: profile.last_sign_in_at?.toISOString() ?? null,
+  };
+}
+
+/** Every account, newest first, searched by part of the e-mail or the name and filtered by role. */
+export async function listUsers(
+  db: Kysely<Database>,
+  query: { page: number; limit: number; search?: string | undefined; role?: RoleName | undefined },
+) {
+  let base = db.selectFrom('profiles');
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+    base = base.where((eb) =>
+      eb.or([
+        eb(sql<string>`lower(email)`, 'like', pattern),
+        eb(sql<string>`lower(user_name)`, 'like', pattern),
+      ]),
+    );
+  }
+  if (query.role) base = base.where('role', '=', query.role);
+  const { count } = await base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .execute();
+  const total = Number(count);
+  return {
+    users: rows.map(managedUserOf),
+    page: query.page,
+    total_pages: Math.max(1, Math.ceil(total / query.limit)),
+    total_users_count: total,
+  };
+}
+
+/** An account by its id or its e-mail address (any case; the newest if re-created); 404 otherwise. */
+export async function findAccount(db: Kysely<Database>, idOrEmail: string): Promise<Profile> {
+  const byId = UUID.test(idOrEmail);
+  const profile = await db
+    .selectFrom('profiles')
+    .selectAll()
+    .$if(byId, (q) => q.where('id', '=', idOrEmail))
+    .$if(!byId, (q) => q.where(sql<string>`lower(email)`, '=', idOrEmail.toLowerCase()))
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!profile) throw new ApiError('not_found', `No account ${byId ? 'with id' : 'for'} ${idOrEmail}.`);
+  return profile;
+}
+
+export async function adminUserInfo(db: Kysely<Database>, profile: Profile): Promise<AdminUserInfo> {
+  return {
+    ...(await userInfo(db, profile)),
+    status: profile.disabled_at ? 'disabled' : 'active',
+    disabled_at: profile.disabled_at?.toISOString() ?? null,
+    last_sign_in_at: profile.last_sign_in_at?.toISOString() ?? null,
+  };
+}

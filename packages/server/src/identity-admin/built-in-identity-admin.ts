@@ -1,0 +1,71 @@
+import type { RoleName } from '@scrub/contract';
+import { CognitoError } from '../identity/errors.js';
+import type { IdentityPool } from '../identity/identity-pool.js';
+import { type CreatedIdentity, type IdentityAdmin, identityFailure, ROLE_GROUPS } from './identity-admin.js';
+
+/** The built-in pool's `pool.admin`, its CognitoErrors turned into API answers. */
+export class BuiltInIdentityAdmin implements IdentityAdmin {
+  constructor(private readonly pool: IdentityPool) {}
+
+  createUser(input: {
+    email: string;
+    password: string;
+    name?: string;
+    role: RoleName;
+  }): Promise<CreatedIdentity> {
+    return this.#run(async () => {
+      const user = await this.pool.admin.adminCreateUser({
+        email: input.email,
+        password: input.password,
+        ...(input.name ? { name: input.name } : {}),
+        groups: [input.role],
+      });
+      return { sub: user.sub, email: user.email };
+    });
+  }
+
+  updateUserAttributes(sub: string, attributes: { email?: string; name?: string }): Promise<void> {
+    const defined = Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined));
+    return this.#run(async () => {
+      await this.pool.admin.adminUpdateUserAttributes(sub, defined as Record<string, string>);
+    });
+  }
+
+  setUserPassword(sub: string, password: string): Promise<void> {
+    return this.#run(() => this.pool.admin.adminSetUserPassword(sub, password));
+  }
+
+  setRole(sub: string, role: RoleName): Promise<void> {
+    return this.#run(async () => {
+      const current = await this.pool.admin.adminListGroupsForUser(sub);
+      for (const group of current) {
+        if (group !== role && ROLE_GROUPS.includes(group as RoleName)) {
+          await this.pool.admin.adminRemoveUserFromGroup(sub, group);
+        }
+      }
+      // User is the default role: no group says it as well as a User group.
+      if (role !== 'User' && !current.includes(role)) await this.pool.admin.adminAddUserToGroup(sub, role);
+    });
+  }
+
+  disableUser(sub: string): Promise<void> {
+    return this.#run(() => this.pool.admin.adminDisableUser(sub));
+  }
+
+  enableUser(sub: string): Promise<void> {
+    return this.#run(() => this.pool.admin.adminEnableUser(sub));
+  }
+
+  globalSignOut(sub: string): Promise<void> {
+    return this.#run(() => this.pool.admin.adminUserGlobalSignOut(sub));
+  }
+
+  async #run<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof CognitoError) throw identityFailure(error.type, error.message);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { adminMessages, routes } from '@scrub/contract';
+import { listAudit } from '../admin/audit-log.js';
+import { type AdminCall, UserAdmin } from '../admin/user-admin.js';
+import { adminUserInfo, findAccount, listUsers } from '../admin/user-directory.js';
+import type { Principal } from '../auth/principal.js';
+import type { ServerContext } from '../context.js';
+import { identityAdminFor } from '../identity-admin/setup.js';
+
+/** The admin area: users, their credits and passwords, acting as them, and the audit log. */
+export function registerAdmin({
+  registry,
+  database,
+  config,
+  identity,
+  apiKeyOwners,
+  actAsTokens,
+}: ServerContext): void {
+  const { db } = database;
+  const admin = new UserAdmin({
+    db,
+    identity: identityAdminFor(config, identity),
+    apiKeyOwners,
+    actAsTokens,
+  });
+  const call = (principal: Principal, request: { id: string }): AdminCall => ({
+    actor: principal,
+    requestId: request.id,
+  });
+
+  registry.add(routes.adminListUsers, async ({ query }) => listUsers(db, query));
+
+  registry.add(routes.adminGetUser, async ({ params }) =>
+    adminUserInfo(db, await findAccount(db, params.user_id)),
+  );
+
+  registry.add(routes.adminCreateUser, async ({ principal, request, body }) =>
+    admin.create(call(principal, request), { ...body, ut: body.ut ?? 'user' }),
+  );
+
+  registry.add(routes.adminUpdateUser, async ({ principal, request, params, body }) => {
+    await admin.update(call(principal, request), await findAccount(db, params.user_id), body);
+    return { message: adminMessages.userUpdated };
+  });
+
+  registry.add(routes.adminDeleteUser, async ({ principal, request, params }) => {
+    await admin.disable(call(principal, request), await findAccount(db, params.user_id));
+    return { message: adminMessages.userDisabled };
+  });
+
+  registry.add(routes.adminEnableUser, async ({ principal, request, params }) => {
+    await admin.enable(call(principal, request), await findAccount(db, params.user_id));
+    return { message: adminMessages.userEnabled };
+  });
+
+  registry.add(routes.adminResetPassword, async ({ principal, request, params, body }) => {
+    await admin.resetPassword(call(principal, request), await findAccount(db, params.user_id), body.password);
+    return { message: adminMessages.passwordReset };
+  });
+
+  registry.add(routes.adminSignOutUser, async ({ principal, request, params }) => {
+    await admin.signOut(call(principal, request), await findAccount(db, params.user_id));
+    return { message: adminMessages.signedOut };
+  });
+
+  registry.add(routes.adminAdjustCredits, async ({ principal, request, params, body }) => {
+    const credits = await admin.adjustCredits(
+      call(principal, request),
+      await findAccount(db, params.user_id),
+      body,
+    );
+    return { message: `Credits adjusted by ${body.plan_credits}: the balance is ${credits}.`, credits };
+  });
+
+  registry.add(routes.adminActAsUser, async ({ principal, request, params }) =>
+    admin.actAs(call(principal, request), await findAccount(db, params.user_id)),
+  );
+
+  // Purchases are recorded by the payments work; until it lands every history is empty.
+  registry.add(routes.adminListPurchases, async ({ params }) => {
+    await findAccount(db, params.user_id);
+    return { purchases: [] };
+  });
+
+  registry.add(routes.adminListAudit, async ({ query }) => listAudit(db, query));
+}
