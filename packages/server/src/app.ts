@@ -18,11 +18,15 @@ import { RouteRegistry } from './http/route-registry.js';
 import { setUpIdentity } from './identity/setup.js';
 import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
+import { setUpPayments } from './payment-provider/setup.js';
+import { createPaymentServices } from './payments/setup.js';
+import { WEBHOOK_PATH } from './payments/webhook-route.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulkJobs } from './routes/bulk-jobs.js';
 import { registerFiles } from './routes/files.js';
+import { registerPayments } from './routes/payments.js';
 import { registerPlans } from './routes/plans.js';
 import { registerService } from './routes/service.js';
 import { registerVerify } from './routes/verify.js';
@@ -37,6 +41,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerVerify,
   registerBulkJobs,
   registerFiles,
+  registerPayments,
 ];
 
 export interface AppOptions {
@@ -100,6 +105,14 @@ export async function buildApp({
     runWorker: config.runBulkWorker,
   });
   app.addHook('onClose', () => bulk.worker.stop());
+  const paymentsSetup = await setUpPayments(app, {
+    settings: config.payments,
+    database,
+    publicUrl,
+    logger,
+    defaultWebhookUrl: () => `${publicUrl()}${WEBHOOK_PATH}`,
+  });
+  app.addHook('onClose', () => paymentsSetup.close());
   const context: ServerContext = {
     config,
     database,
@@ -113,6 +126,7 @@ export async function buildApp({
     identity,
     blobStore,
     bulk,
+    payments: createPaymentServices(app, paymentsSetup, database, mailer),
   };
   for (const register of routeModules) register(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.

@@ -28,7 +28,16 @@ export interface AmountOptionRow {
 
 export type RoleNameColumn = 'User' | 'Agency' | 'Admin' | 'Super Admin';
 export type SubscriptionStatusColumn = 'none' | 'active' | 'paused' | 'past_due' | 'canceled';
-export type LedgerKind = 'grant' | 'purchase' | 'check' | 'bulk_charge' | 'reversal' | 'adjustment';
+export type LedgerKind =
+  | 'grant'
+  | 'purchase'
+  | 'bonus'
+  | 'subscription_grant'
+  | 'refund'
+  | 'check'
+  | 'bulk_charge'
+  | 'reversal'
+  | 'adjustment';
 
 export interface ProfilesTable {
   id: Generated<string>;
@@ -49,6 +58,10 @@ export interface ProfilesTable {
   >;
   /** Cached balance: only the ledger writes it, in the transaction that adds the entry. */
   credits: ColumnType<number, never, number>;
+  /** The payment provider's customer (migration 0007-payments). */
+  payment_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's subscription while the account has one. */
+  subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -197,7 +210,41 @@ export interface BulkJobsTable {
   completed_at: Date | null;
 }
 
+/** One row per purchase, keyed by the provider object that paid it (migration 0007-payments). */
+export interface PurchasesTable {
+  id: Generated<string>;
+  profile_id: string;
+  kind: 'intro' | 'purchase' | 'subscription';
+  plan_reference: string;
+  plan_name: string;
+  amount_cents: number;
+  credits: number;
+  bonus_credits: Generated<number>;
+  provider_object_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface PaymentWebhookEventsTable {
+  event_id: string;
+  type: string;
+  received_at: Generated<Date>;
+}
+
+/** Answers to requests that carried an `Idempotency-Key` (migration 0008-idempotency-keys). */
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: Generated<Date>;
+  completed_at: Date | null;
+}
+
 export interface Database {
+  purchases: PurchasesTable;
+  payment_webhook_events: PaymentWebhookEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
   bulk_jobs: BulkJobsTable;
   plans: PlansTable;
   profiles: ProfilesTable;

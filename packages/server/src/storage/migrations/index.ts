@@ -5,6 +5,8 @@ import * as m0003 from './0003-mail-outbox.js';
 import * as m0004 from './0004-accounts.js';
 import * as m0005 from './0005-bulk-jobs.js';
 import * as m0006 from './0006-local-stripe.js';
+import * as m0007 from './0007-payments.js';
+import * as m0008 from './0008-idempotency-keys.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -17,6 +19,8 @@ const migrations: Record<string, Migration> = {
   '0004-accounts': m0004,
   '0005-bulk-jobs': m0005,
   '0006-local-stripe': m0006,
+  '0007-payments': m0007,
+  '0008-idempotency-keys': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {
