@@ -278,10 +278,7 @@ export class LocalStripe {
       await objectStore.put(db, event);
       const url = this.webhookUrl();
       if (url) {
-        await db
-          .insertInto('local_stripe_deliveries')
-          .values({ event_id: event.id, url })
-          .execute();
+        await db.insertInto('local_stripe_deliveries').values({ event_id: event.id, url }).execute();
       }
     }
   }

@@ -6,10 +6,10 @@ import { ApiError } from '../http/api-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ChargeResult, PaymentProvider } from '../payment-provider/payment-provider.js';
 import type { Database } from '../storage/schema.js';
-import { requireMinimum, priceOf } from './plan-pricing.js';
-import type { PlanPrices } from './plan-prices.js';
-import { callProvider } from './provider-errors.js';
 import { authenticationRequired, refusalError } from './payment-refusals.js';
+import type { PlanPrices } from './plan-prices.js';
+import { priceOf, requireMinimum } from './plan-pricing.js';
+import { callProvider } from './provider-errors.js';
 import { type ChargeMetadata, grantOf } from './purchase-grants.js';
 import { hasTakenIntro, type PurchaseGrant, recordPurchase } from './purchase-ledger.js';
 import { sendReceipt } from './receipt-mail.js';
@@ -68,9 +68,22 @@ export class CardPayments {
 
   async setDefaultCard(profile: Profile, paymentMethodId: string): Promise<CardView> {
     const customerId = await this.customerId(profile, false);
-    if (!customerId) throw refusalError({ status: 'declined', code: 'payment_method_missing', declineCode: null, message: '' });
+    if (!customerId)
+      throw refusalError({
+        status: 'declined',
+        code: 'payment_method_missing',
+        declineCode: null,
+        message: '',
+      });
     const card = await callProvider(() => this.s.provider.setDefault(customerId, paymentMethodId));
-    return { id: card.id, brand: card.brand, last4: card.last4, exp_month: card.expMonth, exp_year: card.expYear, is_default: true };
+    return {
+      id: card.id,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      is_default: true,
+    };
   }
 
   /**
@@ -102,11 +115,18 @@ export class CardPayments {
     await updateProfile(this.s.db, profile.id, { address });
     const parts = ['Card Added Successfully.'];
     const intro = await this.takeIntro(profile, customerId, setup.card.id);
-    if (intro) parts.push(`Card verified: $1.00 charged, ${(intro.credits + intro.bonusCredits).toLocaleString('en-US')} credits added.`);
+    if (intro)
+      parts.push(
+        `Card verified: $1.00 charged, ${(intro.credits + intro.bonusCredits).toLocaleString('en-US')} credits added.`,
+      );
     if (body.reference_code) {
       const plan = await this.s.prices.plan(body.reference_code);
       if (plan.plan_type === 'prepaid') {
-        const bought = await this.buy(await getProfile(this.s.db, profile.id), { reference_code: plan.plan_reference, amount: body.amount, currency: 'usd' }, key);
+        const bought = await this.buy(
+          await getProfile(this.s.db, profile.id),
+          { reference_code: plan.plan_reference, amount: body.amount, currency: 'usd' },
+          key,
+        );
         parts.push(bought.message);
       }
     }
@@ -117,16 +137,36 @@ export class CardPayments {
     requireActivePlan(profile);
     const plan = await this.s.prices.plan(body.reference_code);
     if (plan.plan_type === 'intro') {
-      throw new ApiError('validation_failed', `${plan.plan_name} comes with adding a card (POST /payment/setup).`);
+      throw new ApiError(
+        'validation_failed',
+        `${plan.plan_name} comes with adding a card (POST /payment/setup).`,
+      );
     }
     if (plan.plan_type === 'postpaid') {
-      throw new ApiError('validation_failed', `${plan.plan_name} is a monthly plan: subscribe with POST /subscription.`);
+      throw new ApiError(
+        'validation_failed',
+        `${plan.plan_name} is a monthly plan: subscribe with POST /subscription.`,
+      );
     }
     const price = priceOf(plan, body.amount);
     requireMinimum(price);
     const customerId = await this.customerId(profile, false);
-    if (!customerId) throw refusalError({ status: 'declined', code: 'payment_method_missing', declineCode: null, message: '' });
-    const grant = await this.charge(profile, plan, 'purchase', price.amountCents, customerId, undefined, `scrub-${profile.id}-purchase-${key}`);
+    if (!customerId)
+      throw refusalError({
+        status: 'declined',
+        code: 'payment_method_missing',
+        declineCode: null,
+        message: '',
+      });
+    const grant = await this.charge(
+      profile,
+      plan,
+      'purchase',
+      price.amountCents,
+      customerId,
+      undefined,
+      `scrub-${profile.id}-purchase-${key}`,
+    );
     return {
       message: 'Payment Complete',
       purchase_id: grant.purchaseId,
@@ -143,7 +183,15 @@ export class CardPayments {
     if (!intro) return null;
     // Keyed by the card too: a later card may take the verification a declined one could not.
     const key = `scrub-${profile.id}-intro-${paymentMethodId}`;
-    return this.charge(profile, intro, 'intro', Math.round(intro.plan_amount * 100), customerId, paymentMethodId, key);
+    return this.charge(
+      profile,
+      intro,
+      'intro',
+      Math.round(intro.plan_amount * 100),
+      customerId,
+      paymentMethodId,
+      key,
+    );
   }
 
   /** Charges the card; only a payment that succeeded is recorded and credited, once. */

@@ -48,7 +48,11 @@ export function requireMinimum(price: PlanPrice): void {
     throw new ApiError(
       'validation_failed',
       `The smallest purchase is ${dollars(MINIMUM_PURCHASE_DOLLARS)}.`,
-      { issues: [{ location: 'body', path: 'amount', message: `at least ${dollars(MINIMUM_PURCHASE_DOLLARS)}` }] },
+      {
+        issues: [
+          { location: 'body', path: 'amount', message: `at least ${dollars(MINIMUM_PURCHASE_DOLLARS)}` },
+        ],
+      },
     );
   }
 }

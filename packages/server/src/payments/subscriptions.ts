@@ -32,7 +32,9 @@ export class Subscriptions {
   ) {}
 
   async view(profile: Profile): Promise<SubscriptionState> {
-    const summary = profile.subscription_id ? await this.s.provider.getSubscription(profile.subscription_id) : null;
+    const summary = profile.subscription_id
+      ? await this.s.provider.getSubscription(profile.subscription_id)
+      : null;
     if (!summary) return { subscription: null };
     const plan = await this.s.prices.planOfPrice(summary.priceId);
     return {
@@ -50,10 +52,19 @@ export class Subscriptions {
     requireActivePlan(profile);
     const current = await this.view(profile);
     if (current.subscription && current.subscription.status !== 'canceled') {
-      throw new ApiError('conflict', 'This account already has a subscription: switch plans with PUT /subscription.');
+      throw new ApiError(
+        'conflict',
+        'This account already has a subscription: switch plans with PUT /subscription.',
+      );
     }
     const customerId = await this.cards.customerId(profile, false);
-    if (!customerId) throw refusalError({ status: 'declined', code: 'payment_method_missing', declineCode: null, message: '' });
+    if (!customerId)
+      throw refusalError({
+        status: 'declined',
+        code: 'payment_method_missing',
+        declineCode: null,
+        message: '',
+      });
     const { plan, priceId } = await this.s.prices.subscriptionPlan(priceOrPlan);
     const result = await callProvider(() =>
       this.s.provider.subscribe({
@@ -97,7 +108,9 @@ export class Subscriptions {
     const id = await this.currentId(profile);
     const idempotencyKey = `scrub-${profile.id}-${action}-${key}`;
     await callProvider(() =>
-      action === 'pause' ? this.s.provider.pause(id, idempotencyKey) : this.s.provider.resume(id, idempotencyKey),
+      action === 'pause'
+        ? this.s.provider.pause(id, idempotencyKey)
+        : this.s.provider.resume(id, idempotencyKey),
     );
     await this.s.db
       .updateTable('profiles')
@@ -118,7 +131,9 @@ export class Subscriptions {
   }
 
   private async currentId(profile: Profile): Promise<string> {
-    const summary = profile.subscription_id ? await this.s.provider.getSubscription(profile.subscription_id) : null;
+    const summary = profile.subscription_id
+      ? await this.s.provider.getSubscription(profile.subscription_id)
+      : null;
     if (!summary || statusOf(summary) === 'canceled') throw noSubscription();
     return summary.id;
   }

@@ -5,9 +5,14 @@ import type { CardPayments, PaymentServices } from './card-payments.js';
 import { chargeMetadataOf, grantOf } from './purchase-grants.js';
 
 type Fields = Record<string, unknown>;
-const fields = (value: unknown): Fields => (typeof value === 'object' && value !== null ? (value as Fields) : {});
+const fields = (value: unknown): Fields =>
+  typeof value === 'object' && value !== null ? (value as Fields) : {};
 const idOf = (value: unknown): string | null =>
-  typeof value === 'string' ? value : typeof fields(value).id === 'string' ? (fields(value).id as string) : null;
+  typeof value === 'string'
+    ? value
+    : typeof fields(value).id === 'string'
+      ? (fields(value).id as string)
+      : null;
 
 /** The subscription an invoice bills: `parent.subscription_details` in current API versions, `subscription` before. */
 function subscriptionOfInvoice(invoice: Fields): string | null {
@@ -17,11 +22,19 @@ function subscriptionOfInvoice(invoice: Fields): string | null {
 /** The price of an invoice's first line, in current (`pricing.price_details`) and older (`price`) shapes. */
 function priceOfInvoice(invoice: Fields): string | null {
   const [line] = (fields(invoice.lines).data as unknown[] | undefined) ?? [];
-  return idOf(fields(fields(line).pricing).price_details && fields(fields(fields(line).pricing).price_details).price) ?? idOf(fields(line).price);
+  return (
+    idOf(
+      fields(fields(line).pricing).price_details && fields(fields(fields(line).pricing).price_details).price,
+    ) ?? idOf(fields(line).price)
+  );
 }
 
 async function profileOfSubscription(db: Kysely<Database>, subscriptionId: string) {
-  return db.selectFrom('profiles').selectAll().where('subscription_id', '=', subscriptionId).executeTakeFirst();
+  return db
+    .selectFrom('profiles')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .executeTakeFirst();
 }
 
 /**
@@ -37,11 +50,16 @@ export class WebhookEvents {
 
   async handle(event: WebhookEvent): Promise<void> {
     const { db } = this.s;
-    const seen = await db.selectFrom('payment_webhook_events').select('event_id').where('event_id', '=', event.id).executeTakeFirst();
+    const seen = await db
+      .selectFrom('payment_webhook_events')
+      .select('event_id')
+      .where('event_id', '=', event.id)
+      .executeTakeFirst();
     if (seen) return;
     const object = event.data.object as Fields;
     if (event.type === 'invoice.paid') await this.invoicePaid(object);
-    else if (event.type === 'invoice.payment_failed') await this.setStatus(subscriptionOfInvoice(object), 'past_due');
+    else if (event.type === 'invoice.payment_failed')
+      await this.setStatus(subscriptionOfInvoice(object), 'past_due');
     else if (event.type === 'payment_intent.succeeded') await this.paymentSucceeded(object);
     else if (event.type === 'customer.subscription.deleted') await this.subscriptionEnded(idOf(object));
     await db
@@ -60,7 +78,8 @@ export class WebhookEvents {
     const profile = await profileOfSubscription(this.s.db, subscriptionId);
     const plan = await this.s.prices.planOfPrice(priceId);
     if (!profile || !plan) return;
-    const amount = typeof invoice.amount_paid === 'number' ? invoice.amount_paid : Math.round(plan.plan_amount * 100);
+    const amount =
+      typeof invoice.amount_paid === 'number' ? invoice.amount_paid : Math.round(plan.plan_amount * 100);
     await this.cards.record(profile.email, grantOf(profile.id, 'subscription', plan, amount, invoiceId));
     await this.setStatus(subscriptionId, profile.plan_status === 'paused' ? 'paused' : 'active');
   }
@@ -70,13 +89,23 @@ export class WebhookEvents {
     const metadata = chargeMetadataOf(intent.metadata);
     const intentId = idOf(intent);
     if (!metadata || !intentId || typeof intent.amount !== 'number') return;
-    const profile = await this.s.db.selectFrom('profiles').selectAll().where('id', '=', metadata.scrub_profile_id).executeTakeFirst();
+    const profile = await this.s.db
+      .selectFrom('profiles')
+      .selectAll()
+      .where('id', '=', metadata.scrub_profile_id)
+      .executeTakeFirst();
     const plan = await this.s.prices.plan(metadata.scrub_plan_reference).catch(() => null);
     if (!profile || !plan) return;
-    await this.cards.record(profile.email, grantOf(profile.id, metadata.scrub_kind, plan, intent.amount, intentId));
+    await this.cards.record(
+      profile.email,
+      grantOf(profile.id, metadata.scrub_kind, plan, intent.amount, intentId),
+    );
   }
 
-  private async setStatus(subscriptionId: string | null, status: 'active' | 'paused' | 'past_due'): Promise<void> {
+  private async setStatus(
+    subscriptionId: string | null,
+    status: 'active' | 'paused' | 'past_due',
+  ): Promise<void> {
     if (!subscriptionId) return;
     await this.s.db
       .updateTable('profiles')
@@ -90,7 +119,12 @@ export class WebhookEvents {
     if (!subscriptionId) return;
     await this.s.db
       .updateTable('profiles')
-      .set({ subscription_status: 'canceled', subscription_id: null, plan_reference: null, updated_at: new Date() })
+      .set({
+        subscription_status: 'canceled',
+        subscription_id: null,
+        plan_reference: null,
+        updated_at: new Date(),
+      })
       .where('subscription_id', '=', subscriptionId)
       .where('plan_expires_at', 'is', null)
       .execute();

@@ -10,7 +10,11 @@ export const WEBHOOK_PATH = '/webhooks/stripe';
  * The provider's webhook: not part of the API contract (the provider calls it, not clients). The
  * signature covers the exact bytes sent, so the body is read raw and verified before any parsing.
  */
-export function registerWebhookRoute(app: FastifyInstance, provider: PaymentProvider, events: WebhookEvents): void {
+export function registerWebhookRoute(
+  app: FastifyInstance,
+  provider: PaymentProvider,
+  events: WebhookEvents,
+): void {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

@@ -42,7 +42,10 @@ export function registerService({
           client_id: config.localIdentity.clientId,
           endpoint: `${publicUrl()}${IDENTITY_PATH}`,
         },
-    payments: { provider: payments.setup.provider.kind, publishable_key: payments.setup.provider.publishableKey },
+    payments: {
+      provider: payments.setup.provider.kind,
+      publishable_key: payments.setup.provider.publishableKey,
+    },
     limits: { max_upload_bytes: config.maxUploadBytes },
   }));
 }

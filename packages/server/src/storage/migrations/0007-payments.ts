@@ -11,11 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payment_customer_id', 'text')
     .addColumn('subscription_id', 'text')
     .execute();
-  await db.schema
-    .createIndex('profiles_by_subscription')
-    .on('profiles')
-    .column('subscription_id')
-    .execute();
+  await db.schema.createIndex('profiles_by_subscription').on('profiles').column('subscription_id').execute();
   await db.schema
     .createTable('purchases')
     .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))

@@ -18,5 +18,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('completed_at', 'timestamptz')
     .addPrimaryKeyConstraint('idempotency_keys_pkey', ['scope', 'key'])
     .execute();
-  await db.schema.createIndex('idempotency_keys_by_age').on('idempotency_keys').column('created_at').execute();
+  await db.schema
+    .createIndex('idempotency_keys_by_age')
+    .on('idempotency_keys')
+    .column('created_at')
+    .execute();
 }
