@@ -12,6 +12,7 @@ import { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { IdempotencyStore } from './http/idempotency.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
@@ -94,7 +95,7 @@ export async function buildApp({
     verifier: tokenVerifier === undefined ? (verifierFromConfig(config) ?? builtInVerifier) : tokenVerifier,
     adminEmails: config.adminEmails,
   });
-  const registry = new RouteRegistry(app, authenticator);
+  const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db));
   const bulk = await setUpBulk({
     database,
     blobStore,
