@@ -20,14 +20,18 @@ export type {
   LineType,
   ManagedUser,
   Message,
+  PaymentMethod,
   PaymentSetupRequest,
   Plan,
   PlanList,
   PlanStatus,
   PlanType,
+  Purchase,
+  PurchaseHistoryQuery,
   PurchaseRequest,
   PurchaseResult,
   RoleName,
+  Subscription,
   SubscriptionStatus,
   UpdateUser,
   UserInfo,
@@ -48,11 +52,14 @@ export {
   APIUserAbortError,
   AuthError,
   AuthenticationError,
+  AuthenticationRequiredError,
   AuthLimitExceededError,
   BadRequestError,
   BulkJobFailedError,
+  CardDeclinedError,
   ConflictError,
   ExpiredCodeError,
+  IdempotencyKeyReusedError,
   IdentityNotConfiguredError,
   InsufficientCreditsError,
   InternalServerError,
@@ -62,7 +69,9 @@ export {
   NotFoundError,
   NotSignedInError,
   PayloadTooLargeError,
+  PaymentMethodRequiredError,
   PermissionDeniedError,
+  PlanPausedError,
   RateLimitError,
   ScrubError,
   SessionExpiredError,
@@ -89,6 +98,9 @@ export {
   type WaitOptions,
 } from './resources/bulk-jobs.js';
 export { type DownloadOptions, type FileListParams, FilePage, Files } from './resources/files.js';
+export { Payments } from './resources/payments.js';
 export { Plans } from './resources/plans.js';
+export { Purchases } from './resources/purchases.js';
+export { Subscriptions } from './resources/subscription.js';
 export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
 export { VERSION } from './version.js';
