@@ -5,6 +5,7 @@ export type {
   AmountOption,
   ApiKeyRotation,
   BulkJob,
+  BulkJobQuote,
   ClientConfig,
   CreateBulkJob,
   CreatedBulkJob,

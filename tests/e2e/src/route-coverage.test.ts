@@ -29,6 +29,7 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   createBulkJob: (scrub) => scrub.bulk.create({ file_name: 'leads.csv', phone_col: 'Phone' }),
   submitBulkJob: (scrub) => scrub.bulk.submit('job'),
   getBulkJob: (scrub) => scrub.bulk.get('job'),
+  quoteBulkJob: (scrub) => scrub.bulk.quote('job'),
   listFiles: (scrub) => scrub.files.list(),
   getFile: (scrub) => scrub.files.get('ref'),
   downloadResult: (scrub) => scrub.files.download('ref'),
