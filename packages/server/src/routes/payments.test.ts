@@ -229,6 +229,37 @@ describe('payment routes on the built-in provider', () => {
     expect(totals.balance).toBe(totals.sum);
   });
 
+  it('a 3-D Secure purchase adds nothing until confirmed, then the delivered payment_intent.succeeded grants it once', async () => {
+    const a = await withCard();
+    // A card that wants 3-D Secure on every payment, made the default.
+    expect(
+      (await call(a.key, 'PUT', '/payment-method', { payment_method_id: 'pm_card_authenticationRequired' }))
+        .status,
+    ).toBe(200);
+    const buy = await call(a.key, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
+    expect(buy).toMatchObject({ status: 402, body: { error: { code: 'authentication_required' } } });
+    expect(await credits(a.key)).toBe(700);
+    const intent = String(buy.body.client_secret).split('_secret_')[0];
+    // The customer fails, then completes, the bank's check (the provider's test page).
+    const fail = await t.app.inject({ method: 'POST', url: `/_stripe/authenticate/${intent}?outcome=fail` });
+    expect(fail.statusCode).toBeLessThan(400);
+    expect(await credits(a.key)).toBe(700);
+    const again = await call(a.key, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
+    const secondIntent = String(again.body.client_secret).split('_secret_')[0];
+    await t.app.inject({ method: 'POST', url: `/_stripe/authenticate/${secondIntent}?outcome=complete` });
+    const deadline = Date.now() + 20_000;
+    while ((await credits(a.key)) === 700 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await credits(a.key)).toBe(700 + 2857);
+    const purchases = await t.database.db
+      .selectFrom('purchases')
+      .select('provider_object_id')
+      .where('profile_id', '=', a.profileId)
+      .execute();
+    expect(purchases.map((p) => p.provider_object_id)).toContain(secondIntent);
+    expect(purchases).toHaveLength(2);
+  });
+
   it('refuses a purchase without a saved card, and a declined saved card adds nothing', async () => {
     const a = await account();
     const res = await call(a.key, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
