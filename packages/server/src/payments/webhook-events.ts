@@ -76,8 +76,12 @@ export class WebhookEvents {
     const invoiceId = idOf(invoice);
     if (!subscriptionId || !priceId || !invoiceId) return;
     const profile = await profileOfSubscription(this.s.db, subscriptionId);
-    const plan = await this.s.prices.planOfPrice(priceId);
-    if (!profile || !plan) return;
+    if (!profile) return;
+    // A price the catalogue no longer lists (the plan's price changed since): the plan it was for.
+    const plan =
+      (await this.s.prices.planOfPrice(priceId)) ??
+      (profile.plan_reference ? await this.s.prices.plan(profile.plan_reference).catch(() => null) : null);
+    if (!plan) return;
     const amount =
       typeof invoice.amount_paid === 'number' ? invoice.amount_paid : Math.round(plan.plan_amount * 100);
     await this.cards.record(profile.email, grantOf(profile.id, 'subscription', plan, amount, invoiceId));
