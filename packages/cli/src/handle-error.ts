@@ -49,6 +49,17 @@ async function describe(error: unknown): Promise<Failure | null> {
     if (error instanceof sdk.InsufficientCreditsError) {
       return { exitCode: 4, code: error.code ?? 'insufficient_credits', message };
     }
+    // A refused payment is exit 4 too, as a script cares that no credits came: the provider's reason is in the message.
+    if (error instanceof sdk.CardDeclinedError || error instanceof sdk.AuthenticationRequiredError) {
+      return { exitCode: 4, code: error.code ?? 'card_declined', message };
+    }
+    if (error instanceof sdk.PaymentMethodRequiredError) {
+      return {
+        exitCode: 4,
+        code: 'payment_method_required',
+        message: `${message}. Add a card with scrub card add.`,
+      };
+    }
     return { exitCode: 1, code: error.code ?? 'api_error', message };
   }
   return { exitCode: 1, code: 'error', message: error instanceof Error ? error.message : String(error) };

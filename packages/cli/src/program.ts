@@ -18,6 +18,8 @@ import { Command } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { adminCommand } from './commands/admin.js';
 import { bulkCommand } from './commands/bulk.js';
+import { buyCommand } from './commands/buy.js';
+import { cardCommand } from './commands/card.js';
 import { checkCommand } from './commands/check.js';
 import { configCommand } from './commands/config.js';
 import { confirmCommand } from './commands/confirm.js';
@@ -30,7 +32,9 @@ import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { passwordCommand } from './commands/password.js';
 import { plansCommand } from './commands/plans.js';
+import { purchasesCommand } from './commands/purchases.js';
 import { signupCommand } from './commands/signup.js';
+import { subscriptionCommand } from './commands/subscription.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { Context, type GlobalOptions } from './context.js';
 import { handleError } from './handle-error.js';
@@ -65,6 +69,10 @@ export function createProgram(context: Context): Command {
 
   const commands = [
     plansCommand,
+    buyCommand,
+    cardCommand,
+    subscriptionCommand,
+    purchasesCommand,
     checkCommand,
     bulkCommand,
     jobsCommand,

@@ -66,6 +66,24 @@ export const CreatedBulkJobSchema = BulkJobSchema.extend({
 });
 export type CreatedBulkJob = z.infer<typeof CreatedBulkJobSchema>;
 
+/** `GET /bulk/jobs/{job_id}/quote`: what submitting an uploaded job would charge; charges nothing. */
+export const BulkJobQuoteSchema = z.object({
+  job_id: z.string(),
+  /** Data records: what submitting charges for ("Found N phone numbers (requires N credits)"). */
+  records: z.number().int().nonnegative(),
+  /** Distinct valid numbers: duplicates and invalid numbers are credited back after the scrub. */
+  unique_numbers: z.number().int().nonnegative(),
+  duplicates: z.number().int().nonnegative(),
+  /** What submitting charges now: the records, or 0 on an unlimited plan. */
+  credits_required: z.number().int().nonnegative(),
+  credits_available: z.number().int().nonnegative(),
+  unlimited: z.boolean(),
+  /** Whether submitting would be accepted: enough credits, or unlimited, and the plan not paused. */
+  sufficient: z.boolean(),
+  plan_paused: z.boolean(),
+});
+export type BulkJobQuote = z.infer<typeof BulkJobQuoteSchema>;
+
 const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
 
 export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
@@ -85,6 +103,14 @@ export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
     summary: 'Check credits and queue an uploaded job',
     params: JobIdParams,
     response: BulkJobSchema,
+  },
+  quoteBulkJob: {
+    method: 'GET',
+    path: '/bulk/jobs/{job_id}/quote',
+    auth: 'user',
+    summary: 'What submitting an uploaded job would charge; charges nothing',
+    params: JobIdParams,
+    response: BulkJobQuoteSchema,
   },
   getBulkJob: {
     method: 'GET',

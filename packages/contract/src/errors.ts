@@ -14,15 +14,25 @@ export const errorStatus = {
   token_expired: 401,
   account_disabled: 401,
   insufficient_credits: 402,
+  /** The card was refused; `decline_code` says why when the bank did (`insufficient_funds`). */
+  card_declined: 402,
+  /** The bank wants 3-D Secure: confirm `client_secret` in a browser (`stripe.confirmCardPayment`). */
+  authentication_required: 402,
   forbidden: 403,
   plan_paused: 403,
   not_found: 404,
   file_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** Buying needs a saved card first (`POST /payment/setup`). */
+  payment_method_required: 409,
+  /** A request with this `Idempotency-Key` is still being answered. */
+  idempotency_key_in_progress: 409,
   results_not_ready: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** The `Idempotency-Key` was used before with another request. */
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
@@ -56,6 +66,10 @@ export const ErrorEnvelopeSchema = z.object({
   message: z.string(),
   credits_required: z.number().int().optional(),
   credits_available: z.number().int().optional(),
+  /** Card refusals: the bank's reason (`insufficient_funds`, `generic_decline`), when it gave one. */
+  decline_code: z.string().nullable().optional(),
+  /** `authentication_required`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
+  client_secret: z.string().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 

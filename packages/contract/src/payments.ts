@@ -52,6 +52,7 @@ export const PaymentMethodSchema = z.object({
   exp_year: z.number().int(),
   is_default: z.boolean(),
 });
+export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
 export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) });
 
 export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1) }).strict();
@@ -63,6 +64,7 @@ export const SubscriptionSchema = z.object({
   current_period_end: z.string(),
   cancel_at_period_end: z.boolean(),
 });
+export type Subscription = z.infer<typeof SubscriptionSchema>;
 export const SubscriptionStateSchema = z.object({ subscription: SubscriptionSchema.nullable() });
 export const CreateSubscriptionSchema = z
   .object({ price_id: z.string().min(1), success_url: z.url().optional(), cancel_url: z.url().optional() })
@@ -83,15 +85,16 @@ export const PurchaseHistoryQuerySchema = z.object({
   month: z.coerce.number().int().min(1).max(12).optional(),
   per_page: z.coerce.number().int().min(1).max(100).default(5),
 });
+export type Purchase = z.infer<typeof PurchaseSchema>;
+export type PurchaseHistoryQuery = z.input<typeof PurchaseHistoryQuerySchema>;
 export const PurchaseHistorySchema = z.object({ purchases: z.array(PurchaseSchema) });
 
-/** Written down ahead of the payments work: none is served yet. */
+/** Cards, purchases and subscriptions of the caller's account (docs/payments.md). */
 export const paymentsRoutes = defineRoutes('payments', {
   customerExists: {
     method: 'GET',
     path: '/customer/exists',
     auth: 'user',
-    planned: true,
     summary: 'Whether a payment customer exists',
     response: ExistsSchema,
   },
@@ -99,7 +102,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'GET',
     path: '/payment-methods',
     auth: 'user',
-    planned: true,
     summary: 'Saved cards',
     response: PaymentMethodListSchema,
   },
@@ -107,7 +109,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'GET',
     path: '/payment-methods/exists',
     auth: 'user',
-    planned: true,
     summary: 'Whether a saved card exists',
     response: ExistsSchema,
   },
@@ -115,7 +116,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'POST',
     path: '/payment/setup',
     auth: 'user',
-    planned: true,
     summary: 'Save a card and billing address',
     body: PaymentSetupRequestSchema,
     response: MessageSchema,
@@ -124,7 +124,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'POST',
     path: '/payment',
     auth: 'user',
-    planned: true,
     summary: 'Buy a plan',
     body: PurchaseRequestSchema,
     response: PurchaseResultSchema,
@@ -133,7 +132,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'PUT',
     path: '/payment-method',
     auth: 'user',
-    planned: true,
     summary: 'Change the default card',
     body: ChangePaymentMethodSchema,
     response: MessageSchema,
@@ -142,7 +140,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'GET',
     path: '/subscription',
     auth: 'user',
-    planned: true,
     summary: 'Current subscription',
     response: SubscriptionStateSchema,
   },
@@ -150,7 +147,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'POST',
     path: '/subscription',
     auth: 'user',
-    planned: true,
     summary: 'Subscribe to a postpaid plan',
     body: CreateSubscriptionSchema,
     response: SubscriptionStateSchema,
@@ -159,7 +155,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'PUT',
     path: '/subscription',
     auth: 'user',
-    planned: true,
     summary: 'Switch to another postpaid plan',
     body: ChangeSubscriptionSchema,
     response: SubscriptionStateSchema,
@@ -168,7 +163,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'PATCH',
     path: '/subscription',
     auth: 'user',
-    planned: true,
     summary: 'Pause or resume the subscription',
     body: PatchSubscriptionSchema,
     response: SubscriptionStateSchema,
@@ -177,7 +171,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'DELETE',
     path: '/subscription',
     auth: 'user',
-    planned: true,
     summary: 'Cancel at the end of the period',
     response: SubscriptionStateSchema,
   },
@@ -185,7 +178,6 @@ export const paymentsRoutes = defineRoutes('payments', {
     method: 'GET',
     path: '/purchases',
     auth: 'user',
-    planned: true,
     summary: 'Purchase history',
     query: PurchaseHistoryQuerySchema,
     response: PurchaseHistorySchema,

@@ -7,6 +7,7 @@ export type {
   ApiKeyRotation,
   AuditEntry,
   BulkJob,
+  BulkJobQuote,
   ClientConfig,
   CreateBulkJob,
   CreatedBulkJob,
@@ -22,14 +23,18 @@ export type {
   LineType,
   ManagedUser,
   Message,
+  PaymentMethod,
   PaymentSetupRequest,
   Plan,
   PlanList,
   PlanStatus,
   PlanType,
+  Purchase,
+  PurchaseHistoryQuery,
   PurchaseRequest,
   PurchaseResult,
   RoleName,
+  Subscription,
   SubscriptionStatus,
   UpdateUser,
   UserInfo,
@@ -52,11 +57,14 @@ export {
   APIUserAbortError,
   AuthError,
   AuthenticationError,
+  AuthenticationRequiredError,
   AuthLimitExceededError,
   BadRequestError,
   BulkJobFailedError,
+  CardDeclinedError,
   ConflictError,
   ExpiredCodeError,
+  IdempotencyKeyReusedError,
   IdentityNotConfiguredError,
   InsufficientCreditsError,
   InternalServerError,
@@ -66,7 +74,9 @@ export {
   NotFoundError,
   NotSignedInError,
   PayloadTooLargeError,
+  PaymentMethodRequiredError,
   PermissionDeniedError,
+  PlanPausedError,
   RateLimitError,
   ScrubError,
   SessionExpiredError,
@@ -104,6 +114,9 @@ export {
   type WaitOptions,
 } from './resources/bulk-jobs.js';
 export { type DownloadOptions, type FileListParams, FilePage, Files } from './resources/files.js';
+export { Payments } from './resources/payments.js';
 export { Plans } from './resources/plans.js';
+export { Purchases } from './resources/purchases.js';
+export { Subscriptions } from './resources/subscription.js';
 export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
 export { VERSION } from './version.js';

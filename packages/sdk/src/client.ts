@@ -29,7 +29,10 @@ import { ApiKey } from './resources/api-key.js';
 import { Auth } from './resources/auth.js';
 import { Bulk } from './resources/bulk-jobs.js';
 import { Files } from './resources/files.js';
+import { Payments } from './resources/payments.js';
 import { Plans } from './resources/plans.js';
+import { Purchases } from './resources/purchases.js';
+import { Subscriptions } from './resources/subscription.js';
 import { createVerify, type Verify } from './resources/verify.js';
 import { VERSION } from './version.js';
 
@@ -140,6 +143,12 @@ export class Scrub {
   readonly files: Files;
   /** Accounts and the audit log, for Admins and Super Admins. */
   readonly admin: Admin;
+  /** Saved cards and one-off purchases. */
+  readonly payments: Payments;
+  /** The monthly plan. */
+  readonly subscription: Subscriptions;
+  /** Purchase history. */
+  readonly purchases: Purchases;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
@@ -165,6 +174,9 @@ export class Scrub {
     this.bulk = new Bulk(this);
     this.files = new Files(this);
     this.admin = new Admin(this);
+    this.payments = new Payments(this);
+    this.subscription = new Subscriptions(this);
+    this.purchases = new Purchases(this);
   }
 
   /** Service status, version and which reference data answers. Public. */

@@ -55,7 +55,7 @@ describe('APIError.generate through the client', () => {
       code: 'insufficient_credits',
       message: 'Not enough credits: 40 needed, 12 available',
     },
-    { status: 403, ErrorClass: PermissionDeniedError, code: 'plan_paused', message: 'Your plan is paused' },
+    { status: 403, ErrorClass: PermissionDeniedError, code: 'forbidden', message: 'Access Denied' },
     { status: 404, ErrorClass: NotFoundError, code: 'file_not_found', message: 'No file found' },
     { status: 409, ErrorClass: ConflictError, code: 'results_not_ready', message: 'Results not ready' },
     {

@@ -58,7 +58,12 @@ export class APIError extends ScrubError {
 
   /** The subclass for the status, so callers can `catch` by kind instead of comparing numbers. */
   static generate(status: number, body: unknown, headers: Headers): APIError {
-    const ErrorClass = status >= 500 ? InternalServerError : (errorClassByStatus[status] ?? APIError);
+    const envelope = isFields(body) ? body : {};
+    const code = asString(isFields(envelope.error) ? envelope.error.code : undefined);
+    const ErrorClass =
+      status >= 500
+        ? InternalServerError
+        : ((code ? errorClassByCode[code] : undefined) ?? errorClassByStatus[status] ?? APIError);
     return new ErrorClass(status, body, headers);
   }
 }
@@ -96,6 +101,45 @@ export class RateLimitError extends APIError {
 }
 
 export class InternalServerError extends APIError {}
+
+/** The card was refused; nothing was charged. `declineCode` is the bank's reason (`insufficient_funds`). */
+export class CardDeclinedError extends APIError {
+  readonly declineCode: string | undefined;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    super(status, body, headers);
+    this.declineCode = asString(isFields(body) ? body.decline_code : undefined);
+  }
+}
+
+/**
+ * The bank wants 3-D Secure: nothing is charged until the customer confirms in a browser
+ * (`stripe.confirmCardPayment(clientSecret)`, or the dashboard).
+ */
+export class AuthenticationRequiredError extends APIError {
+  readonly clientSecret: string | undefined;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    super(status, body, headers);
+    this.clientSecret = asString(isFields(body) ? body.client_secret : undefined);
+  }
+}
+
+/** The account's plan is paused: resume it (`scrub.user.setPlanStatus('active')`) to buy or check again. */
+export class PlanPausedError extends PermissionDeniedError {}
+/** Buying needs a saved card first (`scrub.payments.setup`). */
+export class PaymentMethodRequiredError extends ConflictError {}
+/** An `Idempotency-Key` was sent again with a different request. */
+export class IdempotencyKeyReusedError extends UnprocessableEntityError {}
+
+/** Error codes with a class of their own, more precise than their status's. */
+const errorClassByCode: Partial<Record<string, typeof APIError>> = {
+  card_declined: CardDeclinedError,
+  authentication_required: AuthenticationRequiredError,
+  plan_paused: PlanPausedError,
+  payment_method_required: PaymentMethodRequiredError,
+  idempotency_key_reused: IdempotencyKeyReusedError,
+};
 
 const errorClassByStatus: Partial<Record<number, typeof APIError>> = {
   400: BadRequestError,

@@ -15,18 +15,23 @@ import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { IdempotencyStore } from './http/idempotency.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { setUpIdentity } from './identity/setup.js';
 import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
+import { setUpPayments } from './payment-provider/setup.js';
+import { createPaymentServices } from './payments/setup.js';
+import { WEBHOOK_PATH } from './payments/webhook-route.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulkJobs } from './routes/bulk-jobs.js';
 import { registerFiles } from './routes/files.js';
+import { registerPayments } from './routes/payments.js';
 import { registerPlans } from './routes/plans.js';
 import { registerService } from './routes/service.js';
 import { registerVerify } from './routes/verify.js';
@@ -42,6 +47,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerBulkJobs,
   registerFiles,
   registerAdmin,
+  registerPayments,
 ];
 
 export interface AppOptions {
@@ -98,7 +104,7 @@ export async function buildApp({
     actAsTokens,
     onIdentified: actAsRecorder.identified,
   });
-  const registry = new RouteRegistry(app, authenticator);
+  const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db));
   const bulk = await setUpBulk({
     database,
     blobStore,
@@ -109,6 +115,14 @@ export async function buildApp({
     runWorker: config.runBulkWorker,
   });
   app.addHook('onClose', () => bulk.worker.stop());
+  const paymentsSetup = await setUpPayments(app, {
+    settings: config.payments,
+    database,
+    publicUrl,
+    logger,
+    defaultWebhookUrl: () => `${publicUrl()}${WEBHOOK_PATH}`,
+  });
+  app.addHook('onClose', () => paymentsSetup.close());
   const context: ServerContext = {
     config,
     database,
@@ -123,6 +137,7 @@ export async function buildApp({
     identity,
     blobStore,
     bulk,
+    payments: createPaymentServices(app, paymentsSetup, database, mailer),
   };
   for (const register of routeModules) register(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { BlobStoreTarget } from './blob-store/blob-store.js';
+import { loadPaymentSettings, type PaymentSettings } from './payment-provider/payment-settings.js';
 import type { DatabaseTarget } from './storage/database.js';
 
 export interface ServerConfig {
@@ -40,6 +41,8 @@ export interface ServerConfig {
   apiKeyCacheSeconds: number;
   /** Whether this process runs bulk jobs from the queue (off for processes that only answer the API). */
   runBulkWorker: boolean;
+  /** Stripe, or the built-in payment provider when no Stripe key is set. */
+  payments: PaymentSettings;
 }
 
 const MiB = 1024 * 1024;
@@ -222,6 +225,7 @@ export function loadConfig(
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,
     runBulkWorker: e.SCRUB_BULK_WORKER,
+    payments: overrides.payments ?? loadPaymentSettings(env),
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import type { ServerConfig } from './config.js';
 import type { RouteRegistry } from './http/route-registry.js';
 import type { IdentityPool } from './identity/identity-pool.js';
 import type { Mailer } from './mail/mailer.js';
+import type { PaymentServicesSetup } from './payments/setup.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import type { DatabaseHandle } from './storage/database.js';
 
@@ -36,4 +37,6 @@ export interface ServerContext {
   blobStore: BlobStore;
   /** Where submitted bulk jobs go. */
   bulk: BulkServices;
+  /** Cards, purchases and subscriptions on Stripe or the built-in provider. */
+  payments: PaymentServicesSetup;
 }

@@ -26,7 +26,8 @@ export interface ServerProcess {
   kill(): Promise<Exit>;
 }
 
-const STARTUP_TIMEOUT_MS = 20_000;
+// Generous: a fresh data directory is migrated first, and CI machines are often shared and slow.
+const STARTUP_TIMEOUT_MS = 60_000;
 // Up to the blank after the address, so a banner split across two reads is not taken half-read.
 const BANNER = /Scrub is running at (http:\/\/\S+)\s/;
 

@@ -29,6 +29,7 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   createBulkJob: (scrub) => scrub.bulk.create({ file_name: 'leads.csv', phone_col: 'Phone' }),
   submitBulkJob: (scrub) => scrub.bulk.submit('job'),
   getBulkJob: (scrub) => scrub.bulk.get('job'),
+  quoteBulkJob: (scrub) => scrub.bulk.quote('job'),
   listFiles: (scrub) => scrub.files.list(),
   getFile: (scrub) => scrub.files.get('ref'),
   downloadResult: (scrub) => scrub.files.download('ref'),
@@ -46,6 +47,25 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   adminActAsUser: (scrub) => scrub.admin.users.actAs('pat@example.com'),
   adminListPurchases: (scrub) => scrub.admin.users.purchases('pat@example.com'),
   adminListAudit: (scrub) => scrub.admin.audit.list(),
+  customerExists: (scrub) => scrub.payments.customerExists(),
+  listPaymentMethods: (scrub) => scrub.payments.listMethods(),
+  paymentMethodExists: (scrub) => scrub.payments.hasMethod(),
+  setupPayment: (scrub) =>
+    scrub.payments.setup({
+      customer_name: 'Pat',
+      line1: '1 Main St',
+      city: 'Newark',
+      state: 'NJ',
+      payment_method_id: 'pm_card_visa',
+    }),
+  purchase: (scrub) => scrub.payments.buy({ reference_code: '79541679412213', amount: 5 }),
+  changePaymentMethod: (scrub) => scrub.payments.setDefaultMethod('pm_1'),
+  getSubscription: (scrub) => scrub.subscription.get(),
+  createSubscription: (scrub) => scrub.subscription.start('79541679412211'),
+  changeSubscription: (scrub) => scrub.subscription.switch('79541679412212'),
+  patchSubscription: (scrub) => scrub.subscription.pause(),
+  cancelSubscription: (scrub) => scrub.subscription.cancel(),
+  listPurchases: (scrub) => scrub.purchases.list({ year: 2026 }),
 };
 
 /** Which route an SDK call asks for: `request` is stopped before anything goes on the wire. */

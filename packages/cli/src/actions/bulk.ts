@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, type CsvPreview, previewCsvFile } from '@scrub/engine/preview';
 import type { BulkJob, CreatedBulkJob, Scrub } from '@scrub/sdk';
 import { z } from 'zod';
+import { confirmBulkCharge } from '../bulk-quote.js';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { saveDownload } from '../download.js';
@@ -31,6 +32,7 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
     .max(255, '--name takes at most 255 characters')
     .optional(),
   wait: z.boolean().optional(),
+  yes: z.boolean().optional(),
 });
 type BulkOptions = z.infer<typeof BulkOptionsSchema>;
 
@@ -241,6 +243,7 @@ export async function bulk(file: string, rawOptions: unknown, context: Context):
       mapping: parseMapping(options.map, options.header, columns, mappableFields),
     });
     await upload(context, scrub, job, csv.path);
+    await confirmBulkCharge(context, scrub, job.job_id, options.yes);
     const submitted = await submit(scrub, job.job_id);
     const { stderr } = context.io;
 

@@ -281,13 +281,34 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
   it('asks for the phone column at a terminal, showing the first rows', async () => {
     const leads = csvFile('asked.csv', LEADS);
 
-    const result = await scrub(['--json', 'bulk', leads], funded, { answers: [1] });
+    const result = await scrub(['--json', 'bulk', leads], funded, { answers: [1, true] });
 
     expect(result.code, result.stderr).toBe(0);
-    expect(result.prompts).toEqual(['Which column holds the phone numbers?']);
+    expect(result.prompts).toEqual(['Which column holds the phone numbers?', 'Process the records?']);
+    expect(result.stderr).toContain('Found 5 phone numbers (requires 5 credits).');
     expect(result.stderr).toMatch(/│ Name +│ Phone +│ City +│/);
     expect(result.stderr).toContain('│ Cid  │ 800-555-1234   │ Anywhere   │');
     expect(JSON.parse(result.stdout)).toMatchObject({ filename: 'asked.csv', status: 'queued' });
+  });
+
+  it('at a terminal, shows the quote and charges nothing when the answer is no; --yes skips the question', async () => {
+    const leads = csvFile('quoted.csv', LEADS);
+    const before = JSON.parse((await scrub(['--json', 'credits'], funded)).stdout) as CreditSnapshot;
+
+    const declined = await scrub(['bulk', leads, '--phone-col', 'Phone'], funded, { answers: [false] });
+
+    expect(declined.code).toBe(1);
+    expect(declined.prompts).toEqual(['Process the records?']);
+    expect(declined.stderr).toMatch(/Found 5 phone numbers \(requires 5 credits\)\. You have [\d,]+ credits/);
+    expect(declined.stderr).toMatch(/nothing was charged/);
+    const after = JSON.parse((await scrub(['--json', 'credits'], funded)).stdout) as CreditSnapshot;
+    expect(after.credits).toBe(before.credits);
+
+    const yes = await scrub(['--json', 'bulk', leads, '--phone-col', 'Phone', '--yes'], funded, {
+      answers: [],
+    });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(yes.prompts).toEqual([]);
   });
 
   it('shows upload and processing progress on a terminal, and writes the result to -o', async () => {

@@ -20,6 +20,7 @@ export function bulkCommand(context: Context): Command {
     )
     .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
     .option('--wait', 'wait for the job to end, then print the result CSV')
+    .option('-y, --yes', 'at a terminal, submit without showing the cost and asking first')
     .option('-o, --output <file>', 'with --wait: write the result CSV to this file, and the job to stdout')
     .option(
       '--line-type <types>',

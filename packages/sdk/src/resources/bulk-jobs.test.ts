@@ -526,3 +526,24 @@ describe('bulk.run', () => {
     expect(nock.pendingMocks()).toEqual([]);
   });
 });
+
+describe('bulk.quote', () => {
+  it('asks what submitting would charge, by the job id', async () => {
+    const quote = {
+      job_id: 'job_1',
+      records: 5,
+      unique_numbers: 3,
+      duplicates: 1,
+      credits_required: 5,
+      credits_available: 3,
+      unlimited: false,
+      sufficient: false,
+      plan_paused: false,
+    };
+    const scope = nock(BASE).get('/bulk/jobs/job_1/quote').reply(200, quote);
+    await expect(new Scrub({ baseURL: BASE, apiKey: 'scrub_test' }).bulk.quote('job_1')).resolves.toEqual(
+      quote,
+    );
+    scope.done();
+  });
+});

@@ -1,4 +1,10 @@
-import { type BulkJob, type CreateBulkJob, type CreatedBulkJob, routes } from '@scrub/contract';
+import {
+  type BulkJob,
+  type BulkJobQuote,
+  type CreateBulkJob,
+  type CreatedBulkJob,
+  routes,
+} from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
 import { fetchFunction, pause } from '../core/internal.js';
 import { APIResource } from '../core/resource.js';
@@ -66,6 +72,14 @@ export class Bulk extends APIResource {
 
   get(jobId: string, options?: RequestOptions): Promise<BulkJob> {
     return this.client.request(routes.getBulkJob, { job_id: jobId }, options);
+  }
+
+  /**
+   * What submitting an uploaded job would charge (records, distinct numbers, credits required and
+   * available, unlimited), before it is charged: nothing is charged by asking.
+   */
+  quote(jobId: string, options?: RequestOptions): Promise<BulkJobQuote> {
+    return this.client.request(routes.quoteBulkJob, { job_id: jobId }, options);
   }
 
   /**

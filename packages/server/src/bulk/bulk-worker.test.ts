@@ -38,7 +38,12 @@ describe('the bulk worker', () => {
   });
 
   const start = (processor: Partial<JobProcessor>) => {
-    const full: JobProcessor = { count: async () => 0, process: async () => outcome(0), ...processor };
+    const full: JobProcessor = {
+      count: async () => 0,
+      quote: async () => ({ records: 0, uniqueNumbers: 0, duplicates: 0 }),
+      process: async () => outcome(0),
+      ...processor,
+    };
     worker = new BulkWorker({
       db: database.db,
       processor: full,

@@ -15,6 +15,8 @@ const MISSED_BEATS = 5;
 export interface JobProcessor {
   /** Data records in the uploaded file (what submitting charges for); throws UnprocessableFile. */
   count(job: JobRow): Promise<number>;
+  /** Records, distinct valid numbers and duplicates of the uploaded file, for a quote; throws UnprocessableFile. */
+  quote(job: JobRow): Promise<{ records: number; uniqueNumbers: number; duplicates: number }>;
   process(job: JobRow, onProgress: (processedRows: number) => void, signal: AbortSignal): Promise<JobOutcome>;
 }
 

@@ -1,5 +1,5 @@
 import { finished } from 'node:stream/promises';
-import { CsvError, countCsvRowsInThread, scrubCsvInThread } from '@scrub/engine';
+import { CsvError, countCsvInThread, countCsvRowsInThread, scrubCsvInThread } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
@@ -42,6 +42,22 @@ export class CsvJobProcessor implements JobProcessor {
         ownedInput: true,
       });
       return rows;
+    } catch (error) {
+      if (error instanceof CsvError) throw unprocessable(error);
+      throw error;
+    }
+  }
+
+  async quote(job: JobRow): Promise<{ records: number; uniqueNumbers: number; duplicates: number }> {
+    try {
+      // Reads every number, as the scrub will with the same data: the quote and the run agree.
+      const counts = await countCsvInThread(await this.#upload(job), {
+        phoneColumn: job.phone_col,
+        header: job.header_row,
+        exchange: this.referenceData.current().exchange,
+        ownedInput: true,
+      });
+      return { records: counts.rows, uniqueNumbers: counts.uniqueNumbers, duplicates: counts.duplicates };
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);
       throw error;

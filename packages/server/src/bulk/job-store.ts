@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { BulkJob, FileView } from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
+import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../http/api-error.js';
 import type { BulkJobsTable, Database } from '../storage/schema.js';
@@ -134,6 +135,7 @@ export async function submitJob(db: Kysely<Database>, job: JobRow, records: numb
       .executeTakeFirstOrThrow();
     if (locked.status !== 'awaiting_upload') return locked;
     const profile = await getProfile(trx, job.profile_id);
+    requireActivePlan(profile);
     const charge = hasUnlimited(profile) ? 0 : records;
     if (charge > 0) {
       await applyLedgerEntry(trx, {

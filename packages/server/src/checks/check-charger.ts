@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { insufficientCredits } from '../account/ledger.js';
+import { planPausedError } from '../account/plan-status.js';
 import { hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../http/api-error.js';
 import type { Database } from '../storage/schema.js';
@@ -82,6 +83,10 @@ export class CheckCharger {
       const now = new Date();
       for (const profile of profiles) {
         const charges = byProfile.get(profile.id) ?? [];
+        if (profile.plan_status === 'paused') {
+          for (const charge of charges) outcomes.set(charge, planPausedError());
+          continue;
+        }
         if (hasUnlimited(profile, now)) {
           for (const charge of charges) outcomes.set(charge, { unlimited: true });
           continue;

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { AuthRequirement } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from './api-error.js';
+import { fingerprintOf, type IdempotencyStore, idempotencyKeyOf } from './idempotency.js';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Answer<R extends RouteSpec> = R['response'] extends z.ZodType ? z.input<R['response']> : unknown;
@@ -43,6 +44,8 @@ export class RouteRegistry {
   constructor(
     private readonly app: FastifyInstance,
     private readonly authenticator?: RouteAuthenticator,
+    /** Where answers to requests with an `Idempotency-Key` are kept; without it the header is ignored. */
+    private readonly idempotency?: IdempotencyStore,
   ) {}
 
   add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>): void {
@@ -76,17 +79,49 @@ export class RouteRegistry {
         if (spec.auth !== 'none' && !principal) {
           throw new Error(`${spec.path} reached its handler unauthenticated`);
         }
-        const answer = await handler({
-          principal: principal as PrincipalOf<R>,
-          query: request.query as Infer<R['query']>,
-          params: request.params as Infer<R['params']>,
-          body: request.body as Infer<R['body']>,
-          request,
-          reply,
-        });
-        return reply.status(status).send(answer);
+        const run = () =>
+          handler({
+            principal: principal as PrincipalOf<R>,
+            query: request.query as Infer<R['query']>,
+            params: request.params as Infer<R['params']>,
+            body: request.body as Infer<R['body']>,
+            request,
+            reply,
+          });
+        if (spec.method === 'GET') return reply.status(status).send(await run());
+        return this.#once(request, reply, principal, status, run);
       },
     });
+  }
+
+  /**
+   * Every POST, PUT, PATCH and DELETE honours `Idempotency-Key`: the first request with a key does
+   * the work; the same request again is answered what the first was (`Idempotent-Replayed: true`).
+   */
+  async #once(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    principal: Principal | null,
+    status: number,
+    run: () => Promise<unknown>,
+  ): Promise<FastifyReply> {
+    const key = this.idempotency && idempotencyKeyOf(request.headers['idempotency-key']);
+    if (!this.idempotency || !key) return reply.status(status).send(await run());
+    const store = this.idempotency;
+    const scope = principal?.profileId ?? 'public';
+    const started = await store.begin(scope, key, fingerprintOf(request.method, request.url, request.body));
+    if (started.kind === 'replay') {
+      return reply.status(started.status).header('idempotent-replayed', 'true').send(started.body);
+    }
+    let answer: unknown;
+    try {
+      answer = await run();
+    } catch (error) {
+      await store.abandon(scope, key);
+      throw error;
+    }
+    await store.complete(scope, key, status, answer);
+    return reply.status(status).send(answer);
   }
 
   /** Methods allowed on a concrete URL path; empty when no route has that path. */

@@ -39,6 +39,9 @@ describe('identity and mail settings', () => {
         NODE_ENV: 'production',
         SCRUB_COGNITO_USER_POOL_ID: 'us-east-1_AbCdEf123',
         SCRUB_COGNITO_CLIENT_ID: 'abc123',
+        // Production needs Stripe too (the built-in payment provider is refused there).
+        STRIPE_SECRET_KEY: 'sk_live_x',
+        STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
       }).cognito,
     ).toMatchObject({ userPoolId: 'us-east-1_AbCdEf123' });
   });

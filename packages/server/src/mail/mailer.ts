@@ -3,8 +3,8 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Database, MailOutboxTable } from '../storage/schema.js';
 
-/** What the service sends: verification codes and file-ready notices. */
-export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready';
+/** What the service sends: verification codes, file-ready notices and purchase receipts. */
+export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready' | 'receipt';
 
 export interface OutgoingMail {
   kind: MailKind;

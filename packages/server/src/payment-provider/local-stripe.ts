@@ -110,8 +110,11 @@ export interface LocalStripeOptions {
   secretKey: string;
   publishableKey: string;
   webhookSecret: string;
-  /** Where events are posted, signed; null keeps them for `GET /v1/events` only. */
-  webhookUrl: string | null;
+  /**
+   * Where events are posted, signed; null keeps them for `GET /v1/events` only. A function when it
+   * depends on the listening port (the service's own webhook route).
+   */
+  webhookUrl: string | null | (() => string);
   /** The service's address, for the authentication page that 3-D Secure cards send customers to. */
   publicUrl: () => string;
   logger?: Logger | false;
@@ -273,11 +276,9 @@ export class LocalStripe {
   private async record(db: LocalStripeDb, events: StripeObject[]) {
     for (const event of events) {
       await objectStore.put(db, event);
-      if (this.options.webhookUrl) {
-        await db
-          .insertInto('local_stripe_deliveries')
-          .values({ event_id: event.id, url: this.options.webhookUrl })
-          .execute();
+      const url = this.webhookUrl();
+      if (url) {
+        await db.insertInto('local_stripe_deliveries').values({ event_id: event.id, url }).execute();
       }
     }
   }
@@ -411,8 +412,13 @@ export class LocalStripe {
   }
 
   private kick() {
-    if (!this.options.webhookUrl || this.#closed) return;
+    if (!this.webhookUrl() || this.#closed) return;
     void this.deliverWebhooks().catch((error) => this.log()?.warn({ err: error }, 'webhook delivery failed'));
+  }
+
+  private webhookUrl(): string | null {
+    const { webhookUrl } = this.options;
+    return typeof webhookUrl === 'function' ? webhookUrl() : webhookUrl;
   }
 
   private async tick() {

@@ -13,6 +13,11 @@ export interface PaymentsSetupOptions {
   /** The service's public URL: the built-in provider is reached there, under `/_stripe`. */
   publicUrl: () => string;
   logger?: Logger | false;
+  /**
+   * Where the built-in provider posts its events when SCRUB_STRIPE_WEBHOOK_URL is not set: the
+   * service's own webhook route, so subscriptions renew with no configuration.
+   */
+  defaultWebhookUrl?: () => string;
   /** Background work of the built-in provider (webhook retries, renewals); 0 turns it off (tests). */
   pollMs?: number;
 }
@@ -54,7 +59,7 @@ export async function setUpPayments(
     secretKey: settings.secretKey,
     publishableKey: settings.publishableKey,
     webhookSecret: settings.webhookSecret,
-    webhookUrl: settings.webhookUrl,
+    webhookUrl: settings.webhookUrl ?? options.defaultWebhookUrl ?? null,
     publicUrl: options.publicUrl,
     logger: options.logger ?? false,
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),

@@ -181,6 +181,43 @@ describe('bulk jobs over HTTP', () => {
     });
   });
 
+  it('quotes an uploaded job before it is charged: records, unique numbers, credits; charges nothing', async () => {
+    const { headers, profileId } = await account(3);
+    const created = CreatedBulkJobSchema.parse(
+      (await create(headers, { file_name: 'q.csv', phone_col: 'Phone' })).body,
+    );
+    const quoteOf = async () => {
+      const res = await t.app.inject({ method: 'GET', url: `/bulk/jobs/${created.job_id}/quote`, headers });
+      return { status: res.statusCode, body: res.json() };
+    };
+    expect((await quoteOf()).status).toBe(409);
+    expect((await upload(created.upload_url!, LEADS)).statusCode).toBe(200);
+    const quote = await quoteOf();
+    expect(quote.body).toEqual({
+      job_id: created.job_id,
+      records: 5,
+      unique_numbers: 3,
+      duplicates: 1,
+      credits_required: 5,
+      credits_available: 3,
+      unlimited: false,
+      sufficient: false,
+      plan_paused: false,
+    });
+    expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 3, entries: 1 });
+    await t.database.db
+      .updateTable('profiles')
+      .set({ plan_reference: '79541679412214' })
+      .where('id', '=', profileId)
+      .execute();
+    expect((await quoteOf()).body).toMatchObject({ credits_required: 0, unlimited: true, sufficient: true });
+    expect((await submit(headers, created.job_id)).body).toMatchObject({
+      status: 'queued',
+      credits_charged: 0,
+    });
+    expect((await quoteOf()).status).toBe(409);
+  });
+
   it('refuses a submit the balance cannot cover with 402, and queues nothing', async () => {
     const { headers, profileId } = await account(2);
     const { job, submitted } = await runJob(headers, LEADS);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { routes } from '@scrub/contract';
+import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { UnprocessableFile } from '../bulk/bulk-worker.js';
 import {
   bulkJobOf,
@@ -28,8 +29,8 @@ export function registerBulkJobs({
   const { processor, worker } = bulk;
   const { db } = database;
 
-  /** Counts the records, charges them and queues the job; a file that cannot be read is a 400 and costs nothing. */
-  async function submit(job: JobRow): Promise<JobRow> {
+  /** The uploaded file, checked to be there and within the size limit. */
+  async function requireUpload(job: JobRow): Promise<void> {
     const stored = await blobStore.stat(job.upload_key);
     if (!stored) {
       throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
@@ -40,15 +41,24 @@ export function registerBulkJobs({
         `The file is ${stored.size.toLocaleString('en-US')} bytes; the largest accepted is ${config.maxUploadBytes.toLocaleString('en-US')}.`,
       );
     }
-    let records: number;
+  }
+
+  /** Reads the file; one that cannot be read is a 400 and costs nothing. */
+  async function readFile<T>(read: () => Promise<T>): Promise<T> {
     try {
-      records = await processor.count(job);
+      return await read();
     } catch (error) {
       if (error instanceof UnprocessableFile) {
         throw new ApiError(error.reason === 'empty' ? 'csv_empty' : 'bad_request', error.message);
       }
       throw error;
     }
+  }
+
+  /** Counts the records, charges them and queues the job. */
+  async function submit(job: JobRow): Promise<JobRow> {
+    await requireUpload(job);
+    const records = await readFile(() => processor.count(job));
     const queued = await submitJob(db, job, records);
     worker.notify();
     return queued;
@@ -97,6 +107,34 @@ export function registerBulkJobs({
     // Submitting again is answered with the job as it stands, charged once: a client whose first
     // submit timed out can safely send it again.
     return bulkJobOf(job.status === 'awaiting_upload' ? await submit(job) : job, publicUrl());
+  });
+
+  // What submitting would charge, for the wizard's "Found N phone numbers (requires N credits)".
+  registry.add(routes.quoteBulkJob, async ({ principal, params }) => {
+    const job = await getOwnJob(db, principal.profileId, params.job_id);
+    if (job.status !== 'awaiting_upload') {
+      throw new ApiError(
+        'conflict',
+        `This job was already submitted and charged ${job.credits_charged} credits.`,
+      );
+    }
+    await requireUpload(job);
+    const counts = await readFile(() => processor.quote(job));
+    const profile = await getProfile(db, principal.profileId);
+    const unlimited = hasUnlimited(profile);
+    const required = unlimited ? 0 : counts.records;
+    const paused = profile.plan_status === 'paused';
+    return {
+      job_id: job.id,
+      records: counts.records,
+      unique_numbers: counts.uniqueNumbers,
+      duplicates: counts.duplicates,
+      credits_required: required,
+      credits_available: profile.credits,
+      unlimited,
+      sufficient: !paused && profile.credits >= required,
+      plan_paused: paused,
+    };
   });
 
   registry.add(routes.getBulkJob, async ({ principal, params }) =>

@@ -11,6 +11,7 @@ export function registerService({
   database,
   referenceData,
   publicUrl,
+  payments,
 }: ServerContext): void {
   const started = process.hrtime.bigint();
   registry.add(routes.health, async () => {
@@ -25,7 +26,6 @@ export function registerService({
     };
   });
 
-  // Payment settings join this answer as their provider is built.
   registry.add(routes.config, async () => ({
     identity: config.cognito
       ? {
@@ -42,7 +42,10 @@ export function registerService({
           client_id: config.localIdentity.clientId,
           endpoint: `${publicUrl()}${IDENTITY_PATH}`,
         },
-    payments: null,
+    payments: {
+      provider: payments.setup.provider.kind,
+      publishable_key: payments.setup.provider.publishableKey,
+    },
     limits: { max_upload_bytes: config.maxUploadBytes },
   }));
 }

@@ -28,7 +28,16 @@ export interface AmountOptionRow {
 
 export type RoleNameColumn = 'User' | 'Agency' | 'Admin' | 'Super Admin';
 export type SubscriptionStatusColumn = 'none' | 'active' | 'paused' | 'past_due' | 'canceled';
-export type LedgerKind = 'grant' | 'purchase' | 'check' | 'bulk_charge' | 'reversal' | 'adjustment';
+export type LedgerKind =
+  | 'grant'
+  | 'purchase'
+  | 'bonus'
+  | 'subscription_grant'
+  | 'refund'
+  | 'check'
+  | 'bulk_charge'
+  | 'reversal'
+  | 'adjustment';
 
 export interface ProfilesTable {
   id: Generated<string>;
@@ -54,6 +63,10 @@ export interface ProfilesTable {
   /** Tokens issued before this instant are refused (a password reset, a global sign-out, a disable). */
   tokens_valid_after: ColumnType<Date | null, never, Date | null>;
   last_sign_in_at: ColumnType<Date | null, never, Date | null>;
+  /** The payment provider's customer (migration 0008-payments). */
+  payment_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's subscription while the account has one. */
+  subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -221,9 +234,43 @@ export interface ServiceSecretsTable {
   created_at: Generated<Date>;
 }
 
+/** One row per purchase, keyed by the provider object that paid it (migration 0008-payments). */
+export interface PurchasesTable {
+  id: Generated<string>;
+  profile_id: string;
+  kind: 'intro' | 'purchase' | 'subscription';
+  plan_reference: string;
+  plan_name: string;
+  amount_cents: number;
+  credits: number;
+  bonus_credits: Generated<number>;
+  provider_object_id: string;
+  created_at: Generated<Date>;
+}
+
+export interface PaymentWebhookEventsTable {
+  event_id: string;
+  type: string;
+  received_at: Generated<Date>;
+}
+
+/** Answers to requests that carried an `Idempotency-Key` (migration 0009-idempotency-keys). */
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: Generated<Date>;
+  completed_at: Date | null;
+}
+
 export interface Database {
   audit_log: AuditLogTable;
   service_secrets: ServiceSecretsTable;
+  purchases: PurchasesTable;
+  payment_webhook_events: PaymentWebhookEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
   bulk_jobs: BulkJobsTable;
   plans: PlansTable;
   profiles: ProfilesTable;

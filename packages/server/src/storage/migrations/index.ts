@@ -6,6 +6,8 @@ import * as m0004 from './0004-accounts.js';
 import * as m0005 from './0005-bulk-jobs.js';
 import * as m0006 from './0006-local-stripe.js';
 import * as m0007 from './0007-admin.js';
+import * as m0008 from './0008-payments.js';
+import * as m0009 from './0009-idempotency-keys.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   '0005-bulk-jobs': m0005,
   '0006-local-stripe': m0006,
   '0007-admin': m0007,
+  '0008-payments': m0008,
+  '0009-idempotency-keys': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,41 @@
+import type { Scrub } from '@scrub/sdk';
+import type { Context } from './context.js';
+import { CliError } from './errors.js';
+import { count } from './format.js';
+
+/**
+ * At a terminal, `scrub bulk` shows what the file costs (the bulk wizard's "Found N phone numbers
+ * (requires N credits)") and asks before charging; with --yes, or without a terminal (scripts,
+ * pipelines), it goes ahead and the submit's own credit check decides.
+ */
+export async function confirmBulkCharge(
+  context: Context,
+  scrub: Scrub,
+  jobId: string,
+  yes: boolean | undefined,
+): Promise<void> {
+  if (yes || !context.canPrompt) return;
+  const quote = await scrub.bulk.quote(jobId);
+  const found = `Found ${count(quote.records)} phone numbers (requires ${count(quote.records)} credits).`;
+  const have = quote.unlimited
+    ? 'Unlimited plan active, no credits required.'
+    : `You have ${count(quote.credits_available)} credits; ${count(quote.credits_required)} will be charged.`;
+  context.io.stderr.write(`${found} ${have}\n`);
+  if (quote.plan_paused) {
+    throw new CliError(
+      'Your plan is paused: resume it with scrub subscription resume, then submit again.',
+      1,
+      'plan_paused',
+    );
+  }
+  if (!quote.sufficient) {
+    throw new CliError(
+      `You need ${count(quote.credits_required)} credits but only have ${count(quote.credits_available)}. Buy more with scrub buy.`,
+      4,
+      'insufficient_credits',
+    );
+  }
+  if (!(await context.io.prompter.confirm('Process the records?', true))) {
+    throw new CliError(`Not submitted: nothing was charged. Job ${jobId} stays uploaded.`, 1, 'cancelled');
+  }
+}

@@ -1,0 +1,119 @@
+import { Scrub } from '@scrub/sdk';
+import { accountWithApiKey, startLocalServer } from '@scrub/test-support/local-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, scrub, tempConfigDir } from '../../test/harness.js';
+
+const PAYG = '79541679412213';
+const address = { customer_name: 'Pat Cli', line1: '1 Main St', city: 'Newark', state: 'NJ' };
+
+describe('scrub buy, card, subscription and purchases against the real server', () => {
+  let server: RunningServer;
+  let accounts = 0;
+
+  beforeAll(async () => {
+    server = await startLocalServer();
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  /** An account with an API key, and with a card saved through the API as the dashboard saves it. */
+  async function account(card: string | null = 'pm_card_visa') {
+    accounts++;
+    const apiKey = await accountWithApiKey(server, {
+      sub: `cli-pay-${accounts}`,
+      email: `clipay${accounts}@example.com`,
+      credits: 0,
+    });
+    if (card)
+      await new Scrub({ baseURL: server.url, apiKey }).payments
+        .setup({ ...address, payment_method_id: card })
+        .catch(() => undefined);
+    return { SCRUB_CONFIG_DIR: tempConfigDir(), SCRUB_API_URL: server.url, SCRUB_API_KEY: apiKey };
+  }
+
+  it('buys a plan by name or reference on the default card, and lists the purchases', async () => {
+    const env = await account();
+    const bought = await scrub(['buy', 'pay as you go', '--amount', '10', '--yes'], env);
+    expect(bought.code, bought.stderr).toBe(0);
+    expect(bought.stdout).toMatch(/Credits added\s+5,714/);
+    const json = await scrub(['--json', 'buy', '79541679412216', '--amount', '83', '--yes'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ credits_added: 50_000, amount: 83 });
+    const credits = JSON.parse((await scrub(['--json', 'credits'], env)).stdout);
+    expect(credits.credits).toBe(700 + 5714 + 50_000);
+
+    const year = String(new Date().getUTCFullYear());
+    const history = JSON.parse((await scrub(['--json', 'purchases', '--year', year], env)).stdout);
+    expect(history.map((p: { plan_name: string }) => p.plan_name)).toEqual([
+      'BULK',
+      'PAY AS YOU GO',
+      'CARD VERIFICATION',
+    ]);
+    const table = await scrub(['purchases', '--limit', '1'], env);
+    expect(table.stdout).toContain('BULK');
+    expect(table.stdout).not.toContain('PAY AS YOU GO');
+    expect((await scrub(['purchases', '--month', '3'], env)).code).toBe(2);
+  });
+
+  it('asks first: without a terminal and without --yes nothing is bought (exit 2); at a terminal the answer decides', async () => {
+    const env = await account();
+    const refused = await scrub(['buy', PAYG, '--amount', '5'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    const declined = await scrub(['buy', PAYG, '--amount', '5'], env, { answers: [false] });
+    expect(declined.code).toBe(1);
+    expect(declined.prompts?.[0]).toMatch(/Buy PAY AS YOU GO for \$5 on visa ending 4242\?/);
+    expect(JSON.parse((await scrub(['--json', 'credits'], env)).stdout).credits).toBe(700);
+    expect((await scrub(['buy', 'nonsense', '--yes'], env)).code).toBe(2);
+  });
+
+  it('exits 4 with the reason when the card is refused or missing, and nothing is added', async () => {
+    const noCard = await account(null);
+    const missing = await scrub(['buy', PAYG, '--amount', '5', '--yes'], noCard);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toMatch(/scrub card add/);
+    // 0341: the card saves, every charge is declined.
+    const declining = await account('pm_card_chargeCustomerFail');
+    const declined = await scrub(['buy', PAYG, '--amount', '5', '--yes'], declining);
+    expect(declined.code).toBe(4);
+    expect(declined.stderr).toMatch(/declined.*generic_decline/);
+    expect(JSON.parse((await scrub(['--json', 'credits'], declining)).stdout).credits).toBe(0);
+    const invalid = await scrub(['buy', PAYG, '--amount', '7', '--yes'], declining);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/\$5, \$10, \$20, \$50, \$100/);
+  });
+
+  it('card list, card default, and card add prints the card page (never takes a number)', async () => {
+    const env = await account();
+    const cards = JSON.parse((await scrub(['--json', 'card', 'list'], env)).stdout);
+    expect(cards).toMatchObject([{ brand: 'visa', last4: '4242', is_default: true }]);
+    expect((await scrub(['card', 'list'], env)).stdout).toMatch(/visa.*4242.*yes/);
+    const changed = await scrub(['card', 'default', cards[0].id], env);
+    expect(changed.stdout).toMatch(/Card Updated Successfully/);
+    expect((await scrub(['card', 'default', 'pm_unknown'], env)).code).toBe(1);
+    const add = await scrub(['card', 'add'], env);
+    expect(add.code).toBe(0);
+    expect(add.stdout.trim()).toBe(`${server.url}/card?returnUrl=AccountInfo`);
+    expect((await scrub(['card', 'add', '4242424242424242'], env)).code).toBe(2);
+  });
+
+  it('subscription start, pause (checks then refused: plan_paused), resume, switch, cancel', async () => {
+    const env = await account();
+    expect((await scrub(['subscription', 'show'], env)).stdout).toMatch(/No subscription/);
+    const started = await scrub(['--json', 'subscription', 'start', 'standard', '--yes'], env);
+    expect(started.code, started.stderr).toBe(0);
+    expect(JSON.parse(started.stdout).subscription).toMatchObject({
+      plan_reference: '79541679412211',
+      status: 'active',
+    });
+    expect((await scrub(['subscription', 'pause'], env)).stdout).toMatch(/Status\s+paused/);
+    const check = await scrub(['check', '2023334444'], env);
+    expect(check.code).not.toBe(0);
+    expect(check.stderr).toMatch(/paused/);
+    expect((await scrub(['subscription', 'resume'], env)).stdout).toMatch(/Status\s+active/);
+    expect((await scrub(['check', '2023334444'], env)).code).toBe(0);
+    expect((await scrub(['subscription', 'switch', 'POWER', '--yes'], env)).stdout).toContain(
+      '79541679412212',
+    );
+    expect((await scrub(['subscription', 'cancel'], env)).code).toBe(2);
+    expect((await scrub(['subscription', 'cancel', '--yes'], env)).stdout).toMatch(/Ends\s+\d{4}-/);
+  });
+});

@@ -1,0 +1,236 @@
+import type { PaymentSetupRequest, Plan, PurchaseRequest, PurchaseResult } from '@scrub/contract';
+import type { Kysely } from 'kysely';
+import { requireActivePlan } from '../account/plan-status.js';
+import { getProfile, type Profile, updateProfile } from '../account/profiles.js';
+import { ApiError } from '../http/api-error.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { ChargeResult, PaymentProvider } from '../payment-provider/payment-provider.js';
+import type { Database } from '../storage/schema.js';
+import { authenticationRequired, refusalError } from './payment-refusals.js';
+import type { PlanPrices } from './plan-prices.js';
+import { priceOf, requireMinimum } from './plan-pricing.js';
+import { callProvider } from './provider-errors.js';
+import { type ChargeMetadata, grantOf } from './purchase-grants.js';
+import { hasTakenIntro, type PurchaseGrant, recordPurchase } from './purchase-ledger.js';
+import { sendReceipt } from './receipt-mail.js';
+
+export interface PaymentServices {
+  db: Kysely<Database>;
+  provider: PaymentProvider;
+  mailer: Mailer;
+  prices: PlanPrices;
+}
+
+export interface CardView {
+  id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  is_default: boolean;
+}
+
+/** Customers, saved cards, the $1 card verification and plan purchases, on the provider. */
+export class CardPayments {
+  constructor(private readonly s: PaymentServices) {}
+
+  /** The account's payment customer, created (once, whatever races) when `create` is set. */
+  async customerId(profile: Profile, create: false): Promise<string | null>;
+  async customerId(profile: Profile, create: true, name?: string): Promise<string>;
+  async customerId(profile: Profile, create: boolean, name?: string): Promise<string | null> {
+    if (profile.payment_customer_id || !create) return profile.payment_customer_id;
+    const customer = await this.s.provider.ensureCustomer({
+      email: profile.email,
+      ...(name ? { name } : {}),
+      metadata: { scrub_profile_id: profile.id },
+    });
+    await this.s.db
+      .updateTable('profiles')
+      .set({ payment_customer_id: customer.id })
+      .where('id', '=', profile.id)
+      .execute();
+    return customer.id;
+  }
+
+  async listCards(profile: Profile): Promise<CardView[]> {
+    const customerId = await this.customerId(profile, false);
+    if (!customerId) return [];
+    const { cards, defaultId } = await this.s.provider.listPaymentMethods(customerId);
+    return cards.map((card) => ({
+      id: card.id,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      is_default: card.id === defaultId,
+    }));
+  }
+
+  async setDefaultCard(profile: Profile, paymentMethodId: string): Promise<CardView> {
+    const customerId = await this.customerId(profile, false);
+    if (!customerId)
+      throw refusalError({
+        status: 'declined',
+        code: 'payment_method_missing',
+        declineCode: null,
+        message: '',
+      });
+    const card = await callProvider(() => this.s.provider.setDefault(customerId, paymentMethodId));
+    return {
+      id: card.id,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      is_default: true,
+    };
+  }
+
+  /**
+   * Saves the card as the default with the billing address, then takes the seed's $1 card
+   * verification once per account (500 credits plus the 200-credit bonus), then buys the plan the
+   * card page was opened for, if any.
+   */
+  async setUp(profile: Profile, body: PaymentSetupRequest, key: string): Promise<string> {
+    requireActivePlan(profile);
+    const customerId = await this.customerId(profile, true, body.customer_name);
+    const address = {
+      line1: body.line1,
+      line2: body.line2,
+      city: body.city,
+      state: body.state,
+      postal_code: body.postal_code,
+      country: body.country,
+    };
+    const setup = await callProvider(() =>
+      this.s.provider.setupCard({
+        customerId,
+        paymentMethodId: body.payment_method_id,
+        billingDetails: { name: body.customer_name, email: body.email ?? profile.email, address },
+        idempotencyKey: `scrub-${profile.id}-setup-${key}`,
+      }),
+    );
+    if (setup.status === 'requires_action') throw authenticationRequired(setup.clientSecret);
+    if (setup.status === 'declined') throw refusalError(setup);
+    await updateProfile(this.s.db, profile.id, { address });
+    const parts = ['Card Added Successfully.'];
+    const intro = await this.takeIntro(profile, customerId, setup.card.id);
+    if (intro)
+      parts.push(
+        `Card verified: $1.00 charged, ${(intro.credits + intro.bonusCredits).toLocaleString('en-US')} credits added.`,
+      );
+    if (body.reference_code) {
+      const plan = await this.s.prices.plan(body.reference_code);
+      if (plan.plan_type === 'prepaid') {
+        const bought = await this.buy(
+          await getProfile(this.s.db, profile.id),
+          { reference_code: plan.plan_reference, amount: body.amount, currency: 'usd' },
+          key,
+        );
+        parts.push(bought.message);
+      }
+    }
+    return parts.join(' ');
+  }
+
+  async buy(profile: Profile, body: PurchaseRequest, key: string): Promise<PurchaseResult> {
+    requireActivePlan(profile);
+    const plan = await this.s.prices.plan(body.reference_code);
+    if (plan.plan_type === 'intro') {
+      throw new ApiError(
+        'validation_failed',
+        `${plan.plan_name} comes with adding a card (POST /payment/setup).`,
+      );
+    }
+    if (plan.plan_type === 'postpaid') {
+      throw new ApiError(
+        'validation_failed',
+        `${plan.plan_name} is a monthly plan: subscribe with POST /subscription.`,
+      );
+    }
+    const price = priceOf(plan, body.amount);
+    requireMinimum(price);
+    const customerId = await this.customerId(profile, false);
+    if (!customerId)
+      throw refusalError({
+        status: 'declined',
+        code: 'payment_method_missing',
+        declineCode: null,
+        message: '',
+      });
+    const grant = await this.charge(
+      profile,
+      plan,
+      'purchase',
+      price.amountCents,
+      customerId,
+      undefined,
+      `scrub-${profile.id}-purchase-${key}`,
+    );
+    return {
+      message: 'Payment Complete',
+      purchase_id: grant.purchaseId,
+      plan_reference: plan.plan_reference,
+      amount: price.amountCents / 100,
+      credits_added: grant.credits + grant.bonusCredits,
+    };
+  }
+
+  /** The card verification, the first time a card is saved; null when the account already had it. */
+  private async takeIntro(profile: Profile, customerId: string, paymentMethodId: string) {
+    if (await hasTakenIntro(this.s.db, profile.id)) return null;
+    const intro = (await this.s.prices.catalogue()).find((p) => p.plan_type === 'intro');
+    if (!intro) return null;
+    // Keyed by the card too: a later card may take the verification a declined one could not.
+    const key = `scrub-${profile.id}-intro-${paymentMethodId}`;
+    return this.charge(
+      profile,
+      intro,
+      'intro',
+      Math.round(intro.plan_amount * 100),
+      customerId,
+      paymentMethodId,
+      key,
+    );
+  }
+
+  /** Charges the card; only a payment that succeeded is recorded and credited, once. */
+  private async charge(
+    profile: Profile,
+    plan: Plan,
+    kind: 'intro' | 'purchase',
+    amountCents: number,
+    customerId: string,
+    paymentMethodId: string | undefined,
+    idempotencyKey: string,
+  ): Promise<PurchaseGrant & { purchaseId: string }> {
+    const metadata: ChargeMetadata = {
+      scrub_profile_id: profile.id,
+      scrub_kind: kind,
+      scrub_plan_reference: plan.plan_reference,
+    };
+    const result: ChargeResult = await callProvider(() =>
+      this.s.provider.charge({
+        customerId,
+        ...(paymentMethodId ? { paymentMethodId } : {}),
+        amount: amountCents,
+        currency: 'usd',
+        description: `Scrub ${plan.plan_name}`,
+        idempotencyKey,
+        offSession: false,
+        metadata,
+      }),
+    );
+    if (result.status === 'requires_action') throw authenticationRequired(result.clientSecret);
+    if (result.status === 'declined') throw refusalError(result);
+    const grant = grantOf(profile.id, kind, plan, amountCents, result.paymentIntentId);
+    return { ...grant, purchaseId: (await this.record(profile.email, grant)).purchaseId };
+  }
+
+  /** Records a paid purchase (once) and sends its receipt the first time. */
+  async record(email: string, grant: PurchaseGrant) {
+    const recorded = await recordPurchase(this.s.db, grant);
+    if (recorded.created) await sendReceipt(this.s.mailer, email, grant);
+    return recorded;
+  }
+}

@@ -1,0 +1,23 @@
+import { ApiError } from '../http/api-error.js';
+import type { Decline } from '../payment-provider/payment-provider.js';
+
+/** A refused payment, as the API answers it: the provider's reason, nothing charged. */
+export function refusalError(decline: Decline): ApiError {
+  if (decline.code === 'payment_method_missing') {
+    return new ApiError(
+      'payment_method_required',
+      'No card is saved for this account: add one first (POST /payment/setup, or `scrub card add`).',
+    );
+  }
+  const reason = decline.declineCode ? ` (${decline.declineCode})` : '';
+  return new ApiError('card_declined', `${decline.message}${reason}`, { decline_code: decline.declineCode });
+}
+
+/** The bank wants the customer to confirm: nothing is charged until they do, in a browser. */
+export function authenticationRequired(clientSecret: string): ApiError {
+  return new ApiError(
+    'authentication_required',
+    'Your bank asks you to confirm this payment (3-D Secure). Confirm it in the dashboard; nothing is charged until you do.',
+    { client_secret: clientSecret },
+  );
+}
