@@ -12,6 +12,7 @@ import { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
+import { installCors } from './http/cors.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
@@ -70,6 +71,7 @@ export async function buildApp({
   });
   installErrorHandler(app);
   installNulGuard(app);
+  await installCors(app, config);
 
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);

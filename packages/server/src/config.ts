@@ -24,6 +24,8 @@ export interface ServerConfig {
   adminEmails: string[];
   /** Where clients reach the service (the built-in pool's issuer and endpoint hang off it); null: http://localhost:<port>. */
   publicUrl: string | null;
+  /** Origins (`https://app.example.com`) whose pages may call the API and upload URLs from a browser; none by default. */
+  corsOrigins: string[];
   /** The built-in user pool, which serves when no Amazon Cognito pool is configured. */
   localIdentity: {
     userPoolId: string;
@@ -111,6 +113,26 @@ const EnvSchema = z.object({
     .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, 'must be an http:// or https:// URL without query')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  SCRUB_CORS_ORIGINS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          // An origin is scheme, host and port: browsers send nothing else. `*` would let any site in.
+          .regex(
+            /^https?:\/\/[^/?#\s*]+$/,
+            'must be a comma-separated list of origins such as https://app.example.com (no * and no path)',
+          ),
+      ),
+    )
+    .default([]),
   SCRUB_LOCAL_USER_POOL_ID: z
     .string()
     .regex(/^[\w-]+_[0-9a-zA-Z]+$/, 'must look like us-east-1_scrublocal')
@@ -212,6 +234,7 @@ export function loadConfig(
         : null,
     adminEmails: e.SCRUB_ADMIN_EMAILS,
     publicUrl: e.SCRUB_PUBLIC_URL ?? null,
+    corsOrigins: e.SCRUB_CORS_ORIGINS,
     localIdentity: {
       userPoolId: e.SCRUB_LOCAL_USER_POOL_ID,
       clientId: e.SCRUB_LOCAL_CLIENT_ID,
