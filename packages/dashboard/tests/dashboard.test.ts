@@ -103,6 +103,22 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign Up' }).click();
     await expect(page.getByText('Email is required').isVisible()).resolves.toBe(true);
     await expect(page.getByText('Please Accept Terms of Service').isVisible()).resolves.toBe(true);
+    // Contact is sent for real: the operator finds it in the outbox.
+    await open(page, '/contact');
+    await page.getByLabel('Name').fill('Pat Visitor');
+    await page.getByLabel('Email').fill('visitor@example.com');
+    await page.getByLabel('Subject').fill('A question');
+    await page.getByLabel('Message').fill('Do you check Canadian numbers?');
+    await page.getByLabel(/What is 3 \+ 4/).fill('7');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('contact-sent').waitFor();
+    const mail = await server.database.db
+      .selectFrom('mail_outbox')
+      .select(['subject', 'text_body'])
+      .where('kind', '=', 'contact')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Contact form: A question');
+    expect(mail.text_body).toContain('Do you check Canadian numbers?');
     expect(errors).toEqual([]);
     await context.close();
   });

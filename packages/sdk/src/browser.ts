@@ -6,6 +6,7 @@ export type {
   ApiKeyRotation,
   BulkJob,
   ClientConfig,
+  ContactMessage,
   CreateBulkJob,
   CreatedBulkJob,
   CreditSnapshot,

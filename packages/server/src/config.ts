@@ -34,6 +34,8 @@ export interface ServerConfig {
     tokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
   };
+  /** Who the Contact page's messages are mailed to: SCRUB_CONTACT_EMAIL, else the first admin, else support@scrub.localhost. */
+  contactEmail: string;
   /** Every e-mail is kept in the outbox; with an SMTP URL it is also sent. */
   mail: { smtpUrl: string | null; from: string };
   /** How long /verify reuses an account's answer for free (0: never), and how many answers it keeps. */
@@ -154,6 +156,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  SCRUB_CONTACT_EMAIL: z.email('must be an e-mail address').optional(),
   SCRUB_MAIL_FROM: z.string().min(3).default('Scrub <no-reply@scrub.localhost>'),
   SCRUB_VERIFY_CACHE_SECONDS: z.coerce
     .number()
@@ -241,6 +244,7 @@ export function loadConfig(
       tokenTtlSeconds: e.SCRUB_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.SCRUB_REFRESH_TOKEN_TTL_SECONDS,
     },
+    contactEmail: e.SCRUB_CONTACT_EMAIL ?? e.SCRUB_ADMIN_EMAILS[0] ?? 'support@scrub.localhost',
     mail: { smtpUrl: e.SCRUB_SMTP_URL ?? null, from: e.SCRUB_MAIL_FROM },
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,
