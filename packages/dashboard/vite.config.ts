@@ -7,6 +7,7 @@ const api = process.env.SCRUB_API_URL ?? 'http://localhost:8787';
 const apiPrefixes = [
   'health',
   'config',
+  'contact',
   'plans',
   'user',
   'apikey',
