@@ -1,14 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const api = process.env.SCRUB_API_URL ?? 'http://localhost:8787';
-const emptyModule = fileURLToPath(new URL('./src/sdk-shims/empty-module.ts', import.meta.url));
 
 /** First path segments of the service's API (contract routes, identity, uploads), proxied in `vite` dev. */
 const apiPrefixes = [
   'health',
   'config',
+  'contact',
   'plans',
   'user',
   'apikey',
@@ -29,16 +28,8 @@ const apiPrefixes = [
 
 export default defineConfig({
   plugins: [react()],
-  // Workarounds for SDK browser gaps, to remove once @scrub/sdk has a browser entry:
-  // amazon-cognito-identity-js loads `buffer` 4.x, which reads `global` when it is loaded.
+  // amazon-cognito-identity-js loads `buffer` 4.x, which reads `global` when it is loaded (docs/sdk.md).
   define: { global: 'globalThis' },
-  resolve: {
-    alias: {
-      // The SDK's file-path upload imports node:fs lazily; browsers never take that path.
-      'node:fs/promises': emptyModule,
-      'node:fs': emptyModule,
-    },
-  },
   build: { target: 'es2022', chunkSizeWarningLimit: 600 },
   server: {
     proxy: {

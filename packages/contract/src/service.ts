@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageSchema } from './account.js';
 import { defineRoutes } from './route-spec.js';
 
 /** `GET /health`. */
@@ -32,6 +33,23 @@ export const ClientConfigSchema = z.object({
 });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;
 
+/** `POST /contact`: the Contact page's message, mailed to the operator. The seed's messages for each field. */
+export const ContactMessageSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Name is required').max(200),
+    email: z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Invalid email address')),
+    // One line: it becomes the e-mail's subject.
+    subject: z
+      .string()
+      .trim()
+      .min(1, 'Subject is required')
+      .max(200)
+      .regex(/^[^\r\n]*$/, 'Subject must be one line'),
+    message: z.string().trim().min(1, 'Message is required').max(5000),
+  })
+  .strict();
+export type ContactMessage = z.infer<typeof ContactMessageSchema>;
+
 export const serviceRoutes = defineRoutes('service', {
   health: {
     method: 'GET',
@@ -46,5 +64,13 @@ export const serviceRoutes = defineRoutes('service', {
     auth: 'none',
     summary: 'What clients need to know: identity pool, payment provider, limits',
     response: ClientConfigSchema,
+  },
+  contact: {
+    method: 'POST',
+    path: '/contact',
+    auth: 'none',
+    summary: "Send the Contact page's message to the operator (rate-limited per client address)",
+    body: ContactMessageSchema,
+    response: MessageSchema,
   },
 });

@@ -4,9 +4,9 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { loadScrub } from './api/load-scrub';
 import { onSignedOut, queryClient } from './api/query-client';
 import { queryKeys } from './api/query-keys';
-import { scrub } from './api/scrub-client';
 import { routes } from './routes';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
@@ -14,7 +14,9 @@ const router = createBrowserRouter(routes);
 
 // 401 or a session that cannot be refreshed: forget it and go to Login, unless already there.
 onSignedOut(() => {
-  void scrub.auth.signOut().catch(() => undefined);
+  void loadScrub()
+    .then((scrub) => scrub.auth.signOut())
+    .catch(() => undefined);
   queryClient.setQueryData(queryKeys.session, null);
   if (router.state.location.pathname !== '/login') void router.navigate('/login');
 });

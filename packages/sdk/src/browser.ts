@@ -9,6 +9,7 @@ export type {
   BulkJob,
   BulkJobQuote,
   ClientConfig,
+  ContactMessage,
   CreateBulkJob,
   CreatedBulkJob,
   CreditSnapshot,

@@ -1,7 +1,9 @@
 import {
   type ClientConfig,
+  type ContactMessage,
   type Health,
   type InputOf,
+  type Message,
   type OutputOf,
   pathFor,
   pathParamNames,
@@ -187,6 +189,14 @@ export class Scrub {
   /** What clients need to know about this deployment: identity pool, payment provider, limits. Public. */
   config(options?: RequestOptions): Promise<ClientConfig> {
     return this.request(routes.config, {}, options);
+  }
+
+  /**
+   * Sends a message to the service's operator, as the dashboard's Contact page does. Public; a few
+   * per hour from one address (then a `RateLimitError`). Not retried: a retry could mail it twice.
+   */
+  contact(message: ContactMessage, options?: RequestOptions): Promise<Message> {
+    return this.request(routes.contact, message, { maxRetries: 0, ...options });
   }
 
   /**

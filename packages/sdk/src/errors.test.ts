@@ -91,7 +91,13 @@ describe('APIError.generate through the client', () => {
       expect(error).toBeInstanceOf(ErrorClass);
       expect(error).toBeInstanceOf(APIError);
       expect(error).toBeInstanceOf(ScrubError);
-      expect(error).toMatchObject({ status, code, requestId: 'req_123', message: `${status} ${message}` });
+      expect(error).toMatchObject({
+        status,
+        code,
+        requestId: 'req_123',
+        message: `${status} ${message}`,
+        serviceMessage: message,
+      });
       expect((error as Error).name).toBe(ErrorClass.name);
     },
   );
@@ -150,6 +156,8 @@ describe('APIError.generate through the client', () => {
     const error = await failure(502, page, { 'content-type': 'text/html' });
 
     expect((error as Error).message).toBe('502 502 Bad Gateway Bad Gateway');
+    // Not the service's words: nothing to show a person as is.
+    expect((error as APIError).serviceMessage).toBeUndefined();
   });
 
   it('says so when the body is empty', async () => {

@@ -42,12 +42,18 @@ export class APIError extends ScrubError {
   readonly headers: Headers;
   /** The parsed JSON body, or the text when the body was not JSON. */
   readonly body: unknown;
+  /**
+   * The service's own sentence, as a person should read it (`Not enough credits: ...`), without the
+   * status `message` starts with; undefined when the answer carried none (a proxy's page, S3's XML).
+   */
+  readonly serviceMessage: string | undefined;
 
   constructor(status: number, body: unknown, headers: Headers) {
     const envelope = isFields(body) ? body : {};
     const error = isFields(envelope.error) ? envelope.error : {};
-    const message = asString(error.message) ?? asString(envelope.message) ?? fallbackMessage(body);
-    super(`${status} ${message}`);
+    const serviceMessage = asString(error.message) ?? asString(envelope.message);
+    super(`${status} ${serviceMessage ?? fallbackMessage(body)}`);
+    this.serviceMessage = serviceMessage;
     this.status = status;
     this.code = asString(error.code);
     this.requestId = asString(error.request_id) ?? headers.get('x-request-id') ?? undefined;

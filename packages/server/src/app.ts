@@ -14,6 +14,7 @@ import { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
+import { installCors } from './http/cors.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { installNulGuard } from './http/nul-guard.js';
@@ -80,6 +81,7 @@ export async function buildApp({
   });
   installErrorHandler(app);
   installNulGuard(app);
+  await installCors(app, config);
 
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);

@@ -25,6 +25,8 @@ export interface ServerConfig {
   adminEmails: string[];
   /** Where clients reach the service (the built-in pool's issuer and endpoint hang off it); null: http://localhost:<port>. */
   publicUrl: string | null;
+  /** Origins (`https://app.example.com`) whose pages may call the API and upload URLs from a browser; none by default. */
+  corsOrigins: string[];
   /** The built-in user pool, which serves when no Amazon Cognito pool is configured. */
   localIdentity: {
     userPoolId: string;
@@ -33,6 +35,8 @@ export interface ServerConfig {
     tokenTtlSeconds: number;
     refreshTokenTtlSeconds: number;
   };
+  /** Who the Contact page's messages are mailed to: SCRUB_CONTACT_EMAIL, else the first admin, else support@scrub.localhost. */
+  contactEmail: string;
   /** Every e-mail is kept in the outbox; with an SMTP URL it is also sent. */
   mail: { smtpUrl: string | null; from: string };
   /** How long /verify reuses an account's answer for free (0: never), and how many answers it keeps. */
@@ -114,6 +118,26 @@ const EnvSchema = z.object({
     .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, 'must be an http:// or https:// URL without query')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  SCRUB_CORS_ORIGINS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          // An origin is scheme, host and port: browsers send nothing else. `*` would let any site in.
+          .regex(
+            /^https?:\/\/[^/?#\s*]+$/,
+            'must be a comma-separated list of origins such as https://app.example.com (no * and no path)',
+          ),
+      ),
+    )
+    .default([]),
   SCRUB_LOCAL_USER_POOL_ID: z
     .string()
     .regex(/^[\w-]+_[0-9a-zA-Z]+$/, 'must look like us-east-1_scrublocal')
@@ -135,6 +159,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  SCRUB_CONTACT_EMAIL: z.email('must be an e-mail address').optional(),
   SCRUB_MAIL_FROM: z.string().min(3).default('Scrub <no-reply@scrub.localhost>'),
   SCRUB_VERIFY_CACHE_SECONDS: z.coerce
     .number()
@@ -215,12 +240,14 @@ export function loadConfig(
         : null,
     adminEmails: e.SCRUB_ADMIN_EMAILS,
     publicUrl: e.SCRUB_PUBLIC_URL ?? null,
+    corsOrigins: e.SCRUB_CORS_ORIGINS,
     localIdentity: {
       userPoolId: e.SCRUB_LOCAL_USER_POOL_ID,
       clientId: e.SCRUB_LOCAL_CLIENT_ID,
       tokenTtlSeconds: e.SCRUB_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.SCRUB_REFRESH_TOKEN_TTL_SECONDS,
     },
+    contactEmail: e.SCRUB_CONTACT_EMAIL ?? e.SCRUB_ADMIN_EMAILS[0] ?? 'support@scrub.localhost',
     mail: { smtpUrl: e.SCRUB_SMTP_URL ?? null, from: e.SCRUB_MAIL_FROM },
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,

@@ -19,6 +19,8 @@ type SdkCall = (scrub: Scrub) => unknown;
 const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   health: (scrub) => scrub.health(),
   config: (scrub) => scrub.config(),
+  contact: (scrub) =>
+    scrub.contact({ name: 'Pat', email: 'pat@example.com', subject: 'Hello', message: 'A question' }),
   listPlans: (scrub) => scrub.plans.list(),
   getUser: (scrub) => scrub.user.get(),
   updateUser: (scrub) => scrub.user.update({ user_name: 'Pat' }),

@@ -1,4 +1,3 @@
-import { AuthenticationError, PermissionDeniedError, SessionExpiredError } from '@scrub/sdk';
 import { focusManager, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { showErrorDialog } from '../shell/error-dialog';
 
@@ -7,7 +6,9 @@ import { showErrorDialog } from '../shell/error-dialog';
  * user out and goes to Login; 403 shows the Access Denied dialog. Other errors are shown by the
  * screen that made the call, next to what failed.
  */
-function onGlobalError(error: unknown): void {
+async function onGlobalError(error: unknown): Promise<void> {
+  // Loaded already: the error came from an SDK call. Imported here to keep the SDK out of the entry chunk.
+  const { AuthenticationError, PermissionDeniedError, SessionExpiredError } = await import('@scrub/sdk');
   if (error instanceof AuthenticationError || error instanceof SessionExpiredError) {
     signedOutHandler?.();
     return;
@@ -25,8 +26,8 @@ export function onSignedOut(handler: () => void): void {
 }
 
 export const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: onGlobalError }),
-  mutationCache: new MutationCache({ onError: onGlobalError }),
+  queryCache: new QueryCache({ onError: (error) => void onGlobalError(error) }),
+  mutationCache: new MutationCache({ onError: (error) => void onGlobalError(error) }),
   defaultOptions: {
     queries: {
       // The SDK already retries what may pass on a second try.

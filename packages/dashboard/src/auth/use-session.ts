@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { loadScrub } from '../api/load-scrub';
 import { queryKeys } from '../api/query-keys';
-import { scrub } from '../api/scrub-client';
 
 /**
  * The signed-in person (from the ID token, refreshed when it has expired), or null. Reading it makes
@@ -9,7 +9,7 @@ import { scrub } from '../api/scrub-client';
 export function useSession() {
   return useQuery({
     queryKey: queryKeys.session,
-    queryFn: () => scrub.auth.session(),
+    queryFn: async () => (await loadScrub()).auth.session(),
     staleTime: 60_000,
   });
 }

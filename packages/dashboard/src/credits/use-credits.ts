@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { loadScrub } from '../api/load-scrub';
 import { queryKeys } from '../api/query-keys';
-import { scrub } from '../api/scrub-client';
 import { useSession } from '../auth/use-session';
 
 /** The seeds' polling period for the balance. */
@@ -16,7 +16,7 @@ export function useCredits() {
   const session = useSession();
   return useQuery({
     queryKey: queryKeys.credits,
-    queryFn: () => scrub.credits.get(),
+    queryFn: async () => (await loadScrub()).credits.get(),
     enabled: Boolean(session.data),
     refetchInterval: CREDIT_POLL_MS,
     refetchIntervalInBackground: false,

@@ -96,8 +96,9 @@ async function openSource(source: UploadSource): Promise<SourceBytes> {
 async function asBlob(source: UploadSource): Promise<Blob> {
   if (source instanceof Blob) return source;
   const { chunks } = await openSource(source);
-  const parts: (Uint8Array | string)[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
+  const parts: (Uint8Array<ArrayBuffer> | string)[] = [];
+  // Copied: a Blob refuses a view of a SharedArrayBuffer, which a Uint8Array chunk may be.
+  for await (const chunk of chunks) parts.push(typeof chunk === 'string' ? chunk : new Uint8Array(chunk));
   return new Blob(parts, { type: 'text/csv' });
 }
 

@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
-import { installCors } from '../http/cors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { IdentityPool } from './identity-pool.js';
-import { IDENTITY_PATH, jwksPath, registerIdentityProtocol } from './protocol.js';
+import { registerIdentityProtocol } from './protocol.js';
 
 export interface IdentitySetupOptions {
   config: ServerConfig;
@@ -42,21 +41,6 @@ export async function setUpIdentity(
     refreshTokenTtlSeconds: config.localIdentity.refreshTokenTtlSeconds,
     keyDir: keyDir(config),
   });
-  const jwks = jwksPath(pool.userPoolId);
-  // Any origin, as Cognito's endpoint: no cookies are involved, tokens travel in the body.
-  await installCors(app, [
-    {
-      matches: (path) => path === IDENTITY_PATH,
-      options: {
-        origin: '*',
-        methods: ['POST'],
-        allowedHeaders: ['content-type', 'x-amz-target', 'x-amz-user-agent', 'cache-control'],
-        exposedHeaders: ['x-amzn-requestid', 'x-amzn-errortype'],
-        maxAge: 86_400,
-      },
-    },
-    { matches: (path) => path === jwks, options: { origin: '*', methods: ['GET'] } },
-  ]);
   await registerIdentityProtocol(app, pool);
   return pool;
 }

@@ -3,8 +3,8 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Database, MailOutboxTable } from '../storage/schema.js';
 
-/** What the service sends: verification codes, file-ready notices and purchase receipts. */
-export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready' | 'receipt';
+/** What the service sends: verification codes, file-ready notices, purchase receipts, and Contact page messages to the operator. */
+export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready' | 'receipt' | 'contact';
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -1,10 +1,20 @@
 import { routes } from '@scrub/contract';
 import type { ServerContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { RateLimiter } from '../http/rate-limiter.js';
 import { IDENTITY_PATH } from '../identity/protocol.js';
 import { isReachable } from '../storage/database.js';
 import { serverVersion } from '../version.js';
 
-/** The service itself: its health, and the settings clients read instead of branching on the setup. */
+/** Contact messages one client address may send per hour: people write a few; a script flooding the operator is stopped. */
+export const CONTACT_MESSAGES_PER_HOUR = 5;
+
+const minutes = (seconds: number) => (seconds <= 60 ? 'a minute' : `${Math.ceil(seconds / 60)} minutes`);
+
+/**
+ * The service itself: its health, the settings clients read instead of branching on the setup,
+ * and the Contact page's messages to the operator.
+ */
 export function registerService({
   registry,
   config,
@@ -12,6 +22,7 @@ export function registerService({
   referenceData,
   publicUrl,
   payments,
+  mailer,
 }: ServerContext): void {
   const started = process.hrtime.bigint();
   registry.add(routes.health, async () => {
@@ -48,4 +59,30 @@ export function registerService({
     },
     limits: { max_upload_bytes: config.maxUploadBytes },
   }));
+
+  const contactLimit = new RateLimiter(CONTACT_MESSAGES_PER_HOUR, 3600_000);
+  registry.add(routes.contact, async ({ body, request }) => {
+    const waitSeconds = contactLimit.hit(request.ip);
+    if (waitSeconds > 0) {
+      throw new ApiError(
+        'rate_limited',
+        `Too many messages from this address: please try again in ${minutes(waitSeconds)}.`,
+        { headers: { 'retry-after': String(waitSeconds) } },
+      );
+    }
+    // Stored in the outbox (and sent by SMTP when configured); the sender's address is in the text to reply to.
+    await mailer.send({
+      kind: 'contact',
+      to: config.contactEmail,
+      subject: `Contact form: ${body.subject}`,
+      text: [
+        `From: ${body.name} <${body.email}>`,
+        `Subject: ${body.subject}`,
+        `Client address: ${request.ip}`,
+        '',
+        body.message,
+      ].join('\n'),
+    });
+    return { message: 'Thank you for contacting us. We will get back to you soon.' };
+  });
 }

@@ -1,7 +1,7 @@
 import { Alert, Button, CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { useRef, useState } from 'react';
-import { CsvPreviewError, previewCsv } from '../../csv/preview';
+import { CsvError, previewCsv } from '../../csv/preview';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { FileIcon, UploadIcon } from '../../shell/icons';
 import type { WizardFile } from './wizard-state';
@@ -27,14 +27,9 @@ export function StepChooseFile({
     setReading(true);
     try {
       const preview = await previewCsv(file, true);
-      if (preview.rows.length === 0) {
-        showErrorDialog('Attention', 'Csv is empty');
-        setFile(null);
-        return;
-      }
       onReady({ file, preview, headerRow: true });
     } catch (error) {
-      showErrorDialog('Attention', error instanceof CsvPreviewError ? error.message : 'Csv is empty');
+      showErrorDialog('Attention', error instanceof CsvError ? error.message : 'Csv is empty');
       setFile(null);
     } finally {
       setReading(false);

@@ -6,7 +6,8 @@ import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
-import { countRecords, previewCsv } from '../../csv/preview';
+import { countRecords } from '../../csv/count-records';
+import { previewCsv } from '../../csv/preview';
 import { PreviewTable } from './preview-table';
 import { QuoteBanner } from './quote-banner';
 import { type ColumnMapping, fieldLabels, type WizardFile } from './wizard-state';
@@ -17,6 +18,9 @@ const MappingSchema = z.object({
   phone_col: z.string().min(1, 'Phone is required'),
   mapping: z.partialRecord(z.enum(mappableFields), z.string().optional()),
 });
+
+const guessedPhone = ({ preview }: WizardFile) =>
+  preview.phoneColumn === null ? '' : String(preview.phoneColumn);
 
 export function StepMapping({
   chosen,
@@ -39,7 +43,8 @@ export function StepMapping({
 }) {
   const form = useForm<ColumnMapping>({
     resolver: zodResolver(MappingSchema),
-    defaultValues: initial ?? { phone_col: '', mapping: {} },
+    // The engine's guess is offered first; people change it when it is wrong.
+    defaultValues: initial ?? { phone_col: guessedPhone(chosen), mapping: {} },
   });
   const values = form.watch();
 

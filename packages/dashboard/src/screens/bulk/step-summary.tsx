@@ -11,7 +11,6 @@ import { scrub } from '../../api/scrub-client';
 import { creditEvent } from '../../credits/credit-events';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { showErrorDialog } from '../../shell/error-dialog';
-import { uploadFile } from './upload-file';
 import type { ColumnMapping, WizardFile } from './wizard-state';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -67,11 +66,11 @@ export function StepSummary({
     setWorking(true);
     try {
       const job = await scrub.bulk.create(payload);
-      if (!job.upload_url) throw new Error('Failed to upload file. Please try again.');
       setProgress(0);
-      await uploadFile(job.upload_url, chosen.file, {
+      // XMLHttpRequest in a browser: progress as the File is read from disk and sent, never held whole.
+      await scrub.bulk.upload(job, chosen.file, {
         signal: abort.signal,
-        onProgress: (sent, total) => setProgress(total > 0 ? (sent / total) * 100 : 0),
+        onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
       });
       await scrub.bulk.submit(job.job_id);
       notifications.show({
