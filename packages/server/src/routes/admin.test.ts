@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolSignIn, poolSignUp, TEST_PASSWORD } from '../../test/pool-accounts.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { createJob, submitJob } from '../bulk/job-store.js';
+import { recordPurchase } from '../payments/purchase-ledger.js';
 
 let t: TestApp;
 let boss: Record<string, string>;
@@ -293,5 +294,28 @@ describe('the audit log', () => {
     await expect(sql`update audit_log set action = 'x'`.execute(t.database.db)).rejects.toThrow(
       /append-only/,
     );
+  });
+});
+
+describe("a user's purchase history", () => {
+  it('lists what the user paid for, as the user sees it on their own history', async () => {
+    const pat = await createUser();
+    await recordPurchase(t.database.db, {
+      profileId: pat.id,
+      kind: 'purchase',
+      planReference: '79541679412213',
+      planName: 'STANDARD',
+      amountCents: 2500,
+      credits: 1000,
+      bonusCredits: 0,
+      unlimited: null,
+      providerObjectId: 'pi_admin_history',
+    });
+    const own = await call({ method: 'GET', url: '/purchases', headers: pat.headers });
+    const seen = await call({ method: 'GET', url: `/admin/users/${pat.id}/purchases`, headers: boss });
+    expect(seen.status).toBe(200);
+    expect(seen.body.purchases).toHaveLength(1);
+    expect(seen.body.purchases[0]).toMatchObject({ plan_name: 'STANDARD', credits_added: 1000 });
+    expect(seen.body).toEqual(own.body);
   });
 });

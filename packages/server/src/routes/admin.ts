@@ -5,6 +5,7 @@ import { adminUserInfo, findAccount, listUsers } from '../admin/user-directory.j
 import type { Principal } from '../auth/principal.js';
 import type { ServerContext } from '../context.js';
 import { identityAdminFor } from '../identity-admin/setup.js';
+import { listPurchases } from '../payments/purchase-ledger.js';
 
 /** The admin area: users, their credits and passwords, acting as them, and the audit log. */
 export function registerAdmin({
@@ -75,11 +76,9 @@ export function registerAdmin({
     admin.actAs(call(principal, request), await findAccount(db, params.user_id)),
   );
 
-  // Purchases are recorded by the payments work; until it lands every history is empty.
-  registry.add(routes.adminListPurchases, async ({ params }) => {
-    await findAccount(db, params.user_id);
-    return { purchases: [] };
-  });
+  registry.add(routes.adminListPurchases, async ({ params, query }) => ({
+    purchases: await listPurchases(db, (await findAccount(db, params.user_id)).id, query),
+  }));
 
   registry.add(routes.adminListAudit, async ({ query }) => listAudit(db, query));
 }
