@@ -293,18 +293,21 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
 
   it('at a terminal, shows the quote and charges nothing when the answer is no; --yes skips the question', async () => {
     const leads = csvFile('quoted.csv', LEADS);
-    const before = JSON.parse((await scrub(['--json', 'credits'], funded)).stdout) as CreditSnapshot;
+    // An account of its own: jobs queued by the tests before this one settle (and give back
+    // duplicates' credits) on the shared one at any moment.
+    const quoted = await apiKeyAccount(server, dataDir, 100);
+    const before = JSON.parse((await scrub(['--json', 'credits'], quoted)).stdout) as CreditSnapshot;
 
-    const declined = await scrub(['bulk', leads, '--phone-col', 'Phone'], funded, { answers: [false] });
+    const declined = await scrub(['bulk', leads, '--phone-col', 'Phone'], quoted, { answers: [false] });
 
     expect(declined.code).toBe(1);
     expect(declined.prompts).toEqual(['Process the records?']);
     expect(declined.stderr).toMatch(/Found 5 phone numbers \(requires 5 credits\)\. You have [\d,]+ credits/);
     expect(declined.stderr).toMatch(/nothing was charged/);
-    const after = JSON.parse((await scrub(['--json', 'credits'], funded)).stdout) as CreditSnapshot;
+    const after = JSON.parse((await scrub(['--json', 'credits'], quoted)).stdout) as CreditSnapshot;
     expect(after.credits).toBe(before.credits);
 
-    const yes = await scrub(['--json', 'bulk', leads, '--phone-col', 'Phone', '--yes'], funded, {
+    const yes = await scrub(['--json', 'bulk', leads, '--phone-col', 'Phone', '--yes'], quoted, {
       answers: [],
     });
     expect(yes.code, yes.stderr).toBe(0);
