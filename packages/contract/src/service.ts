@@ -50,6 +50,16 @@ export const ContactMessageSchema = z
   .strict();
 export type ContactMessage = z.infer<typeof ContactMessageSchema>;
 
+/** An OpenAPI 3.1 document (`openapi`, `info`, `paths`, `components`): see openapi.ts. */
+export const OpenApiDocumentSchema = z
+  .object({
+    openapi: z.string(),
+    info: z.object({ title: z.string(), version: z.string() }).loose(),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .loose();
+export type OpenApiDocument = z.infer<typeof OpenApiDocumentSchema>;
+
 export const serviceRoutes = defineRoutes('service', {
   health: {
     method: 'GET',
@@ -64,6 +74,13 @@ export const serviceRoutes = defineRoutes('service', {
     auth: 'none',
     summary: 'What clients need to know: identity pool, payment provider, limits',
     response: ClientConfigSchema,
+  },
+  openApi: {
+    method: 'GET',
+    path: '/openapi.json',
+    auth: 'none',
+    summary: 'This API as an OpenAPI 3.1 document, to generate a client in any language',
+    response: OpenApiDocumentSchema,
   },
   contact: {
     method: 'POST',

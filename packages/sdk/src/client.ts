@@ -4,6 +4,7 @@ import {
   type Health,
   type InputOf,
   type Message,
+  type OpenApiDocument,
   type OutputOf,
   pathFor,
   pathParamNames,
@@ -189,6 +190,11 @@ export class Scrub {
   /** What clients need to know about this deployment: identity pool, payment provider, limits. Public. */
   config(options?: RequestOptions): Promise<ClientConfig> {
     return this.request(routes.config, {}, options);
+  }
+
+  /** This API as an OpenAPI 3.1 document, for generating a client in another language. Public. */
+  openApi(options?: RequestOptions): Promise<OpenApiDocument> {
+    return this.request(routes.openApi, {}, options);
   }
 
   /**

@@ -81,6 +81,20 @@ describe('GET /health and GET /config', () => {
   });
 });
 
+describe('GET /openapi.json', () => {
+  it('serves the whole API as OpenAPI 3.1, this service as its server, without sign-in', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const document = res.json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.servers).toEqual([{ url: expect.stringMatching(/^http/) }]);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/verify', '/bulk/jobs', '/admin/users']),
+    );
+    expect(document.paths['/bulk/jobs'].post.operationId).toBe('createBulkJob');
+  });
+});
+
 describe('bad input gets the error envelope and a 4xx, never a 500', () => {
   async function expectError(request: InjectOptions, status: number, code: string) {
     const res = await t.app.inject(request);

@@ -19,6 +19,7 @@ type SdkCall = (scrub: Scrub) => unknown;
 const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   health: (scrub) => scrub.health(),
   config: (scrub) => scrub.config(),
+  openApi: (scrub) => scrub.openApi(),
   contact: (scrub) =>
     scrub.contact({ name: 'Pat', email: 'pat@example.com', subject: 'Hello', message: 'A question' }),
   listPlans: (scrub) => scrub.plans.list(),

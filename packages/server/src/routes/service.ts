@@ -1,4 +1,4 @@
-import { routes } from '@scrub/contract';
+import { openApiDocument, routes } from '@scrub/contract';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { RateLimiter } from '../http/rate-limiter.js';
@@ -59,6 +59,13 @@ export function registerService({
     },
     limits: { max_upload_bytes: config.maxUploadBytes },
   }));
+
+  // Built on first request (the contract does not change while the service runs).
+  let openApi: ReturnType<typeof openApiDocument> | undefined;
+  registry.add(routes.openApi, async () => {
+    openApi ??= openApiDocument({ version: serverVersion, serverUrl: publicUrl() });
+    return openApi;
+  });
 
   const contactLimit = new RateLimiter(CONTACT_MESSAGES_PER_HOUR, 3600_000);
   registry.add(routes.contact, async ({ body, request }) => {
