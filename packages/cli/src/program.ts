@@ -21,6 +21,7 @@ import { bulkCommand } from './commands/bulk.js';
 import { buyCommand } from './commands/buy.js';
 import { cardCommand } from './commands/card.js';
 import { checkCommand } from './commands/check.js';
+import { completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config.js';
 import { confirmCommand } from './commands/confirm.js';
 import { creditsCommand } from './commands/credits.js';
@@ -38,6 +39,7 @@ import { subscriptionCommand } from './commands/subscription.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { Context, type GlobalOptions } from './context.js';
 import { handleError } from './handle-error.js';
+import { addHelpExamples } from './help-examples.js';
 import { type CliIO, processIO } from './io.js';
 
 /**
@@ -88,8 +90,10 @@ export function createProgram(context: Context): Command {
     keyCommand,
     configCommand,
     adminCommand,
+    completionCommand,
   ];
   for (const command of commands) program.addCommand(inheritSettings(command(context), program));
+  addHelpExamples(program);
   return program;
 }
 

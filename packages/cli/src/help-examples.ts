@@ -1,0 +1,125 @@
+import type { Command } from 'commander';
+
+/**
+ * The examples `scrub <command> --help` ends with, one entry per command path (a test checks every
+ * command has one, and that each example names its own command). Written as a user would type them.
+ */
+export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  scrub: [
+    'scrub login --email pat@example.com',
+    'scrub check 2015550123 "(201) 555-0124"',
+    'scrub bulk leads.csv --phone-col Phone --wait -o scrubbed.csv',
+  ],
+  plans: ['scrub plans', 'scrub plans --type prepaid', 'scrub --json plans'],
+  buy: ['scrub buy "PAY AS YOU GO" --amount 50', 'scrub buy 79541679412213 --amount 10 --yes'],
+  card: ['scrub card list', 'scrub card add', 'scrub card default "$CARD_ID"'],
+  'card list': ['scrub card list', 'scrub --json card list'],
+  'card add': ['scrub card add'],
+  'card default': ['scrub card default "$CARD_ID"'],
+  subscription: ['scrub subscription show', 'scrub subscription start STANDARD', 'scrub subscription pause'],
+  'subscription show': ['scrub subscription show'],
+  'subscription start': ['scrub subscription start STANDARD', 'scrub subscription start POWER --yes'],
+  'subscription switch': ['scrub subscription switch ELITE'],
+  'subscription pause': ['scrub subscription pause'],
+  'subscription resume': ['scrub subscription resume'],
+  'subscription cancel': ['scrub subscription cancel --yes'],
+  purchases: [
+    'scrub purchases',
+    'scrub purchases --year 2026 --month 11',
+    'scrub --json purchases --limit 100',
+  ],
+  check: [
+    'scrub check 2015550123',
+    'scrub check 2015550123 +12125550199 --csv',
+    'cut -d, -f3 leads.csv | scrub check - --fail-on dnc,invalid',
+  ],
+  bulk: [
+    'scrub bulk leads.csv --phone-col Phone',
+    'scrub bulk leads.csv --phone-col 3 --wait -o scrubbed.csv',
+    'scrub bulk leads.csv --phone-col Phone --wait --line-type mobile --dnc 0 > callable.csv',
+    'cat leads.csv | scrub bulk - --phone-col Phone --name leads.csv --yes',
+  ],
+  jobs: ['scrub jobs show "$JOB_ID"', 'scrub jobs wait "$JOB_ID"'],
+  'jobs show': ['scrub jobs show "$JOB_ID"', 'scrub --json jobs show "$JOB_ID"'],
+  'jobs wait': ['scrub jobs wait "$JOB_ID" > scrubbed.csv'],
+  files: ['scrub files', 'scrub files --search leads --limit 50', 'scrub --json files --all'],
+  export: [
+    'scrub export "$FILE_REF" -o scrubbed.csv',
+    'scrub export "$FILE_REF" --line-type mobile,voip --dnc 0 -o callable.csv',
+    'scrub export "$FILE_REF" --upload -o original.csv',
+  ],
+  signup: ['scrub signup --email pat@example.com --name "Pat Lee"'],
+  confirm: [
+    'scrub confirm --email pat@example.com --code 123456',
+    'scrub confirm --email pat@example.com --resend',
+  ],
+  login: [
+    'scrub login --email pat@example.com',
+    'printf %s "$PASSWORD" | scrub login --email pat@example.com --password-stdin',
+  ],
+  logout: ['scrub logout'],
+  whoami: ['scrub whoami', 'scrub --json whoami'],
+  credits: ['scrub credits', 'SCRUB_API_KEY=... scrub --json credits'],
+  password: ['scrub password forgot --email pat@example.com', 'scrub password change'],
+  'password forgot': ['scrub password forgot --email pat@example.com'],
+  'password reset': ['scrub password reset --email pat@example.com --code 123456'],
+  'password change': ['scrub password change'],
+  key: ['scrub key rotate'],
+  'key rotate': ['scrub key rotate', 'scrub key rotate --yes --no-save'],
+  config: ['scrub config list', 'scrub config set api_url https://scrub.example.com'],
+  'config get': ['scrub config get api_url'],
+  'config set': [
+    'scrub config set api_url https://scrub.example.com',
+    'printf %s "$SCRUB_KEY" | scrub config set api_key -',
+    'scrub --profile work config set output json',
+  ],
+  'config list': ['scrub config list', 'scrub --profile work config list'],
+  admin: [
+    'scrub admin users --search example.com',
+    'scrub admin credits pat@example.com +500 --reason "Goodwill"',
+  ],
+  'admin users': [
+    'scrub admin users',
+    'scrub admin users --role Agency --search acme',
+    'scrub --json admin users --all',
+  ],
+  'admin user': ['scrub admin user pat@example.com'],
+  'admin create': ['scrub admin create --email sam@example.com --name "Sam Roe" --type agency'],
+  'admin edit': [
+    'scrub admin edit sam@example.com --type admin',
+    'scrub admin edit sam@example.com --email sam@acme.com',
+  ],
+  'admin disable': ['scrub admin disable sam@example.com'],
+  'admin enable': ['scrub admin enable sam@example.com'],
+  'admin sign-out': ['scrub admin sign-out sam@example.com'],
+  'admin reset-password': ['scrub admin reset-password sam@example.com'],
+  'admin credits': [
+    'scrub admin credits sam@example.com +1000 --reason "Refund for job $JOB_ID"',
+    'scrub admin credits sam@example.com -200 --reason "Granted twice"',
+  ],
+  'admin audit': ['scrub admin audit', 'scrub admin audit --user "$USER_ID" --limit 50'],
+  'admin as': [
+    'scrub admin as sam@example.com -- files',
+    'scrub admin as sam@example.com -- check 2015550123',
+  ],
+  completion: [
+    'source <(scrub completion bash)',
+    "echo 'source <(scrub completion zsh)' >> ~/.zshrc",
+    'scrub completion fish > ~/.config/fish/completions/scrub.fish',
+  ],
+};
+
+/** The command's path as `HELP_EXAMPLES` keys it: `scrub` for the program, else `admin credits`. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.length === 0 ? command.name() : names.join(' ');
+}
+
+/** Adds each command's examples to the end of its help, the command's subcommands too. */
+export function addHelpExamples(command: Command): void {
+  const examples = HELP_EXAMPLES[commandPath(command)];
+  if (examples)
+    command.addHelpText('after', `\nExamples:\n${examples.map((line) => `  $ ${line}`).join('\n')}\n`);
+  for (const subcommand of command.commands) addHelpExamples(subcommand);
+}
