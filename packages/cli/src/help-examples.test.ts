@@ -10,7 +10,7 @@ function everyCommand(command: Command): Command[] {
   return [command, ...command.commands.flatMap(everyCommand)];
 }
 
-const program = createProgram(new Context(processIO(), () => ({})));
+const program = createProgram(new Context(processIO(), () => ({ input: false })));
 const paths = everyCommand(program).map(commandPath);
 
 describe('help examples', () => {
