@@ -5,7 +5,8 @@
 // Node is older we bring Node 24 from the npm registry's `node` package into `.tools/` (once) and
 // re-run under it. A machine with Node 22 or newer downloads nothing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,9 +83,48 @@ function runBin(pkg, args, env = process.env) {
   run(process.execPath, [bin(pkg), ...args], { env, cwd: process.env.INIT_CWD ?? root });
 }
 
+// What the JavaScript builds are made from: every file of every package but its output, its
+// dependencies and its tests, and the lockfile. Stat only (path, size, mtime), so it takes
+// milliseconds; a change anywhere rebuilds everything, which is what a one-line stamp can promise.
+function buildInputsFingerprint() {
+  const hash = createHash('sha256');
+  const skip = new Set(['dist', 'node_modules', 'tests', 'test', '.turbo', 'coverage']);
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!skip.has(entry.name)) walk(path);
+      } else if (!/\.test\.tsx?$/.test(entry.name)) {
+        const stat = statSync(path);
+        hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
+      }
+    }
+  };
+  walk(join(root, 'packages'));
+  for (const file of ['pnpm-lock.yaml', 'tsconfig.base.json']) {
+    if (existsSync(join(root, file))) hash.update(readFileSync(join(root, file)));
+  }
+  return hash.digest('hex');
+}
+
+// `pnpm start` twice with nothing changed builds once: the stamp says what the last build was made from.
+function buildJsIfChanged() {
+  const stamp = join(root, 'node_modules', '.cache', 'scrub-build-js.stamp');
+  const fingerprint = buildInputsFingerprint();
+  const outputs = [bin('server'), bin('cli'), join(root, 'packages', 'dashboard', 'dist', 'index.html')];
+  const built = outputs.every((output) => existsSync(output));
+  if (built && existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) {
+    log('Nothing changed since the last build: starting the built service.');
+    return;
+  }
+  pnpm(['-r', '--if-present', 'run', 'build:js']);
+  mkdirSync(dirname(stamp), { recursive: true });
+  writeFileSync(stamp, fingerprint);
+}
+
 switch (command) {
   case 'start':
-    pnpm(['-r', '--if-present', 'run', 'build:js']);
+    buildJsIfChanged();
     run(process.execPath, [bin('server'), 'start', ...rest], { env: serverEnv });
     break;
   case 'scrub':
