@@ -86,6 +86,22 @@ export type BulkJobQuote = z.infer<typeof BulkJobQuoteSchema>;
 
 const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
 
+/** The longest a `GET /bulk/jobs/{id}?wait=` is held open, in seconds. */
+export const MAX_JOB_WAIT_SECONDS = 25;
+
+export const GetBulkJobQuerySchema = z.object({
+  /**
+   * Seconds to hold the answer while the job is queued or processing: it comes as soon as the job
+   * ends, or after this long with the job's progress. Absent or 0: at once.
+   */
+  wait: z.coerce
+    .number()
+    .int('wait must be a whole number of seconds')
+    .min(0, 'wait must be 0 or more seconds')
+    .max(MAX_JOB_WAIT_SECONDS, `wait is at most ${MAX_JOB_WAIT_SECONDS} seconds`)
+    .optional(),
+});
+
 export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
   createBulkJob: {
     method: 'POST',
@@ -116,8 +132,9 @@ export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
     method: 'GET',
     path: '/bulk/jobs/{job_id}',
     auth: 'user',
-    summary: 'A bulk job',
+    summary: 'A bulk job; with `wait`, answered when it ends (long poll)',
     params: JobIdParams,
+    query: GetBulkJobQuerySchema,
     response: BulkJobSchema,
   },
 });

@@ -116,7 +116,7 @@ export async function buildApp({
     logger,
     runWorker: config.runBulkWorker,
   });
-  app.addHook('onClose', () => bulk.worker.stop());
+  app.addHook('onClose', () => bulk.close());
   const paymentsSetup = await setUpPayments(app, {
     settings: config.payments,
     database,

@@ -5,8 +5,11 @@ import { type DatabaseHandle, openDatabase } from '../src/storage/database.js';
 
 export interface TestDatabase {
   kind: 'pglite' | 'postgres';
-  /** A new, empty database: in memory for PGlite, a fresh database on the server for PostgreSQL. */
-  open(): Promise<DatabaseHandle>;
+  /**
+   * A new, empty database: in memory for PGlite, a fresh database on the server for PostgreSQL,
+   * whose `url` lets a test open a second connection to it, as another process would.
+   */
+  open(): Promise<DatabaseHandle & { url?: string }>;
 }
 
 async function adminQuery(url: string, text: string): Promise<void> {
@@ -30,6 +33,7 @@ function postgres(adminUrl: string): TestDatabase {
       const handle = await openDatabase({ kind: 'postgres', url: url.toString() });
       return {
         ...handle,
+        url: url.toString(),
         async close() {
           await handle.close();
           await adminQuery(adminUrl, `drop database if exists ${name}`);

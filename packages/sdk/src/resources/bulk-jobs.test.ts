@@ -100,9 +100,21 @@ function uploadTarget(status = 200, reply: string | object = ''): Received {
 }
 
 /** `GET /bulk/jobs/job_1` answering these jobs in turn. */
+/** The `wait` (hold) each poll of the last `jobPolls` asked the service for. */
+let holdsAsked: (string | undefined)[] = [];
+
 function jobPolls(...jobs: BulkJob[]) {
   const scope = nock(BASE);
-  for (const answer of jobs) scope.get('/bulk/jobs/job_1').reply(200, answer);
+  holdsAsked = [];
+  for (const answer of jobs) {
+    scope
+      .get('/bulk/jobs/job_1')
+      .query((query) => {
+        holdsAsked.push(query.wait as string | undefined);
+        return true;
+      })
+      .reply(200, answer);
+  }
   return scope;
 }
 
@@ -383,7 +395,7 @@ describe('bulk.submit', () => {
 });
 
 describe('bulk.wait', () => {
-  it('polls with a doubling wait, capped at 5 s, and resolves with the completed job', async () => {
+  it('asks the service to hold each poll until the job ends, with no pause between, and resolves with the completed job', async () => {
     const running = (processed: number) =>
       job({ status: 'processing', total_rows: 2, processed_rows: processed });
     const scope = jobPolls(
@@ -401,9 +413,21 @@ describe('bulk.wait', () => {
     const done = await scrub.bulk.wait('job_1', { onProgress: (polled) => seen.push(polled.processed_rows) });
 
     expect(done).toEqual(completed);
-    expect(scrub.delays).toEqual([500, 1000, 2000, 4000, 5000, 5000]);
+    expect(scrub.delays).toEqual([]);
+    // Held 2 s at a time while progress is shown, so the progress stays fresh.
+    expect(holdsAsked).toEqual(['2', '2', '2', '2', '2', '2', '2']);
     expect(seen).toEqual([0, 0, 1, 1, 1, 2, 2]);
     scope.done();
+  });
+
+  it('holds each poll 20 s without progress, and never longer than the request timeout allows', async () => {
+    jobPolls(job({ status: 'queued' }), completed);
+    await client().bulk.wait('job_1');
+    expect(holdsAsked).toEqual(['20', '20']);
+
+    jobPolls(job({ status: 'queued' }), completed);
+    await new Scrub({ baseURL: BASE, apiKey: KEY, timeout: 9_000 }).bulk.wait('job_1');
+    expect(holdsAsked).toEqual(['4', '4']);
   });
 
   it('takes its own poll intervals', async () => {
@@ -442,6 +466,7 @@ describe('bulk.wait', () => {
     nock(BASE)
       .persist()
       .get('/bulk/jobs/job_1')
+      .query(true)
       .reply(200, job({ status: 'queued' }));
     const scrub = new Scrub({ baseURL: BASE, apiKey: KEY });
     const controller = new AbortController();
@@ -469,8 +494,10 @@ describe('bulk.run', () => {
       .post('/bulk/jobs/job_1/submit')
       .reply(200, job({ status: 'queued', total_rows: 2 }))
       .get('/bulk/jobs/job_1')
+      .query({ wait: 2 })
       .reply(200, job({ status: 'processing', total_rows: 2, processed_rows: 1 }))
       .get('/bulk/jobs/job_1')
+      .query({ wait: 2 })
       .reply(200, completed);
     const received = uploadTarget();
     const uploaded: number[] = [];

@@ -24,11 +24,20 @@ export type BulkJobCreateParams = Omit<CreateBulkJob, 'header_row' | 'mapping'> 
 export interface WaitOptions extends RequestOptions {
   /** Called with the job after every poll: `processed_rows` of `total_rows` while it runs. */
   onProgress?(job: BulkJob): void;
-  /** Milliseconds before the second poll; each wait doubles, up to `maxPollInterval`. Default 500. */
+  /**
+   * Seconds the service holds each poll while the job runs (`GET /bulk/jobs/{id}?wait=`): it
+   * answers as soon as the job ends. Default 20, or 2 with `onProgress`, for fresh progress.
+   */
+  holdSeconds?: number;
+  /** Milliseconds to pause between polls, doubling up to `maxPollInterval`. Default 0: the service holds them. */
   pollInterval?: number;
   /** Default 5 000. */
   maxPollInterval?: number;
 }
+
+/** The longest hold asked for: the service holds at most 25 s (`MAX_JOB_WAIT_SECONDS`). */
+const DEFAULT_HOLD_SECONDS = 20;
+const PROGRESS_HOLD_SECONDS = 2;
 
 export interface RunOptions extends WaitOptions {
   /** The upload's progress, as `upload()` reports it. */
@@ -70,8 +79,14 @@ export class Bulk extends APIResource {
     return this.client.request(routes.submitBulkJob, { job_id: jobId }, options);
   }
 
-  get(jobId: string, options?: RequestOptions): Promise<BulkJob> {
-    return this.client.request(routes.getBulkJob, { job_id: jobId }, options);
+  /**
+   * The job. With `holdSeconds`, a job still queued or processing is answered when it ends, or
+   * after that many seconds (at most 25) with its progress.
+   */
+  get(jobId: string, options?: RequestOptions & { holdSeconds?: number }): Promise<BulkJob> {
+    const { holdSeconds, ...rest } = options ?? {};
+    const input = holdSeconds ? { job_id: jobId, wait: holdSeconds } : { job_id: jobId };
+    return this.client.request(routes.getBulkJob, input, rest);
   }
 
   /**
@@ -83,7 +98,8 @@ export class Bulk extends APIResource {
   }
 
   /**
-   * Polls the job until it ends, waiting 0.5 s, then twice as long each time up to 5 s. Resolves
+   * Waits for the job to end: each poll is held by the service until the job ends (or
+   * `holdSeconds`), so the end is known at once without a poll interval. Resolves
    * with the completed job; throws `BulkJobFailedError` (carrying the job) for a failed one, and
    * `APIUserAbortError` when `signal` aborts (the job goes on at the service). A job that was never
    * submitted would never end, so it is an error at once. For a deadline, pass
@@ -91,10 +107,19 @@ export class Bulk extends APIResource {
    */
   async wait(
     jobId: string,
-    { onProgress, pollInterval = 500, maxPollInterval = 5_000, ...options }: WaitOptions = {},
+    { onProgress, holdSeconds, pollInterval = 0, maxPollInterval = 5_000, ...options }: WaitOptions = {},
   ): Promise<BulkJob> {
+    // Held no longer than the request may take, with 5 s to spare for the answer itself.
+    const timeoutSeconds = Math.floor((options.timeout ?? this.client.timeout) / 1000);
+    const hold = Math.max(
+      0,
+      Math.min(
+        holdSeconds ?? (onProgress ? PROGRESS_HOLD_SECONDS : DEFAULT_HOLD_SECONDS),
+        timeoutSeconds - 5,
+      ),
+    );
     for (let delay = pollInterval; ; delay = Math.min(delay * 2, maxPollInterval)) {
-      const job = await this.get(jobId, options);
+      const job = await this.get(jobId, { ...options, holdSeconds: hold });
       onProgress?.(job);
       if (job.status === 'completed') return job;
       if (job.status === 'failed') throw new BulkJobFailedError(job);
@@ -103,7 +128,7 @@ export class Bulk extends APIResource {
           `Bulk job ${jobId} has not been submitted: upload its file and submit it first.`,
         );
       }
-      await this.client[pause](delay, options.signal);
+      if (delay > 0) await this.client[pause](delay, options.signal);
     }
   }
 
@@ -114,7 +139,7 @@ export class Bulk extends APIResource {
   async run(
     source: UploadSource,
     params: Omit<BulkJobCreateParams, 'csv_content'>,
-    { onUploadProgress, onProgress, pollInterval, maxPollInterval, ...options }: RunOptions = {},
+    { onUploadProgress, onProgress, holdSeconds, pollInterval, maxPollInterval, ...options }: RunOptions = {},
   ): Promise<BulkJob> {
     const created = await this.create(params, options);
     await this.upload(created, source, {
@@ -130,6 +155,6 @@ export class Bulk extends APIResource {
       const job = await this.get(created.job_id, options);
       if (job.status === 'awaiting_upload') throw error;
     }
-    return this.wait(created.job_id, { ...options, onProgress, pollInterval, maxPollInterval });
+    return this.wait(created.job_id, { ...options, onProgress, holdSeconds, pollInterval, maxPollInterval });
   }
 }

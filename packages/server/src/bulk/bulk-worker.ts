@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
 import type { Database } from '../storage/schema.js';
+import type { JobSignals } from './job-signals.js';
 import { beat, claimNextJob, completeJob, failJob, type JobOutcome, type JobRow } from './job-store.js';
 
 /** Attempts at one job before it is failed: a file that kills its worker's process must not kill them all. */
@@ -40,7 +41,12 @@ export interface BulkWorkerOptions {
   logger: Logger | false;
   /** Where the file pages live, for the e-mail. */
   publicUrl: () => string;
-  /** How often an idle worker looks for jobs another process queued. */
+  /** Wakes the worker when a job is queued in any process, and tells waiting clients a job ended. */
+  signals?: JobSignals;
+  /**
+   * How often an idle worker looks for jobs anyway: for a job whose worker died (taken over when
+   * stale) and for a queued notification lost while the database connection was down.
+   */
   pollMs?: number;
   /** How often a working worker records progress and proves itself alive. */
   beatMs?: number;
@@ -62,7 +68,10 @@ export class BulkWorker {
 
   constructor(private readonly options: BulkWorkerOptions) {}
 
+  #unsubscribe: (() => void) | null = null;
+
   start(): void {
+    this.#unsubscribe ??= this.options.signals?.onQueued(() => this.notify()) ?? null;
     this.#loop ??= this.#run();
   }
 
@@ -74,6 +83,7 @@ export class BulkWorker {
   /** Stops taking jobs; a job under way is abandoned to be taken over and run again from the start. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribe?.();
     this.#abort.abort();
     this.notify();
     await this.#loop;
@@ -89,7 +99,8 @@ export class BulkWorker {
         if (logger) logger.error({ err: error }, 'bulk queue unavailable');
       }
       if (job) {
-        await this.#runJob(job);
+        // Ended one way or the other unless this worker stopped or lost the job to another.
+        if (await this.#runJob(job)) await this.options.signals?.ended(job.id);
         continue;
       }
       await new Promise<void>((resolve) => {
@@ -103,7 +114,8 @@ export class BulkWorker {
     }
   }
 
-  async #runJob(job: JobRow): Promise<void> {
+  /** Runs the job; true when it ended here (completed or failed), false when it was left to another worker. */
+  async #runJob(job: JobRow): Promise<boolean> {
     const { db, processor, logger, beatMs = 2000 } = this.options;
     const log = logger ? logger.child({ job_id: job.id, attempt: job.attempts }) : null;
     if (job.attempts > MAX_ATTEMPTS) {
@@ -115,7 +127,7 @@ export class BulkWorker {
         `The file could not be processed in ${MAX_ATTEMPTS} attempts. Your credits were given back.`,
       );
       log?.error('bulk job given up');
-      return;
+      return true;
     }
     log?.info({ file: job.file_name }, 'bulk job started');
     let processed = 0;
@@ -156,7 +168,7 @@ export class BulkWorker {
     } catch (error) {
       if (this.#stopped || lost) {
         log?.info('bulk job left to be taken over');
-        return;
+        return false;
       }
       const message =
         error instanceof UnprocessableFile
@@ -172,6 +184,7 @@ export class BulkWorker {
     }
     if (done)
       await this.#tellOwner(done).catch((error) => log?.error({ err: error }, 'file-ready mail not stored'));
+    return true;
   }
 
   async #tellOwner(job: JobRow): Promise<void> {

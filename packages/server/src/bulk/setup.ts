@@ -5,6 +5,7 @@ import type { ReferenceData } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { BulkWorker, type JobProcessor } from './bulk-worker.js';
 import { CsvJobProcessor } from './csv-processor.js';
+import { JobSignals } from './job-signals.js';
 import { requeueOrphanedJobs } from './job-store.js';
 
 export interface BulkOptions {
@@ -22,6 +23,10 @@ export interface BulkOptions {
 export interface BulkServices {
   processor: JobProcessor;
   worker: BulkWorker;
+  /** Queued and ended jobs, told to every process (workers wake, waiting clients are answered). */
+  signals: JobSignals;
+  /** Stops the worker, then the signals. */
+  close(): Promise<void>;
 }
 
 /** The processor and the worker that runs the queue, started unless this process only answers the API. */
@@ -35,11 +40,20 @@ export async function setUpBulk({
   runWorker,
 }: BulkOptions): Promise<BulkServices> {
   const processor = new CsvJobProcessor(blobStore, referenceData);
-  const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl });
+  const signals = await JobSignals.open(database, logger);
+  const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals });
   if (runWorker) {
     // The embedded database belongs to this process alone: whatever it left processing, it died doing.
     if (database.kind === 'pglite') await requeueOrphanedJobs(database.db);
     worker.start();
   }
-  return { processor, worker };
+  return {
+    processor,
+    worker,
+    signals,
+    async close() {
+      await worker.stop();
+      await signals.close();
+    },
+  };
 }

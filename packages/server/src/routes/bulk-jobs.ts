@@ -17,6 +17,8 @@ import { ApiError } from '../http/api-error.js';
 const QUEUED_MESSAGE =
   'Your file is queued. It can take up to 20 minutes depending on the number of records; an e-mail is sent when it is ready.';
 
+const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
+
 /** Bulk jobs: create (upload URL or inline CSV), submit (count, charge, queue), follow. */
 export function registerBulkJobs({
   registry,
@@ -26,7 +28,7 @@ export function registerBulkJobs({
   config,
   publicUrl,
 }: ServerContext): void {
-  const { processor, worker } = bulk;
+  const { processor, signals } = bulk;
   const { db } = database;
 
   /** The uploaded file, checked to be there and within the size limit. */
@@ -60,7 +62,7 @@ export function registerBulkJobs({
     await requireUpload(job);
     const records = await readFile(() => processor.count(job));
     const queued = await submitJob(db, job, records);
-    worker.notify();
+    await signals.queued();
     return queued;
   }
 
@@ -137,7 +139,21 @@ export function registerBulkJobs({
     };
   });
 
-  registry.add(routes.getBulkJob, async ({ principal, params }) =>
-    bulkJobOf(await getOwnJob(db, principal.profileId, params.job_id), publicUrl()),
-  );
+  // With `wait`, a job still queued or processing is answered when it ends, or after `wait`
+  // seconds with its progress: a client learns of the end at once without polling.
+  registry.add(routes.getBulkJob, async ({ principal, params, query, request }) => {
+    const watch = query.wait ? signals.watchEnd(params.job_id) : null;
+    try {
+      const job = await getOwnJob(db, principal.profileId, params.job_id);
+      if (!watch || !isRunning(job)) return bulkJobOf(job, publicUrl());
+      const timer = setTimeout(watch.stop, (query.wait ?? 0) * 1000);
+      request.raw.once('close', watch.stop);
+      await watch.ended;
+      clearTimeout(timer);
+      request.raw.off('close', watch.stop);
+      return bulkJobOf(await getOwnJob(db, principal.profileId, params.job_id), publicUrl());
+    } finally {
+      watch?.stop();
+    }
+  });
 }

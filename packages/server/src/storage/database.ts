@@ -5,6 +5,7 @@ import { Migrator } from 'kysely/migration';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { PGlitePool } from './pglite-pool.js';
+import { PostgresListeners } from './postgres-listeners.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -12,6 +13,11 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /**
+   * Calls `onPayload` with each `NOTIFY` on `channel`, from this process or (on PostgreSQL) any
+   * other, until the returned function is called. `notify` in database-notify.ts sends them.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -44,7 +50,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       },
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const listeners = new PostgresListeners(() => new pg.Client({ connectionString: target.url }));
+    return {
+      db,
+      kind: 'postgres',
+      listen: (channel, onPayload) => listeners.listen(channel, onPayload),
+      async close() {
+        await listeners.close();
+        await db.destroy();
+      },
+    };
   }
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
   const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
@@ -60,6 +75,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     kind: 'pglite',
+    async listen(channel, onPayload) {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return () => unlisten();
+    },
     async close() {
       await db.destroy();
       unlock();
