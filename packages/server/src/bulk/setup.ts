@@ -16,6 +16,8 @@ export interface BulkOptions {
   logger: Logger | false;
   /** Run jobs in this process (default). Off for processes that only answer the API. */
   runWorker: boolean;
+  /** SCRUB_REQUIRE_DNC. */
+  requireDnc: readonly string[];
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
@@ -33,8 +35,9 @@ export async function setUpBulk({
   publicUrl,
   logger,
   runWorker,
+  requireDnc,
 }: BulkOptions): Promise<BulkServices> {
-  const processor = new CsvJobProcessor(blobStore, referenceData);
+  const processor = new CsvJobProcessor(blobStore, referenceData, requireDnc);
   const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl });
   if (runWorker) {
     // The embedded database belongs to this process alone: whatever it left processing, it died doing.
