@@ -91,12 +91,22 @@ describe('checkPhone', () => {
         dncListsChecked: [],
       });
       const texas = new DncSet([list('state:TX', [])]);
-      expect(checkPhone('2012345678', stale, { set: texas })).toMatchObject({ dnc: null, dncListsChecked: [] });
-      expect(checkPhone('5127360100', stale, { set: texas })).toMatchObject({ dnc: 0, dncListsChecked: ['state:TX'] });
+      expect(checkPhone('2012345678', stale, { set: texas })).toMatchObject({
+        dnc: null,
+        dncListsChecked: [],
+      });
+      expect(checkPhone('5127360100', stale, { set: texas })).toMatchObject({
+        dnc: 0,
+        dncListsChecked: ['state:TX'],
+      });
     });
 
     it('names the lists consulted: those covering the number and those holding it', () => {
-      const set = new DncSet([list('federal', [2012345678]), list('state:TX', [2012345678]), list('state:NJ', [])]);
+      const set = new DncSet([
+        list('federal', [2012345678]),
+        list('state:TX', [2012345678]),
+        list('state:NJ', []),
+      ]);
       expect(checkPhone('2012345678', stale, { set })).toMatchObject({
         dnc: 1,
         dncSources: ['federal', 'state:TX'],
@@ -118,7 +128,9 @@ describe('checkPhone', () => {
       expect(checkPhone('201-999-0001', stale, { set })).toMatchObject({
         lineType: 'unknown_geographic',
         invalidReason: 'exchange_not_in_service',
-        message: expect.stringMatching(/^Exchange 201-999 is not in service in the exchange data, but a do-not-call list holds/),
+        message: expect.stringMatching(
+          /^Exchange 201-999 is not in service in the exchange data, but a do-not-call list holds/,
+        ),
         dnc: 1,
         dncSources: ['federal'],
       });
@@ -129,7 +141,11 @@ describe('checkPhone', () => {
         dncSources: [],
         dncListsChecked: [],
       });
-      expect(checkPhone('n/a', stale, { set })).toMatchObject({ lineType: 'invalid', dnc: null, dncListsChecked: [] });
+      expect(checkPhone('n/a', stale, { set })).toMatchObject({
+        lineType: 'invalid',
+        dnc: null,
+        dncListsChecked: [],
+      });
     });
   });
 });

@@ -60,7 +60,9 @@ describe('scrub check <phone...>', () => {
     const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
     expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Cached +│ Charged +│/);
     // The service has no do-not-call list loaded: valid numbers are unchecked, never "no".
-    expect(rows[1]).toMatch(/│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/);
+    expect(rows[1]).toMatch(
+      /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/,
+    );
     expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/);
     // An unreadable number is an answer, with its reason, and costs nothing.
     expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ no +│ 0 +│/);

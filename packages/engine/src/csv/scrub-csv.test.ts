@@ -123,7 +123,8 @@ describe('scrubCsv', () => {
 
   it('never calls a number clean without a list: no list covering it is "unchecked"', async () => {
     const input = 'Phone\n2014567890\n2013456789\n201-555-0123\n';
-    const unchecked = 'Phone,Line Type,DNC\n2014567890,voip,unchecked\n2013456789,landline,unchecked\n201-555-0123,invalid,\n';
+    const unchecked =
+      'Phone,Line Type,DNC\n2014567890,voip,unchecked\n2013456789,landline,unchecked\n201-555-0123,invalid,\n';
     for (const dnc of [undefined, new DncSet()]) {
       const { text, result } = await scrub(input, { dnc });
       expect(text).toBe(unchecked);
@@ -149,7 +150,9 @@ describe('scrubCsv', () => {
     const stale: ExchangeData = {
       version: 'stale',
       lineTypeCode: (number) =>
-        Math.floor(number / 10_000) === 201_999 ? ClassCode.EXCHANGE_NOT_IN_SERVICE : testExchanges.lineTypeCode(number),
+        Math.floor(number / 10_000) === 201_999
+          ? ClassCode.EXCHANGE_NOT_IN_SERVICE
+          : testExchanges.lineTypeCode(number),
     };
     const input = 'Phone\n2019990001\n2019990002\n';
     const { text, result } = await scrub(input, {
@@ -164,19 +167,35 @@ describe('scrubCsv', () => {
       uniqueNumbers: 1,
       dncStatus: { clean: 0, dnc: 1, unchecked: 0 },
     });
-    expect(result.message).toMatch(/1 number the exchange data calls not in service is on a do-not-call list/);
+    expect(result.message).toMatch(
+      /1 number the exchange data calls not in service is on a do-not-call list/,
+    );
   });
 
   it('answers every number as a single check (checkPhone) does: line type and DNC', async () => {
     const stale: ExchangeData = {
       version: 'stale',
       lineTypeCode: (number) =>
-        Math.floor(number / 10_000) === 201_999 ? ClassCode.EXCHANGE_NOT_IN_SERVICE : testExchanges.lineTypeCode(number),
+        Math.floor(number / 10_000) === 201_999
+          ? ClassCode.EXCHANGE_NOT_IN_SERVICE
+          : testExchanges.lineTypeCode(number),
     };
-    const phones = ['2019990001', '2019990002', '2012345678', '2013456789', '5127360100', '201-555-0123', 'n/a'];
+    const phones = [
+      '2019990001',
+      '2019990002',
+      '2012345678',
+      '2013456789',
+      '5127360100',
+      '201-555-0123',
+      'n/a',
+    ];
     const cellOf = (dnc: 0 | 1 | null | undefined, lineType: string) =>
       dnc === null ? (lineType === 'invalid' ? '' : 'unchecked') : String(dnc);
-    for (const lists of [[], [listOf('state:NJ', [2019990001])], [federal, listOf('state:TX', [2019990002])]]) {
+    for (const lists of [
+      [],
+      [listOf('state:NJ', [2019990001])],
+      [federal, listOf('state:TX', [2019990002])],
+    ]) {
       const dnc = new DncSet(lists);
       const { text } = await scrub(`Phone\n${phones.join('\n')}\n`, { exchange: stale, dnc });
       const expected = phones.map((phone) => {

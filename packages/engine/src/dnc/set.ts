@@ -1,4 +1,5 @@
 import type { Versioned } from '../datasets.ts';
+import { areaCodeOf, coverageByAreaCode } from './coverage.ts';
 import {
   BASES,
   EXCHANGES_PER_AREA_CODE,
@@ -8,7 +9,6 @@ import {
   slotHas,
   slotIndex,
 } from './encoding.ts';
-import { areaCodeOf, coverageByAreaCode } from './coverage.ts';
 import { DncList, type SharedDncList } from './list.ts';
 
 /** Lists one mask can name: one bit each. */

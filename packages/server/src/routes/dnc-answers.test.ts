@@ -69,7 +69,10 @@ async function scrubFile(t: TestApp, headers: Record<string, string>, phones: st
   const job = await settled(t, headers, created.json().job_id);
   if (job.status !== 'completed') return { job, rows: [] };
   const result = await t.app.inject({ method: 'GET', url: new URL(job.result_url!).pathname });
-  const [header, ...rows] = result.body.replace(/^\uFEFF/, '').trimEnd().split('\n');
+  const [header, ...rows] = result.body
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\n');
   expect(header).toBe('Phone,Line Type,DNC');
   return { job, rows: rows.map((row) => row.split(',')) };
 }
@@ -178,7 +181,9 @@ describe('DNC answers: /verify and bulk agree, and never say clean without a lis
       expect(job.line_types).toEqual({ unknown_geographic: 2, mobile: 2, invalid: 1 });
       // Charged per record, the invalid one given back: the same four credits the checks cost.
       expect(job).toMatchObject({ credits_charged: 5, credits_reversed: 1 });
-      expect(job.file_message).toMatch(/1 number the exchange data calls not in service is on a do-not-call list/);
+      expect(job.file_message).toMatch(
+        /1 number the exchange data calls not in service is on a do-not-call list/,
+      );
     } finally {
       referenceData.ref.swap(previous);
     }
@@ -188,7 +193,8 @@ describe('DNC answers: /verify and bulk agree, and never say clean without a lis
     const { headers } = await account(t, 10);
     const phones = ['201-234-0001', '512-736-0100', '201-999-0001'];
     const answers = [];
-    for (const phone of phones) answers.push(VerifyResultSchema.parse((await verify(t, headers, phone)).body));
+    for (const phone of phones)
+      answers.push(VerifyResultSchema.parse((await verify(t, headers, phone)).body));
     expect(answers.map((answer) => answer.dnc)).toEqual([null, null, null]);
     expect(answers.map((answer) => answer.dnc_lists_checked)).toEqual([[], [], []]);
     const { job, rows } = await scrubFile(t, headers, phones);
@@ -203,7 +209,11 @@ describe('DNC answers: /verify and bulk agree, and never say clean without a lis
     });
     try {
       const health = HealthSchema.parse((await t.app.inject({ method: 'GET', url: '/health' })).json());
-      expect(health.dnc_lists).toEqual({ loaded: ['federal', 'state:TX'], required: [], missing_required: [] });
+      expect(health.dnc_lists).toEqual({
+        loaded: ['federal', 'state:TX'],
+        required: [],
+        missing_required: [],
+      });
       const config = ClientConfigSchema.parse((await t.app.inject({ method: 'GET', url: '/config' })).json());
       expect(config.dnc_lists.loaded).toEqual(['federal', 'state:TX']);
     } finally {
@@ -219,7 +229,11 @@ describe('SCRUB_REQUIRE_DNC=federal', () => {
   beforeAll(async () => {
     referenceData = new ReferenceData({ exchange: exchangeData(), dnc: new DncSet() });
     t = await createTestApp(
-      { dataDir: tempDir(), blobStore: { kind: 'local', dir: `${tempDir()}/files` }, requireDnc: ['federal'] },
+      {
+        dataDir: tempDir(),
+        blobStore: { kind: 'local', dir: `${tempDir()}/files` },
+        requireDnc: ['federal'],
+      },
       { referenceData },
     );
   });
@@ -245,8 +259,14 @@ describe('SCRUB_REQUIRE_DNC=federal', () => {
     expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 5, sum: 5 });
 
     referenceData.ref.update({ dnc: new DncSet([dncList('federal', [2012340002])]) });
-    expect((await verify(t, headers, '201-234-0001')).body).toMatchObject({ dnc: 0, dnc_lists_checked: ['federal'] });
-    expect((await verify(t, headers, '201-234-0002')).body).toMatchObject({ dnc: 1, dnc_sources: ['federal'] });
+    expect((await verify(t, headers, '201-234-0001')).body).toMatchObject({
+      dnc: 0,
+      dnc_lists_checked: ['federal'],
+    });
+    expect((await verify(t, headers, '201-234-0002')).body).toMatchObject({
+      dnc: 1,
+      dnc_sources: ['federal'],
+    });
     expect((await t.app.inject({ method: 'GET', url: '/health' })).json().status).toBe('ok');
   });
 
