@@ -4,13 +4,18 @@ import type { Context } from './context.js';
 import { count, formatPairs } from './format.js';
 import { bar, progressLine } from './progress-line.js';
 
-/** `mobile 12, landline 3`; `name` renames a key for people (`1` is `do not call`). */
+/** `mobile 12, landline 3`; `name` renames a key for people (`dnc` is `do not call`). */
 const counts = (byKey: Record<string, number>, name: (key: string) => string = (key) => key) =>
   Object.entries(byKey)
     .map(([key, n]) => `${name(key)} ${count(n)}`)
     .join(', ') || '-';
 
-const dncLabel = (key: string) => ({ '0': 'clean', '1': 'do not call' })[key] ?? key;
+const DNC_LABELS: Record<string, string> = {
+  clean: 'clean',
+  dnc: 'do not call',
+  unchecked: 'unchecked (no list covers them)',
+};
+const dncLabel = (key: string) => DNC_LABELS[key] ?? key;
 
 /** The job for people, as `label  value` lines; --json prints the API's JSON instead. */
 export async function printJob(context: Context, job: BulkJob): Promise<void> {

@@ -2,12 +2,25 @@ import { z } from 'zod';
 import { MessageSchema } from './account.js';
 import { defineRoutes } from './route-spec.js';
 
+/**
+ * The do-not-call lists every account's checks consult: `loaded` (federal, `state:XX`), `required`
+ * by the operator (SCRUB_REQUIRE_DNC), and the required ones not loaded (checks answer 503 then).
+ * Accounts' internal lists are not named here.
+ */
+export const DncListsStatusSchema = z.object({
+  loaded: z.array(z.string()),
+  required: z.array(z.string()),
+  missing_required: z.array(z.string()),
+});
+export type DncListsStatus = z.infer<typeof DncListsStatusSchema>;
+
 /** `GET /health`. */
 export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
   reference_data: z.record(z.string(), z.string()),
+  dnc_lists: DncListsStatusSchema,
   uptime_seconds: z.number().nonnegative(),
 });
 export type Health = z.infer<typeof HealthSchema>;
@@ -30,6 +43,7 @@ export const ClientConfigSchema = z.object({
     })
     .nullable(),
   limits: z.object({ max_upload_bytes: z.number().int().positive() }),
+  dnc_lists: DncListsStatusSchema,
 });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;
 

@@ -26,7 +26,12 @@ export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 export const VerifyResultSchema = z.object({
   phone_number: z.string().describe('E.164, or the input as given when it is not a number'),
   line_type: LineTypeSchema,
-  dnc: z.union([z.literal(0), z.literal(1)]),
+  /**
+   * 1: on a do-not-call list that counts for the caller. 0: a valid number on none of the lists
+   * consulted (`dnc_lists_checked`, never empty then). null: not checked, because no loaded list
+   * covers the number, or an invalid number on no list (nothing to call). Never read null as clean.
+   */
+  dnc: z.union([z.literal(0), z.literal(1), z.null()]),
   cached: z.boolean(),
   /** Omitted for unlimited users (seed document 2, API documentation). */
   credits_deducted: z.number().int().nonnegative().optional(),
@@ -37,7 +42,14 @@ export const VerifyResultSchema = z.object({
   invalid_message: z.string().nullable(),
   /** Digits of an extension typed after the number: reported, not part of the check. */
   extension: z.string().nullable(),
+  /** The lists holding the number: `federal`, `state:XX`, `internal:<account id>`. */
   dnc_sources: z.array(z.string()),
+  /**
+   * The lists consulted for this number: the loaded lists covering it (federal and the caller's
+   * internal list cover every number, a state's list its own area codes) and any list holding it.
+   * Empty when `dnc` is null.
+   */
+  dnc_lists_checked: z.array(z.string()),
   data_source: z.enum(['imported', 'sample']),
   dataset_versions: z.record(z.string(), z.string()),
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkPhone } from './check-phone.ts';
 import { ClassCode, type ExchangeData } from './classify.ts';
+import { DncListBuilder } from './dnc/builder.ts';
+import { DncSet } from './dnc/set.ts';
 
 describe('checkPhone', () => {
   it('answers a valid geographic number, its line type left to exchange data', () => {
@@ -66,6 +68,84 @@ describe('checkPhone', () => {
     expect(checkPhone('0201555012')).toMatchObject({
       e164: '+10201555012',
       invalidReason: 'area_code_invalid',
+    });
+  });
+
+  describe('with DNC lists', () => {
+    const list = (name: string, numbers: number[]) => {
+      const builder = new DncListBuilder(name);
+      for (const number of numbers) builder.add(number);
+      return builder.build('v1');
+    };
+    const stale: ExchangeData = {
+      version: 'stale',
+      lineTypeCode: (number) =>
+        Math.floor(number / 10_000) === 201_999 ? ClassCode.EXCHANGE_NOT_IN_SERVICE : ClassCode.MOBILE,
+    };
+
+    it('answers null, never 0, when no list covering the number is loaded', () => {
+      expect(checkPhone('2012345678', stale, { set: new DncSet() })).toMatchObject({
+        lineType: 'mobile',
+        dnc: null,
+        dncSources: [],
+        dncListsChecked: [],
+      });
+      const texas = new DncSet([list('state:TX', [])]);
+      expect(checkPhone('2012345678', stale, { set: texas })).toMatchObject({
+        dnc: null,
+        dncListsChecked: [],
+      });
+      expect(checkPhone('5127360100', stale, { set: texas })).toMatchObject({
+        dnc: 0,
+        dncListsChecked: ['state:TX'],
+      });
+    });
+
+    it('names the lists consulted: those covering the number and those holding it', () => {
+      const set = new DncSet([
+        list('federal', [2012345678]),
+        list('state:TX', [2012345678]),
+        list('state:NJ', []),
+      ]);
+      expect(checkPhone('2012345678', stale, { set })).toMatchObject({
+        dnc: 1,
+        dncSources: ['federal', 'state:TX'],
+        dncListsChecked: ['federal', 'state:TX', 'state:NJ'],
+      });
+      expect(checkPhone('2012345679', stale, { set })).toMatchObject({
+        dnc: 0,
+        dncSources: [],
+        dncListsChecked: ['federal', 'state:NJ'],
+      });
+      expect(checkPhone('2012345679', stale, { set, mask: 0b100 })).toMatchObject({
+        dnc: 0,
+        dncListsChecked: ['state:NJ'],
+      });
+    });
+
+    it('answers a listed number the exchange data calls not in service: unknown line type, with the reason, DNC 1', () => {
+      const set = new DncSet([list('federal', [2019990001])]);
+      expect(checkPhone('201-999-0001', stale, { set })).toMatchObject({
+        lineType: 'unknown_geographic',
+        invalidReason: 'exchange_not_in_service',
+        message: expect.stringMatching(
+          /^Exchange 201-999 is not in service in the exchange data, but a do-not-call list holds/,
+        ),
+        dnc: 1,
+        dncSources: ['federal'],
+      });
+      expect(checkPhone('201-999-0002', stale, { set })).toMatchObject({
+        lineType: 'invalid',
+        invalidReason: 'exchange_not_in_service',
+        dnc: null,
+        dncSources: [],
+        dncListsChecked: [],
+      });
+      expect(checkPhone('n/a', stale, { set })).toMatchObject({
+        lineType: 'invalid',
+        dnc: null,
+        dncListsChecked: [],
+      });
     });
   });
 });

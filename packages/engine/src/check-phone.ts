@@ -5,8 +5,11 @@ import {
   type ExchangeData,
   type LineType,
   type NumberInvalidReason,
+  numberInvalidMessage,
 } from './classify.ts';
 import { type DataSource, type Datasets, dataSourceOf, datasetVersions } from './datasets.ts';
+import type { DncSet } from './dnc/set.ts';
+import { codeGivenListing, DncState, dncStateOf, dncValueOf } from './dnc/verdict.ts';
 import { type ParseFailureReason, type ParseNote, parsePhone } from './parse-phone.ts';
 
 /** Why a check answered `invalid`: the input could not be read, or the number does not exist. */
@@ -18,8 +21,12 @@ export interface PhoneCheck {
   /** '+12015550123'; null when the input could not be read as a NANP number. */
   e164: string | null;
   lineType: LineType;
+  /**
+   * Why the number is invalid; null when valid. Also set on an `unknown_geographic` answer for a
+   * number the exchange data calls not in service that a DNC list holds (`exchange_not_in_service`).
+   */
   invalidReason: InvalidReason | null;
-  /** A sentence for people saying why the number is invalid; null when valid. */
+  /** A sentence for people saying why the number is invalid (or its line type unknown); null when valid. */
   message: string | null;
   /** Digits of an extension after the number, reported and not part of the check. */
   extension: string | null;
@@ -31,6 +38,22 @@ export interface PhoneCheck {
   datasetVersions?: Record<string, string>;
   /** Given datasets: `sample` when any of them is generated sample data, else `imported`. */
   dataSource?: DataSource;
+  /**
+   * Given DNC lists: 1 on a list that counts, 0 valid and not on any list consulted, null when no
+   * list covering the number was loaded (unchecked) or the number is invalid and on no list.
+   */
+  dnc?: 0 | 1 | null;
+  /** Given DNC lists: the lists holding the number. */
+  dncSources?: string[];
+  /** Given DNC lists: the lists consulted for this number, holding it or covering it (`DncSet.covering`). */
+  dncListsChecked?: string[];
+}
+
+/** The DNC lists a check consults: a set, and which of its lists count (bit i: `set.lists[i]`). */
+export interface DncLookup {
+  set: DncSet;
+  /** Default: all. */
+  mask?: number;
 }
 
 function isExchangeData(data: ExchangeData | Datasets): data is ExchangeData {
@@ -42,10 +65,10 @@ function isExchangeData(data: ExchangeData | Datasets): data is ExchangeData {
  * snapshot (`VersionedRef.current()`) rather than bare exchange data, the answer also says which
  * versions produced it and whether they are sample data.
  */
-export function checkPhone(input: string, data?: ExchangeData | Datasets): PhoneCheck {
+export function checkPhone(input: string, data?: ExchangeData | Datasets, dnc?: DncLookup): PhoneCheck {
   if (data !== undefined && !isExchangeData(data)) {
     return {
-      ...checkPhone(input, data.exchange),
+      ...checkPhone(input, data.exchange, dnc),
       datasetVersions: { ...referenceDataVersions(), ...datasetVersions(data) },
       dataSource: dataSourceOf(data),
     };
@@ -61,19 +84,35 @@ export function checkPhone(input: string, data?: ExchangeData | Datasets): Phone
       message: parsed.message,
       extension: null,
       notes: [],
+      ...(dnc ? { dnc: null, dncSources: [], dncListsChecked: [] } : {}),
     };
   }
-  const { lineType, invalidReason, message } = classificationOf(
-    classifyCode(parsed.number, exchangeData),
-    parsed.number,
-  );
-  return {
+  const { number } = parsed;
+  const exchangeCode = classifyCode(number, exchangeData);
+  const answer = {
     input,
     e164: parsed.e164,
-    lineType,
-    invalidReason,
-    message,
+    ...classificationOf(exchangeCode, number),
     extension: parsed.extension ?? null,
     notes: parsed.notes,
+  };
+  if (!dnc) return answer;
+  const counted = dnc.mask ?? -1;
+  const listed = dnc.set.mask(number) & counted;
+  const code = codeGivenListing(exchangeCode, listed);
+  const covering = dnc.set.covering(number) & counted;
+  const state = dncStateOf(code, listed, covering);
+  const dncAnswer = {
+    dnc: dncValueOf(state),
+    dncSources: dnc.set.namesOf(listed),
+    // Invalid numbers are looked up too (a listed one answers 1), but silence about one says nothing.
+    dncListsChecked: dnc.set.namesOf(state === DncState.INVALID ? 0 : listed | covering),
+  };
+  if (code === exchangeCode) return { ...answer, ...dncAnswer };
+  return {
+    ...answer,
+    ...dncAnswer,
+    lineType: 'unknown_geographic',
+    message: `${numberInvalidMessage('exchange_not_in_service', number)} in the exchange data, but a do-not-call list holds the number, so it exists: its line type is unknown`,
   };
 }

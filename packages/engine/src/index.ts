@@ -1,6 +1,6 @@
 export { areaCodeInfo, type ReferenceDataVersions, referenceDataVersions } from './area-codes.ts';
 export { type CallingCode, callingCodeOf } from './calling-codes.ts';
-export { checkPhone, type InvalidReason, type PhoneCheck } from './check-phone.ts';
+export { checkPhone, type DncLookup, type InvalidReason, type PhoneCheck } from './check-phone.ts';
 export {
   ClassCode,
   type Classification,
@@ -80,6 +80,7 @@ export type {
 export type { DncInput } from './dnc/input.ts';
 export { type DncEncoding, DncList, type DncListStats, type SharedDncList } from './dnc/list.ts';
 export { DncSet, MAX_DNC_LISTS, type SharedDncSet } from './dnc/set.ts';
+export { codeGivenListing, DncState, dncStateOf, dncValueOf } from './dnc/verdict.ts';
 export {
   type CoCodeImportOptions,
   type CoCodeImportReport,

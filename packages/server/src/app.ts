@@ -115,6 +115,7 @@ export async function buildApp({
     publicUrl,
     logger,
     runWorker: config.runBulkWorker,
+    requireDnc: config.requireDnc,
   });
   app.addHook('onClose', () => bulk.close());
   const paymentsSetup = await setUpPayments(app, {

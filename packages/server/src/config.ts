@@ -45,6 +45,11 @@ export interface ServerConfig {
   apiKeyCacheSeconds: number;
   /** Whether this process runs bulk jobs from the queue (off for processes that only answer the API). */
   runBulkWorker: boolean;
+  /**
+   * Do-not-call lists checks may not answer without (SCRUB_REQUIRE_DNC: `federal`, `state:TX`...):
+   * while one is not loaded, checks answer 503 and bulk jobs fail with their credits given back.
+   */
+  requireDnc: string[];
   /** Stripe, or the built-in payment provider when no Stripe key is set. */
   payments: PaymentSettings;
 }
@@ -173,6 +178,22 @@ const EnvSchema = z.object({
     .default(true),
   SCRUB_API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   SCRUB_VERIFY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
+  SCRUB_REQUIRE_DNC: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^(federal|state:[A-Z]{2})$/, 'names do-not-call lists: federal, or state:XX (state:TX)'),
+      ),
+    ),
 });
 
 /** A setting that cannot be used: the service refuses to start and says which and why. */
@@ -252,6 +273,7 @@ export function loadConfig(
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,
     runBulkWorker: e.SCRUB_BULK_WORKER,
+    requireDnc: [...new Set(e.SCRUB_REQUIRE_DNC)],
     payments: overrides.payments ?? loadPaymentSettings(env),
     ...overrides,
   };

@@ -114,7 +114,7 @@ async function compareResult(inputPath: string, result: AsyncIterable<Buffer>) {
   };
   const lineTypes: Record<string, number> = {};
   const dnc: Record<string, number> = {};
-  const suffix = /^,(mobile|landline|voip|toll_free|unknown_geographic|invalid),(0|1|)$/;
+  const suffix = /^,(mobile|landline|voip|toll_free|unknown_geographic|invalid),(0|1|unchecked|)$/;
   let line = 0;
   const compare = (output: string, row: string): string | null => {
     if (line === 1) return output === `${LEAD_HEADER},Line Type,DNC` ? null : `the header is ${output}`;
@@ -123,7 +123,7 @@ async function compareResult(inputPath: string, result: AsyncIterable<Buffer>) {
     if (!added) return `line ${line}: expected ${expected},<Line Type>,<DNC>, got ${output}`;
     const [, lineType = '', cell = ''] = added;
     lineTypes[lineType] = (lineTypes[lineType] ?? 0) + 1;
-    const state = cell === '1' ? 'dnc' : cell === '0' ? 'clean' : 'none';
+    const state = cell === '1' ? 'dnc' : cell === '0' ? 'clean' : cell === 'unchecked' ? 'unchecked' : 'none';
     dnc[state] = (dnc[state] ?? 0) + 1;
     if ((lineType === 'invalid') !== (state === 'none')) {
       return `line ${line}: a ${lineType} number with DNC "${cell}": ${output}`;
@@ -218,8 +218,8 @@ describe('a bulk job when the server is killed mid-job', () => {
       credits_charged: ROWS,
       credits_reversed: ROWS - counts.uniqueNumbers,
       line_types: nonZero(counts.lineTypes),
-      // A fresh server has no do-not-call lists: every valid number is clean.
-      dnc_status: { clean: ROWS - counts.lineTypes.invalid },
+      // A fresh server has no do-not-call lists: no valid number was checked, none is clean.
+      dnc_status: { unchecked: ROWS - counts.lineTypes.invalid },
       file_message: null,
       error: null,
     });
@@ -238,7 +238,7 @@ describe('a bulk job when the server is killed mid-job', () => {
     expect(result.difference).toBeNull();
     expect(result.rows).toBe(ROWS);
     expect(result.lineTypes).toEqual(job.line_types);
-    expect(result.dnc).toEqual({ clean: job.dnc_status.clean, none: counts.lineTypes.invalid });
+    expect(result.dnc).toEqual({ unchecked: job.dnc_status.unchecked, none: counts.lineTypes.invalid });
 
     // One "file ready" e-mail: the attempt that died sent none.
     const mail = succeeded(

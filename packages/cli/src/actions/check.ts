@@ -10,8 +10,9 @@ import { type CliIO, readLines, useColor } from '../io.js';
 import { renderTable } from '../table.js';
 import { parseInput } from '../validate.js';
 
-// The contract's list: --fail-on takes every line type the service answers.
-const failOnConditions = ['dnc', ...LINE_TYPES] as const;
+// The contract's list: --fail-on takes every line type the service answers; `unchecked` matches a
+// valid number no loaded do-not-call list covers (a CI job can refuse to call on such answers).
+const failOnConditions = ['dnc', 'unchecked', ...LINE_TYPES] as const;
 type FailOnCondition = (typeof failOnConditions)[number];
 
 const MAX_CONCURRENCY = 64;
@@ -36,7 +37,21 @@ const CheckOptionsSchema = z.object({
 
 type Format = 'table' | 'plain' | 'json' | 'csv';
 
-const TABLE_HEAD = ['Number', 'Line type', 'DNC', 'Lists', 'Cached', 'Charged'];
+const TABLE_HEAD = ['Number', 'Line type', 'DNC', 'Lists', 'Checked', 'Cached', 'Charged'];
+
+/** A valid number no loaded DNC list covers: not checked, which is never "clean". */
+const isUnchecked = (result: VerifyResult) => result.dnc === null && result.line_type !== 'invalid';
+
+/**
+ * The DNC cell, as a bulk result file writes it: 1 listed, 0 clean, `unchecked`, or empty for an
+ * invalid number on no list (nothing to call).
+ */
+export function dncCell(result: VerifyResult): string {
+  if (result.dnc !== null) return String(result.dnc);
+  return isUnchecked(result) ? 'unchecked' : '';
+}
+
+const DNC_WORDS: Record<string, string> = { '1': 'yes', '0': 'no', unchecked: 'unchecked', '': '-' };
 
 /** What people read, in the table and in the plain lines printed off a terminal. */
 export function answerCells(result: VerifyResult): string[] {
@@ -48,8 +63,9 @@ export function answerCells(result: VerifyResult): string[] {
   return [
     number,
     lineType,
-    result.dnc === 1 ? 'yes' : 'no',
+    DNC_WORDS[dncCell(result)] ?? '-',
     result.dnc_sources.join(', ') || '-',
+    result.dnc_lists_checked.join(', ') || '-',
     result.cached ? 'yes' : 'no',
     // Omitted for unlimited plans, which are never charged.
     result.credits_deducted === undefined ? 'unlimited' : String(result.credits_deducted),
@@ -62,6 +78,7 @@ const CSV_COLUMNS = [
   'line_type',
   'dnc',
   'dnc_sources',
+  'dnc_lists_checked',
   'invalid_reason',
   'invalid_message',
   'extension',
@@ -81,7 +98,13 @@ function csvCell(value: string | number | boolean | null | undefined): string {
 }
 
 export function csvRow(input: string, result: VerifyResult): string {
-  const row = { input, ...result, dnc_sources: result.dnc_sources.join(';') };
+  const row = {
+    input,
+    ...result,
+    dnc: dncCell(result),
+    dnc_sources: result.dnc_sources.join(';'),
+    dnc_lists_checked: result.dnc_lists_checked.join(';'),
+  };
   return `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\n`;
 }
 
@@ -147,7 +170,11 @@ function progress(io: CliIO, format: Format) {
 
 function matches(result: VerifyResult, conditions: FailOnCondition[]): boolean {
   return conditions.some((condition) =>
-    condition === 'dnc' ? result.dnc === 1 : result.line_type === condition,
+    condition === 'dnc'
+      ? result.dnc === 1
+      : condition === 'unchecked'
+        ? isUnchecked(result)
+        : result.line_type === condition,
   );
 }
 
@@ -203,6 +230,7 @@ export async function check(phones: string[], rawOptions: unknown, context: Cont
   let failed = 0;
   let matched = 0;
   let sampleNoted = false;
+  let unchecked = 0;
   let finished = false;
   try {
     for await (const outcome of scrub.verify.many(numbers, { concurrency: options.concurrency })) {
@@ -215,6 +243,7 @@ export async function check(phones: string[], rawOptions: unknown, context: Cont
         answered++;
         out.answer(outcome.input, result);
         if (matches(result, options.failOn)) matched++;
+        if (isUnchecked(result)) unchecked++;
         if (result.data_source === 'sample' && !sampleNoted) {
           sampleNoted = true;
           shown.clear();
@@ -229,6 +258,12 @@ export async function check(phones: string[], rawOptions: unknown, context: Cont
   } finally {
     shown.clear();
     await out.end();
+    if (unchecked > 0) {
+      context.io.stderr.write(
+        `Note: ${unchecked.toLocaleString('en-US')} ${unchecked === 1 ? 'number was' : 'numbers were'} not checked against any do-not-call list (the service has none loaded that covers ${unchecked === 1 ? 'it' : 'them'}): DNC unchecked, which is not clean.
+`,
+      );
+    }
     if (!finished) {
       context.io.stderr.write(
         `Stopped after ${answered.toLocaleString('en-US')} ${answered === 1 ? 'answer' : 'answers'}: the numbers without one were not checked.\n`,

@@ -148,26 +148,27 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(result.stderr).toBe('');
     expect(lines(result.stdout)).toEqual([
       'Name,Phone,City,Line Type,DNC',
-      expect.stringMatching(/^Ann,\(201\) 234-5678,Newark,(mobile|landline|voip),0$/),
-      expect.stringMatching(/^Bob,201\.234\.5678,"Newark, NJ",(mobile|landline|voip),0$/),
-      'Cid,800-555-1234,Anywhere,toll_free,0',
+      // The service has no do-not-call list loaded: no number was checked, none is "clean".
+      expect.stringMatching(/^Ann,\(201\) 234-5678,Newark,(mobile|landline|voip),unchecked$/),
+      expect.stringMatching(/^Bob,201\.234\.5678,"Newark, NJ",(mobile|landline|voip),unchecked$/),
+      'Cid,800-555-1234,Anywhere,toll_free,unchecked',
       // Not a number: nothing to look up on a do-not-call list.
       'Dee,123-456-7890,Nowhere,invalid,',
-      expect.stringMatching(/^Eve,202-333-4444,Washington,(mobile|landline|voip),0$/),
+      expect.stringMatching(/^Eve,202-333-4444,Washington,(mobile|landline|voip),unchecked$/),
     ]);
     // Ann and Bob have the same number; Dee's is not one: three credits.
     expect(await creditsLeft(funded)).toBe((before as number) - 3);
   });
 
-  it('keeps the numbers that may be called with --dnc 0', async () => {
+  it('keeps only numbers checked and clean with --dnc 0: none, without a do-not-call list', async () => {
     const result = await scrub(['bulk', '-', '--phone-col', 'Phone', '--wait', '--dnc', '0'], funded, {
       stdin: LEADS,
     });
 
     expect(result.code, result.stderr).toBe(0);
-    // Dee's is not a number, so it has no DNC status and is left out.
+    // No list covers these numbers, so none is known to be callable; Dee's is not a number at all.
     const names = lines(result.stdout).map((line) => line.split(',')[0]);
-    expect(names).toEqual(['Name', 'Ann', 'Bob', 'Cid', 'Eve']);
+    expect(names).toEqual(['Name']);
   });
 
   it('prints the job without --wait, and follows it with scrub jobs', async () => {
@@ -189,6 +190,7 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(waited.stdout).toMatch(/Duplicates +1\n/);
     expect(waited.stdout).toMatch(/Credits +5 charged, 2 given back/);
     expect(waited.stdout).toMatch(/Line types +.*toll_free 1/);
+    expect(waited.stdout).toMatch(/DNC +unchecked \(no list covers them\) 4\n/);
 
     const shown = JSON.parse((await scrub(['--json', 'jobs', 'show', job.job_id], funded)).stdout) as BulkJob;
     expect(shown).toMatchObject({
@@ -237,7 +239,7 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(tollFree.code, tollFree.stderr).toBe(0);
     expect(lines(tollFree.stdout)).toEqual([
       'Name,Phone,City,Line Type,DNC',
-      'Cid,800-555-1234,Anywhere,toll_free,0',
+      'Cid,800-555-1234,Anywhere,toll_free,unchecked',
     ]);
 
     const either = await scrub(['export', job.file_reference, '--line-type', 'toll_free,invalid'], funded);
@@ -359,8 +361,8 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     // The result names the columns it was not given names for.
     expect(lines(result.stdout)).toEqual([
       'Column 1,Column 2,Column 3,Line Type,DNC',
-      expect.stringMatching(/^Ann,2012345678,ann@example\.com,(mobile|landline|voip),0$/),
-      'Bob,8005551234,bob@example.com,toll_free,0',
+      expect.stringMatching(/^Ann,2012345678,ann@example\.com,(mobile|landline|voip),unchecked$/),
+      'Bob,8005551234,bob@example.com,toll_free,unchecked',
     ]);
   });
 

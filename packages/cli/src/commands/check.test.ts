@@ -58,12 +58,18 @@ describe('scrub check <phone...>', () => {
 
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
-    expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Cached +│ Charged +│/);
-    expect(rows[1]).toMatch(/│ \+12012345678 +│ (mobile|landline|voip) +│ no +│ - +│ (no|yes) +│ [01] +│/);
-    expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ no +│ - +│ (no|yes) +│ [01] +│/);
+    expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Cached +│ Charged +│/);
+    // The service has no do-not-call list loaded: valid numbers are unchecked, never "no".
+    expect(rows[1]).toMatch(
+      /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/,
+    );
+    expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/);
     // An unreadable number is an answer, with its reason, and costs nothing.
-    expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ no +│ - +│ no +│ 0 +│/);
+    expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ no +│ 0 +│/);
     expect(result.stderr).toContain('generated sample data');
+    expect(result.stderr).toContain(
+      'Note: 2 numbers were not checked against any do-not-call list (the service has none loaded that covers them): DNC unchecked, which is not clean.',
+    );
   });
 
   it('prints tab-separated lines, no header, off a terminal', async () => {
@@ -87,7 +93,12 @@ describe('scrub check <phone...>', () => {
     const answers = ndjson(result);
     expect(answers.map((answer) => answer.input)).toEqual(THREE);
     expect(GEOGRAPHIC).toContain(answers[0]?.line_type);
-    expect(answers[1]).toMatchObject({ phone_number: '+18005551234', line_type: 'toll_free', dnc: 0 });
+    expect(answers[1]).toMatchObject({
+      phone_number: '+18005551234',
+      line_type: 'toll_free',
+      dnc: null,
+      dnc_lists_checked: [],
+    });
     expect(answers[2]).toMatchObject({
       phone_number: '+11234567890',
       line_type: 'invalid',
@@ -104,12 +115,13 @@ describe('scrub check <phone...>', () => {
     expect(result.code, result.stderr).toBe(0);
     const [header, ...rows] = lines(result);
     expect(header).toBe(
-      'input,phone_number,line_type,dnc,dnc_sources,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source',
+      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source',
     );
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/^2012345678,\+12012345678,(mobile|landline|voip),0,/);
-    expect(rows[1]).toMatch(/^8005551234,\+18005551234,toll_free,0,/);
-    expect(rows[2]).toMatch(/^1234567890,\+11234567890,invalid,0,,area_code_invalid,Area code 123 /);
+    // The DNC cell as a bulk result writes it: unchecked without a list, empty for an invalid number.
+    expect(rows[0]).toMatch(/^2012345678,\+12012345678,(mobile|landline|voip),unchecked,,,/);
+    expect(rows[1]).toMatch(/^8005551234,\+18005551234,toll_free,unchecked,,,/);
+    expect(rows[2]).toMatch(/^1234567890,\+11234567890,invalid,,,,area_code_invalid,Area code 123 /);
   });
 
   it('reads one number per line from stdin with -, skipping blank lines', async () => {
@@ -132,9 +144,12 @@ describe('scrub check <phone...>', () => {
     const tollFree = await scrub(['check', ...THREE, '--fail-on', 'voip,toll_free'], funded);
     expect(tollFree.code).toBe(5);
 
-    // The sample data has no do-not-call lists.
+    // The sample data has no do-not-call lists: nothing is DNC, and the valid numbers are unchecked.
     const clean = await scrub(['check', ...THREE, '--fail-on', 'dnc'], funded);
     expect(clean.code, clean.stderr).toBe(0);
+    const unchecked = await scrub(['check', ...THREE, '--fail-on', 'unchecked'], funded);
+    expect(unchecked.code).toBe(5);
+    expect(unchecked.stderr).toContain('2 of 3 answers matched --fail-on unchecked');
   });
 
   it('answers malformed numbers as invalid, with a reason, and charges nothing', async () => {
@@ -211,7 +226,7 @@ describe('scrub check <phone...>', () => {
   });
 
   it.each([
-    [['check', '2012345678', '--fail-on', 'spam'], '--fail-on takes dnc, mobile'],
+    [['check', '2012345678', '--fail-on', 'spam'], '--fail-on takes dnc, unchecked, mobile'],
     [['--json', 'check', '2012345678', '--csv'], '--csv and --json cannot be used together'],
     [['check', '-', '2012345678'], '- reads the numbers from stdin, so it comes alone'],
     [['check', '2012345678', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 64'],
@@ -236,6 +251,7 @@ describe('formatting', () => {
     invalid_message: null,
     extension: null,
     dnc_sources: [],
+    dnc_lists_checked: ['federal'],
     data_source: 'imported',
     dataset_versions: {},
     ...fields,
@@ -243,9 +259,31 @@ describe('formatting', () => {
 
   it('shows the extension, the lists and an unlimited plan', () => {
     const cells = answerCells(
-      answer({ extension: '45', dnc: 1, dnc_sources: ['ftc', 'state:TX'], credits_deducted: undefined }),
+      answer({
+        extension: '45',
+        dnc: 1,
+        dnc_sources: ['federal', 'state:TX'],
+        dnc_lists_checked: ['federal', 'state:TX'],
+        credits_deducted: undefined,
+      }),
     );
-    expect(cells).toEqual(['+12015550123 ext. 45', 'mobile', 'yes', 'ftc, state:TX', 'no', 'unlimited']);
+    expect(cells).toEqual([
+      '+12015550123 ext. 45',
+      'mobile',
+      'yes',
+      'federal, state:TX',
+      'federal, state:TX',
+      'no',
+      'unlimited',
+    ]);
+  });
+
+  it('tells clean, unchecked and invalid apart', () => {
+    const dnc = (fields: Partial<VerifyResult>) => answerCells(answer(fields))[2];
+    expect(dnc({ dnc: 0 })).toBe('no');
+    expect(dnc({ dnc: null, dnc_lists_checked: [] })).toBe('unchecked');
+    expect(dnc({ dnc: null, line_type: 'invalid', dnc_lists_checked: [] })).toBe('-');
+    expect(csvRow('x', answer({ dnc: null, dnc_lists_checked: [] })).split(',')[3]).toBe('unchecked');
   });
 
   it('writes CSV no spreadsheet runs as a formula, and leaves phone numbers alone', () => {

@@ -11,7 +11,7 @@ export function checkCommand(context: Context): Command {
     .option('--csv', 'print CSV (a header, then a row per number) instead of a table')
     .option(
       '--fail-on <conditions>',
-      'exit 5 when any answer is one of: dnc, invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',
+      'exit 5 when any answer is one of: dnc, unchecked (no do-not-call list covers it), invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',
       collectList,
     )
     .option('--concurrency <n>', 'numbers checked at once, 1 to 64 (default 8)')

@@ -69,6 +69,8 @@ const options = {
   ...(data.separator === undefined ? {} : { separator: data.separator }),
   ...(data.maxRowBytes === undefined ? {} : { maxRowBytes: data.maxRowBytes }),
   ...(data.exchange ? { exchange: ExchangeTable.fromShared(data.exchange) } : {}),
+  ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
+  ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
   onProgress: ({ rows, bytes }: { rows: number; bytes: number }) => post({ type: 'progress', rows, bytes }),
 };
 
@@ -80,11 +82,7 @@ async function run(): Promise<FromThread> {
         ? await countCsvRows(input(), options)
         : data.mode === 'count'
           ? await countCsv(input(), options)
-          : await scrubCsv(input(), output, {
-              ...options,
-              ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
-              ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
-            });
+          : await scrubCsv(input(), output, options);
     return { type: 'done', result };
   } catch (error) {
     return {

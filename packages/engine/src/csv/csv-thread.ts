@@ -17,6 +17,7 @@ import type { CountCsvOptions, CsvCounts, CsvRowCount, ScrubCsvResult } from './
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
 export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
   exchange?: ExchangeTable;
+  dnc?: DncSet;
   /**
    * Nothing but the input holds its chunks (a file store's read stream: a file's, or an HTTP
    * response's, whose every chunk is a buffer of its own), so they are moved to the thread rather
@@ -26,8 +27,6 @@ export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
 }
 
 export interface ThreadScrubOptions extends ThreadCountOptions {
-  dnc?: DncSet;
-  dncMask?: number;
   /**
    * The output is done with a chunk once its write callback has run (a file store's writer; not a
    * PassThrough, which still holds it): each chunk of the result is freed then, rather than
@@ -211,7 +210,7 @@ export function countCsvInThread(input: CsvInput, options: ThreadCountOptions): 
 /** `countCsvRows` on a worker thread: a file's records, to charge a job, off the caller's event loop. */
 export function countCsvRowsInThread(
   input: CsvInput,
-  options: Omit<ThreadCountOptions, 'exchange'>,
+  options: Omit<ThreadCountOptions, 'exchange' | 'dnc' | 'dncMask'>,
 ): Promise<CsvRowCount> {
   return run('rows', input, null, options);
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DncList } from '../dnc/list.ts';
+import { DncSet } from '../dnc/set.ts';
 import { collector, splitAt, testExchanges } from './csv-fixtures.ts';
 import type { CsvInput } from './csv-input.ts';
 import { type FilterResultCsvOptions, filterResultCsv } from './filter-result-csv.ts';
@@ -12,6 +14,7 @@ const RESULT = [
   'Dee,8003569377,toll_free,1',
   'Eve,201-555-0123,invalid,',
   'Fay,2019876543,unknown_geographic,0',
+  'Gil,5127360100,unknown_geographic,unchecked',
   '',
 ].join('\r\n');
 
@@ -39,11 +42,12 @@ describe('filterResultCsv', () => {
     expect(text).toBe(
       'Name,Phone,Line Type,DNC\r\nAnn,2012345678,mobile,0\r\n"Cy, Jr.","2014567890",voip,0\r\n',
     );
-    expect(counts).toEqual({ rows: 6, kept: 2 });
+    expect(counts).toEqual({ rows: 7, kept: 2 });
   });
 
   it('filters on DNC, and on both together', async () => {
     expect((await filter(RESULT, { dnc: '1' })).names).toEqual(['Bob', 'Dee']);
+    // Clean means checked and on no list: an unchecked number is never among the clean rows.
     expect((await filter(RESULT, { dnc: '0' })).names).toEqual(['Ann', '"Cy', 'Fay']);
     expect((await filter(RESULT, { dnc: '0', lineTypes: ['landline', 'voip'] })).names).toEqual(['"Cy']);
   });
@@ -60,7 +64,11 @@ describe('filterResultCsv', () => {
     const input =
       '\uFEFFName;Phone;Note\nAnn;2012345678\nBob;2013456789;x;extra\n"=Cy";2014567890;"two\nlines"\n';
     const scrubbed = collector();
-    await scrubCsv(Buffer.from(input), scrubbed, { phoneColumn: 'Phone', exchange: testExchanges });
+    await scrubCsv(Buffer.from(input), scrubbed, {
+      phoneColumn: 'Phone',
+      exchange: testExchanges,
+      dnc: new DncSet([DncList.empty('federal', 'v1')]),
+    });
     const output = collector();
     const counts = await filterResultCsv(scrubbed.bytes(), output, { lineTypes: ['landline', 'voip'] });
     expect(output.text()).toBe(

@@ -23,6 +23,11 @@ describe('previewCsv', () => {
     expect(preview.rows[0]).toEqual(['Lee; 0', '(201) 234-1000', 'NJ']);
   });
 
+  it('takes a header row of empty cells as the header, as the scrubber does', async () => {
+    const preview = await previewCsv(Buffer.from(',,\nAnn,2012345678,x\n'));
+    expect(preview).toMatchObject({ header: ['', '', ''], columns: 3, rows: [['Ann', '2012345678', 'x']] });
+  });
+
   it('shows every row when asked for more than there are, and takes the first row as data without a header', async () => {
     const preview = await previewCsv(Buffer.from('2012345678,Ann\n\n2013456789,"Bob ""B"""'), {
       header: false,

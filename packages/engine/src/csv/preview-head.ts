@@ -7,7 +7,7 @@
 import { parsePhone } from '../parse-phone.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvDialect, type CsvSeparator, checkText, detectDialect, encodingOf } from './dialect.ts';
-import { fieldText, RowScanner } from './row-scanner.ts';
+import { fieldText, isBlankRow, RowScanner } from './row-scanner.ts';
 
 /** How much of a file a preview reads: the head that decides the dialect, and rows to spare. */
 export const PREVIEW_HEAD_BYTES = 64 * 1024;
@@ -77,8 +77,8 @@ export class PreviewRows {
     while (used < buf.length && !this.full) {
       const next = scanner.scan(buf, used, buf.length, final);
       if (next < 0) break;
-      // A row of nothing but separators is a blank line, as the scrubber counts one.
-      if (scanner.rowEnd - used !== scanner.fields - 1) {
+      // The scrubber's rule: a row of nothing but separators is blank, unless it is the header.
+      if (!isBlankRow(used, scanner.rowEnd, scanner.fields, this.#hasHeader && this.header === null)) {
         const cells = Array.from({ length: scanner.fields }, (_, k) =>
           fieldText(buf, scanner.starts[k]!, scanner.ends[k]!),
         );

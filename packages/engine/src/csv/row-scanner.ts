@@ -233,3 +233,14 @@ export function fieldText(buf: Uint8Array, start: number, end: number): string {
   }
   return value + text.slice(from);
 }
+
+/**
+ * Whether a scanned row (`start` to `rowEnd`, `fields` cells) is blank, and left out: an empty line,
+ * or a spreadsheet's row of empty cells. Not where the header is expected: a header row of empty
+ * cells is still the header (its columns are simply unnamed), so the rows under it are data, not
+ * an empty file. A wholly empty line is blank even there.
+ */
+export function isBlankRow(start: number, rowEnd: number, fields: number, headerExpected: boolean): boolean {
+  if (rowEnd - start !== fields - 1) return false;
+  return !(headerExpected && fields > 1);
+}

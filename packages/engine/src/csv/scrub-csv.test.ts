@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { checkPhone } from '../check-phone.ts';
+import { ClassCode, type ExchangeData } from '../classify.ts';
 import { DncListBuilder } from '../dnc/builder.ts';
 import { DncSet } from '../dnc/set.ts';
 import { CsvError } from './csv-error.ts';
@@ -116,12 +118,100 @@ describe('scrubCsv', () => {
     // Bit 0 is the federal list: the internal list (bit 1) does not count for this job.
     const federalOnly = await scrub(input, { dncMask: 0b01 });
     expect(federalOnly.text).toContain('2014567890,voip,0');
-    expect(federalOnly.result.dncStatus).toEqual({ clean: 2, dnc: 1 });
-    // Without lists, every valid number is clean; without exchange data, its line type is unknown.
-    const bare = await scrub(input, { dnc: undefined, exchange: undefined });
-    expect(bare.text).toBe(
-      'Phone,Line Type,DNC\n2014567890,unknown_geographic,0\n2013456789,unknown_geographic,0\n2019876543,unknown_geographic,0\n',
+    expect(federalOnly.result.dncStatus).toEqual({ clean: 2, dnc: 1, unchecked: 0 });
+  });
+
+  it('never calls a number clean without a list: no list covering it is "unchecked"', async () => {
+    const input = 'Phone\n2014567890\n2013456789\n201-555-0123\n';
+    const unchecked =
+      'Phone,Line Type,DNC\n2014567890,voip,unchecked\n2013456789,landline,unchecked\n201-555-0123,invalid,\n';
+    for (const dnc of [undefined, new DncSet()]) {
+      const { text, result } = await scrub(input, { dnc });
+      expect(text).toBe(unchecked);
+      expect(result.dncStatus).toEqual({ clean: 0, dnc: 0, unchecked: 2 });
+    }
+  });
+
+  it("counts a state's list for its own area codes only, and a number it holds anywhere", async () => {
+    // 201 is New Jersey, 512 Texas. The NJ list holds one Texas number (a resident who moved).
+    const nj = listOf('state:NJ', [2013456789, 5127360199]);
+    const input = 'Phone\n2013456789\n2019876543\n5127360100\n5127360199\n';
+    const { text, result } = await scrub(input, { dnc: new DncSet([nj]) });
+    expect(text).toBe(
+      'Phone,Line Type,DNC\n2013456789,landline,1\n2019876543,unknown_geographic,0\n5127360100,unknown_geographic,unchecked\n5127360199,unknown_geographic,1\n',
     );
+    expect(result.dncStatus).toEqual({ clean: 1, dnc: 2, unchecked: 1 });
+    // With the federal list, every number is covered.
+    const both = await scrub(input, { dnc: new DncSet([federal, nj]) });
+    expect(both.result.dncStatus).toEqual({ clean: 2, dnc: 2, unchecked: 0 });
+  });
+
+  it('answers a listed number in an exchange the data calls not in service unknown_geographic and DNC 1, and charges it', async () => {
+    const stale: ExchangeData = {
+      version: 'stale',
+      lineTypeCode: (number) =>
+        Math.floor(number / 10_000) === 201_999
+          ? ClassCode.EXCHANGE_NOT_IN_SERVICE
+          : testExchanges.lineTypeCode(number),
+    };
+    const input = 'Phone\n2019990001\n2019990002\n';
+    const { text, result } = await scrub(input, {
+      exchange: stale,
+      dnc: new DncSet([listOf('federal', [2019990001])]),
+    });
+    expect(text).toBe('Phone,Line Type,DNC\n2019990001,unknown_geographic,1\n2019990002,invalid,\n');
+    expect(result).toMatchObject({
+      lineTypes: { unknown_geographic: 1, invalid: 1 },
+      invalidReasons: { exchange_not_in_service: 1 },
+      listedNotInService: 1,
+      uniqueNumbers: 1,
+      dncStatus: { clean: 0, dnc: 1, unchecked: 0 },
+    });
+    expect(result.message).toMatch(
+      /1 number the exchange data calls not in service is on a do-not-call list/,
+    );
+  });
+
+  it('answers every number as a single check (checkPhone) does: line type and DNC', async () => {
+    const stale: ExchangeData = {
+      version: 'stale',
+      lineTypeCode: (number) =>
+        Math.floor(number / 10_000) === 201_999
+          ? ClassCode.EXCHANGE_NOT_IN_SERVICE
+          : testExchanges.lineTypeCode(number),
+    };
+    const phones = [
+      '2019990001',
+      '2019990002',
+      '2012345678',
+      '2013456789',
+      '5127360100',
+      '201-555-0123',
+      'n/a',
+    ];
+    const cellOf = (dnc: 0 | 1 | null | undefined, lineType: string) =>
+      dnc === null ? (lineType === 'invalid' ? '' : 'unchecked') : String(dnc);
+    for (const lists of [
+      [],
+      [listOf('state:NJ', [2019990001])],
+      [federal, listOf('state:TX', [2019990002])],
+    ]) {
+      const dnc = new DncSet(lists);
+      const { text } = await scrub(`Phone\n${phones.join('\n')}\n`, { exchange: stale, dnc });
+      const expected = phones.map((phone) => {
+        const check = checkPhone(phone, stale, { set: dnc });
+        return `${phone},${check.lineType},${cellOf(check.dnc, check.lineType)}`;
+      });
+      expect(text, dnc.version).toBe(`Phone,Line Type,DNC\n${expected.join('\n')}\n`);
+    }
+  });
+
+  it('reads a header row of empty cells as the header, not as a blank line', async () => {
+    const { text, result } = await scrub(',,\nAnn,2012345678,x\n', { phoneColumn: 1 });
+    expect(text).toBe(',,,Line Type,DNC\nAnn,2012345678,x,mobile,0\n');
+    expect(result).toMatchObject({ header: ['', '', ''], rows: 1, blankRows: 0 });
+    const rows = await countCsvRows(Buffer.from(';;\r\n\r\nAnn;2012345678;x\r\n'), { phoneColumn: 1 });
+    expect(rows).toMatchObject({ header: ['', '', ''], rows: 1, blankRows: 1 });
   });
 
   it('charges a number once however often and however it is written; invalid numbers are free', async () => {
@@ -342,15 +432,20 @@ describe('scrubCsv', () => {
     it.each([
       ['an empty file', ''],
       ['a file with only a byte-order mark', '\uFEFF'],
-      ['a file of blank lines and empty cells', '\r\n\n,,\n'],
+      ['a file of blank lines', '\r\n\n\n'],
     ])('%s: Csv is empty', async (_, input) => {
       const error = await refusal(input);
       expect(error).toMatchObject({ code: 'csv_empty', message: 'Csv is empty' });
     });
 
     it('a header with no rows under it', async () => {
-      for (const input of ['Name,Phone', 'Name,Phone\r\n', 'Name,Phone\n\n,\n']) {
-        const error = await refusal(input);
+      for (const [input, phoneColumn] of [
+        ['Name,Phone', 'Phone'],
+        ['Name,Phone\r\n', 'Phone'],
+        ['Name,Phone\n\n,\n', 'Phone'],
+        ['\r\n\n,,\n', 1],
+      ] as const) {
+        const error = await refusal(input, { phoneColumn });
         expect(error).toMatchObject({
           code: 'csv_header_only',
           message: 'Csv is empty: it has a header row and no rows under it',

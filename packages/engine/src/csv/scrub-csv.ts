@@ -10,6 +10,7 @@ import {
   type LineType,
 } from '../classify.ts';
 import type { DncSet } from '../dnc/set.ts';
+import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
 import { parsePhone } from '../parse-phone.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, type OpenedCsv, openCsv } from './csv-input.ts';
@@ -18,7 +19,7 @@ import { isFormulaCell } from './formula.ts';
 import { NumberSet } from './number-set.ts';
 import { plainPhone } from './plain-phone.ts';
 import { RowBuffer } from './row-buffer.ts';
-import { CR, fieldText, LF, QUOTE, RowScanner } from './row-scanner.ts';
+import { CR, fieldText, isBlankRow, LF, QUOTE, RowScanner } from './row-scanner.ts';
 
 /** The columns a result file adds, after the header's last column. */
 export const LINE_TYPE_COLUMN = 'Line Type';
@@ -42,17 +43,19 @@ export interface CountCsvOptions {
   maxRowBytes?: number;
   /** Line types by exchange; without it, valid geographic numbers are `unknown_geographic`. */
   exchange?: ExchangeData;
+  /**
+   * The do-not-call lists; without them every valid number is `unchecked`. Counting reads them
+   * too: a listed number the exchange data calls not in service is valid (and charged) all the same.
+   */
+  dnc?: DncSet;
+  /** Which of the set's lists count (bit i: `dnc.lists[i]`). Default: all. */
+  dncMask?: number;
   signal?: AbortSignal;
   /** Called after each chunk of the input is scrubbed. */
   onProgress?: (progress: CsvProgress) => void;
 }
 
-export interface ScrubCsvOptions extends CountCsvOptions {
-  /** The do-not-call lists; without them every valid number is clean. */
-  dnc?: DncSet;
-  /** Which of the set's lists count (bit i: `dnc.lists[i]`). Default: all. */
-  dncMask?: number;
-}
+export type ScrubCsvOptions = CountCsvOptions;
 
 /** What a file holds, by line type and number: a quote before scrubbing, counts after. */
 export interface CsvCounts extends CsvDialect {
@@ -72,6 +75,11 @@ export interface CsvCounts extends CsvDialect {
   duplicates: number;
   /** Invalid rows by reason (`too_short`, `area_code_not_in_service`...). */
   invalidReasons: Partial<Record<InvalidReason, number>>;
+  /**
+   * Rows whose number the exchange data calls not in service but a DNC list holds: answered
+   * `unknown_geographic` and DNC 1, since the registry is evidence that the number exists.
+   */
+  listedNotInService: number;
   /** Rows too short to have the phone column: kept, and counted as invalid. */
   unreadableRows: number;
   /** Their 1-based lines in the file, the first 100. */
@@ -87,7 +95,12 @@ export type CsvRowCount = Pick<
 >;
 
 export interface ScrubCsvResult extends CsvCounts {
-  dncStatus: { clean: number; dnc: number };
+  /**
+   * Rows by their DNC cell: `clean` (0), `dnc` (1, invalid numbers on a list included) and
+   * `unchecked` (valid, and no loaded list covers the number). Invalid numbers on no list, whose
+   * cell is empty, are not counted here.
+   */
+  dncStatus: { clean: number; dnc: number; unchecked: number };
   bytesWritten: number;
 }
 
@@ -100,11 +113,10 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 // Line types by output index: a valid ClassCode is its own index; every invalid one is INVALID.
 const LINE_TYPES = ['unknown_geographic', 'mobile', 'landline', 'voip', 'toll_free', 'invalid'] as const;
 const INVALID = 5;
-// DNC cells by state: invalid numbers have nothing to look up, and say so with an empty cell.
-const DNC_CELLS = ['0', '1', ''] as const;
-const CLEAN = 0;
-const ON_A_LIST = 1;
-const NOT_LOOKED_UP = 2;
+/** A row whose phone could not be read: an invalid ClassCode of its own, counted under its parse reason. */
+const UNREADABLE = 255 as ClassCode;
+// DNC cells by DncState: clean, listed, an invalid number on no list (nothing to call), unchecked.
+const DNC_CELLS = ['0', '1', '', 'unchecked'] as const;
 
 /**
  * Where a quoted field's text ends: before its closing quote. A field with text after its closing
@@ -159,7 +171,7 @@ export async function countCsv(input: CsvInput, options: CountCsvOptions): Promi
  */
 export async function countCsvRows(
   input: CsvInput,
-  options: Omit<CountCsvOptions, 'exchange'>,
+  options: Omit<CountCsvOptions, 'exchange' | 'dnc' | 'dncMask'>,
 ): Promise<CsvRowCount> {
   checkPhoneColumn(options.phoneColumn);
   const scrubber = new Scrubber(await openCsv(input, options.separator), options, 'rows');
@@ -220,6 +232,8 @@ class Scrubber {
   readonly #kinds = new Uint8Array(BATCH);
   readonly #numbers = new Float64Array(BATCH);
   readonly #masks = new Uint32Array(BATCH);
+  /** Per row, its DncState. */
+  readonly #states = new Uint8Array(BATCH);
   /** Per row, the end of its cells in #neutral. */
   readonly #neutralEnds = new Int32Array(BATCH);
   /** Cells to neutralise, as triples: where the apostrophe goes, the cell's end, whether to quote it. */
@@ -238,6 +252,8 @@ class Scrubber {
   #duplicates = 0;
   #clean = 0;
   #dnc = 0;
+  #unchecked = 0;
+  #listedNotInService = 0;
   #unreadableRows = 0;
   readonly #unreadableLines: number[] = [];
   #bytesRead = 0;
@@ -253,6 +269,7 @@ class Scrubber {
     this.#lineEnding = Buffer.from(opened.lineEnding);
     this.#dncMask = options.dncMask ?? -1;
     const sep = opened.separator;
+    // Indexed by line type index * DNC_CELLS.length + DncState.
     this.#suffixes = LINE_TYPES.flatMap((lineType) =>
       DNC_CELLS.map((cell) => Buffer.from(`${sep}${lineType}${sep}${cell}`)),
     );
@@ -307,10 +324,11 @@ class Scrubber {
       uniqueNumbers: this.#unique.size,
       duplicates: this.#duplicates,
       invalidReasons,
+      listedNotInService: this.#listedNotInService,
       unreadableRows: this.#unreadableRows,
       unreadableLines: this.#unreadableLines,
       message: this.#message(),
-      dncStatus: { clean: this.#clean, dnc: this.#dnc },
+      dncStatus: { clean: this.#clean, dnc: this.#dnc, unchecked: this.#unchecked },
       bytesWritten: this.#bytesWritten,
     };
   }
@@ -349,8 +367,8 @@ class Scrubber {
     const scanner = this.#scanner;
     const fields = scanner.fields;
     const end = scanner.rowEnd;
-    // Nothing but separators: an empty line, or a spreadsheet's row of empty cells.
-    if (end - start === fields - 1) {
+    // Nothing but separators: an empty line, or a spreadsheet's row of empty cells (not as the header).
+    if (isBlankRow(start, end, fields, this.#columns === -1 && (this.#options.header ?? true))) {
       this.#blankRows++;
       return;
     }
@@ -523,8 +541,6 @@ class Scrubber {
     this.#classify(count);
     this.#count = 0;
     if (!this.#writes) return;
-    const dnc = this.#options.dnc;
-    if (dnc) dnc.maskMany(this.#numbers, this.#masks, 0, count);
     const prefix = this.#prefix ?? Buffer.alloc(0);
     const out = Buffer.allocUnsafe(prefix.length + this.#bound);
     prefix.copy(out);
@@ -532,17 +548,6 @@ class Scrubber {
     let at = prefix.length;
     let neutralFrom = 0;
     for (let n = 0; n < count; n++) {
-      const kind = this.#kinds[n]!;
-      let state = NOT_LOOKED_UP;
-      if (kind !== INVALID) {
-        if (dnc && (this.#masks[n]! & this.#dncMask) !== 0) {
-          state = ON_A_LIST;
-          this.#dnc++;
-        } else {
-          state = CLEAN;
-          this.#clean++;
-        }
-      }
       const neutralTo = this.#neutralEnds[n]!;
       at = this.#write(
         buf,
@@ -554,7 +559,7 @@ class Scrubber {
         this.#padding[n]!,
         neutralFrom,
         neutralTo,
-        this.#suffixes[kind * 3 + state]!,
+        this.#suffixes[this.#kinds[n]! * DNC_CELLS.length + this.#states[n]!]!,
       );
       neutralFrom = neutralTo;
     }
@@ -564,25 +569,43 @@ class Scrubber {
     yield out.subarray(0, at);
   }
 
-  /** Sets the batch's line types (numbers found invalid become -1), counts them and duplicates. */
+  /**
+   * Sets the batch's line types and DNC states (the rules single checks share: `dnc/verdict.ts`),
+   * and counts them and duplicates. Invalid numbers are looked up too: a listed one says DNC 1.
+   */
   #classify(count: number): void {
     const numbers = this.#numbers;
     const kinds = this.#kinds;
+    const masks = this.#masks;
     const exchange = this.#options.exchange;
     for (let n = 0; n < count; n++) {
       const number = numbers[n]!;
-      kinds[n] = number < 0 ? INVALID : classifyCode(number, exchange);
+      kinds[n] = number < 0 ? UNREADABLE : classifyCode(number, exchange);
     }
+    const dnc = this.#options.dnc;
+    if (dnc) dnc.maskMany(numbers, masks, 0, count);
+    else masks.fill(0, 0, count);
+    const counted = this.#dncMask;
     for (let n = 0; n < count; n++) {
-      let kind = kinds[n]!;
-      if (kind >= FIRST_INVALID_CODE) {
-        this.#numberReasons[kind]!++;
-        kind = INVALID;
+      const listed = masks[n]! & counted;
+      const found = kinds[n]! as ClassCode;
+      const code = codeGivenListing(found, listed);
+      if (code !== found) this.#listedNotInService++;
+      const covering = dnc && listed === 0 ? dnc.covering(numbers[n]!) & counted : 0;
+      const state = dncStateOf(code, listed, covering);
+      this.#states[n] = state;
+      if (state === DncState.CLEAN) this.#clean++;
+      else if (state === DncState.LISTED) this.#dnc++;
+      else if (state === DncState.UNCHECKED) this.#unchecked++;
+      if (code >= FIRST_INVALID_CODE) {
+        if (code !== UNREADABLE) this.#numberReasons[code]!++;
         kinds[n] = INVALID;
-        numbers[n] = -1;
+        this.#lineTypes[INVALID]!++;
+        continue;
       }
-      this.#lineTypes[kind]!++;
-      if (kind !== INVALID && !this.#unique.add(numbers[n]!)) this.#duplicates++;
+      kinds[n] = code;
+      this.#lineTypes[code]!++;
+      if (!this.#unique.add(numbers[n]!)) this.#duplicates++;
     }
   }
 
@@ -647,6 +670,11 @@ class Scrubber {
       const more = this.#unreadableRows > this.#unreadableLines.length ? ', ...' : '';
       sentences.push(
         `${plural(this.#unreadableRows, 'row')} could not be read: too few columns to reach the phone column${named} (line${this.#unreadableRows === 1 ? '' : 's'} ${lines}${more}). They are kept in the result as invalid.`,
+      );
+    }
+    if (this.#listedNotInService > 0) {
+      sentences.push(
+        `${plural(this.#listedNotInService, 'number')} the exchange data calls not in service ${this.#listedNotInService === 1 ? 'is' : 'are'} on a do-not-call list, so ${this.#listedNotInService === 1 ? 'it exists' : 'they exist'}: line type unknown_geographic, DNC 1.`,
       );
     }
     if (this.#rows > 0 && this.#unique.size === 0) {

@@ -1,4 +1,5 @@
 import type { Versioned } from '../datasets.ts';
+import { areaCodeOf, coverageByAreaCode } from './coverage.ts';
 import {
   BASES,
   EXCHANGES_PER_AREA_CODE,
@@ -34,6 +35,8 @@ export class DncSet implements Versioned {
   readonly version: string;
   readonly #u32: Uint32Array[];
   readonly #u16: Uint16Array[];
+  /** Per area code, the lists that cover its numbers: see `coverageByAreaCode`. */
+  readonly #coverage: Uint32Array;
   // maskMany's scratch space, made on first use. One set is used by one thread at a time.
   #scratch: Scratch | null = null;
   /** Where maskMany leaves what its prefetch reads summed, so the compiler keeps the reads. */
@@ -52,6 +55,7 @@ export class DncSet implements Versioned {
     this.version = lists.map((list) => `${list.name}@${list.version}`).join(',');
     this.#u32 = lists.map((list) => list.u32);
     this.#u16 = lists.map((list) => list.u16);
+    this.#coverage = coverageByAreaCode(lists.map((list) => list.name));
   }
 
   static fromShared(shared: SharedDncSet): DncSet {
@@ -175,6 +179,17 @@ export class DncSet implements Versioned {
   /** Names of the lists holding the number, in the set's order: what a DNC answer reports. */
   sources(number: number): string[] {
     return this.namesOf(this.mask(number));
+  }
+
+  /**
+   * Bit i set when `lists[i]` covers the number: it would hold the number if it were registered
+   * there (federal and internal lists cover every number, a state's list its own area codes). A
+   * number no list covers and none holds was not checked: its answer is "unchecked", never clean.
+   * 0 for anything that is not a 10-digit integer. No allocation.
+   */
+  covering(number: number): number {
+    const npa = areaCodeOf(number);
+    return npa < 0 ? 0 : this.#coverage[npa]!;
   }
 
   /** Names of the lists a mask from `mask` names. */

@@ -66,7 +66,7 @@ describe('bulk and files against the real server', () => {
     );
     expect(either.trim().split(/\r?\n/)).toEqual([
       'Name,Phone,Line Type,DNC',
-      'Cid,800-555-1234,toll_free,0',
+      'Cid,800-555-1234,toll_free,unchecked',
       'Dee,123-456-7890,invalid,',
     ]);
     expect(await text(await scrub.files.downloadUpload(job.file_reference))).toBe(LEADS);

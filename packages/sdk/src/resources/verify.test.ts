@@ -26,6 +26,7 @@ function answer(p: string, fields: Partial<VerifyResult> = {}): VerifyResult {
     invalid_message: null,
     extension: null,
     dnc_sources: [],
+    dnc_lists_checked: ['federal'],
     data_source: 'sample',
     dataset_versions: { nanpa_npa: '2025-11-26' },
     ...fields,

@@ -1,6 +1,7 @@
 import { finished } from 'node:stream/promises';
 import { CsvError, countCsvInThread, countCsvRowsInThread, scrubCsvInThread } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
+import { checksPausedReason } from '../reference-data/dnc-readiness.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, resultKeyOf } from './job-store.js';
@@ -25,6 +26,8 @@ export class CsvJobProcessor implements JobProcessor {
   constructor(
     private readonly files: BlobStore,
     private readonly referenceData: ReferenceData,
+    /** SCRUB_REQUIRE_DNC: lists a job may not be scrubbed without. */
+    private readonly requireDnc: readonly string[] = [],
   ) {}
 
   async #upload(job: JobRow) {
@@ -51,10 +54,12 @@ export class CsvJobProcessor implements JobProcessor {
   async quote(job: JobRow): Promise<{ records: number; uniqueNumbers: number; duplicates: number }> {
     try {
       // Reads every number, as the scrub will with the same data: the quote and the run agree.
+      const snapshot = this.referenceData.current();
       const counts = await countCsvInThread(await this.#upload(job), {
         phoneColumn: job.phone_col,
         header: job.header_row,
-        exchange: this.referenceData.current().exchange,
+        exchange: snapshot.exchange,
+        dnc: dncFor(snapshot, job.profile_id),
         ownedInput: true,
       });
       return { records: counts.rows, uniqueNumbers: counts.uniqueNumbers, duplicates: counts.duplicates };
@@ -69,11 +74,11 @@ export class CsvJobProcessor implements JobProcessor {
     onProgress: (processedRows: number) => void,
     signal: AbortSignal,
   ): Promise<JobOutcome> {
-    const missing = this.referenceData.missing();
-    if (missing.length > 0) {
-      // Scrubbing without an imported DNC list would call its numbers clean.
+    const paused = checksPausedReason(this.referenceData, this.requireDnc);
+    if (paused !== null) {
+      // Scrubbing without a DNC list would call its numbers clean.
       throw new UnprocessableFile(
-        `The reference data ${missing.join(', ')} could not be loaded, so the file was not scrubbed. Your credits were given back; submit it again later.`,
+        `The file was not scrubbed: ${paused} Your credits were given back; submit it again later.`,
       );
     }
     const snapshot = this.referenceData.current();

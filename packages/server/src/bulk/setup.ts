@@ -17,6 +17,8 @@ export interface BulkOptions {
   logger: Logger | false;
   /** Run jobs in this process (default). Off for processes that only answer the API. */
   runWorker: boolean;
+  /** SCRUB_REQUIRE_DNC. */
+  requireDnc: readonly string[];
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
@@ -38,8 +40,9 @@ export async function setUpBulk({
   publicUrl,
   logger,
   runWorker,
+  requireDnc,
 }: BulkOptions): Promise<BulkServices> {
-  const processor = new CsvJobProcessor(blobStore, referenceData);
+  const processor = new CsvJobProcessor(blobStore, referenceData, requireDnc);
   const signals = await JobSignals.open(database, logger);
   const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals });
   if (runWorker) {

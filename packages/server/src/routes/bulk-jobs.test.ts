@@ -108,8 +108,9 @@ describe('bulk jobs over HTTP', () => {
       .split(/\r\n/);
     expect(lines).toHaveLength(6);
     expect(lines[0]).toBe('First Name,Last Name,Phone,Line Type,DNC');
-    expect(lines[2]).toMatch(/^Bob,"Ray, Jr.",201\.234\.5678,\w+,0$/);
-    expect(lines[3]).toBe('Cid,Moe,800-555-1234,toll_free,0');
+    // No DNC list is loaded in this service: checked against nothing, never "clean".
+    expect(lines[2]).toMatch(/^Bob,"Ray, Jr.",201\.234\.5678,\w+,unchecked$/);
+    expect(lines[3]).toBe('Cid,Moe,800-555-1234,toll_free,unchecked');
     expect(lines[4]).toMatch(/^Dee,Fox,123-456-7890,invalid,/);
     expect(lines[5]).not.toContain(',=cmd,');
 
@@ -122,7 +123,7 @@ describe('bulk jobs over HTTP', () => {
         .replace(/^\uFEFF/, '')
         .trim()
         .split(/\r\n/),
-    ).toEqual(['First Name,Last Name,Phone,Line Type,DNC', 'Cid,Moe,800-555-1234,toll_free,0']);
+    ).toEqual(['First Name,Last Name,Phone,Line Type,DNC', 'Cid,Moe,800-555-1234,toll_free,unchecked']);
 
     const original = await t.app.inject({ method: 'GET', url: new URL(done.uploaded_file!).pathname });
     expect(original.body).toBe(LEADS);

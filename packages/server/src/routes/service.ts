@@ -3,6 +3,7 @@ import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { IDENTITY_PATH } from '../identity/protocol.js';
+import { checksPausedReason, dncReadiness } from '../reference-data/dnc-readiness.js';
 import { isReachable } from '../storage/database.js';
 import { serverVersion } from '../version.js';
 
@@ -28,11 +29,15 @@ export function registerService({
   registry.add(routes.health, async () => {
     const ok = await isReachable(database.db);
     return {
-      // Degraded too while imported reference data cannot be loaded (checks are refused then).
-      status: ok && referenceData.missing().length === 0 ? ('ok' as const) : ('degraded' as const),
+      // Degraded too while checks are refused: imported data not loaded, a required DNC list missing.
+      status:
+        ok && checksPausedReason(referenceData, config.requireDnc) === null
+          ? ('ok' as const)
+          : ('degraded' as const),
       version: serverVersion,
       database: { kind: database.kind, ok },
       reference_data: referenceData.versions(),
+      dnc_lists: dncReadiness(referenceData.current(), config.requireDnc),
       uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
     };
   });
@@ -58,6 +63,7 @@ export function registerService({
       publishable_key: payments.setup.provider.publishableKey,
     },
     limits: { max_upload_bytes: config.maxUploadBytes },
+    dnc_lists: dncReadiness(referenceData.current(), config.requireDnc),
   }));
 
   // Built on first request (the contract does not change while the service runs).

@@ -68,9 +68,11 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     const geographic = await verify(key, '201-234-5678');
     expect(geographic.status).toBe(200);
     const first = VerifyResultSchema.parse(geographic.body);
+    // No DNC list is loaded: the answer says "not checked", never clean.
     expect(first).toMatchObject({
       phone_number: '+12012345678',
-      dnc: 0,
+      dnc: null,
+      dnc_lists_checked: [],
       cached: false,
       credits_deducted: 1,
       credits_remaining: 9,
@@ -86,7 +88,7 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     const invalid = VerifyResultSchema.parse((await verify(key, '1234567890')).body);
     expect(invalid).toMatchObject({
       line_type: 'invalid',
-      dnc: 0,
+      dnc: null,
       credits_deducted: 0,
       credits_remaining: 8,
     });
@@ -151,7 +153,16 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
       expect(await sources('2024440001')).toEqual(['federal']);
       expect(await sources('2024440002')).toEqual(['state:TX']);
       expect(await sources('2024440003')).toEqual([`internal:${me.profileId}`]);
-      expect((await verify(me.key, '2024440004')).body).toMatchObject({ dnc: 0, dnc_sources: [] });
+      expect((await verify(me.key, '2024440004')).body).toMatchObject({
+        dnc: 0,
+        dnc_sources: [],
+        dnc_lists_checked: ['federal', `internal:${me.profileId}`],
+      });
+      // A Texas list says nothing about a 202 (Washington, DC) number: federal was checked, Texas was not.
+      expect((await verify(other.key, '2024440005')).body).toMatchObject({
+        dnc: 0,
+        dnc_lists_checked: ['federal', `internal:${other.profileId}`],
+      });
       expect((await verify(other.key, '2024440004')).body).toMatchObject({ dnc: 1 });
     } finally {
       referenceData.ref.swap(previous);

@@ -3,7 +3,7 @@ import { checkPhone, dataSourceOf } from '@scrub/engine';
 import type { CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 import { dncFor, type ReferenceSnapshot } from '../reference-data/reference-data.js';
 
 function answerFor(
@@ -12,33 +12,21 @@ function answerFor(
   profileId: string,
   versions: Record<string, string>,
 ): CheckAnswer {
-  const check = checkPhone(input, snapshot.exchange);
-  let dncSources: string[] = [];
-  if (check.e164 !== null && check.lineType !== 'invalid') {
-    // The shared lists and this account's own list: never another account's.
-    const dnc = dncFor(snapshot, profileId);
-    dncSources = dnc.namesOf(dnc.mask(Number(check.e164.slice(2))));
-  }
+  // The shared lists and this account's own list: never another account's. The engine's rules are
+  // the bulk scrub's: the same number answers the same in a file.
+  const check = checkPhone(input, snapshot.exchange, { set: dncFor(snapshot, profileId) });
   return {
     phone_number: check.e164 ?? input,
     line_type: check.lineType,
-    dnc: dncSources.length > 0 ? 1 : 0,
+    dnc: check.dnc ?? null,
     invalid_reason: check.invalidReason,
     invalid_message: check.message,
     extension: check.extension,
-    dnc_sources: dncSources,
+    dnc_sources: check.dncSources ?? [],
+    dnc_lists_checked: check.dncListsChecked ?? [],
     data_source: dataSourceOf(snapshot),
     dataset_versions: versions,
   };
-}
-
-/** Checks stop while imported data could not be loaded: without a DNC list, a listed number looks clean. */
-export function refuseWithoutImportedData(missing: string[]): void {
-  if (missing.length === 0) return;
-  throw new ApiError(
-    'service_unavailable',
-    `Checks are paused: the reference data ${missing.join(', ')} could not be loaded, and answers without it could be wrong. The operator can see why in the server log and with "scrub-server data status".`,
-  );
 }
 
 function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge): VerifyResult {
@@ -50,13 +38,19 @@ function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge): 
  * GET /verify: one number, one credit. Invalid numbers are answered free (there is nothing to look
  * up); a repeat within the cache time is answered from the cache, free, and says `cached: true`.
  */
-export function registerVerify({ registry, referenceData, checkCharger, answerCache }: ServerContext): void {
+export function registerVerify({
+  registry,
+  config,
+  referenceData,
+  checkCharger,
+  answerCache,
+}: ServerContext): void {
   // Versions of a snapshot, worked out once per snapshot rather than once per answer.
   const versionsOf = new WeakMap<ReferenceSnapshot, Record<string, string>>();
 
   registry.add(routes.verify, async ({ query, principal }) => {
     const { profileId } = principal;
-    refuseWithoutImportedData(referenceData.missing());
+    refusePausedChecks(referenceData, config.requireDnc);
     // One snapshot per answer: a swap during this request cannot mix versions.
     const snapshot = referenceData.current();
     const generation = referenceData.ref.generation;

@@ -23,6 +23,14 @@ const lineTypeColor: Record<string, string> = {
   invalid: 'red.9',
 };
 
+/** DNC: listed, clean (checked and on no list), unchecked (no list covers it: never shown as clean), or nothing to call. */
+function dncBadge(result: VerifyResult): { label: string; color: string } {
+  if (result.dnc === 1) return { label: 'DNC', color: 'red.9' };
+  if (result.dnc === 0) return { label: 'Clean', color: 'teal.9' };
+  if (result.line_type === 'invalid') return { label: 'Not looked up', color: 'gray.8' };
+  return { label: 'Unchecked: no DNC list loaded', color: 'orange.9' };
+}
+
 export function TestNumberForm({ hasKey }: { hasKey: boolean }) {
   const form = useForm<TestForm>({ resolver: zodResolver(TestSchema), defaultValues: { digits: '' } });
   const digits = form.watch('digits');
@@ -86,8 +94,14 @@ function TestResult({ result }: { result: VerifyResult }) {
         </div>
         <Text size="sm">DNC</Text>
         <div>
-          <Badge color={result.dnc ? 'red.9' : 'teal.9'}>{result.dnc ? 'DNC' : 'Clean'}</Badge>
+          <Badge color={dncBadge(result).color}>{dncBadge(result).label}</Badge>
         </div>
+        {result.dnc !== null && (
+          <>
+            <Text size="sm">Lists checked</Text>
+            <Text size="sm">{result.dnc_lists_checked.join(', ')}</Text>
+          </>
+        )}
         <Text size="sm">Cached</Text>
         <Text size="sm">{result.cached ? 'Yes' : 'No'}</Text>
         <Text size="sm">Credits used</Text>

@@ -1,8 +1,9 @@
 import { Paper, Table, Text, Title } from '@mantine/core';
 
 const labels: Record<string, string> = {
-  '0': 'Clean',
-  '1': 'DNC',
+  clean: 'Clean',
+  dnc: 'DNC',
+  unchecked: 'Unchecked (no DNC list covers them)',
   mobile: 'Mobile',
   landline: 'Landline',
   voip: 'VoIP',
