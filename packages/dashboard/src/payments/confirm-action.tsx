@@ -62,6 +62,7 @@ export function confirmAction(options: ConfirmOptions): Promise<boolean> {
     };
     const id = modals.open({
       title: options.title,
+      closeButtonProps: { 'aria-label': 'Close dialog' },
       onClose: () => finish(false),
       children: <ConfirmBody options={options} onDone={finish} />,
     });

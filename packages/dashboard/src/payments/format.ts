@@ -1,7 +1,13 @@
 import type { PaymentMethod } from '@scrub/sdk';
 
+/** $5, $1,400, $0.50: cents only when there are some, as the seeds write prices. */
 export const dollars = (amount: number) =>
-  amount.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+  amount.toLocaleString('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
+    maximumFractionDigits: 2,
+  });
 
 const BRANDS: Record<string, string> = {
   visa: 'Visa',

@@ -48,6 +48,7 @@ export function pickAmount(plan: Plan): Promise<number | null> {
     };
     const id = modals.open({
       title: 'Select Amount',
+      closeButtonProps: { 'aria-label': 'Close dialog' },
       onClose: () => finish(null),
       children: <AmountPicker plan={plan} onDone={finish} />,
     });
