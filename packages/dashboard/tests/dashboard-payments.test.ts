@@ -87,7 +87,12 @@ describe('payments in the dashboard, in Chromium', () => {
     await page.getByLabel('Credit or debit card number').waitFor();
     await record(page, 'card');
     await page.getByRole('button', { name: 'Save card' }).click();
-    for (const message of ['Name is required', 'Line1 is required', 'City is required', 'State is required']) {
+    for (const message of [
+      'Name is required',
+      'Line1 is required',
+      'City is required',
+      'State is required',
+    ]) {
       await page.getByText(message).waitFor();
     }
     await fillBilling(page);
@@ -101,10 +106,14 @@ describe('payments in the dashboard, in Chromium', () => {
 
     // A flexible amount: the seed's amounts, Confirm only once one is picked, the confirmation, then AccountInfo.
     await open(page, '/purchase');
-    await expect.poll(() => page.getByTestId('purchase-balance').textContent(), { timeout: 20_000 }).toBe('700');
+    await expect
+      .poll(() => page.getByTestId('purchase-balance').textContent(), { timeout: 20_000 })
+      .toBe('700');
     await page.getByRole('radio', { name: new RegExp(PAYG) }).check();
     await page.getByRole('button', { name: 'Add Credits' }).click();
-    const amounts = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Select Amount' }) });
+    const amounts = page
+      .getByRole('dialog')
+      .filter({ has: page.getByRole('heading', { name: 'Select Amount' }) });
     await amounts.waitFor();
     for (const amount of ['$5', '$10', '$20', '$50', '$100']) {
       await amounts.getByRole('radio', { name: new RegExp(`^\\${amount}:`) }).waitFor();
@@ -145,13 +154,15 @@ describe('payments in the dashboard, in Chromium', () => {
     await expect(history.locator('tbody tr').last().textContent()).resolves.toContain('CARD VERIFICATION');
     await record(page, 'purchase');
     const otherMonth = new Date().getMonth() === 0 ? 'Feb' : 'Jan';
-    await page.getByRole('textbox', { name: 'Month' }).click();
+    await page.getByTestId('month-filter').click();
     await page.getByRole('option', { name: otherMonth, exact: true }).click();
     await page.getByText('No purchases in this period.').waitFor();
 
     // Pause: the Account Confirmation modal; the bulk wizard then asks to activate first.
     await subscription.getByRole('button', { name: 'Pause subscription' }).click();
-    const account = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Account Confirmation' }) });
+    const account = page
+      .getByRole('dialog')
+      .filter({ has: page.getByRole('heading', { name: 'Account Confirmation' }) });
     await account.getByRole('button', { name: 'Pause' }).click();
     await account.waitFor({ state: 'detached' });
     await subscription.getByText('paused').waitFor();

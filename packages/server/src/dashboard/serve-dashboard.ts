@@ -30,7 +30,9 @@ const SCREENS_ON_API_PATHS = new Set(['/plans']);
  * and its API, as Stripe's CSP guide lists them). The identity provider and the blob store may be
  * elsewhere (Amazon Cognito, S3): the browser talks to them directly.
  */
-export function contentSecurityPolicy(config: Pick<ServerConfig, 'cognito' | 'blobStore' | 'payments'>): string {
+export function contentSecurityPolicy(
+  config: Pick<ServerConfig, 'cognito' | 'blobStore' | 'payments'>,
+): string {
   const connect = ["'self'"];
   const scripts = ["'self'"];
   const frames = ["'self'"];

@@ -212,8 +212,7 @@ export class StripePaymentProvider implements PaymentProvider {
       const pmId = idOf(intent.payment_method)!;
       // Test ids (`pm_card_visa`) become new payment methods: only a finished intent is compared.
       const foreign =
-        input.setupIntentId &&
-        (idOf(intent.customer) !== input.customerId || pmId !== input.paymentMethodId);
+        input.setupIntentId && (idOf(intent.customer) !== input.customerId || pmId !== input.paymentMethodId);
       if (foreign) {
         return {
           status: 'declined',

@@ -222,7 +222,8 @@ describe('payment routes on the built-in provider', () => {
     const payment = String(done.body.client_secret).split('_secret_')[0];
     await t.app.inject({ method: 'POST', url: `/_stripe/authenticate/${payment}?outcome=complete` });
     const deadline = Date.now() + 20_000;
-    while ((await credits(a.key)) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await credits(a.key)) === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await credits(a.key)).toBe(700);
   });
 

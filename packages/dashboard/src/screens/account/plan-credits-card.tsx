@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
 import type { UserInfo } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { formatCredits, isUnlimited } from '../../credits/format-credits';
@@ -26,7 +26,7 @@ export function PlanCreditsCard({ user }: { user: UserInfo }) {
           <Text size="sm" c="dimmed">
             Plan status
           </Text>
-          <Badge color={paused ? 'orange.9' : 'teal.9'} data-testid="plan-status">
+          <Badge color={paused ? 'gray.8' : 'teal.9'} data-testid="plan-status">
             {user.user_plan_status}
           </Badge>
         </div>
@@ -40,9 +40,9 @@ export function PlanCreditsCard({ user }: { user: UserInfo }) {
         </div>
       </Group>
       {paused && (
-        <Text mt="md" c="orange.9" fw={600}>
+        <Alert color="yellow" mt="md" role="status">
           Your account is paused: please activate your account first to buy credits or check numbers.
-        </Text>
+        </Alert>
       )}
       <Group mt="md">
         {!isUnlimited(credits) && (

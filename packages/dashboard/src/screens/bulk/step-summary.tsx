@@ -1,7 +1,12 @@
 import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { CreateBulkJobSchema } from '@scrub/contract';
-import { APIUserAbortError, type CreditSnapshot, InsufficientCreditsError, PlanPausedError } from '@scrub/sdk';
+import {
+  APIUserAbortError,
+  type CreditSnapshot,
+  InsufficientCreditsError,
+  PlanPausedError,
+} from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
@@ -9,8 +14,8 @@ import { queryClient } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
 import { creditEvent } from '../../credits/credit-events';
-import { openActivateModal } from '../../payments/account-status';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { openActivateModal } from '../../payments/account-status';
 import { showErrorDialog } from '../../shell/error-dialog';
 import type { ColumnMapping, WizardFile } from './wizard-state';
 

@@ -1,5 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Box, Button, Input, Loader, SimpleGrid, Stack, TextInput, useComputedColorScheme } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  Button,
+  Input,
+  Loader,
+  SimpleGrid,
+  Stack,
+  TextInput,
+  useComputedColorScheme,
+} from '@mantine/core';
 import { PaymentSetupRequestSchema } from '@scrub/contract';
 import { CardElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { useState } from 'react';
@@ -7,7 +17,11 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
-import { CardRefusedError, CONFIRMED_WITH_BANK, withBankConfirmation } from '../../payments/bank-confirmation';
+import {
+  CardRefusedError,
+  CONFIRMED_WITH_BANK,
+  withBankConfirmation,
+} from '../../payments/bank-confirmation';
 import { showErrorDialog } from '../../shell/error-dialog';
 
 /** The billing address, with the contract's rules (the seed's messages: 'Name is required'...). */
@@ -42,7 +56,15 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
   const form = useForm<BillingInput, unknown, Billing>({
     resolver: zodResolver(BillingSchema),
     mode: 'all',
-    defaultValues: { customer_name: '', line1: '', line2: '', city: '', state: '', postal_code: '', country: 'US' },
+    defaultValues: {
+      customer_name: '',
+      line1: '',
+      line2: '',
+      city: '',
+      state: '',
+      postal_code: '',
+      country: 'US',
+    },
   });
   const errors = form.formState.errors;
 
@@ -87,12 +109,36 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
   return (
     <form onSubmit={form.handleSubmit(save)} noValidate aria-label="Card details">
       <Stack>
-        <TextInput label="Name on card" required {...form.register('customer_name')} error={errors.customer_name?.message} autoComplete="cc-name" />
-        <TextInput label="Address line 1" required {...form.register('line1')} error={errors.line1?.message} autoComplete="address-line1" />
+        <TextInput
+          label="Name on card"
+          required
+          {...form.register('customer_name')}
+          error={errors.customer_name?.message}
+          autoComplete="cc-name"
+        />
+        <TextInput
+          label="Address line 1"
+          required
+          {...form.register('line1')}
+          error={errors.line1?.message}
+          autoComplete="address-line1"
+        />
         <TextInput label="Address line 2" {...form.register('line2')} autoComplete="address-line2" />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="City" required {...form.register('city')} error={errors.city?.message} autoComplete="address-level2" />
-          <TextInput label="State" required {...form.register('state')} error={errors.state?.message} autoComplete="address-level1" />
+          <TextInput
+            label="City"
+            required
+            {...form.register('city')}
+            error={errors.city?.message}
+            autoComplete="address-level2"
+          />
+          <TextInput
+            label="State"
+            required
+            {...form.register('state')}
+            error={errors.state?.message}
+            autoComplete="address-level1"
+          />
           <TextInput label="Postal code" {...form.register('postal_code')} autoComplete="postal-code" />
           <TextInput
             label="Country (2-letter code)"
@@ -106,7 +152,10 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
           <Box
             mt={4}
             p="sm"
-            style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)' }}
+            style={{
+              border: '1px solid var(--mantine-color-default-border)',
+              borderRadius: 'var(--mantine-radius-sm)',
+            }}
             data-testid="card-element"
           >
             <CardElement

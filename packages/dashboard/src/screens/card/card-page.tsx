@@ -3,8 +3,8 @@ import { Elements } from '@stripe/react-stripe-js';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { loadPaymentsJs } from '../../payments/load-stripe';
 import { dollars } from '../../payments/format';
+import { loadPaymentsJs } from '../../payments/load-stripe';
 import { purchaseComplete, refreshAfterPayment } from '../../payments/purchase-complete';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { usePlans } from '../plans/plan-grid';
@@ -19,7 +19,8 @@ function IntroOffer() {
   return (
     <Alert color="blue" variant="light" title="Card verification" data-testid="intro-offer">
       Adding your first card takes a {dollars(intro.plan_amount)} verification charge, which gives you{' '}
-      {(intro.plan_credits ?? 0).toLocaleString('en-US')} credits plus a {intro.bonus_credits.toLocaleString('en-US')}
+      {(intro.plan_credits ?? 0).toLocaleString('en-US')} credits plus a{' '}
+      {intro.bonus_credits.toLocaleString('en-US')}
       -credit bonus.
     </Alert>
   );
@@ -31,7 +32,11 @@ export default function CardPage() {
   const navigate = useNavigate();
   const plans = usePlans();
   const cards = usePaymentMethods();
-  const stripe = useQuery({ queryKey: ['stripe-js'], queryFn: loadPaymentsJs, staleTime: Number.POSITIVE_INFINITY });
+  const stripe = useQuery({
+    queryKey: ['stripe-js'],
+    queryFn: loadPaymentsJs,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const referenceCode = params.get('reference_code') ?? undefined;
   const amount = Number(params.get('selectedAmount')) || undefined;
   const plan = plans.data?.find((p) => p.plan_reference === referenceCode);
@@ -43,7 +48,10 @@ export default function CardPage() {
       refreshAfterPayment();
       navigate(`/purchase?plan=${plan.plan_reference}`);
     } else if (plan?.plan_type === 'prepaid') {
-      purchaseComplete({ plan_reference: plan.plan_reference, amount: amount ?? plan.plan_amount, credits_added: null }, navigate);
+      purchaseComplete(
+        { plan_reference: plan.plan_reference, amount: amount ?? plan.plan_amount, credits_added: null },
+        navigate,
+      );
     } else {
       refreshAfterPayment();
       navigate('/accountInfo');

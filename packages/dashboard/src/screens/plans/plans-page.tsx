@@ -15,7 +15,12 @@ export default function PlansPage() {
   const { start, busy } = useBuyFlow();
   const current = credits.data?.user_plan.plan_reference;
   const action = (plan: Parameters<typeof start>[0], isCurrent: boolean) => (
-    <Button fullWidth disabled={isCurrent} loading={busy === plan.plan_reference} onClick={() => void start(plan)}>
+    <Button
+      fullWidth
+      disabled={isCurrent}
+      loading={busy === plan.plan_reference}
+      onClick={() => void start(plan)}
+    >
       {isCurrent ? 'Current Plan' : 'Select Plan'}
     </Button>
   );

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Radio, SimpleGrid, Text } from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Loader, Radio, SimpleGrid, Text } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
@@ -37,16 +37,14 @@ export function PrepaidPlans({ onBuy, busy }: { onBuy: (plan: Plan) => void; bus
                 <div>
                   <Text fw={700}>{plan.plan_name}</Text>
                   <Text size="sm">{summary(plan)}</Text>
-                  {plan.percent_off > 0 && (
-                    <Text size="sm" c="teal.9" fw={600}>
-                      up to {Math.max(...plan.amount_options.map((o) => o.percent_off))}% off
-                    </Text>
-                  )}
-                  {plan.unlimited && (
-                    <Text size="sm" fw={600}>
-                      Unlimited checks
-                    </Text>
-                  )}
+                  <Group gap={4} mt={4}>
+                    {plan.percent_off > 0 && (
+                      <Badge color="teal.9">
+                        up to {Math.max(...plan.amount_options.map((o) => o.percent_off))}% off
+                      </Badge>
+                    )}
+                    {plan.unlimited && <Badge color="grape.9">Unlimited</Badge>}
+                  </Group>
                 </div>
               </Group>
             </Radio.Card>

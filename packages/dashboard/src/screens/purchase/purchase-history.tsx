@@ -42,7 +42,10 @@ export function PurchaseHistory() {
         />
         <Select
           label="Month"
-          data={[{ value: '0', label: 'All months' }, ...MONTHS.map((label, i) => ({ value: String(i + 1), label }))]}
+          data={[
+            { value: '0', label: 'All months' },
+            ...MONTHS.map((label, i) => ({ value: String(i + 1), label })),
+          ]}
           value={String(month ?? 0)}
           onChange={(value) => {
             setMonth(Number(value) || null);
@@ -50,6 +53,7 @@ export function PurchaseHistory() {
           }}
           allowDeselect={false}
           w={150}
+          data-testid="month-filter"
         />
       </Group>
       {history.isError && (
@@ -74,8 +78,8 @@ export function PurchaseHistory() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {rows.map((row, i) => (
-                <Table.Tr key={`${row.purchase_date}-${i}`}>
+              {rows.map((row) => (
+                <Table.Tr key={`${row.purchase_date}-${row.plan_reference}-${row.purchase_amount}`}>
                   <Table.Td>{new Date(row.purchase_date).toLocaleDateString('en-US')}</Table.Td>
                   <Table.Td>{row.plan_name}</Table.Td>
                   <Table.Td>{dollars(row.purchase_amount)}</Table.Td>
@@ -87,7 +91,12 @@ export function PurchaseHistory() {
         </Table.ScrollContainer>
       )}
       {rows.length === perPage && perPage < 100 && (
-        <Button variant="default" mt="md" onClick={() => setPerPage(perPage + PAGE)} loading={history.isFetching}>
+        <Button
+          variant="default"
+          mt="md"
+          onClick={() => setPerPage(perPage + PAGE)}
+          loading={history.isFetching}
+        >
           Show More
         </Button>
       )}

@@ -11,7 +11,7 @@ import { refreshAfterPayment } from '../../payments/purchase-complete';
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
-const statusColor = { active: 'teal.9', paused: 'orange.9', past_due: 'red.9', canceled: 'gray.8' } as const;
+const statusColor = { active: 'teal.9', paused: 'gray.8', past_due: 'red.9', canceled: 'dark.6' } as const;
 
 export function useSubscription() {
   return useQuery({ queryKey: queryKeys.subscription, queryFn: () => scrub.subscription.get() });
@@ -23,7 +23,8 @@ export function SubscriptionCard({ plans }: { plans: Plan[] }) {
   if (subscription.isError) return <Alert color="red">{errorMessage(subscription.error)}</Alert>;
   const sub = subscription.data;
   if (!sub || sub.status === 'canceled') return null;
-  const name = plans.find((plan) => plan.plan_reference === sub.plan_reference)?.plan_name ?? sub.plan_reference;
+  const name =
+    plans.find((plan) => plan.plan_reference === sub.plan_reference)?.plan_name ?? sub.plan_reference;
   const cancel = () =>
     confirmAction({
       title: 'Cancel subscription',
@@ -35,7 +36,13 @@ export function SubscriptionCard({ plans }: { plans: Plan[] }) {
       },
     });
   return (
-    <Paper withBorder p="lg" component="section" aria-labelledby="subscription-title" data-testid="subscription">
+    <Paper
+      withBorder
+      p="lg"
+      component="section"
+      aria-labelledby="subscription-title"
+      data-testid="subscription"
+    >
       <Title order={2} size="h4" id="subscription-title">
         Your subscription
       </Title>
@@ -49,7 +56,10 @@ export function SubscriptionCard({ plans }: { plans: Plan[] }) {
       </Group>
       <Group mt="md">
         {(sub.status === 'active' || sub.status === 'paused') && (
-          <Button variant="default" onClick={() => openPlanStatusModal(sub.status === 'paused' ? 'paused' : 'active')}>
+          <Button
+            variant="default"
+            onClick={() => openPlanStatusModal(sub.status === 'paused' ? 'paused' : 'active')}
+          >
             {sub.status === 'paused' ? 'Resume subscription' : 'Pause subscription'}
           </Button>
         )}

@@ -90,7 +90,11 @@ export function useBuyFlow() {
           showErrorDialog(outcome.message ?? 'Payment Complete', 'Your payment was successful');
         }
         purchaseComplete(
-          { plan_reference: plan.plan_reference, amount: amount ?? plan.plan_amount, credits_added: outcome.credits },
+          {
+            plan_reference: plan.plan_reference,
+            amount: amount ?? plan.plan_amount,
+            credits_added: outcome.credits,
+          },
           navigate,
         );
       } catch (error) {
