@@ -199,4 +199,34 @@ describe('payments in the dashboard, in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  test("a card that wants 3-D Secure is confirmed in Stripe.js's check, then verified", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await signUp(page, `secure.${Date.now()}@example.com`);
+    await open(page, '/card');
+    await page.getByLabel('Credit or debit card number').waitFor();
+    await fillBilling(page);
+    await typeCard(page, '4000 0025 0000 3155');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    // Saving the card, then its $1 verification: the bank asks each time.
+    const check = page.getByRole('dialog', { name: '3D Secure authentication' });
+    for (let step = 0; step < 2; step++) {
+      await check.getByRole('button', { name: 'Complete authentication' }).click();
+      await check.waitFor({ state: 'detached' });
+    }
+    expect(await closeDialog(page, 'Success')).toContain('Card Added Successfully');
+    await page.waitForURL(/\/accountInfo/);
+    // Credited by the provider's payment_intent.succeeded, delivered to the service's webhook.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByTestId('account-credits').textContent();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('700');
+    await context.close();
+  });
 });
