@@ -24,6 +24,7 @@ const apiPrefixes = [
   'admin',
   'identity',
   'uploads',
+  '_stripe',
 ];
 
 export default defineConfig({

@@ -38,6 +38,11 @@ export const PaymentSetupRequestSchema = z
     payment_method_id: z.string().min(1),
     amount: z.number().positive().optional(),
     reference_code: PlanReferenceSchema.optional(),
+    /**
+     * After 3-D Secure: the setup intent the first attempt answered (its client secret, confirmed in
+     * the browser), so the service finishes saving that card instead of asking the bank again.
+     */
+    setup_intent_id: z.string().startsWith('seti_').optional(),
   })
   .strict();
 export type PaymentSetupRequest = z.infer<typeof PaymentSetupRequestSchema>;

@@ -40,6 +40,8 @@ export const ClientConfigSchema = z.object({
     .object({
       provider: z.enum(['local', 'stripe']),
       publishable_key: z.string(),
+      /** Stripe.js for `loadStripe`: Stripe's own, or the built-in provider's stand-in. */
+      js_url: z.string(),
     })
     .nullable(),
   limits: z.object({ max_upload_bytes: z.number().int().positive() }),

@@ -29,6 +29,8 @@ const TroubleshootingPage = lazy(() => import('./screens/info/troubleshooting-pa
 const ContactPage = lazy(() => import('./screens/info/contact-page'));
 const ComingSoonPage = lazy(() => import('./screens/info/coming-soon-page'));
 const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
+const PurchasePage = lazy(() => import('./screens/purchase/purchase-page'));
+const CardPage = lazy(() => import('./screens/card/card-page'));
 
 const visitor = (element: React.ReactNode) => <VisitorsOnly>{element}</VisitorsOnly>;
 const member = (element: React.ReactNode) => <RequireSession>{element}</RequireSession>;
@@ -54,8 +56,8 @@ export const routes: RouteObject[] = [
       { path: '/callback', element: <CallbackPage /> },
       { path: '/confirmEmail', element: <ConfirmEmailPage />, handle: handle({ bare: true }) },
       { path: '/accountInfo', element: member(<AccountInfoPage />) },
-      // Buying is part 2 (payments): until then CREDITS/PLANS shows the catalogue read-only.
-      { path: '/purchase', element: member(<PlansPage />) },
+      { path: '/purchase', element: member(<PurchasePage />) },
+      { path: '/card', element: member(<CardPage />) },
       { path: '/users', element: member(<ComingSoonPage />) },
       { path: '/add', element: member(<ComingSoonPage />) },
       { path: '/edit/:userId', element: member(<ComingSoonPage />) },

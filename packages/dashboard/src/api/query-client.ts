@@ -3,14 +3,23 @@ import { showErrorDialog } from '../shell/error-dialog';
 
 /**
  * The seeds' HTTP error rules, in one place: 401 (or a session that cannot be refreshed) signs the
- * user out and goes to Login; 403 shows the Access Denied dialog. Other errors are shown by the
+ * user out and goes to Login; 403 shows the Access Denied dialog, except a paused plan's, which opens
+ * the Account Confirmation modal. Other errors are shown by the
  * screen that made the call, next to what failed.
  */
 async function onGlobalError(error: unknown): Promise<void> {
   // Loaded already: the error came from an SDK call. Imported here to keep the SDK out of the entry chunk.
-  const { AuthenticationError, PermissionDeniedError, SessionExpiredError } = await import('@scrub/sdk');
+  const { AuthenticationError, PermissionDeniedError, PlanPausedError, SessionExpiredError } = await import(
+    '@scrub/sdk'
+  );
   if (error instanceof AuthenticationError || error instanceof SessionExpiredError) {
     signedOutHandler?.();
+    return;
+  }
+  // A paused account refused a purchase or a check: the seeds' Account Confirmation modal offers to activate it.
+  if (error instanceof PlanPausedError) {
+    const { openActivateModal } = await import('../payments/account-status');
+    void openActivateModal();
     return;
   }
   if (error instanceof PermissionDeniedError) {

@@ -9,4 +9,9 @@ export const queryKeys = {
   files: (params: FileListParams) => ['files', params] as const,
   allFiles: ['files'] as const,
   file: (reference: string) => ['file', reference] as const,
+  paymentMethods: ['payment-methods'] as const,
+  subscription: ['subscription'] as const,
+  purchases: (params: { year: number; month: number | null; perPage: number }) =>
+    ['purchases', params] as const,
+  allPurchases: ['purchases'] as const,
 };

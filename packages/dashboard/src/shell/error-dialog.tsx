@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 export function showErrorDialog(title: string, message: ReactNode, extra?: ReactNode): void {
   const id = modals.open({
     title,
+    closeButtonProps: { 'aria-label': 'Close dialog' },
     children: (
       <>
         <Text>{message}</Text>

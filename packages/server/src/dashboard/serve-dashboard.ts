@@ -26,19 +26,30 @@ const SCREENS_ON_API_PATHS = new Set(['/plans']);
 
 /**
  * Mantine writes style attributes and <style> tags, hence 'unsafe-inline' for styles only; scripts
- * come from this origin alone. The identity provider and the blob store may be elsewhere (Amazon
- * Cognito, S3): the browser talks to them directly.
+ * come from this origin alone, and from Stripe when it takes the cards (Stripe.js, its card frames
+ * and its API, as Stripe's CSP guide lists them). The identity provider and the blob store may be
+ * elsewhere (Amazon Cognito, S3): the browser talks to them directly.
  */
-function contentSecurityPolicy(config: ServerConfig): string {
+export function contentSecurityPolicy(
+  config: Pick<ServerConfig, 'cognito' | 'blobStore' | 'payments'>,
+): string {
   const connect = ["'self'"];
+  const scripts = ["'self'"];
+  const frames = ["'self'"];
   if (config.cognito) connect.push(`https://cognito-idp.${config.cognito.region}.amazonaws.com`);
   if (config.blobStore.kind === 's3') connect.push(config.blobStore.endpoint ?? 'https://*.amazonaws.com');
+  if (config.payments.kind === 'stripe') {
+    scripts.push('https://js.stripe.com');
+    frames.push('https://js.stripe.com', 'https://hooks.stripe.com');
+    connect.push('https://api.stripe.com');
+  }
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src ${scripts.join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
+    `frame-src ${frames.join(' ')}`,
     `connect-src ${connect.join(' ')}`,
     "object-src 'none'",
     "base-uri 'self'",

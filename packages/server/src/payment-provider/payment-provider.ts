@@ -24,13 +24,16 @@ export interface PaymentProvider {
   /**
    * Saves a card (a payment method made by Stripe.js) for later off-session charges through a
    * setup intent, and makes it the default. Declined cards are not saved; 3-D Secure cards
-   * answer `requires_action` with the client secret for `stripe.confirmCardSetup`.
+   * answer `requires_action` with the client secret for `stripe.confirmCardSetup`. With
+   * `setupIntentId` (after the customer's 3-D Secure step) it finishes that setup intent instead
+   * of starting another, which would ask the bank again.
    */
   setupCard(input: {
     customerId: string;
     paymentMethodId: string;
     billingDetails?: BillingDetails;
     idempotencyKey: string;
+    setupIntentId?: string;
   }): Promise<SetupResult>;
   /**
    * Charges a card (the default one unless named). The same idempotency key answers the first

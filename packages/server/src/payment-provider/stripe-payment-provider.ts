@@ -194,19 +194,33 @@ export class StripePaymentProvider implements PaymentProvider {
     paymentMethodId: string;
     billingDetails?: Stripe.PaymentMethodUpdateParams.BillingDetails;
     idempotencyKey: string;
+    setupIntentId?: string;
   }): Promise<SetupResult> {
     try {
-      const intent = await this.stripe.setupIntents.create(
-        {
-          customer: input.customerId,
-          payment_method: input.paymentMethodId,
-          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-          usage: 'off_session',
-          confirm: true,
-        },
-        { idempotencyKey: input.idempotencyKey },
-      );
+      const intent = input.setupIntentId
+        ? await this.stripe.setupIntents.retrieve(input.setupIntentId)
+        : await this.stripe.setupIntents.create(
+            {
+              customer: input.customerId,
+              payment_method: input.paymentMethodId,
+              automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+              usage: 'off_session',
+              confirm: true,
+            },
+            { idempotencyKey: input.idempotencyKey },
+          );
       const pmId = idOf(intent.payment_method)!;
+      // Test ids (`pm_card_visa`) become new payment methods: only a finished intent is compared.
+      const foreign =
+        input.setupIntentId && (idOf(intent.customer) !== input.customerId || pmId !== input.paymentMethodId);
+      if (foreign) {
+        return {
+          status: 'declined',
+          code: 'resource_missing',
+          declineCode: null,
+          message: 'This setup intent is not for this card: save the card again.',
+        };
+      }
       if (intent.status === 'requires_action' && intent.client_secret) {
         return { status: 'requires_action', setupIntentId: intent.id, clientSecret: intent.client_secret };
       }

@@ -108,6 +108,7 @@ export class CardPayments {
         paymentMethodId: body.payment_method_id,
         billingDetails: { name: body.customer_name, email: body.email ?? profile.email, address },
         idempotencyKey: `scrub-${profile.id}-setup-${key}`,
+        ...(body.setup_intent_id ? { setupIntentId: body.setup_intent_id } : {}),
       }),
     );
     if (setup.status === 'requires_action') throw authenticationRequired(setup.clientSecret);

@@ -91,9 +91,14 @@ describe('payment routes on the built-in provider', () => {
     return a;
   }
 
-  it('/config names the built-in provider and its publishable key', async () => {
+  it('/config names the built-in provider, its publishable key and its stand-in Stripe.js', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/config' });
-    expect(res.json().payments).toEqual({ provider: 'local', publishable_key: 'pk_test_local_scrub' });
+    const payments = res.json().payments;
+    expect(payments).toMatchObject({ provider: 'local', publishable_key: 'pk_test_local_scrub' });
+    expect(payments.js_url).toMatch(/\/_stripe\/js\/v3$/);
+    const script = await t.app.inject({ method: 'GET', url: new URL(payments.js_url).pathname });
+    expect(script.statusCode).toBe(200);
+    expect(script.body).toContain('window.Stripe = Stripe');
   });
 
   it('saves card 4242 with the address, takes the $1 verification once: 500 credits + 200 bonus, a receipt', async () => {
@@ -178,6 +183,48 @@ describe('payment routes on the built-in provider', () => {
       client_secret: expect.stringMatching(/^seti_/),
     });
     expect(await credits(a.key)).toBe(0);
+  });
+
+  it('finishes a card setup after 3-D Secure with its setup_intent_id (the bank is not asked again), then the $1 verification', async () => {
+    const a = await account();
+    const pm = await card('4000002500003155');
+    const first = await call(a.key, 'POST', '/payment/setup', { ...address, payment_method_id: pm });
+    const setupIntent = String(first.body.client_secret).split('_secret_')[0];
+    // Not confirmed yet: finishing it is refused, nothing saved.
+    const early = await call(a.key, 'POST', '/payment/setup', {
+      ...address,
+      payment_method_id: pm,
+      setup_intent_id: setupIntent,
+    });
+    expect(early.status).toBe(402);
+    expect((await call(a.key, 'GET', '/payment-methods/exists')).body).toEqual({ exists: false });
+    // Another card cannot ride on this setup intent.
+    const other = await call(a.key, 'POST', '/payment/setup', {
+      ...address,
+      payment_method_id: await card('4242424242424242'),
+      setup_intent_id: setupIntent,
+    });
+    expect(other.status).toBe(402);
+    expect(other.body.error.message).toMatch(/not for this card/);
+
+    await t.app.inject({ method: 'POST', url: `/_stripe/authenticate/${setupIntent}?outcome=complete` });
+    const done = await call(a.key, 'POST', '/payment/setup', {
+      ...address,
+      payment_method_id: pm,
+      setup_intent_id: setupIntent,
+    });
+    // The card is saved; its $1 verification is an on-session payment, which this card confirms too.
+    expect(done).toMatchObject({ status: 402, body: { error: { code: 'authentication_required' } } });
+    expect(String(done.body.client_secret)).toMatch(/^pi_/);
+    expect((await call(a.key, 'GET', '/payment-methods')).body.payment_methods).toMatchObject([
+      { id: pm, is_default: true },
+    ]);
+    const payment = String(done.body.client_secret).split('_secret_')[0];
+    await t.app.inject({ method: 'POST', url: `/_stripe/authenticate/${payment}?outcome=complete` });
+    const deadline = Date.now() + 20_000;
+    while ((await credits(a.key)) === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(await credits(a.key)).toBe(700);
   });
 
   it('buys plans by reference: amounts of the flexible plans, the $5 minimum, passes; bad choices are 400s', async () => {

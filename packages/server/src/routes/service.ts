@@ -61,6 +61,7 @@ export function registerService({
     payments: {
       provider: payments.setup.provider.kind,
       publishable_key: payments.setup.provider.publishableKey,
+      js_url: payments.setup.stripeJsUrl(),
     },
     limits: { max_upload_bytes: config.maxUploadBytes },
     dnc_lists: dncReadiness(referenceData.current(), config.requireDnc),

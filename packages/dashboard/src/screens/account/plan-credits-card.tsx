@@ -1,13 +1,15 @@
-import { Anchor, Badge, Group, Paper, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
 import type { UserInfo } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { formatCredits, isUnlimited } from '../../credits/format-credits';
 import { useCredits } from '../../credits/use-credits';
+import { openPlanStatusModal } from '../../payments/account-status';
 
-/** Plan & Credits, read-only here: buying and pausing come with the payments screens. */
+/** Plan & Credits, and the activate/pause section (`/accountInfo?scrollTo=activate` lands here). */
 export function PlanCreditsCard({ user }: { user: UserInfo }) {
   // The header's polled balance, so both always agree.
   const credits = useCredits().data ?? user;
+  const paused = user.user_plan_status === 'paused';
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="plan-title" id="activate">
       <Title order={2} size="h4" id="plan-title">
@@ -24,7 +26,7 @@ export function PlanCreditsCard({ user }: { user: UserInfo }) {
           <Text size="sm" c="dimmed">
             Plan status
           </Text>
-          <Badge color={user.user_plan_status === 'active' ? 'teal.9' : 'orange.9'}>
+          <Badge color={paused ? 'gray.8' : 'teal.9'} data-testid="plan-status">
             {user.user_plan_status}
           </Badge>
         </div>
@@ -37,11 +39,24 @@ export function PlanCreditsCard({ user }: { user: UserInfo }) {
           </Text>
         </div>
       </Group>
-      {!isUnlimited(credits) && (
-        <Anchor component={Link} to="/purchase" mt="md" display="inline-block">
-          Add Credits
-        </Anchor>
+      {paused && (
+        <Alert color="yellow" mt="md" role="status">
+          Your account is paused: please activate your account first to buy credits or check numbers.
+        </Alert>
       )}
+      <Group mt="md">
+        {!isUnlimited(credits) && (
+          <Anchor component={Link} to="/purchase">
+            Add Credits
+          </Anchor>
+        )}
+        <Button
+          variant={paused ? 'filled' : 'default'}
+          onClick={() => void openPlanStatusModal(user.user_plan_status)}
+        >
+          {paused ? 'Activate account' : 'Pause account'}
+        </Button>
+      </Group>
     </Paper>
   );
 }

@@ -36,14 +36,17 @@ export default function BulkPage() {
     );
   }
   const snapshot = credits.data;
+  const paused = snapshot.user_plan.plan_status === 'paused';
+  // A paused account cannot submit files, whatever its balance: it is asked to activate first.
   const allowed =
-    snapshot.subscription_status === 'active' || isUnlimited(snapshot) || creditsLeft(snapshot) > 0;
+    !paused &&
+    (snapshot.subscription_status === 'active' || isUnlimited(snapshot) || creditsLeft(snapshot) > 0);
   if (!allowed && step === 0) {
     return (
       <Stack>
         <Title order={1}>Bulk Upload CSV File</Title>
         <Alert color="yellow" role="status">
-          {snapshot.user_plan.plan_status === 'paused' ? (
+          {paused ? (
             <Anchor component={Link} to="/accountInfo?scrollTo=activate">
               Please activate your account first
             </Anchor>

@@ -1,7 +1,12 @@
 import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { CreateBulkJobSchema } from '@scrub/contract';
-import { APIUserAbortError, type CreditSnapshot, InsufficientCreditsError } from '@scrub/sdk';
+import {
+  APIUserAbortError,
+  type CreditSnapshot,
+  InsufficientCreditsError,
+  PlanPausedError,
+} from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
@@ -10,6 +15,7 @@ import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
 import { creditEvent } from '../../credits/credit-events';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { openActivateModal } from '../../payments/account-status';
 import { showErrorDialog } from '../../shell/error-dialog';
 import type { ColumnMapping, WizardFile } from './wizard-state';
 
@@ -86,6 +92,10 @@ export function StepSummary({
       if (error instanceof APIUserAbortError) return;
       if (error instanceof InsufficientCreditsError) {
         return insufficientDialog(error.creditsRequired ?? records, error.creditsAvailable ?? 0);
+      }
+      if (error instanceof PlanPausedError) {
+        void openActivateModal();
+        return;
       }
       showErrorDialog('Error', errorMessage(error, 'Failed to upload file. Please try again.'));
     } finally {

@@ -1,11 +1,10 @@
-import { Badge, Card, List, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, List, Text, Title } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
+import type { ReactNode } from 'react';
+import { dollars } from '../../payments/format';
 
-const dollars = (amount: number) =>
-  amount.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
-
-/** One plan, read-only: buying comes with the payment screens. */
-export function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
+/** One plan: price, credits (or unlimited), amounts of the flexible plans, discount; `action` is its button. */
+export function PlanCard({ plan, current, action }: { plan: Plan; current: boolean; action?: ReactNode }) {
   return (
     <Card withBorder padding="lg" data-testid="plan-card">
       <Title order={3} size="h4">
@@ -30,16 +29,12 @@ export function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
           ))}
         </List>
       )}
-      {plan.percent_off > 0 && (
-        <Badge mt="sm" color="teal.9">
-          {plan.percent_off}% off
-        </Badge>
-      )}
-      {current && (
-        <Badge mt="sm" color="blue.9">
-          Current Plan
-        </Badge>
-      )}
+      <Group gap="xs" mt="sm">
+        {plan.percent_off > 0 && <Badge color="teal.9">{plan.percent_off}% off</Badge>}
+        {plan.unlimited && <Badge color="grape.9">Unlimited</Badge>}
+        {current && !action && <Badge color="blue.9">Current Plan</Badge>}
+      </Group>
+      {action && <Card.Section p="md">{action}</Card.Section>}
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Center, Loader, SimpleGrid } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
@@ -14,9 +15,12 @@ export function usePlans() {
 export function PlanGrid({
   types,
   currentReference,
+  action,
 }: {
   types: Plan['plan_type'][];
   currentReference?: string | null;
+  /** The plan's button (Select Plan / Current Plan), where plans can be bought. */
+  action?: (plan: Plan, current: boolean) => ReactNode;
 }) {
   const plans = usePlans();
   if (plans.isPending) {
@@ -36,6 +40,7 @@ export function PlanGrid({
             key={plan.plan_reference}
             plan={plan}
             current={plan.plan_reference === currentReference}
+            action={action?.(plan, plan.plan_reference === currentReference)}
           />
         ))}
     </SimpleGrid>

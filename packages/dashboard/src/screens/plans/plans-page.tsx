@@ -1,16 +1,29 @@
-import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useSession } from '../../auth/use-session';
 import { useCredits } from '../../credits/use-credits';
 import { faqAnswers } from '../info/faq-answers';
 import { SearchableAnswers } from '../info/searchable-answers';
+import { useBuyFlow } from '../purchase/use-buy-flow';
 import { HowItWorks } from './how-it-works';
 import { PlanGrid } from './plan-grid';
 
-/** Plans, read-only in this release: the purchase flow comes with the payment screens. */
+/** Plans: each card's Select Plan runs the buy flow (a visitor goes to Sign-up); the current plan's reads Current Plan. */
 export default function PlansPage() {
   const session = useSession();
   const credits = useCredits();
+  const { start, busy } = useBuyFlow();
+  const current = credits.data?.user_plan.plan_reference;
+  const action = (plan: Parameters<typeof start>[0], isCurrent: boolean) => (
+    <Button
+      fullWidth
+      disabled={isCurrent}
+      loading={busy === plan.plan_reference}
+      onClick={() => void start(plan)}
+    >
+      {isCurrent ? 'Current Plan' : 'Select Plan'}
+    </Button>
+  );
   return (
     <Stack maw={1100} gap="xl">
       <Stack gap="xs">
@@ -24,15 +37,11 @@ export default function PlansPage() {
             to get started.
           </Text>
         )}
-        <Alert color="blue" variant="light">
-          Buying plans and credits online is coming soon. Until then, ask support and your credits will be
-          added to your account.
-        </Alert>
       </Stack>
       <Title order={2}>Pay as you go</Title>
-      <PlanGrid types={['postpaid']} currentReference={credits.data?.user_plan.plan_reference} />
+      <PlanGrid types={['postpaid']} currentReference={current} action={action} />
       <Title order={2}>Bulk credits</Title>
-      <PlanGrid types={['prepaid']} currentReference={credits.data?.user_plan.plan_reference} />
+      <PlanGrid types={['prepaid']} currentReference={current} action={action} />
       <HowItWorks />
       <Stack>
         <Title order={2}>FAQ</Title>
