@@ -592,7 +592,7 @@ describe('scrubCsv', () => {
         const random = await scrub(splitAt(file, offsets));
         expect(random.bytes.equals(whole.bytes), `split at ${offsets.join(',')}`).toBe(true);
       }
-    });
+    }, 30_000); // about 1,000 whole scrubs of the file: seconds, more on a busy machine
 
     it('is done with a chunk when it asks for the next: a reader may refill one buffer for every chunk', async () => {
       const whole = await scrub(file);
