@@ -108,8 +108,9 @@ export function StepMapping({
           name="phone_col"
           render={({ field, fieldState }) => (
             <Select
-              label="Phone"
-              placeholder="Select Column"
+              label="Select Column"
+              description="The column that holds the phone numbers (required)"
+              placeholder="Phone column"
               withAsterisk
               data={optionsFor(field.value, false)}
               value={field.value || null}
