@@ -358,6 +358,13 @@ describe('payment routes on the built-in provider', () => {
     expect(resumed.body.subscription.status).toBe('active');
     expect((await call(a.key, 'GET', '/verify?p=2023334444')).status).toBe(200);
 
+    // Pausing the account (My Account's Pause) pauses the subscription too: a paused account is not billed.
+    expect((await call(a.key, 'PUT', '/user/plan-status', { status: 'paused' })).status).toBe(200);
+    expect((await call(a.key, 'GET', '/subscription')).body.subscription.status).toBe('paused');
+    expect((await call(a.key, 'PUT', '/user/plan-status', { status: 'active' })).status).toBe(200);
+    expect((await call(a.key, 'GET', '/subscription')).body.subscription.status).toBe('active');
+    expect((await call(a.key, 'GET', '/verify?p=2023334444')).status).toBe(200);
+
     const switched = await call(a.key, 'PUT', '/subscription', { plan_reference: POWER });
     expect(switched.body.subscription.plan_reference).toBe(POWER);
     const cancelled = await call(a.key, 'DELETE', '/subscription');

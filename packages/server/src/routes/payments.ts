@@ -1,18 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { routes } from '@scrub/contract';
-import type { FastifyRequest } from 'fastify';
 import { getProfile } from '../account/profiles.js';
 import type { ServerContext } from '../context.js';
+import { idempotencyKeyOf as keyOf } from '../http/idempotency-key.js';
 import { listPurchases } from '../payments/purchase-ledger.js';
-
-/**
- * The caller's `Idempotency-Key`, passed on to the provider (prefixed per operation), so a retry
- * whose first answer was lost charges once; without one, every request is a new one.
- */
-function keyOf(request: FastifyRequest): string {
-  const key = request.headers['idempotency-key'];
-  return typeof key === 'string' && key.length > 0 ? key : randomUUID();
-}
 
 /** Cards, purchases, subscriptions and purchase history of the caller's account. */
 export function registerPayments({ registry, database, payments }: ServerContext): void {
