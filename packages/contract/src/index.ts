@@ -4,6 +4,7 @@ export * from './api-key.js';
 export * from './bulk-jobs.js';
 export * from './errors.js';
 export * from './files.js';
+export * from './password-policy.js';
 export * from './payments.js';
 export * from './plans.js';
 export * from './routes.js';
