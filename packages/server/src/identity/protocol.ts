@@ -114,6 +114,10 @@ function sendError(reply: FastifyReply, error: CognitoError): FastifyReply {
 /** Failures before the handler (the body parser) in Cognito's shape rather than the API's envelope. */
 function toCognitoError(error: FastifyError): CognitoError | null {
   if (error instanceof CognitoError) return error;
+  // Too many requests from this address: Cognito's throttling error, which the AWS SDKs retry.
+  if (error instanceof ApiError && error.code === 'rate_limited') {
+    return new CognitoError('TooManyRequestsException', error.message, 429);
+  }
   // Refused by the app's own guards before the operation ran (a NUL character in the body).
   if (error instanceof ApiError && error.status < 500) {
     return new CognitoError('InvalidParameterException', error.message, error.status);
@@ -151,6 +155,7 @@ export async function registerIdentityProtocol(app: FastifyInstance, pool: Ident
 
     scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const known = toCognitoError(error);
+      if (error instanceof ApiError && error.extra.headers) reply.headers(error.extra.headers);
       if (known) return sendError(reply, known);
       request.log.error({ err: error }, 'identity provider failure');
       return sendError(
