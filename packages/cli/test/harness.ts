@@ -96,7 +96,11 @@ export async function scrub(
 export async function startServerOnDisk(dataDir: string): Promise<RunningServer> {
   // Imported here, so that tests of what scrub loads (lazy-loading.test.ts) do not load the service.
   const { loadConfig, startServer } = await import('@scrub/server');
-  return startServer(loadConfig({ SCRUB_DATA_DIR: dataDir }, { port: 0 }), false);
+  // The suites sign up many accounts from 127.0.0.1: the limit is raised, not switched off.
+  return startServer(
+    loadConfig({ SCRUB_DATA_DIR: dataDir, SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h' }, { port: 0 }),
+    false,
+  );
 }
 
 /** The built `scrub-server` binary, as the installed package's `bin` names it. */

@@ -19,7 +19,11 @@ export async function createTestApp(
   overrides: Partial<ServerConfig> = {},
   options: Pick<AppOptions, 'tokenVerifier' | 'referenceData'> & { database?: DatabaseHandle } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({}, { database: { kind: 'pglite', dataDir: null }, ...overrides });
+  // Suites sign up many accounts from one address: that limit is raised (its own tests set it).
+  const config = loadConfig(
+    { SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h' },
+    { database: { kind: 'pglite', dataDir: null }, ...overrides },
+  );
   const database = options.database ?? (await openDatabase(config.database));
   await migrateToLatest(database.db);
   await seedPlans(database.db);

@@ -9,9 +9,21 @@ import {
 
 export type { RunningServer } from '@scrub/server';
 
+/**
+ * Test suites sign up many accounts from 127.0.0.1: the per-address sign-up limit is raised for
+ * them (configured, not switched off). Pass SCRUB_SIGN_UPS_PER_ADDRESS to test the limit itself.
+ */
+export const TEST_SIGN_UPS_PER_ADDRESS = '100000/h';
+
 /** The real service in this process, on an in-memory database and a free port. Tests only. */
 export function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  return startServer(loadConfig(env, { port: 0, database: { kind: 'pglite', dataDir: null } }), false);
+  return startServer(
+    loadConfig(
+      { SCRUB_SIGN_UPS_PER_ADDRESS: TEST_SIGN_UPS_PER_ADDRESS, ...env },
+      { port: 0, database: { kind: 'pglite', dataDir: null } },
+    ),
+    false,
+  );
 }
 
 /** The newest 6-digit code mailed to this address, read from the outbox as `scrub-server mail` shows it. */

@@ -40,6 +40,7 @@ export async function setUpIdentity(
     tokenTtlSeconds: config.localIdentity.tokenTtlSeconds,
     refreshTokenTtlSeconds: config.localIdentity.refreshTokenTtlSeconds,
     keyDir: keyDir(config),
+    tuning: { signUps: config.signUpsPerAddress },
   });
   await registerIdentityProtocol(app, pool);
   return pool;
