@@ -98,7 +98,14 @@ export async function startServerOnDisk(dataDir: string): Promise<RunningServer>
   const { loadConfig, startServer } = await import('@scrub/server');
   // The suites sign up many accounts from 127.0.0.1: the limit is raised, not switched off.
   return startServer(
-    loadConfig({ SCRUB_DATA_DIR: dataDir, SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h' }, { port: 0 }),
+    loadConfig(
+      {
+        SCRUB_DATA_DIR: dataDir,
+        SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h',
+        SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: '100000/h',
+      },
+      { port: 0 },
+    ),
     false,
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema, RoleNameSchema, UserInfoSchema } from './account.js';
-import { PASSWORD_MIN_LENGTH, newPasswordSchema } from './password-policy.js';
+import { newPasswordSchema, PASSWORD_MIN_LENGTH } from './password-policy.js';
 import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './payments.js';
 import { PlanReferenceSchema } from './plans.js';
 import { defineRoutes } from './route-spec.js';

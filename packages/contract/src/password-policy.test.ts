@@ -10,7 +10,9 @@ describe('password length rule shared by the forms and the provider', () => {
     expect(passwordLength('🔑🔑🔑🔑')).toBe(4);
     expect(newPasswordSchema().safeParse('abcdefg').success).toBe(false);
     expect(newPasswordSchema().safeParse('abcdefgh').success).toBe(true);
-    expect(messageOf(newPasswordSchema().safeParse('🔑🔑🔑🔑'))).toBe('Password must be at least 8 characters');
+    expect(messageOf(newPasswordSchema().safeParse('🔑🔑🔑🔑'))).toBe(
+      'Password must be at least 8 characters',
+    );
   });
 
   it("the admin screens keep the seed's wording with the length of the policy", () => {
@@ -19,7 +21,12 @@ describe('password length rule shared by the forms and the provider', () => {
     expect(messageOf(AdminResetPasswordSchema.safeParse({ password: '', confirm_password: '' }))).toBe(
       adminMessages.passwordBlank,
     );
-    const create = AdminCreateUserSchema.safeParse({ le: 'a@b.co', lp: 'abc1234', lp_confirm: 'abc1234', ut: 'user' });
+    const create = AdminCreateUserSchema.safeParse({
+      le: 'a@b.co',
+      lp: 'abc1234',
+      lp_confirm: 'abc1234',
+      ut: 'user',
+    });
     expect(messageOf(create)).toBe('You have to enter at least 8 characters!');
   });
 });

@@ -16,14 +16,16 @@ const PASSWORD_MIN_LENGTH = 8;
 const passwordLength = (password: string) => [...password.normalize('NFC')].length;
 const require = createRequire(import.meta.url);
 const packageDir = dirname(require.resolve('@zxcvbn-ts/language-common/package.json'));
-const { version } = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8')) as {
+  version: string;
+};
 const ranked = JSON.parse(await readFile(join(packageDir, 'src', 'passwords.json'), 'utf8')) as string[];
 
 const kept: string[] = [];
 for (const password of ranked) {
   const normalised = password.normalize('NFKC').toLowerCase();
-  // Spaces separate the entries in the generated module.
-  if (/\s/.test(normalised) || passwordLength(normalised) < PASSWORD_MIN_LENGTH) continue;
+  // Spaces separate the entries in the generated module, written in single quotes.
+  if (/[\s'\\]/.test(normalised) || passwordLength(normalised) < PASSWORD_MIN_LENGTH) continue;
   if (!kept.includes(normalised)) kept.push(normalised);
   if (kept.length === COUNT) break;
 }
@@ -48,7 +50,7 @@ await writeFile(
 
 /** The ${COUNT} most common passwords of at least ${PASSWORD_MIN_LENGTH} characters, lower case, most common first, space-separated. */
 export const COMMON_PASSWORDS = [
-${lines.map((line) => `  ${JSON.stringify(line)},`).join('\n')}
+${lines.map((line) => `  '${line}',`).join('\n')}
 ].join(' ');
 `,
 );

@@ -51,6 +51,8 @@ export interface ServerConfig {
   rateLimits: RateLimits;
   /** Sign-ups allowed from one client address (built-in user pool). */
   signUpsPerAddress: RateLimit | null;
+  /** Wrong passwords from one client address before its sign-ins wait (built-in user pool). */
+  signInFailuresPerAddress: RateLimit;
   /** Which proxies' `X-Forwarded-For` names the client (Fastify's trustProxy); false: the peer is the client. */
   trustProxy: boolean | number | string[];
 }
@@ -75,10 +77,7 @@ const WINDOW_UNITS = { s: 1, m: 60, h: 3600 } as const;
 const rateLimitSetting = z
   .string()
   .trim()
-  .regex(
-    /^(off|\d+\/\d*[smh])$/,
-    'must be a count per window such as 100/s, 600/10s, 30/m, 20/h, or off',
-  )
+  .regex(/^(off|\d+\/\d*[smh])$/, 'must be a count per window such as 100/s, 600/10s, 30/m, 20/h, or off')
   .transform((value): RateLimit | null => {
     if (value === 'off') return null;
     const [count = '', window = ''] = value.split('/');
@@ -87,7 +86,8 @@ const rateLimitSetting = z
     return { max: Number(count), windowSeconds };
   })
   .refine(
-    (limit) => limit === null || (limit.max >= 1 && limit.windowSeconds >= 1 && limit.windowSeconds <= 86_400),
+    (limit) =>
+      limit === null || (limit.max >= 1 && limit.windowSeconds >= 1 && limit.windowSeconds <= 86_400),
     'must allow at least 1 request in a window of 1 second to 1 day',
   );
 
@@ -230,6 +230,9 @@ const EnvSchema = z.object({
   SCRUB_RATE_LIMIT_PER_ACCOUNT: rateLimitSetting.default({ max: 200, windowSeconds: 1 }),
   SCRUB_RATE_LIMIT_PER_ADDRESS: rateLimitSetting.default({ max: 300, windowSeconds: 1 }),
   SCRUB_SIGN_UPS_PER_ADDRESS: rateLimitSetting.default({ max: 20, windowSeconds: 3600 }),
+  SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: rateLimitSetting
+    .refine((limit) => limit !== null, 'cannot be off: set a high count instead')
+    .default({ max: 20, windowSeconds: 900 }),
   SCRUB_TRUST_PROXY: trustProxySetting.default(false),
 });
 
@@ -317,6 +320,7 @@ export function loadConfig(
       perAddress: e.SCRUB_RATE_LIMIT_PER_ADDRESS,
     },
     signUpsPerAddress: e.SCRUB_SIGN_UPS_PER_ADDRESS,
+    signInFailuresPerAddress: e.SCRUB_SIGN_IN_FAILURES_PER_ADDRESS as RateLimit,
     trustProxy: e.SCRUB_TRUST_PROXY,
     ...overrides,
   };

@@ -21,7 +21,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   // Suites sign up many accounts from one address: that limit is raised (its own tests set it).
   const config = loadConfig(
-    { SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h' },
+    { SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h', SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: '100000/h' },
     { database: { kind: 'pglite', dataDir: null }, ...overrides },
   );
   const database = options.database ?? (await openDatabase(config.database));

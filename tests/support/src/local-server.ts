@@ -10,8 +10,9 @@ import {
 export type { RunningServer } from '@scrub/server';
 
 /**
- * Test suites sign up many accounts from 127.0.0.1: the per-address sign-up limit is raised for
- * them (configured, not switched off). Pass SCRUB_SIGN_UPS_PER_ADDRESS to test the limit itself.
+ * Test suites sign up many accounts, and type wrong passwords, from 127.0.0.1: the per-address
+ * limits of sign-ups and wrong passwords are raised for them (configured, not switched off). Pass
+ * SCRUB_SIGN_UPS_PER_ADDRESS or SCRUB_SIGN_IN_FAILURES_PER_ADDRESS to test a limit itself.
  */
 export const TEST_SIGN_UPS_PER_ADDRESS = '100000/h';
 
@@ -19,7 +20,11 @@ export const TEST_SIGN_UPS_PER_ADDRESS = '100000/h';
 export function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
   return startServer(
     loadConfig(
-      { SCRUB_SIGN_UPS_PER_ADDRESS: TEST_SIGN_UPS_PER_ADDRESS, ...env },
+      {
+        SCRUB_SIGN_UPS_PER_ADDRESS: TEST_SIGN_UPS_PER_ADDRESS,
+        SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: TEST_SIGN_UPS_PER_ADDRESS,
+        ...env,
+      },
       { port: 0, database: { kind: 'pglite', dataDir: null } },
     ),
     false,

@@ -299,7 +299,11 @@ describe('verify.many() under a rate limit', () => {
         if (refusals < 4 && Number(p.slice(-2)) % 3 === 0 && !refused.has(p)) {
           refused.add(p);
           refusals++;
-          return [429, { error: { code: 'rate_limited', message: 'Too many requests' } }, { 'retry-after': '0' }] as never;
+          return [
+            429,
+            { error: { code: 'rate_limited', message: 'Too many requests' } },
+            { 'retry-after': '0' },
+          ] as never;
         }
         return [200, answer(p)];
       },

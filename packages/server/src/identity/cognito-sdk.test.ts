@@ -36,7 +36,12 @@ let pool: CognitoUserPool;
 const originalFetch = globalThis.fetch;
 
 beforeAll(async () => {
-  const config = loadConfig({ SCRUB_PORT: '0' }, { database: { kind: 'pglite', dataDir: null } });
+  // The suite signs up dozens of users and types many wrong passwords from 127.0.0.1: the
+  // per-address limits are raised for it (the pool's own tests keep the defaults).
+  const config = loadConfig(
+    { SCRUB_PORT: '0', SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h', SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: '100000/h' },
+    { database: { kind: 'pglite', dataDir: null } },
+  );
   server = await startServer(config, false);
   const res = await fetch(`${server.url}/config`);
   settings = ((await res.json()) as { identity: PoolSettings }).identity;

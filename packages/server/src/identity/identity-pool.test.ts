@@ -276,7 +276,9 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
         message: 'Incorrect username or password.',
       });
       later(31);
-      expect(await rejection(signIn('l@example.com'))).toMatchObject({ message: 'Password attempts exceeded' });
+      expect(await rejection(signIn('l@example.com'))).toMatchObject({
+        message: 'Password attempts exceeded',
+      });
       later(30);
       await signIn('l@example.com');
       for (let i = 0; i < 4; i++) await rejection(signIn('l@example.com', 'Wrong-Password-1'));
@@ -285,7 +287,11 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
 
     const signInFrom = async (address: string, email: string, password = PASSWORD) =>
       pool.initiateAuth(
-        { ClientId: CLIENT, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } },
+        {
+          ClientId: CLIENT,
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          AuthParameters: { USERNAME: email, PASSWORD: password },
+        },
         { address },
       );
 
@@ -298,16 +304,21 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
       expect(await rejection(signInFrom('203.0.113.66', 'victim@example.com'))).toMatchObject({
         message: 'Password attempts exceeded',
       });
-      await expect(signInFrom('198.51.100.7', 'victim@example.com')).resolves.toHaveProperty('AuthenticationResult');
+      await expect(signInFrom('198.51.100.7', 'victim@example.com')).resolves.toHaveProperty(
+        'AuthenticationResult',
+      );
     });
 
     it('one address guessing across many names waits too, whatever the name', async () => {
-      for (let i = 0; i < 20; i++) await rejection(signInFrom('203.0.113.77', `nobody${i}@example.com`, 'Wrong-1'));
+      for (let i = 0; i < 20; i++)
+        await rejection(signInFrom('203.0.113.77', `nobody${i}@example.com`, 'Wrong-1'));
       await pool.admin.adminCreateUser({ email: 'other@example.com', password: PASSWORD });
       expect(await rejection(signInFrom('203.0.113.77', 'other@example.com'))).toMatchObject({
         message: 'Password attempts exceeded',
       });
-      await expect(signInFrom('198.51.100.8', 'other@example.com')).resolves.toHaveProperty('AuthenticationResult');
+      await expect(signInFrom('198.51.100.8', 'other@example.com')).resolves.toHaveProperty(
+        'AuthenticationResult',
+      );
     });
 
     it('limits sign-ups from one address', async () => {

@@ -141,12 +141,15 @@ export class IdentityPool {
 
   // ---- Cognito operations (the protocol layer has checked the parameters' shapes) ----
 
-  async signUp(input: {
-    ClientId: string;
-    Username: string;
-    Password: string;
-    UserAttributes?: { Name: string; Value: string }[];
-  }, client?: PoolClient): Promise<{ UserConfirmed: false; UserSub: string; CodeDeliveryDetails: CodeDeliveryDetails }> {
+  async signUp(
+    input: {
+      ClientId: string;
+      Username: string;
+      Password: string;
+      UserAttributes?: { Name: string; Value: string }[];
+    },
+    client?: PoolClient,
+  ): Promise<{ UserConfirmed: false; UserSub: string; CodeDeliveryDetails: CodeDeliveryDetails }> {
     this.#checkClient(input.ClientId);
     const email = input.Username.trim();
     if (!EMAIL.test(email))

@@ -97,7 +97,12 @@ export class SignIn {
     return user;
   }
 
-  async password(clientId: string, username: string, password: string, client?: PoolClient): Promise<SignedIn> {
+  async password(
+    clientId: string,
+    username: string,
+    password: string,
+    client?: PoolClient,
+  ): Promise<SignedIn> {
     const user = await this.#users.find(username);
     const key = this.#throttles.signInKeys(user, username, client);
     await this.#throttles.assertNotLocked(key);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { CognitoError, cognitoMessages as m } from './errors.js';
-import { emailKey } from './user-store.js';
 import { notAuthorized, type PoolContext } from './pool-context.js';
+import { emailKey } from './user-store.js';
 
 /** Who is calling the pool: the client address the HTTP request came from. */
 export interface PoolClient {

@@ -24,7 +24,9 @@ function per(policy: RatePolicy): string {
  */
 export function rateLimitHeaders(states: PolicyState[]): Record<string, string> {
   return {
-    'ratelimit-policy': states.map(({ policy }) => `"${policy.name}";q=${policy.max};w=${policy.windowSeconds}`).join(', '),
+    'ratelimit-policy': states
+      .map(({ policy }) => `"${policy.name}";q=${policy.max};w=${policy.windowSeconds}`)
+      .join(', '),
     ratelimit: states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${s.resetSeconds}`).join(', '),
   };
 }

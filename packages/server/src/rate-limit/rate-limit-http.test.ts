@@ -43,7 +43,8 @@ describe('rate limits on the API', () => {
   it('refuses the 4th check with one key in a window: 429 rate_limited, Retry-After, RateLimit fields, no credit taken', async () => {
     const { profileId, key } = await account(100);
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await get(`/verify?p=201234567${i}`, '198.51.100.1', key)).statusCode);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await get(`/verify?p=201234567${i}`, '198.51.100.1', key)).statusCode);
     expect(statuses).toEqual([200, 200, 200]);
     const refused = await get('/verify?p=2012345679', '198.51.100.2', key);
     expect(refused.statusCode).toBe(429);

@@ -39,7 +39,9 @@ export class RateLimitStore {
         })),
       )
       .onConflict((oc) =>
-        oc.columns(['bucket', 'window_start']).doUpdateSet({ hits: sql`rate_limit_windows.hits + excluded.hits` }),
+        oc
+          .columns(['bucket', 'window_start'])
+          .doUpdateSet({ hits: sql`rate_limit_windows.hits + excluded.hits` }),
       )
       .returning(['bucket', 'hits'])
       .execute();

@@ -42,7 +42,10 @@ describe.each(testDatabases())('rate limits shared on $kind', ({ open }) => {
   it('two processes together never hand out more than the limit, even with leases of several units', async () => {
     const [one, two] = [process(), process()];
     const policy = perMinute(50);
-    const results = await Promise.all([allowedOf(one, policy, 'shared', 40), allowedOf(two, policy, 'shared', 40)]);
+    const results = await Promise.all([
+      allowedOf(one, policy, 'shared', 40),
+      allowedOf(two, policy, 'shared', 40),
+    ]);
     expect(results[0] + results[1]).toBe(50);
     // A third process, started late, finds the window spent.
     expect(await allowedOf(process(), policy, 'shared', 5)).toBe(0);
@@ -52,7 +55,11 @@ describe.each(testDatabases())('rate limits shared on $kind', ({ open }) => {
     const limiter = process();
     const key = perMinute(5);
     const account: RatePolicy = { name: 'account', max: 2, windowSeconds: 60 };
-    const take = () => limiter.take([{ policy: key, id: 'p1' }, { policy: account, id: 'p1' }]);
+    const take = () =>
+      limiter.take([
+        { policy: key, id: 'p1' },
+        { policy: account, id: 'p1' },
+      ]);
     expect((await take()).every((s) => s.allowed)).toBe(true);
     expect((await take()).every((s) => s.allowed)).toBe(true);
     expect((await take()).map((s) => s.allowed)).toEqual([true, false]);

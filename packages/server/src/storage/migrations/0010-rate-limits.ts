@@ -15,5 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addPrimaryKeyConstraint('rate_limit_windows_pkey', ['bucket', 'window_start'])
     .execute();
-  await db.schema.createIndex('rate_limit_windows_by_end').on('rate_limit_windows').column('expires_at').execute();
+  await db.schema
+    .createIndex('rate_limit_windows_by_end')
+    .on('rate_limit_windows')
+    .column('expires_at')
+    .execute();
 }
