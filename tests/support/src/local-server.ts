@@ -10,23 +10,22 @@ import {
 export type { RunningServer } from '@scrub/server';
 
 /**
- * Test suites sign up many accounts, and type wrong passwords, from 127.0.0.1: the per-address
- * limits of sign-ups and wrong passwords are raised for them (configured, not switched off). Pass
- * SCRUB_SIGN_UPS_PER_ADDRESS or SCRUB_SIGN_IN_FAILURES_PER_ADDRESS to test a limit itself.
+ * Test suites sign up many accounts, type wrong passwords and check numbers as fast as they can,
+ * all from 127.0.0.1: the limits are raised for them (configured, not switched off, so every
+ * request is still counted). Pass a setting in `env` to test a limit itself.
  */
-export const TEST_SIGN_UPS_PER_ADDRESS = '100000/h';
+export const TEST_LIMITS = {
+  SCRUB_RATE_LIMIT_PER_KEY: '1000000/s',
+  SCRUB_RATE_LIMIT_PER_ACCOUNT: '1000000/s',
+  SCRUB_RATE_LIMIT_PER_ADDRESS: '1000000/s',
+  SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h',
+  SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: '100000/h',
+};
 
 /** The real service in this process, on an in-memory database and a free port. Tests only. */
 export function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
   return startServer(
-    loadConfig(
-      {
-        SCRUB_SIGN_UPS_PER_ADDRESS: TEST_SIGN_UPS_PER_ADDRESS,
-        SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: TEST_SIGN_UPS_PER_ADDRESS,
-        ...env,
-      },
-      { port: 0, database: { kind: 'pglite', dataDir: null } },
-    ),
+    loadConfig({ ...TEST_LIMITS, ...env }, { port: 0, database: { kind: 'pglite', dataDir: null } }),
     false,
   );
 }

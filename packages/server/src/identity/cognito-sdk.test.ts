@@ -21,6 +21,7 @@ import {
   userOf,
   userPool,
 } from '../../test/cognito-client.js';
+import { TEST_LIMITS } from '../../test/test-app.js';
 import { loadConfig } from '../config.js';
 import { readOutbox } from '../mail/mailer.js';
 import { type RunningServer, startServer } from '../server.js';
@@ -36,10 +37,10 @@ let pool: CognitoUserPool;
 const originalFetch = globalThis.fetch;
 
 beforeAll(async () => {
-  // The suite signs up dozens of users and types many wrong passwords from 127.0.0.1: the
-  // per-address limits are raised for it (the pool's own tests keep the defaults).
+  // The suite signs up dozens of users and types many wrong passwords from 127.0.0.1: the limits
+  // are raised for it (the pool's own tests keep the defaults).
   const config = loadConfig(
-    { SCRUB_PORT: '0', SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h', SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: '100000/h' },
+    { SCRUB_PORT: '0', ...TEST_LIMITS },
     { database: { kind: 'pglite', dataDir: null } },
   );
   server = await startServer(config, false);
