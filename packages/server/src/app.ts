@@ -21,8 +21,10 @@ import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { setUpIdentity } from './identity/setup.js';
+import { LOCAL_CONTROL_PREFIX } from './local-control/local-control.js';
 import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
+import { LOCAL_STRIPE_PREFIX } from './payment-provider/local-stripe-routes.js';
 import { setUpPayments } from './payment-provider/setup.js';
 import { createPaymentServices } from './payments/setup.js';
 import { WEBHOOK_PATH } from './payments/webhook-route.js';
@@ -94,8 +96,16 @@ export async function buildApp({
     new SharedRateLimiter(new RateLimitStore(database.db)),
     config.rateLimits,
   );
-  // Before every route, the identity protocol and the dashboard's files: an address is counted first.
-  app.addHook('onRequest', (request, reply) => rateLimits.admitAddress(request, reply));
+  // Before every route, the identity protocol and the dashboard's files: an address is counted
+  // first. Not the operator channel, nor the built-in payment provider the service itself calls.
+  app.addHook('onRequest', async (request, reply) => {
+    if (
+      request.url.startsWith(`${LOCAL_CONTROL_PREFIX}/`) ||
+      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`)
+    )
+      return;
+    await rateLimits.admitAddress(request, reply);
+  });
 
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);
