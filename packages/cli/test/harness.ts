@@ -96,7 +96,10 @@ export async function scrub(
 export async function startServerOnDisk(dataDir: string): Promise<RunningServer> {
   // Imported here, so that tests of what scrub loads (lazy-loading.test.ts) do not load the service.
   const { loadConfig, startServer } = await import('@scrub/server');
-  return startServer(loadConfig({ SCRUB_DATA_DIR: dataDir }, { port: 0 }), false);
+  const { TEST_LIMITS } = await import('@scrub/test-support/local-server');
+  // The suites sign up many accounts and check numbers fast from 127.0.0.1: the limits are
+  // raised, not switched off.
+  return startServer(loadConfig({ SCRUB_DATA_DIR: dataDir, ...TEST_LIMITS }, { port: 0 }), false);
 }
 
 /** The built `scrub-server` binary, as the installed package's `bin` names it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema, RoleNameSchema, UserInfoSchema } from './account.js';
+import { newPasswordSchema, PASSWORD_MIN_LENGTH } from './password-policy.js';
 import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './payments.js';
 import { PlanReferenceSchema } from './plans.js';
 import { defineRoutes } from './route-spec.js';
@@ -9,7 +10,7 @@ export const adminMessages = {
   allFieldsRequired: 'All fields are required',
   passwordsDiffer: 'Both fields must have the same password',
   passwordBlank: "Password can't be blank!",
-  passwordTooShort: 'You have to enter at least 6 characters!',
+  passwordTooShort: `You have to enter at least ${PASSWORD_MIN_LENGTH} characters!`,
   confirmMismatch: "Confirm password doesn't match New password",
   accountCreated: 'Account created successfully',
   userDisabled: 'User deleted successfully',
@@ -18,9 +19,6 @@ export const adminMessages = {
   passwordReset: 'Password reset successfully',
   signedOut: 'User signed out everywhere',
 } as const;
-
-/** The admin reset-password modal's minimum length (seed document 1, section 9). */
-export const ADMIN_PASSWORD_MIN_LENGTH = 6;
 
 /** An account's type as the admin screens set it (`ut`): one per role. */
 export const USER_TYPES = ['user', 'agency', 'admin', 'super_admin'] as const;
@@ -71,7 +69,7 @@ const required = z.string({ error: adminMessages.allFieldsRequired }).min(1, adm
 export const AdminCreateUserSchema = z
   .object({
     le: required.max(255).pipe(z.email()),
-    lp: required.max(256),
+    lp: required.max(256).pipe(newPasswordSchema(adminMessages.passwordTooShort)),
     lp_confirm: required.max(256),
     ut: UserTypeSchema.or(z.literal('').transform(() => undefined))
       .optional()
@@ -88,7 +86,14 @@ export const AdminCreateUserSchema = z
 export const AdminUpdateUserSchema = z
   .object({
     le: z.string().trim().min(1, 'The e-mail address cannot be empty').max(255).pipe(z.email()).optional(),
-    lp: z.string().max(256).optional(),
+    // Blank (unchanged) or a new password that meets the policy.
+    lp: z
+      .string()
+      .max(256)
+      .refine((password) => password.trim() === '' || newPasswordSchema().safeParse(password).success, {
+        message: adminMessages.passwordTooShort,
+      })
+      .optional(),
     ut: UserTypeSchema.optional(),
     full_name: z.string().trim().max(100).optional(),
   })
@@ -100,8 +105,7 @@ export const AdminResetPasswordSchema = z
     password: z
       .string({ error: adminMessages.passwordBlank })
       .min(1, adminMessages.passwordBlank)
-      .min(ADMIN_PASSWORD_MIN_LENGTH, adminMessages.passwordTooShort)
-      .max(256),
+      .pipe(newPasswordSchema(adminMessages.passwordTooShort)),
     confirm_password: z.string({ error: adminMessages.confirmMismatch }).max(256),
   })
   .strict()

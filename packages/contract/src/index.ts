@@ -5,6 +5,7 @@ export * from './bulk-jobs.js';
 export * from './errors.js';
 export * from './files.js';
 export * from './openapi.js';
+export * from './password-policy.js';
 export * from './payments.js';
 export * from './plans.js';
 export * from './routes.js';

@@ -21,11 +21,16 @@ import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { setUpIdentity } from './identity/setup.js';
+import { LOCAL_CONTROL_PREFIX } from './local-control/local-control.js';
 import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
+import { LOCAL_STRIPE_PREFIX } from './payment-provider/local-stripe-routes.js';
 import { setUpPayments } from './payment-provider/setup.js';
 import { createPaymentServices } from './payments/setup.js';
 import { WEBHOOK_PATH } from './payments/webhook-route.js';
+import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
+import { RateLimitStore } from './rate-limit/rate-limit-store.js';
+import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
@@ -73,6 +78,11 @@ export async function buildApp({
     loggerInstance: (logger || undefined) as FastifyBaseLogger | undefined,
     bodyLimit: config.maxBodyBytes,
     genReqId: () => randomUUID(),
+    // A hop count, as a function: Fastify's types take booleans, address lists and functions.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -82,6 +92,20 @@ export async function buildApp({
   installErrorHandler(app);
   installNulGuard(app);
   await installCors(app, config);
+  const rateLimits = new RateLimitGate(
+    new SharedRateLimiter(new RateLimitStore(database.db)),
+    config.rateLimits,
+  );
+  // Before every route, the identity protocol and the dashboard's files: an address is counted
+  // first. Not the operator channel, nor the built-in payment provider the service itself calls.
+  app.addHook('onRequest', async (request, reply) => {
+    if (
+      request.url.startsWith(`${LOCAL_CONTROL_PREFIX}/`) ||
+      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`)
+    )
+      return;
+    await rateLimits.admitAddress(request, reply);
+  });
 
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);
@@ -106,7 +130,7 @@ export async function buildApp({
     actAsTokens,
     onIdentified: actAsRecorder.identified,
   });
-  const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db));
+  const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db), rateLimits);
   const bulk = await setUpBulk({
     database,
     blobStore,

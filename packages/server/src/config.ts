@@ -52,9 +52,62 @@ export interface ServerConfig {
   requireDnc: string[];
   /** Stripe, or the built-in payment provider when no Stripe key is set. */
   payments: PaymentSettings;
+  /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
+  rateLimits: RateLimits;
+  /** Sign-ups allowed from one client address (built-in user pool). */
+  signUpsPerAddress: RateLimit | null;
+  /** Wrong passwords from one client address before its sign-ins wait (built-in user pool). */
+  signInFailuresPerAddress: RateLimit;
+  /** Which proxies' `X-Forwarded-For` names the client (Fastify's trustProxy); false: the peer is the client. */
+  trustProxy: boolean | number | string[];
+}
+
+/** At most `max` requests in each window of `windowSeconds`. */
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+}
+
+export interface RateLimits {
+  perKey: RateLimit | null;
+  perAccount: RateLimit | null;
+  perAddress: RateLimit | null;
 }
 
 const MiB = 1024 * 1024;
+
+const WINDOW_UNITS = { s: 1, m: 60, h: 3600 } as const;
+
+/** `100/s`, `600/10s`, `20/h`, or `off`: a count per window. */
+const rateLimitSetting = z
+  .string()
+  .trim()
+  .regex(/^(off|\d+\/\d*[smh])$/, 'must be a count per window such as 100/s, 600/10s, 30/m, 20/h, or off')
+  .transform((value): RateLimit | null => {
+    if (value === 'off') return null;
+    const [count = '', window = ''] = value.split('/');
+    const unit = window.slice(-1) as keyof typeof WINDOW_UNITS;
+    const windowSeconds = Number(window.slice(0, -1) || '1') * WINDOW_UNITS[unit];
+    return { max: Number(count), windowSeconds };
+  })
+  .refine(
+    (limit) =>
+      limit === null || (limit.max >= 1 && limit.windowSeconds >= 1 && limit.windowSeconds <= 86_400),
+    'must allow at least 1 request in a window of 1 second to 1 day',
+  );
+
+/** `true`, a number of proxy hops, or a comma-separated list of proxy addresses (CIDR allowed). */
+const trustProxySetting = z
+  .string()
+  .trim()
+  .transform((value): boolean | number | string[] => {
+    if (value === 'true' || value === 'false') return value === 'true';
+    if (/^\d+$/.test(value)) return Number(value);
+    return value
+      .split(',')
+      .map((address) => address.trim())
+      .filter(Boolean);
+  });
 
 const EnvSchema = z.object({
   SCRUB_HOST: z.string().min(1).default('127.0.0.1'),
@@ -194,6 +247,14 @@ const EnvSchema = z.object({
           .regex(/^(federal|state:[A-Z]{2})$/, 'names do-not-call lists: federal, or state:XX (state:TX)'),
       ),
     ),
+  SCRUB_RATE_LIMIT_PER_KEY: rateLimitSetting.default({ max: 100, windowSeconds: 1 }),
+  SCRUB_RATE_LIMIT_PER_ACCOUNT: rateLimitSetting.default({ max: 200, windowSeconds: 1 }),
+  SCRUB_RATE_LIMIT_PER_ADDRESS: rateLimitSetting.default({ max: 300, windowSeconds: 1 }),
+  SCRUB_SIGN_UPS_PER_ADDRESS: rateLimitSetting.default({ max: 20, windowSeconds: 3600 }),
+  SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: rateLimitSetting
+    .refine((limit) => limit !== null, 'cannot be off: set a high count instead')
+    .default({ max: 20, windowSeconds: 900 }),
+  SCRUB_TRUST_PROXY: trustProxySetting.default(false),
 });
 
 /** A setting that cannot be used: the service refuses to start and says which and why. */
@@ -275,6 +336,14 @@ export function loadConfig(
     runBulkWorker: e.SCRUB_BULK_WORKER,
     requireDnc: [...new Set(e.SCRUB_REQUIRE_DNC)],
     payments: overrides.payments ?? loadPaymentSettings(env),
+    rateLimits: {
+      perKey: e.SCRUB_RATE_LIMIT_PER_KEY,
+      perAccount: e.SCRUB_RATE_LIMIT_PER_ACCOUNT,
+      perAddress: e.SCRUB_RATE_LIMIT_PER_ADDRESS,
+    },
+    signUpsPerAddress: e.SCRUB_SIGN_UPS_PER_ADDRESS,
+    signInFailuresPerAddress: e.SCRUB_SIGN_IN_FAILURES_PER_ADDRESS as RateLimit,
+    trustProxy: e.SCRUB_TRUST_PROXY,
     ...overrides,
   };
 }

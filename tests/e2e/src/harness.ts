@@ -117,8 +117,17 @@ export async function startServer(
   dataDir = tempDir('data-'),
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
+  const { TEST_LIMITS } = await import('@scrub/test-support/local-server');
   const child = spawn(process.execPath, [binPath('@scrub/server', 'scrub-server'), 'start'], {
-    env: environment({ ...env, SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0', SCRUB_LOG_LEVEL: 'warn' }),
+    env: environment({
+      // The suites sign up many accounts and check numbers fast from 127.0.0.1: the limits are
+      // raised, not switched off (@scrub/test-support's TEST_LIMITS).
+      ...TEST_LIMITS,
+      ...env,
+      SCRUB_DATA_DIR: dataDir,
+      SCRUB_PORT: '0',
+      SCRUB_LOG_LEVEL: 'warn',
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = collect(child);

@@ -9,9 +9,25 @@ import {
 
 export type { RunningServer } from '@scrub/server';
 
+/**
+ * Test suites sign up many accounts, type wrong passwords and check numbers as fast as they can,
+ * all from 127.0.0.1: the limits are raised for them (configured, not switched off, so every
+ * request is still counted). Pass a setting in `env` to test a limit itself.
+ */
+export const TEST_LIMITS = {
+  SCRUB_RATE_LIMIT_PER_KEY: '1000000/s',
+  SCRUB_RATE_LIMIT_PER_ACCOUNT: '1000000/s',
+  SCRUB_RATE_LIMIT_PER_ADDRESS: '1000000/s',
+  SCRUB_SIGN_UPS_PER_ADDRESS: '100000/h',
+  SCRUB_SIGN_IN_FAILURES_PER_ADDRESS: '100000/h',
+};
+
 /** The real service in this process, on an in-memory database and a free port. Tests only. */
 export function startLocalServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  return startServer(loadConfig(env, { port: 0, database: { kind: 'pglite', dataDir: null } }), false);
+  return startServer(
+    loadConfig({ ...TEST_LIMITS, ...env }, { port: 0, database: { kind: 'pglite', dataDir: null } }),
+    false,
+  );
 }
 
 /** The newest 6-digit code mailed to this address, read from the outbox as `scrub-server mail` shows it. */

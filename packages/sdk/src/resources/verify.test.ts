@@ -288,3 +288,31 @@ describe('verify.many(phones)', () => {
     await expect(collect(client().verify.many('2015550100'))).rejects.toThrow(TypeError);
   });
 });
+
+describe('verify.many() under a rate limit', () => {
+  it('waits as long as Retry-After asks and checks the refused numbers again: every number is answered', async () => {
+    let refusals = 0;
+    const refused = new Set<string>();
+    const stats = verifyServer(
+      () => 0,
+      (p) => {
+        // Every third request is refused once, as a server at its limit would.
+        if (refusals < 4 && Number(p.slice(-2)) % 3 === 0 && !refused.has(p)) {
+          refused.add(p);
+          refusals++;
+          return [
+            429,
+            { error: { code: 'rate_limited', message: 'Too many requests' } },
+            { 'retry-after': '0' },
+          ] as never;
+        }
+        return [200, answer(p)];
+      },
+    );
+    const outcomes = await collect(client().verify.many(numbers(10), { concurrency: 3 }));
+    expect(outcomes.map((o) => o.error)).toEqual(Array(10).fill(undefined));
+    expect(outcomes.map((o) => o.input)).toEqual(numbers(10));
+    expect(refusals).toBe(4);
+    expect(stats.requested.length).toBe(14);
+  });
+});

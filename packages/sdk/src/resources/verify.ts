@@ -7,6 +7,7 @@ import {
   AuthenticationError,
   InsufficientCreditsError,
   PermissionDeniedError,
+  RateLimitError,
   ScrubError,
 } from '../errors.js';
 
@@ -34,6 +35,10 @@ export interface Verify {
   /**
    * Checks many numbers, `concurrency` at a time, yielding one outcome per number in input order.
    * Input is read only as checks finish, so a huge stream never sits in memory.
+   *
+   * A check refused for the rate limit (429) waits as long as the server asks (`Retry-After`) and
+   * is sent again, as often as it takes: a long list slows down to the account's limit instead
+   * of failing.
    *
    * An error about one number is yielded as that number's outcome and the run goes on. An error
    * every further check would hit as well stops the run: not enough credits (402), refused
@@ -72,6 +77,37 @@ function inputIterator(phones: Iterable<string> | AsyncIterable<string>) {
 
 type Check = (phone: string, options?: RequestOptions) => Promise<VerifyResult>;
 
+/** Without a Retry-After, a refused check waits this long before it goes again. */
+const DEFAULT_RATE_LIMIT_WAIT_MS = 1000;
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new APIUserAbortError());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new APIUserAbortError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A check that is never given up for the rate limit: it waits its turn and goes again. */
+async function pacedCheck(check: Check, phone: string, options: RequestOptions & { signal: AbortSignal }) {
+  for (;;) {
+    try {
+      return await check(phone, options);
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      const asked = error.retryAfter === undefined ? undefined : error.retryAfter * 1000;
+      await wait(asked ?? DEFAULT_RATE_LIMIT_WAIT_MS, options.signal);
+    }
+  }
+}
+
 /** A check that never rejects, so a failure waiting its turn in the window is never unhandled. */
 type Settled = { input: string; result: VerifyResult } | { input: string; error: unknown };
 
@@ -104,7 +140,7 @@ async function* verifyMany(
         }
         const phone = next.value;
         window.push(
-          check(phone, { ...requestOptions, signal: checkSignal }).then(
+          pacedCheck(check, phone, { ...requestOptions, signal: checkSignal }).then(
             (result) => ({ input: phone, result }),
             (error: unknown) => ({ input: phone, error }),
           ),

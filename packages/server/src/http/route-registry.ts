@@ -18,6 +18,11 @@ export interface RouteAuthenticator {
   authenticate(request: FastifyRequest, requirement: AuthRequirement): Promise<Principal>;
 }
 
+/** Counts an authenticated request against its account's limits, or throws the 429. */
+export interface PrincipalLimiter {
+  admitPrincipal(request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void>;
+}
+
 export interface RouteRequest<R extends RouteSpec> {
   principal: PrincipalOf<R>;
   query: Infer<R['query']>;
@@ -46,6 +51,7 @@ export class RouteRegistry {
     private readonly authenticator?: RouteAuthenticator,
     /** Where answers to requests with an `Idempotency-Key` are kept; without it the header is ignored. */
     private readonly idempotency?: IdempotencyStore,
+    private readonly limiter?: PrincipalLimiter,
   ) {}
 
   add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>): void {
@@ -69,8 +75,10 @@ export class RouteRegistry {
       // Before the body is read: a caller without credentials learns that first, whatever they sent.
       ...(spec.auth !== 'none' && authenticator
         ? {
-            onRequest: async (request: FastifyRequest) => {
-              this.#principals.set(request, await authenticator.authenticate(request, spec));
+            onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+              const principal = await authenticator.authenticate(request, spec);
+              this.#principals.set(request, principal);
+              await this.limiter?.admitPrincipal(request, reply, principal);
             },
           }
         : {}),

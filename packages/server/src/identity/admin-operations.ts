@@ -82,7 +82,7 @@ export class AdminOperations {
     enforcePasswordPolicy(password, this.#pool.tuning.passwordPolicy);
     await this.#users.setPassword(user.sub, password, { status: 'CONFIRMED' });
     await this.#users.revokeSessions(user.sub);
-    await this.#throttles.clear(`user:${user.sub}`);
+    await this.#throttles.clearAccount(user.sub);
   }
 
   /** A disabled user cannot sign in or refresh, and every token they hold stops working. */

@@ -9,6 +9,7 @@ export type CognitoErrorType =
   | 'NotAuthorizedException'
   | 'ResourceNotFoundException'
   | 'SerializationException'
+  | 'TooManyRequestsException'
   | 'UnauthorizedException'
   | 'UnknownOperationException'
   | 'UnsupportedOperationException'

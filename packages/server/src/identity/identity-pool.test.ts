@@ -264,21 +264,105 @@ describe.each(testDatabases())('the identity pool on $kind', ({ open }) => {
       ).toMatchObject({ type: 'ExpiredCodeException' });
     });
 
-    it('a sign-in lock lasts 15 minutes; a correct sign-in then clears the count', async () => {
+    it('five wrong passwords make sign-in wait 30 s, doubling with each further one; a correct sign-in then clears the count', async () => {
       await pool.admin.adminCreateUser({ email: 'l@example.com', password: PASSWORD });
       for (let i = 0; i < 5; i++) await rejection(signIn('l@example.com', 'Wrong-Password-1'));
       expect(await rejection(signIn('l@example.com'))).toEqual({
         type: 'NotAuthorizedException',
         message: 'Password attempts exceeded',
       });
-      later(14 * 60);
+      later(31);
+      expect(await rejection(signIn('l@example.com', 'Wrong-Password-1'))).toMatchObject({
+        message: 'Incorrect username or password.',
+      });
+      later(31);
       expect(await rejection(signIn('l@example.com'))).toMatchObject({
         message: 'Password attempts exceeded',
       });
-      later(61);
+      later(30);
       await signIn('l@example.com');
       for (let i = 0; i < 4; i++) await rejection(signIn('l@example.com', 'Wrong-Password-1'));
       await signIn('l@example.com');
+    });
+
+    const signInFrom = async (address: string, email: string, password = PASSWORD) =>
+      pool.initiateAuth(
+        {
+          ClientId: CLIENT,
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          AuthParameters: { USERNAME: email, PASSWORD: password },
+        },
+        { address },
+      );
+
+    it('wrong passwords from one address do not lock the owner out from another', async () => {
+      await pool.admin.adminCreateUser({ email: 'victim@example.com', password: PASSWORD });
+      for (let i = 0; i < 12; i++) {
+        await rejection(signInFrom('203.0.113.66', 'victim@example.com', 'Wrong-Password-1'));
+        later(1);
+      }
+      expect(await rejection(signInFrom('203.0.113.66', 'victim@example.com'))).toMatchObject({
+        message: 'Password attempts exceeded',
+      });
+      await expect(signInFrom('198.51.100.7', 'victim@example.com')).resolves.toHaveProperty(
+        'AuthenticationResult',
+      );
+    });
+
+    it('one address guessing across many names waits too, whatever the name', async () => {
+      for (let i = 0; i < 20; i++)
+        await rejection(signInFrom('203.0.113.77', `nobody${i}@example.com`, 'Wrong-1'));
+      await pool.admin.adminCreateUser({ email: 'other@example.com', password: PASSWORD });
+      expect(await rejection(signInFrom('203.0.113.77', 'other@example.com'))).toMatchObject({
+        message: 'Password attempts exceeded',
+      });
+      await expect(signInFrom('198.51.100.8', 'other@example.com')).resolves.toHaveProperty(
+        'AuthenticationResult',
+      );
+    });
+
+    it('limits sign-ups from one address', async () => {
+      const limited = await IdentityPool.create({
+        db: database.db,
+        mailer: new Mailer({ db: database.db, logger: false, from: 'test@localhost', smtpUrl: null }),
+        logger: false,
+        userPoolId: 'us-east-1_testpool',
+        clientId: CLIENT,
+        publicUrl: () => 'http://scrub.test',
+        tokenTtlSeconds: 3600,
+        refreshTokenTtlSeconds: 30 * 86_400,
+        keyDir: null,
+        now: () => clock,
+        tuning: { signUps: { max: 2, windowSeconds: 3600 } },
+      });
+      const signUp = (email: string, address: string) =>
+        limited.signUp({ ClientId: CLIENT, Username: email, Password: PASSWORD }, { address });
+      await signUp('flood1@example.com', '203.0.113.88');
+      await signUp('flood2@example.com', '203.0.113.88');
+      expect(await rejection(signUp('flood3@example.com', '203.0.113.88'))).toEqual({
+        type: 'LimitExceededException',
+        message: 'Attempt limit exceeded, please try after some time.',
+      });
+      await signUp('flood3@example.com', '198.51.100.9');
+    });
+
+    it('forgot-password answers a known and an unknown e-mail alike, limit included', async () => {
+      await pool.admin.adminCreateUser({ email: 'known@example.com', password: PASSWORD });
+      const answers = async (email: string) => {
+        const seen = [];
+        for (let i = 0; i < 7; i++) {
+          try {
+            const { CodeDeliveryDetails } = await pool.forgotPassword({ ClientId: CLIENT, Username: email });
+            seen.push(CodeDeliveryDetails.DeliveryMedium);
+          } catch (error) {
+            seen.push((error as CognitoError).type);
+          }
+        }
+        return seen;
+      };
+      const known = await answers('known@example.com');
+      expect(known).toEqual(await answers('unknown@example.com'));
+      expect(known).toEqual([...Array(5).fill('EMAIL'), 'LimitExceededException', 'LimitExceededException']);
     });
 
     it('wrong passwords spread over more than the window do not lock', async () => {

@@ -29,7 +29,7 @@ import { loadOrCreateKeys, type PoolKeys } from './keys.js';
 import { enforcePasswordPolicy, verifyPassword } from './passwords.js';
 import { defaultTuning, notAuthorized, type PoolContext, type PoolTuning, required } from './pool-context.js';
 import { type AuthenticationResult, type InitiateAuthResult, type SignedIn, SignIn } from './sign-in.js';
-import { Throttles } from './throttles.js';
+import { type PoolClient, Throttles } from './throttles.js';
 import {
   TokenRejected,
   type TokenUse,
@@ -141,18 +141,22 @@ export class IdentityPool {
 
   // ---- Cognito operations (the protocol layer has checked the parameters' shapes) ----
 
-  async signUp(input: {
-    ClientId: string;
-    Username: string;
-    Password: string;
-    UserAttributes?: { Name: string; Value: string }[];
-  }): Promise<{ UserConfirmed: false; UserSub: string; CodeDeliveryDetails: CodeDeliveryDetails }> {
+  async signUp(
+    input: {
+      ClientId: string;
+      Username: string;
+      Password: string;
+      UserAttributes?: { Name: string; Value: string }[];
+    },
+    client?: PoolClient,
+  ): Promise<{ UserConfirmed: false; UserSub: string; CodeDeliveryDetails: CodeDeliveryDetails }> {
     this.#checkClient(input.ClientId);
     const email = input.Username.trim();
     if (!EMAIL.test(email))
       throw new CognitoError('InvalidParameterException', 'Username should be an email.');
     const attributes = writableAttributes(input.UserAttributes ?? [], email);
     enforcePasswordPolicy(input.Password, this.tuning.passwordPolicy);
+    await this.#throttles.countSignUp(client);
     const user = await this.#users.insert({
       email,
       attributes,
@@ -194,18 +198,22 @@ export class IdentityPool {
     return { CodeDeliveryDetails: await this.#codes.send(user, 'confirm_sign_up') };
   }
 
-  async initiateAuth(input: {
-    ClientId: string;
-    AuthFlow: string;
-    AuthParameters: Record<string, string>;
-  }): Promise<InitiateAuthResult> {
+  async initiateAuth(
+    input: { ClientId: string; AuthFlow: string; AuthParameters: Record<string, string> },
+    client?: PoolClient,
+  ): Promise<InitiateAuthResult> {
     this.#checkClient(input.ClientId);
     const p = input.AuthParameters;
     switch (input.AuthFlow) {
       case 'USER_PASSWORD_AUTH':
-        return this.#signIn.password(input.ClientId, required(p, 'USERNAME'), required(p, 'PASSWORD'));
+        return this.#signIn.password(
+          input.ClientId,
+          required(p, 'USERNAME'),
+          required(p, 'PASSWORD'),
+          client,
+        );
       case 'USER_SRP_AUTH':
-        return this.#signIn.startSrp(input.ClientId, required(p, 'USERNAME'), required(p, 'SRP_A'));
+        return this.#signIn.startSrp(input.ClientId, required(p, 'USERNAME'), required(p, 'SRP_A'), client);
       case 'REFRESH_TOKEN_AUTH':
       case 'REFRESH_TOKEN':
         return this.#signIn.refresh(input.ClientId, required(p, 'REFRESH_TOKEN'));
@@ -238,13 +246,21 @@ export class IdentityPool {
     Username: string;
   }): Promise<{ CodeDeliveryDetails: CodeDeliveryDetails }> {
     this.#checkClient(input.ClientId);
+    // Counted per name whether or not it exists: the limit answers both alike.
+    await this.#throttles.countResetRequest(input.Username);
     const user = await this.#users.find(input.Username);
     // As Cognito with user-existence errors prevented: unknown, disabled and unverified users get
     // the same answer as everybody else, and no mail.
     if (!user?.enabled || !user.email_verified) {
       return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
     }
-    return { CodeDeliveryDetails: await this.#codes.send(user, 'reset_password') };
+    try {
+      return { CodeDeliveryDetails: await this.#codes.send(user, 'reset_password') };
+    } catch (error) {
+      // The user's own mail limit (sign-up codes and resends count too) must not tell them apart.
+      if (!(error instanceof CognitoError && error.type === 'LimitExceededException')) throw error;
+      return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
+    }
   }
 
   async confirmForgotPassword(input: {
@@ -261,18 +277,17 @@ export class IdentityPool {
     await this.#users.setPassword(user.sub, input.Password);
     // Whoever knew the old password is signed out everywhere, and the lock (if any) is lifted.
     await this.#users.revokeSessions(user.sub);
-    await this.#throttles.clear(`user:${user.sub}`);
+    await this.#throttles.clearAccount(user.sub);
     this.#pool.log({ sub: user.sub }, 'password reset with an e-mailed code');
     return {};
   }
 
-  async changePassword(input: {
-    AccessToken: string;
-    PreviousPassword: string;
-    ProposedPassword: string;
-  }): Promise<object> {
+  async changePassword(
+    input: { AccessToken: string; PreviousPassword: string; ProposedPassword: string },
+    client?: PoolClient,
+  ): Promise<object> {
     const user = await this.#signIn.authenticate(input.AccessToken);
-    const key = `user:${user.sub}`;
+    const key = this.#throttles.signInKeys(user, user.email, client);
     await this.#throttles.assertNotLocked(key);
     if (!(await verifyPassword(input.PreviousPassword, user.password_hash))) {
       await this.#throttles.noteFailedPassword(key);

@@ -1,41 +1,43 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordLength } from '@scrub/contract';
 import { CognitoError } from './errors.js';
+import { COMMON_PASSWORDS } from './generated/common-passwords.js';
 
-/** What a password must have. Cognito's default policy, less the symbol rule. */
+/**
+ * What a password must be, as NIST SP 800-63B recommends: long enough, not too long to hash, and
+ * not one of the most common passwords. Any Unicode characters; no rules about character classes.
+ */
 export interface PasswordPolicy {
   minimumLength: number;
-  requireLowercase: boolean;
-  requireUppercase: boolean;
-  requireNumbers: boolean;
-  requireSymbols: boolean;
+  /** Refuse the passwords of the bundled list (generated/common-passwords.ts). */
+  refuseCommon: boolean;
 }
 
 export const defaultPasswordPolicy: PasswordPolicy = {
-  minimumLength: 8,
-  requireLowercase: true,
-  requireUppercase: true,
-  requireNumbers: true,
-  requireSymbols: false,
+  minimumLength: PASSWORD_MIN_LENGTH,
+  refuseCommon: true,
 };
 
-/** Cognito's limit; it also bounds the work scrypt does for one request. */
-const MAX_LENGTH = 256;
-const SYMBOLS = /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/;
+const MAX_LENGTH = PASSWORD_MAX_LENGTH;
+let common: Set<string> | undefined;
+
+/** Compared as NFKC lower case, so `PassWord1` and a full-width `ｐａｓｓｗｏｒｄ` are found too. */
+export function isCommonPassword(password: string): boolean {
+  common ??= new Set(COMMON_PASSWORDS.split(' '));
+  return common.has(password.normalize('NFKC').toLowerCase());
+}
 
 /** Every rule the password breaks, in words a person can act on; empty when it is acceptable. */
 export function passwordProblems(password: string, policy: PasswordPolicy): string[] {
   const problems: string[] = [];
-  if (password.length < policy.minimumLength)
+  const length = passwordLength(password);
+  if (length < policy.minimumLength)
     problems.push(`Password not long enough: use at least ${policy.minimumLength} characters`);
-  if (password.length > MAX_LENGTH) problems.push(`Password too long: use at most ${MAX_LENGTH} characters`);
-  if (policy.requireLowercase && !/[a-z]/.test(password))
-    problems.push('Password must have lowercase characters');
-  if (policy.requireUppercase && !/[A-Z]/.test(password))
-    problems.push('Password must have uppercase characters');
-  if (policy.requireNumbers && !/[0-9]/.test(password))
-    problems.push('Password must have numeric characters');
-  if (policy.requireSymbols && !SYMBOLS.test(password)) problems.push('Password must have symbol characters');
+  if (length > MAX_LENGTH) problems.push(`Password too long: use at most ${MAX_LENGTH} characters`);
+  // Cognito refuses these too: a form that trims would otherwise set a password nobody can type back.
   if (/^\s|\s$/.test(password)) problems.push('Password must not begin or end with a space');
+  if (policy.refuseCommon && isCommonPassword(password))
+    problems.push('Password is too common: it is on a list of the most used passwords, choose another');
   return problems;
 }
 

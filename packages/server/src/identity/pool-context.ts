@@ -13,12 +13,33 @@ export interface PoolTuning {
   maxCodeAttempts: number;
   /** Codes e-mailed to one user (sign-up, resends, resets) per window. */
   codeSends: { max: number; windowSeconds: number };
-  /** Failed passwords for one user name within the window before sign-in is locked. */
-  signInFailures: { max: number; windowSeconds: number; lockSeconds: number };
+  /**
+   * Wrong passwords within a window before sign-in waits, per user name from one client address
+   * (`pair`), per client address whatever the name (`address`), and per user name from everywhere
+   * (`account`, high: only a spread-out attack reaches it). Past `max`, each further failure
+   * doubles the wait, from `firstDelaySeconds` up to `maxDelaySeconds`.
+   */
+  signInFailures: Record<'pair' | 'address' | 'account', FailureLimit>;
+  /** Sign-ups from one client address per window; null: no limit. */
+  signUps: { max: number; windowSeconds: number } | null;
   srpChallengeTtlSeconds: number;
   /** How far the client's SRP TIMESTAMP may be from the server's clock. */
   srpClockSkewSeconds: number;
 }
+
+export interface FailureLimit {
+  max: number;
+  windowSeconds: number;
+  firstDelaySeconds: number;
+  maxDelaySeconds: number;
+}
+
+const failures = (max: number, windowSeconds: number): FailureLimit => ({
+  max,
+  windowSeconds,
+  firstDelaySeconds: 30,
+  maxDelaySeconds: 15 * 60,
+});
 
 export const defaultTuning: PoolTuning = {
   passwordPolicy: defaultPasswordPolicy,
@@ -26,7 +47,12 @@ export const defaultTuning: PoolTuning = {
   resetCodeTtlSeconds: 3600,
   maxCodeAttempts: 5,
   codeSends: { max: 5, windowSeconds: 15 * 60 },
-  signInFailures: { max: 5, windowSeconds: 15 * 60, lockSeconds: 15 * 60 },
+  signInFailures: {
+    pair: failures(5, 15 * 60),
+    address: failures(20, 15 * 60),
+    account: failures(100, 3600),
+  },
+  signUps: { max: 20, windowSeconds: 3600 },
   srpChallengeTtlSeconds: 180,
   srpClockSkewSeconds: 300,
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../http/api-error.js';
 import { CognitoError } from './errors.js';
 import type { IdentityPool } from './identity-pool.js';
+import type { PoolClient } from './throttles.js';
 
 /** Where clients point `endpoint` (amazon-cognito-identity-js) or `endpoint` (AWS SDK): `<public URL>/identity`. */
 export const IDENTITY_PATH = '/identity';
@@ -28,12 +29,12 @@ const parameters = z
 
 interface Operation {
   input: z.ZodType;
-  run: (pool: IdentityPool, input: never) => Promise<object>;
+  run: (pool: IdentityPool, input: never, client: PoolClient) => Promise<object>;
 }
 
 const op = <S extends z.ZodType>(
   input: S,
-  run: (pool: IdentityPool, input: z.output<S>) => Promise<object>,
+  run: (pool: IdentityPool, input: z.output<S>, client: PoolClient) => Promise<object>,
 ): Operation => ({ input, run });
 
 /** The request shapes Cognito documents, as far as this pool reads them; other fields are ignored. */
@@ -45,7 +46,7 @@ const operations: Record<string, Operation> = {
       Password: password,
       UserAttributes: z.array(attribute).max(50).nullish(),
     }),
-    (pool, i) => pool.signUp({ ...i, UserAttributes: i.UserAttributes ?? [] }),
+    (pool, i, client) => pool.signUp({ ...i, UserAttributes: i.UserAttributes ?? [] }, client),
   ),
   ConfirmSignUp: op(z.object({ ClientId: clientId, Username: username, ConfirmationCode: code }), (pool, i) =>
     pool.confirmSignUp(i),
@@ -55,7 +56,7 @@ const operations: Record<string, Operation> = {
   ),
   InitiateAuth: op(
     z.object({ ClientId: clientId, AuthFlow: z.string().min(1), AuthParameters: parameters.nullish() }),
-    (pool, i) => pool.initiateAuth({ ...i, AuthParameters: i.AuthParameters ?? {} }),
+    (pool, i, client) => pool.initiateAuth({ ...i, AuthParameters: i.AuthParameters ?? {} }, client),
   ),
   RespondToAuthChallenge: op(
     z.object({
@@ -81,7 +82,7 @@ const operations: Record<string, Operation> = {
   ),
   ChangePassword: op(
     z.object({ AccessToken: token, PreviousPassword: password, ProposedPassword: password }),
-    (pool, i) => pool.changePassword(i),
+    (pool, i, client) => pool.changePassword(i, client),
   ),
   GetUser: op(z.object({ AccessToken: token }), (pool, i) => pool.getUser(i)),
   GlobalSignOut: op(z.object({ AccessToken: token }), (pool, i) => pool.globalSignOut(i)),
@@ -114,6 +115,10 @@ function sendError(reply: FastifyReply, error: CognitoError): FastifyReply {
 /** Failures before the handler (the body parser) in Cognito's shape rather than the API's envelope. */
 function toCognitoError(error: FastifyError): CognitoError | null {
   if (error instanceof CognitoError) return error;
+  // Too many requests from this address: Cognito's throttling error, which the AWS SDKs retry.
+  if (error instanceof ApiError && error.code === 'rate_limited') {
+    return new CognitoError('TooManyRequestsException', error.message, 429);
+  }
   // Refused by the app's own guards before the operation ran (a NUL character in the body).
   if (error instanceof ApiError && error.status < 500) {
     return new CognitoError('InvalidParameterException', error.message, error.status);
@@ -151,6 +156,7 @@ export async function registerIdentityProtocol(app: FastifyInstance, pool: Ident
 
     scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const known = toCognitoError(error);
+      if (error instanceof ApiError && error.extra.headers) reply.headers(error.extra.headers);
       if (known) return sendError(reply, known);
       request.log.error({ err: error }, 'identity provider failure');
       return sendError(
@@ -178,7 +184,7 @@ export async function registerIdentityProtocol(app: FastifyInstance, pool: Ident
       const parsed = operation.input.safeParse(request.body ?? {});
       if (!parsed.success)
         throw new CognitoError('InvalidParameterException', validationMessage(parsed.error));
-      const answer = await operation.run(pool, parsed.data as never);
+      const answer = await operation.run(pool, parsed.data as never, { address: request.ip });
       return reply.header('content-type', CONTENT_TYPE).send(JSON.stringify(answer));
     });
 

@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { IdentityPool } from './identity-pool.js';
+import { defaultTuning } from './pool-context.js';
 import { registerIdentityProtocol } from './protocol.js';
 
 export interface IdentitySetupOptions {
@@ -40,6 +41,13 @@ export async function setUpIdentity(
     tokenTtlSeconds: config.localIdentity.tokenTtlSeconds,
     refreshTokenTtlSeconds: config.localIdentity.refreshTokenTtlSeconds,
     keyDir: keyDir(config),
+    tuning: {
+      signUps: config.signUpsPerAddress,
+      signInFailures: {
+        ...defaultTuning.signInFailures,
+        address: { ...defaultTuning.signInFailures.address, ...config.signInFailuresPerAddress },
+      },
+    },
   });
   await registerIdentityProtocol(app, pool);
   return pool;

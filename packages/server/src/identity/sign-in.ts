@@ -4,7 +4,7 @@ import type { PoolKeys } from './keys.js';
 import { verifyPassword } from './passwords.js';
 import { notAuthorized, type PoolContext, required, sha256 } from './pool-context.js';
 import { N, parseHex, parseSrpTimestamp, serverEphemeral, verifyPasswordClaim } from './srp.js';
-import type { Throttles } from './throttles.js';
+import type { PoolClient, Throttles } from './throttles.js';
 import {
   type SignedTokens,
   signTokens,
@@ -97,9 +97,14 @@ export class SignIn {
     return user;
   }
 
-  async password(clientId: string, username: string, password: string): Promise<SignedIn> {
+  async password(
+    clientId: string,
+    username: string,
+    password: string,
+    client?: PoolClient,
+  ): Promise<SignedIn> {
     const user = await this.#users.find(username);
-    const key = user ? `user:${user.sub}` : `name:${emailKey(username)}`;
+    const key = this.#throttles.signInKeys(user, username, client);
     await this.#throttles.assertNotLocked(key);
     // An unknown user costs one scrypt too, so the answer's timing says nothing.
     const ok = await verifyPassword(password, user?.password_hash ?? null);
@@ -107,17 +112,22 @@ export class SignIn {
       await this.#throttles.noteFailedPassword(key);
       throw notAuthorized(m.badCredentials);
     }
-    await this.#throttles.clear(key);
+    await this.#throttles.clearSignIn(key);
     return { ChallengeParameters: {}, AuthenticationResult: await this.#startSession(user, clientId) };
   }
 
   /** USER_SRP_AUTH's first step: the PASSWORD_VERIFIER challenge, kept until answered once or expired. */
-  async startSrp(clientId: string, username: string, srpA: string): Promise<InitiateAuthResult> {
+  async startSrp(
+    clientId: string,
+    username: string,
+    srpA: string,
+    client?: PoolClient,
+  ): Promise<InitiateAuthResult> {
     const A = parseHex(srpA);
     if (A === null || A % N === 0n)
       throw new CognitoError('InvalidParameterException', 'SRP_A is not a valid SRP value.');
     const user = await this.#users.find(username);
-    const throttleKey = user ? `user:${user.sub}` : `name:${emailKey(username)}`;
+    const throttleKey = this.#throttles.signInKeys(user, username, client);
     await this.#throttles.assertNotLocked(throttleKey);
     // An unknown name gets a challenge that looks like a real one, stable per name (as Cognito's).
     const srpUserId = user ? user.sub : this.#derivedUuid(`srp-id:${emailKey(username)}`);
@@ -213,7 +223,7 @@ export class SignIn {
       await this.#throttles.noteFailedPassword(challenge.throttle_key);
       throw notAuthorized(m.badCredentials);
     }
-    await this.#throttles.clear(challenge.throttle_key);
+    await this.#throttles.clearSignIn(challenge.throttle_key);
     return { ChallengeParameters: {}, AuthenticationResult: await this.#startSession(user, clientId) };
   }
 

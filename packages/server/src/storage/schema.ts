@@ -163,6 +163,14 @@ export interface IdentityThrottlesTable {
   locked_until: Date | null;
 }
 
+/** Requests counted per bucket and window, by every process (migration 0010-rate-limits). */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_start: Date;
+  hits: number;
+  expires_at: Date;
+}
+
 /** Every e-mail sent (migration 0003-mail-outbox). */
 export interface MailOutboxTable {
   id: Generated<number>;
@@ -284,4 +292,5 @@ export interface Database {
   identity_srp_challenges: IdentitySrpChallengesTable;
   identity_throttles: IdentityThrottlesTable;
   mail_outbox: MailOutboxTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }

@@ -1,8 +1,10 @@
+import { newPasswordSchema } from '@scrub/contract';
 import { z } from 'zod';
 
 /**
- * The auth forms' rules and messages, word for word from seed 1 (section 5). The contract has no
- * schemas for these: sign-up and sign-in go to the identity provider, not the API.
+ * The auth forms' rules and messages, word for word from seed 1 (section 5). Sign-up and sign-in go
+ * to the identity provider, not the API; a new password follows the contract's length rule (8
+ * characters, the provider's policy), and the provider names anything else it refuses.
  */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[a-zA-Z]{2,}$/;
 
@@ -11,7 +13,7 @@ const email = (required: string, invalid: string) =>
 
 export const SignUpSchema = z.object({
   email: email('Email is required', 'Invalid email address'),
-  password: z.string().min(1, 'Password is required'),
+  password: z.string().min(1, 'Password is required').pipe(newPasswordSchema()),
   terms: z.boolean().refine((accepted) => accepted, 'Please Accept Terms of Service'),
 });
 export type SignUpForm = z.infer<typeof SignUpSchema>;
@@ -36,7 +38,7 @@ export type ForgotForm = z.infer<typeof ForgotSchema>;
 export const ResetSchema = z
   .object({
     code: z.string().regex(/^[0-9]{6}$/, 'Enter the 6-digit code from the e-mail'),
-    password: z.string().min(1, 'Password is Required'),
+    password: z.string().min(1, 'Password is Required').pipe(newPasswordSchema()),
     confirm: z.string().min(1, 'Confirm Password is Required'),
   })
   .refine((form) => form.password === form.confirm, {
@@ -48,7 +50,7 @@ export type ResetForm = z.infer<typeof ResetSchema>;
 /** Account page: the new password must be non-empty once trimmed (seed 1), the current one is needed by the provider. */
 export const ChangePasswordSchema = z.object({
   oldPassword: z.string().min(1, 'Password is Required'),
-  newPassword: z.string().trim().min(1, 'Password is Required'),
+  newPassword: z.string().trim().min(1, 'Password is Required').pipe(newPasswordSchema()),
 });
 export type ChangePasswordForm = z.infer<typeof ChangePasswordSchema>;
 
