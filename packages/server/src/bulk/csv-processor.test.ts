@@ -47,7 +47,52 @@ function store(failAfter: number): BlobStore & { keys: string[] } {
   };
 }
 
+/** A store holding one small upload, keeping what each result key was written. */
+function smallStore(csv: string): BlobStore & { written: Map<string, string> } {
+  const written = new Map<string, string>();
+  return {
+    written,
+    createUploadUrl: vi.fn(),
+    stat: async () => ({ size: Buffer.byteLength(csv) }) as Awaited<ReturnType<BlobStore['stat']>>,
+    delete: vi.fn(),
+    read: async () => Readable.from([Buffer.from(csv)]),
+    write: vi.fn(),
+    createWriteStream: (key: string) => {
+      let text = '';
+      return new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          text += chunk.toString();
+          written.set(key, text);
+          callback();
+        },
+      });
+    },
+  };
+}
+
 describe('the CSV job processor', () => {
+  it('counts and scrubs a small file on the event loop exactly as a thread does', async () => {
+    const csv = 'Name,Phone\r\nAnn,(201) 234-5678\r\nBob,=1+2\r\nCid,800-555-1234\r\nAnn,2012345678\r\n';
+    const outcomes = [];
+    for (const [attempt, smallFileBytes] of [
+      [1, 0],
+      [2, 64 * 1024],
+    ] as const) {
+      const files = smallStore(csv);
+      const processor = new CsvJobProcessor(files, ReferenceData.sample(), [], smallFileBytes);
+      expect(await processor.count(job)).toBe(4);
+      const outcome = await processor.process(
+        { ...job, attempts: attempt },
+        () => {},
+        new AbortController().signal,
+      );
+      outcomes.push({ ...outcome, resultKey: undefined, result: files.written.get(outcome.resultKey) });
+    }
+    expect(outcomes[1]).toEqual(outcomes[0]);
+    expect(outcomes[0]).toMatchObject({ totalRows: 4, duplicates: 1 });
+    expect(outcomes[0]?.result).toContain("Bob,'=1+2,invalid,");
+  });
+
   it('writes each attempt to its own result file', async () => {
     const files = store(Number.POSITIVE_INFINITY);
     const outcome = await new CsvJobProcessor(files, ReferenceData.sample()).process(
