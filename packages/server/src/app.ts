@@ -16,10 +16,13 @@ import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
+import { installJsonBody } from './http/json-body.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { setUpIdentity } from './identity/setup.js';
 import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
@@ -73,13 +76,17 @@ export async function buildApp({
     loggerInstance: (logger || undefined) as FastifyBaseLogger | undefined,
     bodyLimit: config.maxBodyBytes,
     genReqId: () => randomUUID(),
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installSecurityHeaders(app);
   installErrorHandler(app);
+  installJsonBody(app);
   installNulGuard(app);
   await installCors(app, config);
 

@@ -45,7 +45,7 @@ function statusCodeName(status: number): ErrorCode {
   return match ? match[0] : 'bad_request';
 }
 
-function envelope(
+export function envelope(
   code: ErrorCode,
   message: string,
   requestId: string,
