@@ -48,16 +48,16 @@ function store(failAfter: number): BlobStore & { keys: string[] } {
 }
 
 describe('the CSV job processor', () => {
-  it('writes each attempt to its own result file', async () => {
+  it('writes each attempt to a result file of its own, named at random', async () => {
     const files = store(Number.POSITIVE_INFINITY);
-    const outcome = await new CsvJobProcessor(files, ReferenceData.sample()).process(
-      job,
-      () => {},
-      new AbortController().signal,
-    );
-    expect(files.keys).toEqual(['results/ref-2.csv']);
+    const processor = new CsvJobProcessor(files, ReferenceData.sample());
+    const outcome = await processor.process(job, () => {}, new AbortController().signal);
+    const again = await processor.process(job, () => {}, new AbortController().signal);
+    expect(files.keys).toEqual([outcome.resultKey, again.resultKey]);
+    expect(outcome.resultKey).not.toBe(again.resultKey);
+    expect(outcome.resultKey).toMatch(/^results\/[\w-]{32}\.csv$/);
+    expect(outcome.resultKey).not.toContain(job.file_reference);
     expect(outcome).toMatchObject({
-      resultKey: 'results/ref-2.csv',
       totalRows: 100_000,
       chargeable: 2000,
       duplicates: 98_000,

@@ -3,7 +3,7 @@ import { CsvError, countCsvInThread, countCsvRowsInThread, scrubCsvInThread } fr
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
-import { type JobOutcome, type JobRow, resultKeyOf } from './job-store.js';
+import { type JobOutcome, type JobRow, newResultKey } from './job-store.js';
 
 /** A file the scrubber refused, as the job's error: what was wrong and where. */
 function unprocessable(error: CsvError): UnprocessableFile {
@@ -77,7 +77,7 @@ export class CsvJobProcessor implements JobProcessor {
       );
     }
     const snapshot = this.referenceData.current();
-    const resultKey = resultKeyOf(job.file_reference, job.attempts);
+    const resultKey = newResultKey();
     const output = this.files.createWriteStream(resultKey, 'text/csv');
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();

@@ -20,10 +20,14 @@ export function newFileReference(): string {
   return reference;
 }
 
-export const uploadKeyOf = (fileReference: string) => `uploads/${fileReference}.csv`;
-/** One result file per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
-export const resultKeyOf = (fileReference: string, attempt: number) =>
-  `results/${fileReference}-${attempt}.csv`;
+/**
+ * Where a job's files are stored: random names unrelated to the file reference. An upload URL
+ * carries its key, and storage and proxy logs record keys, so a key must never lead to the public
+ * file page (the reference alone opens the original and the result).
+ */
+export const newUploadKey = () => `uploads/${randomBytes(24).toString('base64url')}.csv`;
+/** A new name per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
+export const newResultKey = () => `results/${randomBytes(24).toString('base64url')}.csv`;
 
 export interface NewJob {
   profileId: string;
@@ -34,11 +38,7 @@ export interface NewJob {
   mapping: Record<string, string | number>;
 }
 
-export async function createJob(
-  db: Db,
-  job: NewJob,
-  uploadKeyOf: (reference: string) => string,
-): Promise<JobRow> {
+export async function createJob(db: Db, job: NewJob): Promise<JobRow> {
   const fileReference = newFileReference();
   return db
     .insertInto('bulk_jobs')
@@ -51,7 +51,7 @@ export async function createJob(
       header_row: job.headerRow,
       mapping: JSON.stringify(job.mapping),
       status: 'awaiting_upload',
-      upload_key: uploadKeyOf(fileReference),
+      upload_key: newUploadKey(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
