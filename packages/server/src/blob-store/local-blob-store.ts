@@ -112,7 +112,7 @@ export class LocalBlobStore implements BlobStore {
     const file = new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
       await this.#writeContentType(grant.key, grant.contentType);
       const path = this.#path(grant.key);
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       // A link fails where a file exists: of two uploads racing to one key, exactly one lands.
       await link(scratch, path).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EEXIST' ? alreadyUsed() : error;
@@ -164,7 +164,7 @@ export class LocalBlobStore implements BlobStore {
     return new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
       await this.#writeContentType(key, contentType);
       const path = this.#path(key);
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await rename(scratch, path);
     });
   }
@@ -199,7 +199,7 @@ export class LocalBlobStore implements BlobStore {
 
   async #scratchDir(): Promise<string> {
     const dir = join(this.#dir, SCRATCH);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     return dir;
   }
 
@@ -210,8 +210,8 @@ export class LocalBlobStore implements BlobStore {
   async #writeContentType(key: string, contentType: string): Promise<void> {
     const path = this.#metaPath(key);
     const scratch = await this.#scratchFile();
-    await writeFile(scratch, JSON.stringify({ contentType }));
-    await mkdir(dirname(path), { recursive: true });
+    await writeFile(scratch, JSON.stringify({ contentType }), { mode: 0o600 });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await rename(scratch, path);
   }
 

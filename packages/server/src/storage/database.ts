@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { restrictDataDir } from './data-dir.js';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -46,7 +47,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
   const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   let pglite: PGlite;
   try {
@@ -62,6 +63,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     kind: 'pglite',
     async close() {
       await db.destroy();
+      // The embedded database makes its files world-writable: at rest they are the owner's alone.
+      if (target.dataDir) restrictDataDir(target.dataDir);
       unlock();
     },
   };
