@@ -122,8 +122,11 @@ export async function buildApp({
     publicUrl,
     logger,
     runWorker: config.runBulkWorker,
+    unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
   });
-  app.addHook('onClose', () => bulk.worker.stop());
+  app.addHook('onClose', async () => {
+    await Promise.all([bulk.worker.stop(), bulk.expiry.stop()]);
+  });
   const paymentsSetup = await setUpPayments(app, {
     settings: config.payments,
     database,

@@ -38,7 +38,38 @@ export interface NewJob {
   mapping: Record<string, string | number>;
 }
 
-export async function createJob(db: Db, job: NewJob): Promise<JobRow> {
+const describeSeconds = (seconds: number) =>
+  seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.ceil(seconds / 60)} minutes`;
+
+/**
+ * Creates a job awaiting its upload. An account holds at most `maxUnsubmitted` such jobs (each
+ * holds an upload URL and maybe a file): past that, 409 until it submits some or they expire.
+ */
+export async function createJob(
+  db: Kysely<Database>,
+  job: NewJob,
+  limits: { maxUnsubmitted: number; ttlSeconds: number } = { maxUnsubmitted: 100, ttlSeconds: 86_400 },
+): Promise<JobRow> {
+  return db.transaction().execute(async (trx) => {
+    // One creation at a time per account, so two at once cannot both pass the count.
+    await trx.selectFrom('profiles').select('id').where('id', '=', job.profileId).forUpdate().execute();
+    const { count } = await trx
+      .selectFrom('bulk_jobs')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('profile_id', '=', job.profileId)
+      .where('status', '=', 'awaiting_upload')
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= limits.maxUnsubmitted) {
+      throw new ApiError(
+        'conflict',
+        `This account has ${Number(count)} bulk jobs created but not submitted, the most it may hold. Submit them, or wait: a job not submitted is removed ${describeSeconds(limits.ttlSeconds)} after it was created.`,
+      );
+    }
+    return insertJob(trx, job);
+  });
+}
+
+async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
   const fileReference = newFileReference();
   return db
     .insertInto('bulk_jobs')

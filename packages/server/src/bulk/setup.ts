@@ -5,6 +5,7 @@ import type { ReferenceData } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { BulkWorker, type JobProcessor } from './bulk-worker.js';
 import { CsvJobProcessor } from './csv-processor.js';
+import { JobExpiry } from './job-expiry.js';
 import { requeueOrphanedJobs } from './job-store.js';
 
 export interface BulkOptions {
@@ -16,12 +17,16 @@ export interface BulkOptions {
   logger: Logger | false;
   /** Run jobs in this process (default). Off for processes that only answer the API. */
   runWorker: boolean;
+  /** How long after creation a job never submitted is removed, with its file. */
+  unsubmittedJobTtlSeconds: number;
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
 export interface BulkServices {
   processor: JobProcessor;
   worker: BulkWorker;
+  /** Removes jobs never submitted; runs where the worker runs. */
+  expiry: JobExpiry;
 }
 
 /** The processor and the worker that runs the queue, started unless this process only answers the API. */
@@ -33,13 +38,22 @@ export async function setUpBulk({
   publicUrl,
   logger,
   runWorker,
+  unsubmittedJobTtlSeconds,
 }: BulkOptions): Promise<BulkServices> {
   const processor = new CsvJobProcessor(blobStore, referenceData);
   const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl });
+  const expiry = new JobExpiry({
+    db: database.db,
+    blobStore,
+    logger,
+    ttlSeconds: unsubmittedJobTtlSeconds,
+    everySeconds: Math.min(3600, unsubmittedJobTtlSeconds),
+  });
   if (runWorker) {
     // The embedded database belongs to this process alone: whatever it left processing, it died doing.
     if (database.kind === 'pglite') await requeueOrphanedJobs(database.db);
     worker.start();
+    expiry.start();
   }
-  return { processor, worker };
+  return { processor, worker, expiry };
 }
