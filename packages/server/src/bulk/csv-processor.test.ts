@@ -32,6 +32,7 @@ function store(failAfter: number): BlobStore & { keys: string[] } {
     createUploadUrl: vi.fn(),
     stat: vi.fn(),
     delete: vi.fn(),
+    probe: async () => true,
     read: async () => bigCsv(),
     write: vi.fn(),
     createWriteStream: (key: string) => {

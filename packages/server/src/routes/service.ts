@@ -23,15 +23,18 @@ export function registerService({
   publicUrl,
   payments,
   mailer,
+  blobStore,
 }: ServerContext): void {
   const started = process.hrtime.bigint();
   registry.add(routes.health, async () => {
-    const ok = await isReachable(database.db);
+    const [ok, stored] = await Promise.all([isReachable(database.db), blobStore.probe()]);
     return {
-      // Degraded too while imported reference data cannot be loaded (checks are refused then).
-      status: ok && referenceData.missing().length === 0 ? ('ok' as const) : ('degraded' as const),
+      // Degraded too while imported reference data cannot be loaded (checks are refused then), or
+      // while files cannot be stored (uploads are refused then).
+      status: ok && stored && referenceData.missing().length === 0 ? ('ok' as const) : ('degraded' as const),
       version: serverVersion,
       database: { kind: database.kind, ok },
+      storage: { kind: config.blobStore.kind, ok: stored },
       reference_data: referenceData.versions(),
       uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
     };
