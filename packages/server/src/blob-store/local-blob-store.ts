@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { isAlive } from '../process-alive.js';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../http/api-error.js';
+import { isAlive } from '../process-alive.js';
 import { AtomicFileWriter } from './atomic-file-writer.js';
 import {
   assertValidKey,

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { restrictDataDir } from './data-dir.js';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { restrictDataDir } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { PGlitePool } from './pglite-pool.js';
