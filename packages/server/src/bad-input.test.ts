@@ -293,6 +293,60 @@ function csvCases(): Case[] {
   }));
 }
 
+/** The routes outside the contract that answer in the API's envelope: upload URLs and the payment webhook. */
+function offContractCases(): Case[] {
+  const upload = '/uploads/uploads/abc.csv';
+  const csv = { 'content-type': 'text/csv' };
+  return [
+    ['PUT an upload URL without its signature', 'PUT', upload, csv, 'Phone\n'],
+    [
+      'PUT an upload URL with a forged signature',
+      'PUT',
+      `${upload}?expires=9999999999&max_bytes=10&content_type=text%2Fcsv&signature=AAAA`,
+      csv,
+      'Phone\n',
+    ],
+    [
+      'PUT an upload URL with an expiry in the past',
+      'PUT',
+      `${upload}?expires=1&max_bytes=10&content_type=text%2Fcsv&signature=AAAA`,
+      csv,
+      'x',
+    ],
+    ['PUT an upload URL with a key that climbs out', 'PUT', '/uploads/..%2F..%2Fetc%2Fpasswd', csv, 'x'],
+    ['PUT an upload URL with a NUL in the key', 'PUT', '/uploads/a%00b', csv, 'x'],
+    [
+      'POST the webhook without a signature',
+      'POST',
+      '/webhooks/stripe',
+      { 'content-type': 'application/json' },
+      '{}',
+    ],
+    [
+      'POST the webhook with a forged signature',
+      'POST',
+      '/webhooks/stripe',
+      { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      '{}',
+    ],
+    [
+      'POST the webhook with no body',
+      'POST',
+      '/webhooks/stripe',
+      { 'stripe-signature': 't=1,v1=00' },
+      undefined,
+    ],
+  ].map(([name, method, url, headers, payload]) => ({
+    name: name as string,
+    request: {
+      method: method as 'PUT',
+      url: url as string,
+      headers: headers as Record<string, string>,
+      payload: payload as string,
+    },
+  }));
+}
+
 function headerCases(): Case[] {
   return [
     ['an Idempotency-Key of 5,000 characters', { 'idempotency-key': 'k'.repeat(5000) }],
@@ -317,6 +371,7 @@ beforeAll(async () => {
     ...bodyCases(),
     ...csvCases(),
     ...headerCases(),
+    ...offContractCases(),
   ];
 });
 
