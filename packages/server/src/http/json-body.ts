@@ -26,8 +26,9 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
 
 /**
  * The API's one body parser: JSON only (anything else is a 415 naming what is accepted), parsed by
- * Fastify's own parser (which refuses `__proto__` and `constructor.prototype` keys) once its nesting is known to be within
- * `MAX_JSON_DEPTH`, so no later walk over the body can run out of stack.
+ * Fastify's own parser (which refuses `__proto__` and `constructor.prototype` keys) once its
+ * nesting is known to be within `MAX_JSON_DEPTH`, so no later walk over the body can run out of
+ * stack.
  */
 export function installJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
