@@ -18,7 +18,11 @@ export interface RunningServer {
 
 /** Opens and migrates the database, seeds the catalogue, loads the reference data, then listens. */
 export async function startServer(config: ServerConfig, logger: Logger | false): Promise<RunningServer> {
-  secureDataDir(config.dataDir);
+  // With PostgreSQL and S3 nothing need be written there, and the directory may not exist (nor be creatable).
+  const keepsDataHere =
+    (config.database.kind === 'pglite' && config.database.dataDir !== null) ||
+    config.blobStore.kind === 'local';
+  secureDataDir(config.dataDir, { create: keepsDataHere });
   const database = await openDatabase(config.database);
   let referenceData: ReferenceData | undefined;
   try {

@@ -13,6 +13,12 @@ describe('the data directory', () => {
     expect(modeOf(dir)).toBe('700');
   });
 
+  it('is not created when the setup keeps nothing there', () => {
+    const dir = join(tempDir(), 'unused');
+    secureDataDir(dir, { create: false });
+    expect(() => lstatSync(dir)).toThrow(/ENOENT/);
+  });
+
   it('has everything under it made owner-only: 0700 directories, 0600 files, however deep', () => {
     const dir = tempDir();
     chmodSync(dir, 0o755);

@@ -11,12 +11,12 @@ const octal = (mode: number) => (mode & 0o777).toString(8).padStart(3, '0');
 
 /**
  * Makes the data directory (database, signing keys, customers' files, reference data) owner-only:
- * created 0700 when missing; refused when other users can write to it, since they could replace
+ * created 0700 when missing (unless `create` is false: a setup that keeps nothing there); refused when other users can write to it, since they could replace
  * its contents; and everything under it set to 0700 (directories) or 0600 (files). The embedded
  * database writes its files world-writable whatever the umask, so the directory's own 0700 is what
  * keeps others out while it runs; `restrictDataDir` runs again when it closes.
  */
-export function secureDataDir(dir: string): void {
+export function secureDataDir(dir: string, { create = true }: { create?: boolean } = {}): void {
   let mode: number;
   try {
     const stats = lstatSync(dir);
@@ -28,6 +28,7 @@ export function secureDataDir(dir: string): void {
     mode = stats.mode;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!create) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     mode = 0o700;
   }
