@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import { defineRoutes } from './route-spec.js';
 
-/** A column is named by its header text or its zero-based position. */
-export const ColumnRefSchema = z.union([z.string().min(1), z.number().int().nonnegative()]);
+/** A column is named by its header text (at most 255 characters) or its zero-based position. */
+export const ColumnRefSchema = z.union([
+  z.string().min(1).max(255),
+  z.number().int().nonnegative().max(10_000),
+]);
+
+/** The most `csv_content` carries inline (1 MiB of text); larger files go to `upload_url`. */
+export const MAX_INLINE_CSV_CHARS = 1_048_576;
 
 /** The optional columns of the wizard's mapping step, each 'Do Not Map' (absent) by default. */
 export const mappableFields = [
@@ -27,7 +33,13 @@ export const CreateBulkJobSchema = z
     phone_col: ColumnRefSchema,
     header_row: z.union([z.literal(0), z.literal(1)]).default(1),
     mapping: z.partialRecord(MappableFieldSchema, ColumnRefSchema).default({}),
-    csv_content: z.string().optional(),
+    csv_content: z
+      .string()
+      .max(
+        MAX_INLINE_CSV_CHARS,
+        'is too large to send inline: create the job without it and PUT the file to upload_url',
+      )
+      .optional(),
   })
   .strict();
 export type CreateBulkJob = z.infer<typeof CreateBulkJobSchema>;

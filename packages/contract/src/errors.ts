@@ -36,6 +36,8 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  /** The file store is full or read-only: nothing was stored or charged; try again after `Retry-After`. */
+  storage_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -13,6 +13,7 @@ const LINE_TYPE_FILTER = new RegExp(`^(all|${LINE_TYPES.join('|')})(,(all|${LINE
 /** One line type, several comma-separated (`mobile,landline`: either), or `all`. */
 export const LineTypeFilterSchema = z
   .string()
+  .max(200)
   .transform((text) => text.replace(/\s+/g, '').toLowerCase())
   .pipe(
     z

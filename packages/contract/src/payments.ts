@@ -27,15 +27,15 @@ export type PurchaseResult = z.infer<typeof PurchaseResultSchema>;
 /** `POST /payment/setup`: save the card (a payment method id from the card component) and the billing address. */
 export const PaymentSetupRequestSchema = z
   .object({
-    customer_name: z.string().trim().min(1, 'Name is required'),
+    customer_name: z.string().trim().min(1, 'Name is required').max(200),
     email: z.email().optional(),
-    line1: z.string().trim().min(1, 'Line1 is required'),
-    line2: z.string().optional().default(''),
-    city: z.string().trim().min(1, 'City is required'),
-    state: z.string().trim().min(1, 'State is required'),
-    postal_code: z.string().optional().default(''),
+    line1: z.string().trim().min(1, 'Line1 is required').max(200),
+    line2: z.string().max(200).optional().default(''),
+    city: z.string().trim().min(1, 'City is required').max(100),
+    state: z.string().trim().min(1, 'State is required').max(100),
+    postal_code: z.string().max(20).optional().default(''),
     country: z.string().length(2).default('US'),
-    payment_method_id: z.string().min(1),
+    payment_method_id: z.string().min(1).max(255),
     amount: z.number().positive().optional(),
     reference_code: PlanReferenceSchema.optional(),
     /**
@@ -60,7 +60,7 @@ export const PaymentMethodSchema = z.object({
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
 export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) });
 
-export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1) }).strict();
+export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1).max(255) }).strict();
 
 export const SubscriptionSchema = z.object({
   id: z.string(),
@@ -72,7 +72,11 @@ export const SubscriptionSchema = z.object({
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 export const SubscriptionStateSchema = z.object({ subscription: SubscriptionSchema.nullable() });
 export const CreateSubscriptionSchema = z
-  .object({ price_id: z.string().min(1), success_url: z.url().optional(), cancel_url: z.url().optional() })
+  .object({
+    price_id: z.string().min(1).max(255),
+    success_url: z.url().optional(),
+    cancel_url: z.url().optional(),
+  })
   .strict();
 export const ChangeSubscriptionSchema = z.object({ plan_reference: PlanReferenceSchema }).strict();
 export const PatchSubscriptionSchema = z.object({ action: z.enum(['pause', 'resume']) }).strict();

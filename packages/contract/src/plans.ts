@@ -7,7 +7,10 @@ export const PlanTypeSchema = z.enum(PLAN_TYPES);
 export type PlanType = z.infer<typeof PlanTypeSchema>;
 
 /** Plan references are long digit strings (79541679412214); kept as strings so no client rounds them. */
-export const PlanReferenceSchema = z.string().regex(/^\d{6,20}$/, 'a plan reference is 6 to 20 digits');
+export const PlanReferenceSchema = z
+  .string()
+  .max(20)
+  .regex(/^\d{6,20}$/, 'a plan reference is 6 to 20 digits');
 
 /** One price a customer can pick for a plan. `credits` is null for an unlimited plan. */
 export const AmountOptionSchema = z.object({

@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
 import {
   type InputOf,
   LINE_TYPES,
@@ -14,7 +15,49 @@ import {
 
 const entries = Object.entries(routes) as [string, RouteSpec][];
 
+/** Paths of every string in `schema` a caller can send without a maximum length. Walks with a stack, not recursion. */
+function unboundedStrings(root: z.ZodType, rootPath: string): string[] {
+  const found: string[] = [];
+  const pending: [z.ZodType, string][] = [[root, rootPath]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [schema, path] = next;
+    if (schema instanceof z.ZodString) {
+      if (schema.maxLength === null) found.push(path);
+    } else if (schema instanceof z.ZodObject) {
+      for (const [key, inner] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+        pending.push([inner, `${path}.${key}`]);
+      }
+    } else if (
+      schema instanceof z.ZodOptional ||
+      schema instanceof z.ZodNullable ||
+      schema instanceof z.ZodDefault ||
+      schema instanceof z.ZodArray
+    ) {
+      pending.push([(schema instanceof z.ZodArray ? schema.element : schema.unwrap()) as z.ZodType, path]);
+    } else if (schema instanceof z.ZodPipe) {
+      pending.push([schema.in as z.ZodType, path]);
+    } else if (schema instanceof z.ZodUnion) {
+      for (const option of schema.options as z.ZodType[]) pending.push([option, path]);
+    } else if (schema instanceof z.ZodRecord) {
+      pending.push(
+        [schema.keyType as z.ZodType, `${path}{key}`],
+        [schema.valueType as z.ZodType, `${path}{}`],
+      );
+    }
+  }
+  return found;
+}
+
 describe('the route table', () => {
+  it('gives every string a request carries a maximum length', () => {
+    const unbounded = entries.flatMap(([name, route]) =>
+      (['params', 'query', 'body'] as const).flatMap((part) =>
+        route[part] ? unboundedStrings(route[part] as z.ZodType, `${name} ${part}`) : [],
+      ),
+    );
+    expect(unbounded).toEqual([]);
+  });
+
   it('merges every resource file without losing a route to a duplicate key', () => {
     const perResource = Object.values(routesByResource).flatMap((table) => Object.keys(table));
 

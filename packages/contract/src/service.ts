@@ -19,6 +19,8 @@ export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
+  /** Whether files can be stored now (a full or read-only disk makes it false). Absent from older servers. */
+  storage: z.object({ kind: z.enum(['local', 's3']), ok: z.boolean() }).optional(),
   reference_data: z.record(z.string(), z.string()),
   dnc_lists: DncListsStatusSchema,
   uptime_seconds: z.number().nonnegative(),

@@ -71,7 +71,8 @@ async function oneJob(base: string, headers: Record<string, string>, wait: Wait)
   await wait(base, headers, job.job_id);
   const result = await fetch(`${base}/files/${job.file_reference}/result`);
   const text = await result.text();
-  if (result.status !== 200 || text.split('\n').length < 11) throw new Error(`result: ${result.status} ${text}`);
+  if (result.status !== 200 || text.split('\n').length < 11)
+    throw new Error(`result: ${result.status} ${text}`);
   return performance.now() - started;
 }
 
@@ -85,7 +86,12 @@ const api = await start(separate ? { SCRUB_BULK_WORKER: 'false' } : {});
 const worker = separate ? await start({}) : null;
 try {
   const db = api.database.db;
-  const profile = await ensureProfile(db, { sub: 'bench-small', email: 'small@example.com', name: '', role: 'User' });
+  const profile = await ensureProfile(db, {
+    sub: 'bench-small',
+    email: 'small@example.com',
+    name: '',
+    role: 'User',
+  });
   await applyLedgerEntry(db, { profileId: profile.id, delta: 1_000_000, kind: 'grant' });
   const headers = { 'x-api-key': (await rotateApiKey(db, profile.id)).api_key };
   const base = api.url;

@@ -16,10 +16,13 @@ import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
 import { installCors } from './http/cors.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
+import { installJsonBody } from './http/json-body.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { setUpIdentity } from './identity/setup.js';
 import { LOCAL_CONTROL_PREFIX } from './local-control/local-control.js';
 import { setUpLocalControl } from './local-control/setup.js';
@@ -83,13 +86,17 @@ export async function buildApp({
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installSecurityHeaders(app);
   installErrorHandler(app);
+  installJsonBody(app);
   installNulGuard(app);
   await installCors(app, config);
   const rateLimits = new RateLimitGate(
@@ -140,6 +147,7 @@ export async function buildApp({
     logger,
     runWorker: config.runBulkWorker,
     requireDnc: config.requireDnc,
+    unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
   });
   app.addHook('onClose', () => bulk.close());
   const paymentsSetup = await setUpPayments(app, {

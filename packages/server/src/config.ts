@@ -17,6 +17,8 @@ export interface ServerConfig {
   maxUploadBytes: number;
   /** How long an upload URL accepts its file. */
   uploadUrlTtlSeconds: number;
+  /** Jobs created and never submitted: removed (with their file) this long after creation; at most `max` per account. */
+  unsubmittedJobs: { ttlSeconds: number; max: number };
   /** Where uploads and result files live: `<dataDir>/files`, or an S3 bucket when one is set. */
   blobStore: BlobStoreTarget;
   /** An Amazon Cognito user pool whose ID tokens the API accepts; null for the built-in pool. */
@@ -132,6 +134,13 @@ const EnvSchema = z.object({
     .min(60)
     .max(7 * 86_400)
     .default(3600),
+  SCRUB_UNSUBMITTED_JOB_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(86_400),
+  SCRUB_MAX_UNSUBMITTED_JOBS: z.coerce.number().int().min(1).max(100_000).default(100),
   SCRUB_S3_BUCKET: z
     .string()
     .regex(/^[\w.-]{3,255}$/, 'must be a bucket name')
@@ -284,6 +293,11 @@ export function loadConfig(
       'Invalid settings: SCRUB_S3_BUCKET and SCRUB_S3_REGION go together (SCRUB_S3_ENDPOINT only with them); set both, or neither to keep files in the data directory',
     );
   }
+  if (e.SCRUB_UNSUBMITTED_JOB_TTL_SECONDS < e.SCRUB_UPLOAD_URL_TTL_SECONDS) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_UNSUBMITTED_JOB_TTL_SECONDS must be at least SCRUB_UPLOAD_URL_TTL_SECONDS: a job must outlive its upload URL',
+    );
+  }
   if (e.NODE_ENV === 'production' && !e.SCRUB_COGNITO_USER_POOL_ID) {
     throw new ConfigError(
       'Invalid settings: NODE_ENV=production needs an Amazon Cognito user pool (SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID); the built-in identity provider is for local use only',
@@ -301,6 +315,7 @@ export function loadConfig(
     maxBodyBytes: e.SCRUB_MAX_BODY_BYTES,
     maxUploadBytes: e.SCRUB_MAX_UPLOAD_BYTES,
     uploadUrlTtlSeconds: e.SCRUB_UPLOAD_URL_TTL_SECONDS,
+    unsubmittedJobs: { ttlSeconds: e.SCRUB_UNSUBMITTED_JOB_TTL_SECONDS, max: e.SCRUB_MAX_UNSUBMITTED_JOBS },
     blobStore:
       e.SCRUB_S3_BUCKET && e.SCRUB_S3_REGION
         ? {

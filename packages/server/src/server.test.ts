@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,15 @@ import { startServer } from './server.js';
 import { migrateToLatest } from './storage/database.js';
 
 const tempDataDir = () => tempDir('scrub-server-');
+
+/** Everything under `dir` (itself included) that anyone but its owner may read, write or enter. */
+function openToOthers(dir: string): string[] {
+  const paths = [dir, ...readdirSync(dir, { recursive: true }).map((name) => join(dir, String(name)))];
+  return paths.filter((path) => {
+    const stats = lstatSync(path);
+    return !stats.isSymbolicLink() && (stats.mode & 0o077) !== 0;
+  });
+}
 
 describe('the embedded setup', () => {
   it('keeps its data between runs in the data directory', async () => {
@@ -31,6 +40,29 @@ describe('the embedded setup', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('keeps the data directory and everything in it to its owner (0700 and 0600)', async () => {
+    const dataDir = join(tempDataDir(), 'fresh');
+    const server = await startServer(loadConfig({ SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0' }), false);
+    try {
+      // While it runs, the directory's own mode keeps others out of the files the database makes.
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    } finally {
+      await server.close();
+    }
+    const files = readdirSync(dataDir, { recursive: true }).length;
+    expect(files).toBeGreaterThan(100);
+    expect(openToOthers(dataDir)).toEqual([]);
+  }, 90_000);
+
+  it('refuses to start on a data directory others can write, and touches nothing in it', async () => {
+    const dataDir = tempDataDir();
+    chmodSync(dataDir, 0o777);
+    await expect(
+      startServer(loadConfig({ SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0' }), false),
+    ).rejects.toThrow(/can be written by other users \(mode 777\).*chmod -R go-rwx/);
+    expect(readdirSync(dataDir)).toEqual([]);
   });
 
   it('refuses settings it cannot use, naming them', () => {

@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { seedPlans } from './plans/plan-store.js';
 import { ReferenceData } from './reference-data/reference-data.js';
+import { secureDataDir } from './storage/data-dir.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './storage/database.js';
 
 export interface RunningServer {
@@ -17,6 +18,11 @@ export interface RunningServer {
 
 /** Opens and migrates the database, seeds the catalogue, loads the reference data, then listens. */
 export async function startServer(config: ServerConfig, logger: Logger | false): Promise<RunningServer> {
+  // With PostgreSQL and S3 nothing need be written there, and the directory may not exist (nor be creatable).
+  const keepsDataHere =
+    (config.database.kind === 'pglite' && config.database.dataDir !== null) ||
+    config.blobStore.kind === 'local';
+  secureDataDir(config.dataDir, { create: keepsDataHere });
   const database = await openDatabase(config.database);
   let referenceData: ReferenceData | undefined;
   try {

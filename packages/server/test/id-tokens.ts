@@ -18,6 +18,8 @@ export interface TokenOptions {
   issuer?: string;
   audience?: string;
   tokenUse?: 'id' | 'access';
+  /** Seconds from now of `iat`; default a minute ago. */
+  issuedAt?: number;
   /** Sign with a key the service does not know, under the known key id. */
   foreignKey?: boolean;
 }
@@ -69,7 +71,7 @@ export async function createTestIdentity() {
     const jwt = new SignJWT(claims(person, options))
       .setProtectedHeader({ alg: 'RS256', kid })
       .setIssuer(options.issuer ?? TEST_ISSUER)
-      .setIssuedAt(now - 60)
+      .setIssuedAt(now + (options.issuedAt ?? -60))
       .setExpirationTime(now + (options.expiresIn ?? 3600));
     if ((options.tokenUse ?? 'id') === 'id') jwt.setAudience(options.audience ?? TEST_CLIENT_ID);
     return jwt.sign(options.foreignKey ? foreign.privateKey : privateKey);

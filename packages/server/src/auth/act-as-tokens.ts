@@ -59,6 +59,12 @@ export class ActAsTokens {
         issuer: ISSUER,
         requiredClaims: ['sub', 'iat', 'exp'],
       });
+      if ((payload.iat as number) > Date.now() / 1000 + 5) {
+        throw new ApiError(
+          'unauthorized',
+          'The act-as token is not valid yet: it says it was issued in the future.',
+        );
+      }
       const act = payload.act as { sub?: unknown; email?: unknown } | undefined;
       if (payload.token_use !== 'act_as' || typeof act?.sub !== 'string' || typeof act.email !== 'string') {
         throw new ApiError('unauthorized', 'The act-as token is malformed.');

@@ -44,11 +44,16 @@ describe('ID token verification', () => {
     ['another app client', { audience: 'someotherclient' }, 'unauthorized', /another app client/],
     ['a key the service does not know', { foreignKey: true }, 'unauthorized', /signature/],
     ['an access token', { tokenUse: 'access' as const }, 'unauthorized', /access token.*ID token/],
+    ['a token issued an hour from now', { issuedAt: 3600 }, 'unauthorized', /not valid yet.*future/],
   ])('refuses %s with a 401 that says why', async (_, options, code, message) => {
     const error = await rejection(await id.token(alice, options));
     expect(error.status).toBe(401);
     expect(error.code).toBe(code);
     expect(error.message).toMatch(message);
+  });
+
+  it('forgives a clock a few seconds fast', async () => {
+    expect((await id.verifier(await id.token(alice, { issuedAt: 2 }))).sub).toBe('sub-alice');
   });
 
   it('refuses alg none and HS256: only RS256 is accepted', async () => {

@@ -71,6 +71,16 @@ function explain(error: unknown): ApiError {
   throw error;
 }
 
+/**
+ * A token whose `iat` is later than now (beyond the clock tolerance) was not issued by an honest
+ * clock: jose checks `iat` only when asked for a maximum age, so it is checked here.
+ */
+export function assertNotIssuedInFuture(iat: unknown, toleranceSeconds: number, now = Date.now()): void {
+  if (typeof iat === 'number' && iat > now / 1000 + toleranceSeconds) {
+    throw rejected('The ID token is not valid yet: it says it was issued in the future.');
+  }
+}
+
 function stringArray(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
@@ -98,6 +108,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     } catch (error) {
       throw explain(error);
     }
+    assertNotIssuedInFuture(payload.iat, options.clockToleranceSeconds ?? 5);
     if (payload.token_use === 'access') {
       throw rejected('This is an access token. Send the ID token as the bearer token.');
     }

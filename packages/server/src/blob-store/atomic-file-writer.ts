@@ -22,7 +22,7 @@ export class AtomicFileWriter extends Writable {
 
   override _construct(callback: (error?: Error | null) => void): void {
     this.scratch
-      .then((path) => open(path, 'wx'))
+      .then((path) => open(path, 'wx', 0o600))
       .then((handle) => {
         this.#handle = handle;
         callback();

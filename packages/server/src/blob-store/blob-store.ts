@@ -59,6 +59,8 @@ export interface BlobStore {
   createWriteStream(key: string, contentType: string): Writable;
   /** Removes the file; a key with no file is not an error. */
   delete(key: string): Promise<void>;
+  /** Whether the store can be used right now (for /health); never throws. */
+  probe(): Promise<boolean>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

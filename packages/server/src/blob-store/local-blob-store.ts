@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../http/api-error.js';
+import { isAlive } from '../process-alive.js';
 import { AtomicFileWriter } from './atomic-file-writer.js';
 import {
   assertValidKey,
@@ -24,6 +25,19 @@ export const UPLOAD_PATH = '/uploads/';
  * secret that signs upload URLs.
  */
 const SCRATCH = '.tmp';
+
+/**
+ * Scratch files are named after the process writing them (pid and a token of this run, since a
+ * restarted container gets its old pid back), so a later start knows which are orphans.
+ */
+const WRITER = `${process.pid}.${randomUUID().slice(0, 8)}`;
+
+function writerIsRunning(scratchName: string): boolean {
+  const [pid, run] = scratchName.split('-')[0]?.split('.') ?? [];
+  if (!pid || !run) return true;
+  if (`${pid}.${run}` === WRITER) return true;
+  return Number(pid) !== process.pid && isAlive(Number(pid));
+}
 const META = '.meta';
 const SECRET = '.upload-signing-key';
 
@@ -112,7 +126,7 @@ export class LocalBlobStore implements BlobStore {
     const file = new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
       await this.#writeContentType(grant.key, grant.contentType);
       const path = this.#path(grant.key);
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       // A link fails where a file exists: of two uploads racing to one key, exactly one lands.
       await link(scratch, path).catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'EEXIST' ? alreadyUsed() : error;
@@ -164,7 +178,7 @@ export class LocalBlobStore implements BlobStore {
     return new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
       await this.#writeContentType(key, contentType);
       const path = this.#path(key);
-      await mkdir(dirname(path), { recursive: true });
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       await rename(scratch, path);
     });
   }
@@ -176,16 +190,30 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /** Removes scratch files older than `ageMs`: what uploads and writes cut short by a crash left behind. */
+  /**
+   * Removes partial files: those of processes that are gone (a crash or a full disk mid-upload),
+   * and any older than `ageMs`. A store that cannot be read now is left to /health to report.
+   */
   async sweepScratch(ageMs: number): Promise<void> {
     const dir = join(this.#dir, SCRATCH);
-    const names = await readdir(dir).catch((error) => {
-      if (isMissing(error)) return [];
-      throw error;
-    });
+    const names = await readdir(dir).catch(() => []);
     const cutoff = Date.now() - ageMs;
     for (const name of names) {
       const info = await stat(join(dir, name)).catch(() => null);
-      if (info && info.mtimeMs < cutoff) await rm(join(dir, name), { force: true });
+      if (info && (info.mtimeMs < cutoff || !writerIsRunning(name)))
+        await rm(join(dir, name), { force: true });
+    }
+  }
+
+  /** Whether a small file can be written and removed now: false on a full or read-only disk. */
+  async probe(): Promise<boolean> {
+    try {
+      const scratch = await this.#scratchFile();
+      await writeFile(scratch, 'probe', { mode: 0o600 });
+      await rm(scratch, { force: true });
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -199,19 +227,19 @@ export class LocalBlobStore implements BlobStore {
 
   async #scratchDir(): Promise<string> {
     const dir = join(this.#dir, SCRATCH);
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     return dir;
   }
 
   async #scratchFile(): Promise<string> {
-    return join(await this.#scratchDir(), randomUUID());
+    return join(await this.#scratchDir(), `${WRITER}-${randomUUID()}`);
   }
 
   async #writeContentType(key: string, contentType: string): Promise<void> {
     const path = this.#metaPath(key);
     const scratch = await this.#scratchFile();
-    await writeFile(scratch, JSON.stringify({ contentType }));
-    await mkdir(dirname(path), { recursive: true });
+    await writeFile(scratch, JSON.stringify({ contentType }), { mode: 0o600 });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await rename(scratch, path);
   }
 

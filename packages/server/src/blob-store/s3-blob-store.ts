@@ -102,6 +102,16 @@ export class S3BlobStore implements BlobStore {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key }));
   }
 
+  /** Whether the bucket answers: a missing probe object is an answer. */
+  async probe(): Promise<boolean> {
+    try {
+      await this.stat('health/probe');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Closes the client's pooled connections. */
   close(): void {
     this.#client.destroy();

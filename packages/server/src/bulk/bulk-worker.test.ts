@@ -57,11 +57,14 @@ describe('the bulk worker', () => {
   };
 
   async function queued(records: number): Promise<JobRow> {
-    const job = await createJob(
-      database.db,
-      { profileId, fileName: 'a.csv', fileMethod: 'api', phoneCol: 0, headerRow: false, mapping: {} },
-      (reference) => `uploads/${reference}.csv`,
-    );
+    const job = await createJob(database.db, {
+      profileId,
+      fileName: 'a.csv',
+      fileMethod: 'api',
+      phoneCol: 0,
+      headerRow: false,
+      mapping: {},
+    });
     return submitJob(database.db, job, records);
   }
 

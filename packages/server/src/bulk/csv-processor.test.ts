@@ -32,6 +32,7 @@ function store(failAfter: number): BlobStore & { keys: string[] } {
     createUploadUrl: vi.fn(),
     stat: vi.fn(),
     delete: vi.fn(),
+    probe: async () => true,
     read: async () => bigCsv(),
     write: vi.fn(),
     createWriteStream: (key: string) => {
@@ -54,6 +55,7 @@ function smallStore(csv: string): BlobStore & { written: Map<string, string> } {
     written,
     createUploadUrl: vi.fn(),
     stat: async () => ({ size: Buffer.byteLength(csv) }) as Awaited<ReturnType<BlobStore['stat']>>,
+    probe: vi.fn(),
     delete: vi.fn(),
     read: async () => Readable.from([Buffer.from(csv)]),
     write: vi.fn(),
@@ -93,16 +95,16 @@ describe('the CSV job processor', () => {
     expect(outcomes[0]?.result).toContain("Bob,'=1+2,invalid,");
   });
 
-  it('writes each attempt to its own result file', async () => {
+  it('writes each attempt to a result file of its own, named at random', async () => {
     const files = store(Number.POSITIVE_INFINITY);
-    const outcome = await new CsvJobProcessor(files, ReferenceData.sample()).process(
-      job,
-      () => {},
-      new AbortController().signal,
-    );
-    expect(files.keys).toEqual(['results/ref-2.csv']);
+    const processor = new CsvJobProcessor(files, ReferenceData.sample());
+    const outcome = await processor.process(job, () => {}, new AbortController().signal);
+    const again = await processor.process(job, () => {}, new AbortController().signal);
+    expect(files.keys).toEqual([outcome.resultKey, again.resultKey]);
+    expect(outcome.resultKey).not.toBe(again.resultKey);
+    expect(outcome.resultKey).toMatch(/^results\/[\w-]{32}\.csv$/);
+    expect(outcome.resultKey).not.toContain(job.file_reference);
     expect(outcome).toMatchObject({
-      resultKey: 'results/ref-2.csv',
       totalRows: 100_000,
       chargeable: 2000,
       duplicates: 98_000,

@@ -12,7 +12,7 @@ import type { BlobStore } from '../blob-store/blob-store.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
 import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
-import { type JobOutcome, type JobRow, resultKeyOf } from './job-store.js';
+import { type JobOutcome, type JobRow, newResultKey } from './job-store.js';
 
 /**
  * Files this small are read on the event loop: a millisecond of work at most, where starting a
@@ -111,7 +111,7 @@ export class CsvJobProcessor implements JobProcessor {
     }
     const snapshot = this.referenceData.current();
     const engine = await this.#engine(job);
-    const resultKey = resultKeyOf(job.file_reference, job.attempts);
+    const resultKey = newResultKey();
     const output = this.files.createWriteStream(resultKey, 'text/csv');
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();

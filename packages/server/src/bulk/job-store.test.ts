@@ -53,18 +53,14 @@ describe.each(testDatabases())('bulk jobs and their queue on $kind', ({ open }) 
   }
 
   const newJob = (owner = profileId) =>
-    createJob(
-      database.db,
-      {
-        profileId: owner,
-        fileName: 'leads.csv',
-        fileMethod: 'api',
-        phoneCol: 'Phone',
-        headerRow: true,
-        mapping: {},
-      },
-      (reference) => `uploads/${reference}.csv`,
-    );
+    createJob(database.db, {
+      profileId: owner,
+      fileName: 'leads.csv',
+      fileMethod: 'api',
+      phoneCol: 'Phone',
+      headerRow: true,
+      mapping: {},
+    });
 
   it('charges the records at submit and queues the job, once', async () => {
     const job = await newJob();

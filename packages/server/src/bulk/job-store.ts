@@ -20,10 +20,14 @@ export function newFileReference(): string {
   return reference;
 }
 
-export const uploadKeyOf = (fileReference: string) => `uploads/${fileReference}.csv`;
-/** One result file per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
-export const resultKeyOf = (fileReference: string, attempt: number) =>
-  `results/${fileReference}-${attempt}.csv`;
+/**
+ * Where a job's files are stored: random names unrelated to the file reference. An upload URL
+ * carries its key, and storage and proxy logs record keys, so a key must never lead to the public
+ * file page (the reference alone opens the original and the result).
+ */
+export const newUploadKey = () => `uploads/${randomBytes(24).toString('base64url')}.csv`;
+/** A new name per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
+export const newResultKey = () => `results/${randomBytes(24).toString('base64url')}.csv`;
 
 export interface NewJob {
   profileId: string;
@@ -34,11 +38,38 @@ export interface NewJob {
   mapping: Record<string, string | number>;
 }
 
+const describeSeconds = (seconds: number) =>
+  seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.ceil(seconds / 60)} minutes`;
+
+/**
+ * Creates a job awaiting its upload. An account holds at most `maxUnsubmitted` such jobs (each
+ * holds an upload URL and maybe a file): past that, 409 until it submits some or they expire.
+ */
 export async function createJob(
-  db: Db,
+  db: Kysely<Database>,
   job: NewJob,
-  uploadKeyOf: (reference: string) => string,
+  limits: { maxUnsubmitted: number; ttlSeconds: number } = { maxUnsubmitted: 100, ttlSeconds: 86_400 },
 ): Promise<JobRow> {
+  return db.transaction().execute(async (trx) => {
+    // One creation at a time per account, so two at once cannot both pass the count.
+    await trx.selectFrom('profiles').select('id').where('id', '=', job.profileId).forUpdate().execute();
+    const { count } = await trx
+      .selectFrom('bulk_jobs')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('profile_id', '=', job.profileId)
+      .where('status', '=', 'awaiting_upload')
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= limits.maxUnsubmitted) {
+      throw new ApiError(
+        'conflict',
+        `This account has ${Number(count)} bulk jobs created but not submitted, the most it may hold. Submit them, or wait: a job not submitted is removed ${describeSeconds(limits.ttlSeconds)} after it was created.`,
+      );
+    }
+    return insertJob(trx, job);
+  });
+}
+
+async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
   const fileReference = newFileReference();
   return db
     .insertInto('bulk_jobs')
@@ -51,7 +82,7 @@ export async function createJob(
       header_row: job.headerRow,
       mapping: JSON.stringify(job.mapping),
       status: 'awaiting_upload',
-      upload_key: uploadKeyOf(fileReference),
+      upload_key: newUploadKey(),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -5,6 +5,7 @@ import type { ReferenceData } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { BulkWorker, type JobProcessor } from './bulk-worker.js';
 import { CsvJobProcessor } from './csv-processor.js';
+import { JobExpiry } from './job-expiry.js';
 import { JobSignals } from './job-signals.js';
 import { requeueOrphanedJobs } from './job-store.js';
 
@@ -19,6 +20,8 @@ export interface BulkOptions {
   runWorker: boolean;
   /** SCRUB_REQUIRE_DNC. */
   requireDnc: readonly string[];
+  /** How long after creation a job never submitted is removed, with its file. */
+  unsubmittedJobTtlSeconds: number;
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
@@ -27,7 +30,9 @@ export interface BulkServices {
   worker: BulkWorker;
   /** Queued and ended jobs, told to every process (workers wake, waiting clients are answered). */
   signals: JobSignals;
-  /** Stops the worker, then the signals. */
+  /** Removes jobs never submitted; runs where the worker runs. */
+  expiry: JobExpiry;
+  /** Stops the worker and the expiry sweep, then the signals. */
   close(): Promise<void>;
 }
 
@@ -41,21 +46,31 @@ export async function setUpBulk({
   logger,
   runWorker,
   requireDnc,
+  unsubmittedJobTtlSeconds,
 }: BulkOptions): Promise<BulkServices> {
   const processor = new CsvJobProcessor(blobStore, referenceData, requireDnc);
   const signals = await JobSignals.open(database, logger);
   const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals });
+  const expiry = new JobExpiry({
+    db: database.db,
+    blobStore,
+    logger,
+    ttlSeconds: unsubmittedJobTtlSeconds,
+    everySeconds: Math.min(3600, unsubmittedJobTtlSeconds),
+  });
   if (runWorker) {
     // The embedded database belongs to this process alone: whatever it left processing, it died doing.
     if (database.kind === 'pglite') await requeueOrphanedJobs(database.db);
     worker.start();
+    expiry.start();
   }
   return {
     processor,
     worker,
     signals,
+    expiry,
     async close() {
-      await worker.stop();
+      await Promise.all([worker.stop(), expiry.stop()]);
       await signals.close();
     },
   };

@@ -61,7 +61,8 @@ describe('scrub-server mail', () => {
   it('prints the outbox for people: who, when, subject and text, oldest first', async () => {
     const config = dataDirConfig();
     await sendSome(config);
-    const { out } = await run(config, []);
+    const { out, err } = await run(config, []);
+    expect(err).toContain('the outbox is the delivery, so it keeps verification and reset codes readable');
     expect(
       out.match(/^#\d+ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC {2}confirm_sign_up {2}\(stored\)$/gm),
     ).toHaveLength(3);

@@ -77,6 +77,11 @@ export function mailCommand(io: MailCommandIo = defaultIo): Command {
         limit: options.last ? 1 : options.limit,
       });
       const whom = options.to ? ` to ${options.to}` : '';
+      io.err(
+        config.mail.smtpUrl
+          ? 'Mail goes out through SMTP: the outbox keeps a record of it, without verification and reset codes.\n'
+          : 'No SMTP server is set (the embedded setup): the outbox is the delivery, so it keeps verification and reset codes readable. With SCRUB_SMTP_URL set, mail is sent and the outbox keeps it without codes.\n',
+      );
       if (options.last) {
         const [mail] = mails;
         if (!mail) throw new CommandError(`No mail${whom} in the outbox yet.`, 1, 'no_mail');

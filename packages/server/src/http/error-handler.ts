@@ -1,6 +1,7 @@
 import { type ErrorCode, type ErrorEnvelope, errorStatus, type FieldIssue, messages } from '@scrub/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isStorageUnavailable, storageUnavailable } from '../blob-store/storage-errors.js';
 import { ApiError } from './api-error.js';
 
 const fastifyCodes: Record<string, { code: ErrorCode; message?: (e: FastifyError) => string }> = {
@@ -45,7 +46,7 @@ function statusCodeName(status: number): ErrorCode {
   return match ? match[0] : 'bad_request';
 }
 
-function envelope(
+export function envelope(
   code: ErrorCode,
   message: string,
   requestId: string,
@@ -55,6 +56,14 @@ function envelope(
   return { error: { code, message, request_id: requestId, ...(issues ? { issues } : {}) }, message, ...rest };
 }
 
+function sendApiError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+  const { headers, issues, ...counts } = error.extra;
+  if (headers) reply.headers(headers);
+  return reply
+    .status(error.status)
+    .send(envelope(error.code, error.message, request.id, { issues, ...counts }));
+}
+
 /**
  * The one place failures become answers. Expected failures keep their code and message; bad input
  * says which field and why; anything unexpected is logged with the request id and answered 500
@@ -62,13 +71,11 @@ function envelope(
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof ApiError) {
-      const { headers, issues, ...counts } = error.extra;
-      if (headers) reply.headers(headers);
-      return reply
-        .status(error.status)
-        .send(envelope(error.code, error.message, request.id, { issues, ...counts }));
+    if (isStorageUnavailable(error)) {
+      request.log.warn({ err: error }, 'file store unavailable');
+      return sendApiError(reply, request, storageUnavailable());
     }
+    if (error instanceof ApiError) return sendApiError(reply, request, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const location = contextLocation[error.validationContext ?? 'body'] ?? 'body';
       const issues: FieldIssue[] = error.validation.map((v) => ({

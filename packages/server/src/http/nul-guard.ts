@@ -2,15 +2,26 @@ import { Stream } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error.js';
 
-/** Where a NUL character hides in a parsed query, path or JSON body; null when there is none. */
-function nulPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  // A raw body (the upload route's request stream, a Buffer) is data, not text fields.
-  if (value instanceof Stream || ArrayBuffer.isView(value)) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = key.includes('\u0000') ? path : nulPath(inner, path ? `${path}.${key}` : key);
-    if (found !== null) return found;
+/**
+ * Where a NUL character hides in a parsed query, path or JSON body; null when there is none. A walk
+ * with a stack of its own, not recursion: however deep a value nests, it cannot overflow.
+ */
+function nulPath(root: unknown): string | null {
+  const pending: [unknown, string][] = [[root, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+      continue;
+    }
+    // A raw body (the upload route's request stream, a Buffer) is data, not text fields.
+    if (value === null || typeof value !== 'object' || value instanceof Stream || ArrayBuffer.isView(value)) {
+      continue;
+    }
+    for (const [key, inner] of Object.entries(value)) {
+      if (key.includes('\u0000')) return path;
+      pending.push([inner, path ? `${path}.${key}` : key]);
+    }
   }
   return null;
 }
@@ -26,7 +37,7 @@ export function installNulGuard(app: FastifyInstance): void {
       ['path', request.params],
       ['body', request.body],
     ] as const) {
-      const path = nulPath(value, '');
+      const path = nulPath(value);
       if (path !== null) {
         throw new ApiError(
           'bad_request',

@@ -140,7 +140,14 @@ export class RouteRegistry {
 
   installNotFoundHandler(): void {
     this.app.setNotFoundHandler((request) => {
+      const path = request.url.split('?')[0] ?? request.url;
       const allowed = this.allowedMethods(request.url);
+      if (path.length > 1 && path.endsWith('/') && allowed.includes(request.method as HttpMethod)) {
+        throw new ApiError(
+          'not_found',
+          `No such endpoint: ${request.method} ${path}. Paths take no trailing slash: ${request.method} ${path.replace(/\/+$/, '')}.`,
+        );
+      }
       if (allowed.length > 0) {
         throw new ApiError(
           'method_not_allowed',

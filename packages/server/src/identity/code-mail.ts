@@ -41,6 +41,7 @@ export function codeMail(
   return {
     kind: purpose,
     to,
+    secret: code,
     subject: `${w.subject}: ${code}`,
     text: [`${w.subject}: ${code}`, '', greeting, '', w.why, lasts, '', w.ignore, ''].join('\n'),
     html: [

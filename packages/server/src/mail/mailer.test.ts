@@ -30,6 +30,7 @@ function capturingLogger() {
 const mail = (to: string, code = '123456') => ({
   kind: 'confirm_sign_up' as const,
   to,
+  secret: code,
   subject: `Your Scrub verification code: ${code}`,
   text: `Your Scrub verification code: ${code}\n`,
   html: `<p>${code}</p>`,
@@ -67,7 +68,7 @@ async function smtpServer() {
 }
 
 describe('the mailer', () => {
-  it('without SMTP keeps every mail in the outbox and logs its subject (with the code, for local use)', async () => {
+  it('without SMTP keeps every mail, code included, in the outbox (the delivery), and logs it without the code', async () => {
     const { logger, lines } = capturingLogger();
     const mailer = new Mailer({ db: database.db, logger, from: 'Scrub <no-reply@test>', smtpUrl: null });
     const stored = await mailer.send(mail('Jane@Example.com'));
@@ -76,7 +77,9 @@ describe('the mailer', () => {
       to_address: 'Jane@Example.com',
       kind: 'confirm_sign_up',
     });
-    expect(lines.at(-1)?.msg).toContain('"Your Scrub verification code: 123456"');
+    expect(stored.subject).toBe('Your Scrub verification code: 123456');
+    expect(lines.at(-1)?.msg).toContain('"Your Scrub verification code: [code in the outbox]"');
+    expect(JSON.stringify(lines)).not.toContain('123456');
     expect(lines.at(-1)?.msg).toContain('scrub-server mail --to Jane@Example.com --last');
     await mailer.close();
   });
@@ -93,6 +96,9 @@ describe('the mailer', () => {
       expect(smtp.received[0]?.raw).toContain('Subject: Your Scrub verification code: 654321');
       const [row] = await readOutbox(database.db, { to: 'jane@example.com', limit: 1 });
       expect(row).toMatchObject({ delivery: 'sent', delivery_error: null });
+      // The outbox (and so the database's write-ahead log) never held the code.
+      expect(JSON.stringify(row)).not.toContain('654321');
+      expect(row?.subject).toBe('Your Scrub verification code: [code sent by e-mail; not kept]');
       expect(row?.sent_at).toBeInstanceOf(Date);
       expect(JSON.stringify(lines)).not.toContain('654321');
     } finally {

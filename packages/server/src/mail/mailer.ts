@@ -12,6 +12,28 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * A secret the mail carries (a verification or reset code): never logged, and kept in the outbox
+   * only when the outbox is the delivery (no SMTP, the embedded setup); once mail really leaves,
+   * the outbox keeps the mail with the secret replaced.
+   */
+  secret?: string;
+}
+
+/** What the outbox keeps in place of a secret once mail goes out through SMTP. */
+export const SECRET_WITHHELD = '[code sent by e-mail; not kept]';
+
+/** The mail with its secret replaced wherever it appears. */
+export function withoutSecret(mail: OutgoingMail, replacement = SECRET_WITHHELD): OutgoingMail {
+  const { secret, ...rest } = mail;
+  if (!secret) return rest;
+  const hide = (text: string) => text.replaceAll(secret, replacement);
+  return {
+    ...rest,
+    subject: hide(mail.subject),
+    text: hide(mail.text),
+    ...(mail.html !== undefined ? { html: hide(mail.html) } : {}),
+  };
 }
 
 export type StoredMail = Selectable<MailOutboxTable>;
@@ -45,15 +67,17 @@ export class Mailer {
   }
 
   async send(mail: OutgoingMail): Promise<StoredMail> {
+    // With SMTP the outbox is a record, not the delivery: it keeps no code (nor does the database's write-ahead log).
+    const kept = this.#transport ? withoutSecret(mail) : mail;
     const stored = await this.options.db
       .insertInto('mail_outbox')
       .values({
         kind: mail.kind,
         to_address: mail.to,
         from_address: this.options.from,
-        subject: mail.subject,
-        text_body: mail.text,
-        html_body: mail.html ?? null,
+        subject: kept.subject,
+        text_body: kept.text,
+        html_body: kept.html ?? null,
         delivery: this.#transport ? 'sending' : 'stored',
       })
       .returningAll()
@@ -63,26 +87,29 @@ export class Mailer {
       // Codes are secrets once mail really leaves: log who and what kind, not the subject.
       if (logger)
         logger.info({ mail: { id: stored.id, kind: mail.kind, to: mail.to } }, 'mail queued for SMTP');
-      const delivery = this.#deliver(this.#transport, stored).finally(() => this.#pending.delete(delivery));
+      const delivery = this.#deliver(this.#transport, stored, mail).finally(() =>
+        this.#pending.delete(delivery),
+      );
       this.#pending.add(delivery);
     } else if (logger) {
       logger.info(
         { mail: { id: stored.id, kind: mail.kind, to: mail.to } },
-        `mail stored in the outbox: "${mail.subject}" (read it with: scrub-server mail --to ${mail.to} --last)`,
+        `mail stored in the outbox: "${withoutSecret(mail, '[code in the outbox]').subject}" (read it with: scrub-server mail --to ${mail.to} --last)`,
       );
     }
     return stored;
   }
 
-  async #deliver(transport: Promise<Transporter>, mail: StoredMail): Promise<void> {
+  /** Sends the mail itself (`original`, with its code), and records the outcome on the stored copy. */
+  async #deliver(transport: Promise<Transporter>, mail: StoredMail, original: OutgoingMail): Promise<void> {
     const { db, logger } = this.options;
     try {
       await (await transport).sendMail({
         from: mail.from_address,
         to: mail.to_address,
-        subject: mail.subject,
-        text: mail.text_body,
-        ...(mail.html_body ? { html: mail.html_body } : {}),
+        subject: original.subject,
+        text: original.text,
+        ...(original.html ? { html: original.html } : {}),
       });
       await db
         .updateTable('mail_outbox')

@@ -272,7 +272,7 @@ export class DatasetStore {
     work: (manifest: Manifest) => Promise<{ manifest: Manifest; result: T }>,
     onWait: () => void = () => {},
   ): Promise<T> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const lock: { lost: Error | null } = { lost: null };
     const options = {
       realpath: false,
@@ -325,7 +325,7 @@ export class DatasetStore {
       .replace(/[-:]/g, '')
       .replace(/\.\d+Z$/, 'Z');
     const path = `${parent}/${stamp}-${randomBytes(4).toString('hex')}`;
-    await mkdir(join(this.dir, path), { recursive: true });
+    await mkdir(join(this.dir, path), { recursive: true, mode: 0o700 });
     return path;
   }
 
@@ -383,7 +383,7 @@ export class DatasetStore {
   /** Writes a buffer, synced to disk, and says how to check it when it is read back. */
   async #writeBuffer(dir: string, file: string, buffer: ArrayBufferLike): Promise<BufferFile> {
     const bytes = new Uint8Array(buffer);
-    const handle = await open(join(this.dir, dir, file), 'wx');
+    const handle = await open(join(this.dir, dir, file), 'wx', 0o600);
     let crc = 0;
     try {
       for (let at = 0; at < bytes.length; ) {
@@ -414,7 +414,7 @@ export class DatasetStore {
    */
   async keepFile(from: string, path: string, options: { ours: boolean }): Promise<void> {
     const to = join(this.dir, path);
-    await mkdir(dirname(to), { recursive: true });
+    await mkdir(dirname(to), { recursive: true, mode: 0o700 });
     if (options.ours) {
       try {
         await link(join(this.dir, from), to);

@@ -231,11 +231,14 @@ describe('disable, enable, reset password, sign out', () => {
     const as = bearer(
       (await call({ method: 'POST', url: `/admin/users/${user.id}/act-as`, headers: boss })).body.token,
     );
-    const job = await createJob(
-      t.database.db,
-      { profileId: user.id, fileName: 'a.csv', fileMethod: 'api', phoneCol: 0, headerRow: true, mapping: {} },
-      (ref) => `uploads/${ref}`,
-    );
+    const job = await createJob(t.database.db, {
+      profileId: user.id,
+      fileName: 'a.csv',
+      fileMethod: 'api',
+      phoneCol: 0,
+      headerRow: true,
+      mapping: {},
+    });
     await submitJob(t.database.db, job, 3);
 
     const disabled = await call({ method: 'DELETE', url: `/admin/users/${user.id}`, headers: boss });

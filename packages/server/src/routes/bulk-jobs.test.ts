@@ -149,6 +149,27 @@ describe('bulk jobs over HTTP', () => {
     expect(mail.map((m) => m.to_address)).toContain(`bulk${accounts}@example.com`);
   });
 
+  it('gives upload URLs and stored files random names that do not lead to the file reference', async () => {
+    const { headers } = await account(10);
+    const { job, submitted } = await runJob(headers, LEADS);
+    expect(submitted.status).toBe(200);
+    await settled(headers, job.job_id);
+    const row = await t.database.db
+      .selectFrom('bulk_jobs')
+      .select(['upload_key', 'result_key'])
+      .where('file_reference', '=', job.file_reference)
+      .executeTakeFirstOrThrow();
+    const parts = [job.file_reference, job.job_id, job.file_reference.slice(0, 12)];
+    for (const seen of [job.upload_url ?? '', row.upload_key, row.result_key ?? '']) {
+      expect(seen).not.toBe('');
+      for (const part of parts) expect(seen).not.toContain(part);
+    }
+    const second = CreatedBulkJobSchema.parse(
+      (await create(headers, { file_name: 'b.csv', phone_col: 'Phone' })).body,
+    );
+    expect(new URL(second.upload_url!).pathname).not.toBe(new URL(job.upload_url!).pathname);
+  });
+
   it('takes an upload over a real connection, not only through inject', async () => {
     const { headers } = await account(10);
     const created = CreatedBulkJobSchema.parse(

@@ -9,7 +9,6 @@ import {
   type JobRow,
   setUploadExpiry,
   submitJob,
-  uploadKeyOf,
 } from '../bulk/job-store.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
@@ -67,18 +66,14 @@ export function registerBulkJobs({
   }
 
   registry.add(routes.createBulkJob, async ({ principal, body }) => {
-    const job = await createJob(
-      db,
-      {
-        profileId: principal.profileId,
-        fileName: body.file_name,
-        fileMethod: 'api',
-        phoneCol: body.phone_col,
-        headerRow: body.header_row === 1,
-        mapping: body.mapping,
-      },
-      uploadKeyOf,
-    );
+    const job = await createJob(db, {
+      profileId: principal.profileId,
+      fileName: body.file_name,
+      fileMethod: 'api',
+      phoneCol: body.phone_col,
+      headerRow: body.header_row === 1,
+      mapping: body.mapping,
+    });
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.
       await blobStore.write(job.upload_key, Readable.from([Buffer.from(body.csv_content)]), 'text/csv');

@@ -24,18 +24,21 @@ export function registerService({
   publicUrl,
   payments,
   mailer,
+  blobStore,
 }: ServerContext): void {
   const started = process.hrtime.bigint();
   registry.add(routes.health, async () => {
-    const ok = await isReachable(database.db);
+    const [ok, stored] = await Promise.all([isReachable(database.db), blobStore.probe()]);
     return {
-      // Degraded too while checks are refused: imported data not loaded, a required DNC list missing.
+      // Degraded too while checks are refused (imported data not loaded, a required DNC list
+      // missing), or while files cannot be stored (uploads are refused then).
       status:
-        ok && checksPausedReason(referenceData, config.requireDnc) === null
+        ok && stored && checksPausedReason(referenceData, config.requireDnc) === null
           ? ('ok' as const)
           : ('degraded' as const),
       version: serverVersion,
       database: { kind: database.kind, ok },
+      storage: { kind: config.blobStore.kind, ok: stored },
       reference_data: referenceData.versions(),
       dnc_lists: dncReadiness(referenceData.current(), config.requireDnc),
       uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,

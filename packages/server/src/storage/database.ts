@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { restrictDataDir } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { PGlitePool } from './pglite-pool.js';
@@ -61,7 +62,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       },
     };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
   const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   let pglite: PGlite;
   try {
@@ -81,6 +82,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     },
     async close() {
       await db.destroy();
+      // The embedded database makes its files world-writable: at rest they are the owner's alone.
+      if (target.dataDir) restrictDataDir(target.dataDir);
       unlock();
     },
   };
