@@ -5,6 +5,7 @@ import { Migrator } from 'kysely/migration';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { PGlitePool } from './pglite-pool.js';
+import { pgliteTemplate } from './pglite-template.js';
 import type { Database } from './schema.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -51,7 +52,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   let pglite: PGlite;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    pglite = await PGlite.create({ dataDir: target.dataDir ?? undefined, parsers });
+    pglite = await PGlite.create({
+      dataDir: target.dataDir ?? undefined,
+      loadDataDir: pgliteTemplate(target.dataDir),
+      parsers,
+    });
   } catch (error) {
     unlock();
     throw error;
