@@ -1,5 +1,5 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Vitest's order (projects by name, then longest or largest file first), with the dashboard's
