@@ -1,8 +1,25 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Vitest's order (projects by name, then longest or largest file first), with the dashboard's
+ * browser tests moved to the front: they are the longest files, and started first they run beside
+ * everything else instead of holding up the end of the run.
+ */
+class BrowserTestsFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const browser = (file: TestSpecification) => file.project.name === 'dashboard';
+    return [...sorted.filter(browser), ...sorted.filter((file) => !browser(file))];
+  }
+}
 
 export default defineConfig({
   test: {
     projects: ['packages/*', 'examples/*', 'tests/*'],
+    // initdb once per run, not once per database (docs/architecture.md, "Tests without a build").
+    globalSetup: ['packages/server/test/pglite-template-setup.ts'],
+    sequence: { sequencer: BrowserTestsFirst },
     // Vitest runs cores - 1 files at once: one on a 2-core machine. Most files wait on a server,
     // a database or a child process rather than the CPU, so two at a time finish sooner; three
     // starved the tests that start built binaries past their timeouts.

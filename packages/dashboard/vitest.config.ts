@@ -11,7 +11,8 @@ export default mergeConfig(
       // A real browser against the real service: sign-up, a bulk job and screenshots take a while.
       testTimeout: 300_000,
       hookTimeout: 300_000,
-      fileParallelism: false,
+      // No `fileParallelism: false`: Vitest would run these files one at a time after every other
+      // file, on one core. The root config starts them first instead, beside the rest.
     },
   }),
 );

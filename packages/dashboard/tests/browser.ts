@@ -21,6 +21,18 @@ export function launchChromium(): Promise<Browser> {
 type Scheme = 'light' | 'dark';
 
 /**
+ * Until the colour transitions a change started have ended (two frames, so the change has been
+ * styled and its transitions exist). Looping animations, such as a loader's, are not waited for.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const transitions = document.getAnimations().filter((animation) => animation instanceof CSSTransition);
+    await Promise.all(transitions.map((transition) => transition.finished.catch(() => undefined)));
+  });
+}
+
+/**
  * Switches the colour scheme without a reload (which would lose a wizard's state): stores it, and
  * tells Mantine's colour-scheme manager as another tab would, so the app's state follows too.
  */
@@ -55,7 +67,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   for (const scheme of ['light', 'dark'] as const) {
     await setScheme(page, scheme);
     // Mantine transitions some colours: measure once they have settled.
-    await page.waitForTimeout(300);
+    await settled(page);
     const violations = await page.evaluate(async () => {
       type Violation = { id: string; help: string; impact: string; nodes: { target: string[] }[] };
       type Axe = { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
@@ -83,7 +95,7 @@ export async function screenshot(page: Page, screen: string): Promise<void> {
     await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
     for (const scheme of ['light', 'dark'] as const) {
       await setScheme(page, scheme);
-      await page.waitForTimeout(150);
+      await settled(page);
       await page.screenshot({
         path: `${SCREENSHOT_DIR}${screen}-${width}-${scheme}.png`,
         animations: 'disabled',

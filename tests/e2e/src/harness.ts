@@ -58,10 +58,12 @@ function binPath(packageName: string, command: string): string {
 
 /**
  * Only what the programs need: a DATABASE_URL, NODE_ENV or SCRUB_* setting from the machine running
- * the tests must not switch the server to another database or the CLI to another API.
+ * the tests must not switch the server to another database or the CLI to another API. The test
+ * run's empty PGlite cluster goes along, so a server in a new data directory skips initdb.
  */
 function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, NO_COLOR: '1', ...extra };
+  const { PATH, SCRUB_TEST_PGLITE_TEMPLATE } = process.env;
+  return { PATH, SCRUB_TEST_PGLITE_TEMPLATE, NO_COLOR: '1', ...extra };
 }
 
 function collect(child: ChildProcess): { stdout: () => string; stderr: () => string; exit: Promise<Exit> } {

@@ -6,6 +6,7 @@ import { restrictDataDir } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { PGlitePool } from './pglite-pool.js';
+import { pgliteTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import type { Database } from './schema.js';
 
@@ -16,7 +17,7 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /**
    * Calls `onPayload` with each `NOTIFY` on `channel`, from this process or (on PostgreSQL) any
-   * other, until the returned function is called. `notify` in database-notify.ts sends them.
+   * other, until the returned function is called. `select pg_notify(channel, payload)` sends them.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -67,7 +68,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   let pglite: PGlite;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    pglite = await PGlite.create({ dataDir: target.dataDir ?? undefined, parsers });
+    pglite = await PGlite.create({
+      dataDir: target.dataDir ?? undefined,
+      loadDataDir: pgliteTemplate(target.dataDir),
+      parsers,
+    });
   } catch (error) {
     unlock();
     throw error;
