@@ -411,12 +411,13 @@ class Scrubber {
    * Notes the row's cells that a spreadsheet would run as formulas (`isFormulaCell`, the one rule);
    * returns the bytes neutralising them adds. A cell gets an apostrophe in front (inside its quotes,
    * if quoted), which spreadsheets show as text; one starting with a line break is also quoted, so
-   * that it stays one cell.
+   * that it stays one cell. The phone column is never changed: it comes back as it was sent.
    */
   #neutralise(buf: Buffer): number {
     const { starts, ends, fields } = this.#scanner;
     let added = 0;
     for (let k = 0; k < fields; k++) {
+      if (k === this.#phoneColumn) continue;
       const start = starts[k]!;
       const end = ends[k]!;
       if (start === end) continue;
