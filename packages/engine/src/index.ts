@@ -35,12 +35,12 @@ export {
 export {
   IMPORTED_LINE_TYPES,
   type ImportedLineType,
-  type ImportProblem,
   type ImportScrubbedCsvOptions,
   type ImportScrubbedCsvResult,
   importedDncOf,
   importedLineTypeOf,
   importScrubbedCsv,
+  type ScrubbedCsvProblem,
 } from './csv/import-scrubbed-csv.ts';
 export { previewCsv } from './csv/preview-csv.ts';
 export {

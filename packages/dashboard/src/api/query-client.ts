@@ -1,4 +1,5 @@
 import { focusManager, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { readActing, stopActing } from '../auth/acting';
 import { showErrorDialog } from '../shell/error-dialog';
 
 /**
@@ -10,7 +11,9 @@ async function onGlobalError(error: unknown): Promise<void> {
   // Loaded already: the error came from an SDK call. Imported here to keep the SDK out of the entry chunk.
   const { AuthenticationError, PermissionDeniedError, SessionExpiredError } = await import('@scrub/sdk');
   if (error instanceof AuthenticationError || error instanceof SessionExpiredError) {
-    signedOutHandler?.();
+    // An act-as token that ran out (or a user disabled meanwhile) ends the acting, not the admin's session.
+    if (readActing()) stopActing();
+    else signedOutHandler?.();
     return;
   }
   if (error instanceof PermissionDeniedError) {

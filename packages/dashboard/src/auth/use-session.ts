@@ -16,3 +16,9 @@ export function useSession() {
 
 /** Staff roles see User Management in the sidebar (seed 1, section 6). */
 export const STAFF_ROLES = ['Agency', 'Admin', 'Super Admin'];
+
+/** Admin screens and the ADMIN link: Admin and Super Admin (the service refuses everyone else). */
+export const ADMIN_ROLES = ['Admin', 'Super Admin'];
+
+export const hasRole = (groups: readonly string[] | undefined, roles: readonly string[]) =>
+  (groups ?? []).some((group) => roles.includes(group));

@@ -79,7 +79,7 @@ export interface ImportScrubbedCsvOptions {
 }
 
 /** One value the file holds that is not a line type (or a DNC state): which, where, how often. */
-export interface ImportProblem {
+export interface ScrubbedCsvProblem {
   column: 'line_type' | 'dnc' | 'row';
   value: string;
   /** 1-based rows of the file as a spreadsheet numbers them (the header is row 1), the first few. */
@@ -96,7 +96,7 @@ export interface ImportScrubbedCsvResult {
   /** Rows whose phone, digits only, came earlier in the file. */
   duplicates: number;
   /** Empty when every row was understood; otherwise nothing should be kept of the output. */
-  problems: ImportProblem[];
+  problems: ScrubbedCsvProblem[];
   /** Rows with a problem, all of them. */
   problemRows: number;
 }
@@ -115,25 +115,28 @@ function csvCell(text: string, separator: string): string {
 }
 
 class Problems {
-  readonly list: ImportProblem[] = [];
+  readonly list: ScrubbedCsvProblem[] = [];
   rows = 0;
-  readonly #byKey = new Map<string, ImportProblem>();
-  constructor(
-    private readonly rowsPerProblem: number,
-    private readonly maxProblems: number,
-  ) {}
+  readonly #byKey = new Map<string, ScrubbedCsvProblem>();
+  readonly #rowsPerProblem: number;
+  readonly #maxProblems: number;
 
-  add(column: ImportProblem['column'], value: string, row: number): void {
+  constructor(rowsPerProblem: number, maxProblems: number) {
+    this.#rowsPerProblem = rowsPerProblem;
+    this.#maxProblems = maxProblems;
+  }
+
+  add(column: ScrubbedCsvProblem['column'], value: string, row: number): void {
     const key = `${column}\u0000${value}`;
     let problem = this.#byKey.get(key);
     if (!problem) {
-      if (this.list.length >= this.maxProblems) return;
+      if (this.list.length >= this.#maxProblems) return;
       problem = { column, value, rows: [], count: 0 };
       this.#byKey.set(key, problem);
       this.list.push(problem);
     }
     problem.count++;
-    if (problem.rows.length < this.rowsPerProblem) problem.rows.push(row);
+    if (problem.rows.length < this.#rowsPerProblem) problem.rows.push(row);
   }
 }
 
@@ -181,7 +184,11 @@ export async function importScrubbedCsv(
       for (let k = 0; k < scanner.fields; k++) {
         if (cell(buf, k).trim().toLowerCase() === ref.trim().toLowerCase()) return k;
       }
-      throw new CsvError('csv_column_not_found', `No "${ref}" column in the header row (${what}).`, scanner.line);
+      throw new CsvError(
+        'csv_column_not_found',
+        `No "${ref}" column in the header row (${what}).`,
+        scanner.line,
+      );
     };
 
     const header = (buf: Buffer, start: number): string => {

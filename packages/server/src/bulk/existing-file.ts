@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { finished } from 'node:stream/promises';
 import type { FieldIssue } from '@scrub/contract';
-import { CsvError, IMPORTED_LINE_TYPES, type ImportProblem, importScrubbedCsv } from '@scrub/engine';
+import { CsvError, IMPORTED_LINE_TYPES, importScrubbedCsv, type ScrubbedCsvProblem } from '@scrub/engine';
 import type { Kysely } from 'kysely';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { ApiError } from '../http/api-error.js';
@@ -14,10 +14,10 @@ export interface ExistingColumns {
   dnc?: string | number;
 }
 
-const rowsText = ({ rows, count }: ImportProblem) =>
+const rowsText = ({ rows, count }: ScrubbedCsvProblem) =>
   `${rows.length === 1 ? 'row' : 'rows'} ${rows.join(', ')}${count > rows.length ? ` and ${count - rows.length} more` : ''}`;
 
-function describe(problem: ImportProblem): string {
+function describe(problem: ScrubbedCsvProblem): string {
   const value = problem.value === '' ? 'an empty cell' : `"${problem.value}"`;
   if (problem.column === 'row') return `${rowsText(problem)}: ${problem.value}`;
   const what = problem.column === 'line_type' ? 'line type' : 'DNC value';
@@ -25,7 +25,7 @@ function describe(problem: ImportProblem): string {
 }
 
 /** A file with unknown values: which values, on which rows, and what is accepted. */
-function problemsError(problems: ImportProblem[], problemRows: number): ApiError {
+function problemsError(problems: ScrubbedCsvProblem[], problemRows: number): ApiError {
   const issues: FieldIssue[] = problems.map((problem) => ({
     location: 'body',
     path: problem.column === 'line_type' ? 'line_type_col' : problem.column === 'dnc' ? 'dnc_col' : 'file',
@@ -60,7 +60,8 @@ export async function importExistingFile(
   const options = { phoneColumn: job.phone_col, lineTypeColumn: columns.line_type, dncColumn: columns.dnc };
   const upload = async () => {
     const stream = await blobStore.read(job.upload_key);
-    if (!stream) throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
+    if (!stream)
+      throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
     return stream;
   };
   try {
