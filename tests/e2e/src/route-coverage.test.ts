@@ -37,7 +37,11 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   downloadResult: (scrub) => scrub.files.download('ref'),
   downloadUpload: (scrub) => scrub.files.downloadUpload('ref'),
   createExistingFile: (scrub) =>
-    scrub.files.uploadExisting(new Uint8Array(), { file_name: 'done.csv', phone_col: 'Phone', line_type_col: 'Type' }),
+    scrub.files.uploadExisting(new Uint8Array(), {
+      file_name: 'done.csv',
+      phone_col: 'Phone',
+      line_type_col: 'Type',
+    }),
   submitExistingFile: (scrub) => scrub.files.submitExisting('job'),
   adminListUsers: (scrub) => scrub.admin.users.list({ search: 'pat' }),
   adminGetUser: (scrub) => scrub.admin.users.get('pat@example.com'),

@@ -27,26 +27,50 @@ function csvFile(name: string, content: string): string {
 
 describe('scrub upload-existing', () => {
   it('stores a scrubbed file charging nothing; scrub files lists it and scrub export downloads it', async () => {
-    const file = csvFile('done.csv', 'Name,Phone,Kind,DNC flag\nAnn,2012345678,Mobile,0\nBob,2023334444,VoIP,1\n');
+    const file = csvFile(
+      'done.csv',
+      'Name,Phone,Kind,DNC flag\nAnn,2012345678,Mobile,0\nBob,2023334444,VoIP,1\n',
+    );
     const stored = await scrub(
-      ['upload-existing', file, '--phone-col', 'Phone', '--line-type-col', '3', '--dnc-col', 'DNC flag', '--json'],
+      [
+        'upload-existing',
+        file,
+        '--phone-col',
+        'Phone',
+        '--line-type-col',
+        '3',
+        '--dnc-col',
+        'DNC flag',
+        '--json',
+      ],
       env,
     );
     expect(stored.stderr).toBe('');
     expect(stored.code).toBe(0);
     const view = JSON.parse(stored.stdout);
-    expect(view).toMatchObject({ file_method: 'upload', status: 'completed', total_records: 2, credits_charged: 0 });
+    expect(view).toMatchObject({
+      file_method: 'upload',
+      status: 'completed',
+      total_records: 2,
+      credits_charged: 0,
+    });
 
     const files: FileList = JSON.parse((await scrub(['files', '--json'], env)).stdout);
     expect(files.files[0]).toMatchObject({ file_reference: view.file_reference, file_method: 'upload' });
     const dnc = await scrub(['export', view.file_reference, '--dnc', '1'], env);
-    expect(dnc.stdout.trim().split('\n')).toEqual(['Name,Phone,Kind,DNC flag,Line Type,DNC', 'Bob,2023334444,VoIP,1,voip,1']);
+    expect(dnc.stdout.trim().split('\n')).toEqual([
+      'Name,Phone,Kind,DNC flag,Line Type,DNC',
+      'Bob,2023334444,VoIP,1,voip,1',
+    ]);
   });
 
   it('names the unknown line types and their rows, exits 1 and stores nothing', async () => {
     const file = csvFile('bad.csv', 'Phone,Kind\n2012345678,mobile\n2012345679,pager\n');
     const before: FileList = JSON.parse((await scrub(['files', '--json'], env)).stdout);
-    const refused = await scrub(['upload-existing', file, '--phone-col', '1', '--line-type-col', 'Kind'], env);
+    const refused = await scrub(
+      ['upload-existing', file, '--phone-col', '1', '--line-type-col', 'Kind'],
+      env,
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('"pager" is not a line type (row 3)');
     const after: FileList = JSON.parse((await scrub(['files', '--json'], env)).stdout);

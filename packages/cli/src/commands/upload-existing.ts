@@ -7,7 +7,10 @@ export function uploadExistingCommand(context: Context): Command {
       'store a CSV already scrubbed elsewhere as a file (Direct DB): every line type is checked, nothing is charged',
     )
     .argument('<file>', 'the CSV file; it must have a header row')
-    .requiredOption('--phone-col <column>', 'the phone column: its header text, or its number counting from 1')
+    .requiredOption(
+      '--phone-col <column>',
+      'the phone column: its header text, or its number counting from 1',
+    )
     .requiredOption(
       '--line-type-col <column>',
       'the line type column (mobile, landline, voip, toll_free, invalid, unknown_geographic; any case)',

@@ -13,7 +13,8 @@ async function run(csv: string, options: Parameters<typeof importScrubbedCsv>[2]
 
 describe('importScrubbedCsv', () => {
   it('keeps every column and adds Line Type and DNC in the product words', async () => {
-    const csv = 'Name,Phone,Type,Do Not Call\nAnn,2012345678,Mobile,0\nBob,(201) 234-5678,toll free,yes\nCid,2023334444,Wireless,clean\n';
+    const csv =
+      'Name,Phone,Type,Do Not Call\nAnn,2012345678,Mobile,0\nBob,(201) 234-5678,toll free,yes\nCid,2023334444,Wireless,clean\n';
     const { result, text } = await run(csv, { phoneColumn: 'phone', lineTypeColumn: 'Type', dncColumn: 3 });
     expect(text).toBe(
       [
@@ -34,14 +35,21 @@ describe('importScrubbedCsv', () => {
   });
 
   it('leaves DNC empty without a DNC column: unknown is not clean', async () => {
-    const { result, text } = await run('Phone,LT\n2012345678,landline\n', { phoneColumn: 0, lineTypeColumn: 'LT' });
+    const { result, text } = await run('Phone,LT\n2012345678,landline\n', {
+      phoneColumn: 0,
+      lineTypeColumn: 'LT',
+    });
     expect(text).toBe('Phone,LT,Line Type,DNC\n2012345678,landline,landline,\n');
     expect(result.dncStatus).toEqual({});
   });
 
   it('reports every unknown value with its rows and writes nothing', async () => {
     const csv = 'Phone,LT,DNC\n2012345678,fax,0\n2012345679,mobile,maybe\n2012345670,fax,1\n2012345671,,0\n';
-    const { result, text } = await run(csv, { phoneColumn: 'Phone', lineTypeColumn: 'LT', dncColumn: 'DNC' }, false);
+    const { result, text } = await run(
+      csv,
+      { phoneColumn: 'Phone', lineTypeColumn: 'LT', dncColumn: 'DNC' },
+      false,
+    );
     expect(text).toBe('');
     expect(result.problemRows).toBe(4);
     expect(result.problems).toEqual([
@@ -52,14 +60,17 @@ describe('importScrubbedCsv', () => {
   });
 
   it('neutralises cells a spreadsheet would run, and keeps numbers as data', async () => {
-    const { text } = await run('Phone,Note,LT\n+1 201 234 5678,=cmd|calc,voip\n', { phoneColumn: 0, lineTypeColumn: 2 });
+    const { text } = await run('Phone,Note,LT\n+1 201 234 5678,=cmd|calc,voip\n', {
+      phoneColumn: 0,
+      lineTypeColumn: 2,
+    });
     expect(text).toBe("Phone,Note,LT,Line Type,DNC\n+1 201 234 5678,'=cmd|calc,voip,voip,\n");
   });
 
   it('names a missing column and refuses an empty file', async () => {
-    await expect(run('Phone,X\n1,mobile\n', { phoneColumn: 'Phone', lineTypeColumn: 'Type' })).rejects.toThrow(
-      /No "Type" column/,
-    );
+    await expect(
+      run('Phone,X\n1,mobile\n', { phoneColumn: 'Phone', lineTypeColumn: 'Type' }),
+    ).rejects.toThrow(/No "Type" column/);
     await expect(run('', { phoneColumn: 0, lineTypeColumn: 1 })).rejects.toBeInstanceOf(CsvError);
   });
 

@@ -77,10 +77,10 @@ describe('Upload Existing Files', () => {
     });
     expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(0);
 
-    const list = FileListSchema.parse(
-      (await t.app.inject({ method: 'GET', url: '/files', headers })).json(),
-    );
-    expect(list.files.map((f) => [f.file_reference, f.file_method])).toEqual([[file.file_reference, 'upload']]);
+    const list = FileListSchema.parse((await t.app.inject({ method: 'GET', url: '/files', headers })).json());
+    expect(list.files.map((f) => [f.file_reference, f.file_method])).toEqual([
+      [file.file_reference, 'upload'],
+    ]);
 
     const clean = await t.app.inject({ method: 'GET', url: `/files/${file.file_reference}/result?dnc=0` });
     expect(clean.body.trim().split('\n')).toEqual([
@@ -92,7 +92,13 @@ describe('Upload Existing Files', () => {
 
   it('refuses a file with unknown line types, naming values and rows, and stores nothing', async () => {
     const { headers } = await account();
-    const csv = ['Phone,LT', '2012345678,mobile', '2012345679,fax', '2012345670,pager', '2012345671,fax'].join('\n');
+    const csv = [
+      'Phone,LT',
+      '2012345678,mobile',
+      '2012345679,fax',
+      '2012345670,pager',
+      '2012345671,fax',
+    ].join('\n');
     const { job, status, body } = await uploadAndSubmit(headers, csv, { phone_col: 0, line_type_col: 'LT' });
     expect(status).toBe(400);
     expect(body.error.code).toBe('validation_failed');
@@ -134,7 +140,12 @@ describe('Upload Existing Files', () => {
     });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toContain('No "Kind" column');
-    const empty = await create(headers, { file_name: 'x.csv', phone_col: 0, line_type_col: 1, csv_content: '' });
+    const empty = await create(headers, {
+      file_name: 'x.csv',
+      phone_col: 0,
+      line_type_col: 1,
+      csv_content: '',
+    });
     expect(empty.status).toBe(400);
     expect(empty.body.error.code).toBe('csv_empty');
     const noLineType = await create(headers, { file_name: 'x.csv', phone_col: 'Phone' });
@@ -146,9 +157,17 @@ describe('Upload Existing Files', () => {
     const { profileId, headers } = await account();
     const created = await create(headers, { file_name: 'x.csv', phone_col: 'Phone', line_type_col: 'Type' });
     expect(created.status).toBe(201);
-    const asBulk = await t.app.inject({ method: 'POST', url: `/bulk/jobs/${created.body.job_id}/submit`, headers });
+    const asBulk = await t.app.inject({
+      method: 'POST',
+      url: `/bulk/jobs/${created.body.job_id}/submit`,
+      headers,
+    });
     expect(asBulk.statusCode).toBe(404);
-    await t.database.db.updateTable('profiles').set({ plan_status: 'paused' }).where('id', '=', profileId).execute();
+    await t.database.db
+      .updateTable('profiles')
+      .set({ plan_status: 'paused' })
+      .where('id', '=', profileId)
+      .execute();
     const paused = await create(headers, { file_name: 'x.csv', phone_col: 'Phone', line_type_col: 'Type' });
     expect(paused.status).toBe(403);
     expect(paused.body.error.code).toBe('plan_paused');

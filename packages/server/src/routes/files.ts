@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { type FileListQuery, messages, routes } from '@scrub/contract';
-import { getProfile } from '../account/profiles.js';
 import { requireActivePlan } from '../account/plan-status.js';
+import { getProfile } from '../account/profiles.js';
 import { importExistingFile } from '../bulk/existing-file.js';
 import {
   bulkJobOf,
@@ -53,7 +53,8 @@ export function registerFiles({ registry, database, blobStore, config, publicUrl
     if (job.status !== 'awaiting_upload') return job;
     await requireActive(job.profile_id);
     const stored = await blobStore.stat(job.upload_key);
-    if (!stored) throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
+    if (!stored)
+      throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
     if (stored.size > config.maxUploadBytes) {
       throw new ApiError(
         'payload_too_large',
@@ -73,7 +74,10 @@ export function registerFiles({ registry, database, blobStore, config, publicUrl
         fileMethod: 'upload',
         phoneCol: body.phone_col,
         headerRow: true,
-        mapping: { line_type: body.line_type_col, ...(body.dnc_col === undefined ? {} : { dnc: body.dnc_col }) },
+        mapping: {
+          line_type: body.line_type_col,
+          ...(body.dnc_col === undefined ? {} : { dnc: body.dnc_col }),
+        },
       },
       uploadKeyOf,
     );
