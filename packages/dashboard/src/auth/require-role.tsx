@@ -2,7 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { readActing } from './acting';
-import { hasRole, useSession } from './use-session';
+import { hasRole, useOwnRole } from './use-session';
 
 /**
  * Screens for some roles only: anyone else is sent to `/` (seed 2: "/admin needs an admin token,
@@ -10,14 +10,14 @@ import { hasRole, useSession } from './use-session';
  * whatever the screen does; this keeps people from screens that could only fail.
  */
 export function RequireRole({ roles, children }: { roles: readonly string[]; children: ReactNode }) {
-  const session = useSession();
-  if (session.isPending) {
+  const role = useOwnRole();
+  if (role.isPending) {
     return (
       <Center py="xl">
         <Loader aria-label="Loading" />
       </Center>
     );
   }
-  if (!hasRole(session.data?.groups, roles) || readActing()) return <Navigate to="/" replace />;
+  if (!hasRole(role.data, roles) || readActing()) return <Navigate to="/" replace />;
   return children;
 }

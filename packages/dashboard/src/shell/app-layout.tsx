@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { readActing } from '../auth/acting';
-import { ADMIN_ROLES, hasRole, useSession } from '../auth/use-session';
+import { ADMIN_ROLES, hasRole, STAFF_ROLES, useOwnRole, useSession } from '../auth/use-session';
 import { CreditCounter } from '../credits/credit-counter';
 import { AccountMenu } from './account-menu';
 import { ActingBanner } from './acting-banner';
@@ -42,9 +42,11 @@ export function AppLayout() {
   useScrollOnNavigate();
   const signedIn = Boolean(session.data) && !handle.bare;
   const showNavbar = signedIn;
+  const role = useOwnRole().data;
   const acting = session.data ? readActing() : null;
-  // The ADMIN link needs an admin's own token: not while acting as a user.
-  const admin = !acting && hasRole(session.data?.groups, ADMIN_ROLES);
+  // The ADMIN link needs an admin's own token: not while acting as a user, who sees their own sidebar.
+  const admin = !acting && hasRole(role, ADMIN_ROLES);
+  const staff = !acting && hasRole(role, STAFF_ROLES);
 
   return (
     <AppShell
@@ -96,7 +98,7 @@ export function AppLayout() {
       {showNavbar && session.data && (
         <AppShell.Navbar p="md" aria-label="Sidebar">
           <ScrollArea>
-            <Sidebar session={session.data} admin={admin} acting={Boolean(acting)} onNavigate={close} />
+            <Sidebar session={session.data} admin={admin} staff={staff} onNavigate={close} />
           </ScrollArea>
         </AppShell.Navbar>
       )}

@@ -2,7 +2,6 @@ import { Button, Stack, Text } from '@mantine/core';
 import type { AuthSession } from '@scrub/sdk';
 import { Link, useNavigate } from 'react-router';
 import { signOut } from '../auth/sign-out';
-import { STAFF_ROLES } from '../auth/use-session';
 import { displayName } from './account-menu';
 import { HeaderLinks } from './header-links';
 
@@ -13,16 +12,15 @@ import { HeaderLinks } from './header-links';
 export function Sidebar({
   session,
   admin = false,
-  acting = false,
+  staff = false,
   onNavigate,
 }: {
   session: AuthSession;
   admin?: boolean;
-  acting?: boolean;
+  staff?: boolean;
   onNavigate: () => void;
 }) {
   const navigate = useNavigate();
-  const staff = !acting && session.groups.some((group) => STAFF_ROLES.includes(group));
   return (
     <Stack gap="sm" onClick={(event) => (event.target as HTMLElement).closest('a') && onNavigate()}>
       <Text fw={700} data-testid="sidebar-name">

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { startActing } from '../../auth/acting';
-import { useSession } from '../../auth/use-session';
+import { useOwnRole } from '../../auth/use-session';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { adminScrub, useAdminUser, useAdminUsers, useRefreshAdmin } from './admin-queries';
 import { CreateAccountForm } from './create-account-form';
@@ -91,13 +91,13 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
 
 /** Admin Page (seed 2): pick an account, see its plan, create, delete, inform, act as. */
 export default function AdminPage() {
-  const session = useSession();
+  const role = useOwnRole();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const users = useAdminUsers(debounced.trim());
   const [selected, setSelected] = useState<string | null>(null);
   const [infoOpen, setInfoOpen] = useState(false);
-  const superAdmin = session.data?.groups.includes('Super Admin') ?? false;
+  const superAdmin = role.data === 'Super Admin';
   const options = (users.data?.users ?? []).map((user) => ({
     value: user.user_id,
     label: `${user.email} (${user.role_name}${user.status === 'disabled' ? ', disabled' : ''})`,
