@@ -30,9 +30,9 @@ async function open(page: Page, path: string): Promise<void> {
   await page.locator('main').waitFor();
 }
 
-async function choose(page: Page, select: Locator, option: string | RegExp): Promise<void> {
+async function choose(page: Page, select: Locator, option: string): Promise<void> {
   await select.click();
-  await page.getByRole('option', { name: option }).first().click();
+  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 async function logIn(page: Page, email: string): Promise<void> {
@@ -61,7 +61,7 @@ const counter = (page: Page) => page.getByTestId('credit-counter');
 /** Picks Pat in the Admin page's searchable account picker. */
 async function selectPat(page: Page): Promise<void> {
   await open(page, '/admin');
-  const picker = page.getByRole('textbox', { name: 'User account' });
+  const picker = page.getByRole('combobox', { name: 'User account' });
   await picker.fill(PAT.slice(0, 8));
   await page.getByRole('option', { name: new RegExp(PAT.replace(/\./g, '\\.')) }).click();
   await page.getByTestId('selected-plan').waitFor();
@@ -81,12 +81,11 @@ describe('the admin screens in Chromium', () => {
     await record(page, 'admin');
 
     // Create Account: all fields, then the confirmation modal.
-    const create = page.getByRole('region', { name: 'Create Account' });
-    await create.getByLabel('Email').fill(PAT);
-    await create.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await create.getByLabel('Confirm password').fill(PASSWORD);
-    await choose(page, create.getByRole('textbox', { name: 'Type' }), 'User');
-    await create.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByLabel('Email', { exact: true }).fill(PAT);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await choose(page, page.getByRole('combobox', { name: 'Type' }), 'User');
+    await page.getByRole('button', { name: 'Create Account' }).click();
     await page.getByText(`Create a User account for ${PAT}?`).waitFor();
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Account created successfully').waitFor();
