@@ -67,8 +67,8 @@ export const routes: RouteObject[] = [
       // Buying is part 2 (payments): until then CREDITS/PLANS shows the catalogue read-only.
       { path: '/purchase', element: member(<PlansPage />) },
       { path: '/users', element: staff(STAFF_ROLES, <UsersPage />) },
-      { path: '/add', element: staff(STAFF_ROLES, <AddUserPage />) },
-      { path: '/edit/:userId', element: staff(STAFF_ROLES, <EditUserPage />) },
+      { path: '/add', element: staff(ADMIN_ROLES, <AddUserPage />) },
+      { path: '/edit/:userId', element: staff(ADMIN_ROLES, <EditUserPage />) },
       { path: '/admin', element: staff(ADMIN_ROLES, <AdminPage />) },
       { path: '/admin/audit', element: staff(['Super Admin'], <AuditPage />) },
       { path: '/uploadexisting', element: member(<UploadExistingPage />) },

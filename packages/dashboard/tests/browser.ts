@@ -46,6 +46,21 @@ async function currentScheme(page: Page): Promise<Scheme> {
 }
 
 /**
+ * Mantine transitions some colours (a scheme switch, a notification coming in): measure and shoot
+ * once no CSS transition runs, however slow the machine (a loader's endless animation is not one).
+ */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((animation) => !(animation instanceof CSSTransition) || animation.playState === 'finished'),
+    undefined,
+    { timeout: 60_000 },
+  );
+}
+
+/**
  * axe-core in the page, in both colour schemes: no serious or critical violation. Injected through
  * the debugging protocol, so the page's CSP (scripts from 'self' only) stays on.
  */
@@ -54,8 +69,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   await page.evaluate(axeSource);
   for (const scheme of ['light', 'dark'] as const) {
     await setScheme(page, scheme);
-    // Mantine transitions some colours: measure once they have settled.
-    await page.waitForTimeout(300);
+    await settled(page);
     const violations = await page.evaluate(async () => {
       type Violation = { id: string; help: string; impact: string; nodes: { target: string[] }[] };
       type Axe = { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
@@ -83,7 +97,7 @@ export async function screenshot(page: Page, screen: string): Promise<void> {
     await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
     for (const scheme of ['light', 'dark'] as const) {
       await setScheme(page, scheme);
-      await page.waitForTimeout(150);
+      await settled(page);
       await page.screenshot({
         path: `${SCREENSHOT_DIR}${screen}-${width}-${scheme}.png`,
         animations: 'disabled',

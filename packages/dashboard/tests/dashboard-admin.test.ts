@@ -10,6 +10,8 @@ import { launchChromium, record } from './browser';
 const BOSS = 'boss@example.com';
 const PAT = `pat.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';
+/** The machine may be loaded: wait long for what a user would see, never for a fixed time. */
+const SLOW = { timeout: 60_000 };
 
 let server: RunningServer;
 let browser: Browser;
@@ -70,6 +72,7 @@ async function selectPat(page: Page): Promise<void> {
 describe('the admin screens in Chromium', () => {
   test('an admin creates a user, adds credits, acts as them, switches back, disables them; a plain user is sent away', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(SLOW.timeout);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -94,16 +97,17 @@ describe('the admin screens in Chromium', () => {
     await selectPat(page);
     await page.getByRole('button', { name: 'User Information' }).click();
     const modal = page.getByRole('dialog', { name: 'User Information' });
-    await expect.poll(() => modal.getByTestId('user-info-credits').textContent()).toBe('0');
+    await expect.poll(() => modal.getByTestId('user-info-credits').textContent(), SLOW).toBe('0');
     await expect(modal.getByRole('button', { name: 'Add' }).isDisabled()).resolves.toBe(true);
     await modal.getByLabel('Credits to add').fill('25');
     await modal.getByRole('button', { name: 'Add' }).click();
-    await expect.poll(() => modal.getByTestId('user-info-credits').textContent()).toBe('25');
+    await expect.poll(() => modal.getByTestId('user-info-credits').textContent(), SLOW).toBe('25');
     await record(page, 'admin-user-info');
     await page.keyboard.press('Escape');
 
     // A plain user: no admin link, and /admin typed by hand sends them away.
     const patContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    patContext.setDefaultTimeout(SLOW.timeout);
     const patPage = await patContext.newPage();
     await logIn(patPage, PAT);
     await expect(patPage.getByRole('link', { name: 'ADMIN' }).count()).resolves.toBe(0);
@@ -117,7 +121,7 @@ describe('the admin screens in Chromium', () => {
     await page.getByRole('button', { name: 'Act as this user' }).click();
     await page.waitForURL(/\/accountInfo/);
     await page.getByText(`Logged in as ${PAT}`).waitFor();
-    await expect.poll(() => counter(page).textContent(), { timeout: 10_000 }).toBe('25');
+    await expect.poll(() => counter(page).textContent(), SLOW).toBe('25');
     await record(page, 'admin-acting');
     await open(page, '/apidoc');
     await page.getByText(`Logged in as ${PAT}`).waitFor();
@@ -126,7 +130,7 @@ describe('the admin screens in Chromium', () => {
     await page.getByText('This is the ONLY time you will see this API key').waitFor();
     await page.getByTestId('test-phone').fill('2012345600');
     await page.getByRole('button', { name: 'Test', exact: true }).click();
-    await expect.poll(() => counter(page).textContent(), { timeout: 10_000 }).toBe('24');
+    await expect.poll(() => counter(page).textContent(), SLOW).toBe('24');
 
     // Switch back: asked first, then the admin's own account again.
     await page.getByRole('button', { name: 'Switch back' }).click();
@@ -170,7 +174,7 @@ describe('the admin screens in Chromium', () => {
       .getByRole('row', { name: new RegExp(PAT.replace(/\./g, '\\.')) })
       .getByRole('link', { name: 'Edit' })
       .click();
-    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(PAT);
+    await expect.poll(() => page.getByLabel('Email').inputValue(), SLOW).toBe(PAT);
     await record(page, 'edit-user');
 
     // Delete (disable) Pat, after the seed's question.
@@ -178,7 +182,7 @@ describe('the admin screens in Chromium', () => {
     await page.getByRole('button', { name: 'Delete Account' }).click();
     await page.getByText('Are you sure? Do you really want to delete this user?').waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await expect.poll(() => page.getByTestId('selected-status').textContent()).toBe('disabled');
+    await expect.poll(() => page.getByTestId('selected-status').textContent(), SLOW).toBe('disabled');
 
     expect(errors).toEqual([]);
     await context.close();
@@ -186,6 +190,7 @@ describe('the admin screens in Chromium', () => {
 
   test('Upload Existing Files: a small scrubbed CSV is stored and listed on Export as Direct DB', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(SLOW.timeout);
     const page = await context.newPage();
     await logIn(page, BOSS);
     await open(page, '/admin');

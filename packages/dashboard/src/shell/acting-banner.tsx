@@ -7,17 +7,23 @@ export function ActingBanner({ acting }: { acting: Acting }) {
   const [asking, setAsking] = useState(false);
   return (
     <>
-      <Alert color="orange" variant="filled" mb="md" role="status" data-testid="acting-banner">
+      <Alert color="orange" variant="light" withBorder mb="md" role="status" data-testid="acting-banner">
         <Group justify="space-between" gap="xs">
           <Text fw={600} size="sm">
             Logged in as {acting.email}
           </Text>
-          <Button size="xs" variant="white" color="dark" onClick={() => setAsking(true)}>
+          <Button size="xs" onClick={() => setAsking(true)}>
             Switch back
           </Button>
         </Group>
       </Alert>
-      <Modal opened={asking} onClose={() => setAsking(false)} title="Switch back" centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={asking}
+        onClose={() => setAsking(false)}
+        title="Switch back"
+        centered
+      >
         <Text>Are you sure you want to switch to your account?</Text>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={() => setAsking(false)}>

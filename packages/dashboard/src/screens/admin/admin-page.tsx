@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import type { ManagedUser } from '@scrub/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/error-message';
 import { startActing } from '../../auth/acting';
 import { useOwnRole } from '../../auth/use-session';
 import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useAdminUser, useAdminUsers, useRefreshAdmin } from './admin-queries';
 import { CreateAccountForm } from './create-account-form';
 import { UserInfoModal } from './user-info-modal';
@@ -28,7 +29,7 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
         ? adminScrub.admin.users.enable(userId)
         : adminScrub.admin.users.disable(userId),
     onSuccess: async (answer) => {
-      notifications.show({ title: 'Success', message: answer.message });
+      notifySuccess(answer.message);
       await refresh();
     },
     onError: (error) => showErrorDialog('Error!', errorMessage(error)),
@@ -65,7 +66,13 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
           {disabled ? 'Enable Account' : 'Delete Account'}
         </Button>
       </Group>
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title="Delete account" centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        title="Delete account"
+        centered
+      >
         <Text>Are you sure? Do you really want to delete this user?</Text>
         <Text size="sm" c="dimmed" mt="xs">
           The account is disabled: its sign-ins, key and queued files stop; nothing is erased.
@@ -89,19 +96,28 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
   );
 }
 
+type Option = { value: string; label: string; email: string };
+
+const toOption = (user: ManagedUser): Option => ({
+  value: user.user_id,
+  label: `${user.email} (${user.role_name}${user.status === 'disabled' ? ', disabled' : ''})`,
+  email: user.email,
+});
+
 /** Admin Page (seed 2): pick an account, see its plan, create, delete, inform, act as. */
 export default function AdminPage() {
   const role = useOwnRole();
   const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
+  const [picked, setPicked] = useState<Option | null>(null);
+  // Once an account is picked the box shows its label: search for its address, not for the label.
+  const shownLabel = picked !== null && search.startsWith(`${picked.email} (`);
+  const [debounced] = useDebouncedValue(shownLabel ? picked.email : search, 250);
   const users = useAdminUsers(debounced.trim());
-  const [selected, setSelected] = useState<string | null>(null);
+  const selected = picked?.value ?? null;
   const [infoOpen, setInfoOpen] = useState(false);
   const superAdmin = role.data === 'Super Admin';
-  const options = (users.data?.users ?? []).map((user) => ({
-    value: user.user_id,
-    label: `${user.email} (${user.role_name}${user.status === 'disabled' ? ', disabled' : ''})`,
-  }));
+  const options = (users.data?.users ?? []).map(toOption);
+  if (picked && !options.some((option) => option.value === picked.value)) options.unshift(picked);
 
   return (
     <Stack maw={1100}>
@@ -130,7 +146,7 @@ export default function AdminPage() {
             clearable
             data={options}
             value={selected}
-            onChange={setSelected}
+            onChange={(value) => setPicked(options.find((option) => option.value === value) ?? null)}
             searchValue={search}
             onSearchChange={setSearch}
             filter={({ options: all }) => all}

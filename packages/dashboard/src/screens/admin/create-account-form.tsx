@@ -1,10 +1,10 @@
 import { Button, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { adminMessages, USER_TYPES, type UserType } from '@scrub/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
 import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useRefreshAdmin } from './admin-queries';
 
 export const typeLabels: Record<UserType, string> = {
@@ -36,7 +36,7 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
         ut: type as UserType,
       }),
     onSuccess: async () => {
-      notifications.show({ title: 'Success', message: adminMessages.accountCreated });
+      notifySuccess(adminMessages.accountCreated);
       setEmail('');
       setPassword('');
       setConfirm('');
@@ -71,7 +71,13 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
           Create Account
         </Button>
       </Group>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Create account" centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title="Create account"
+        centered
+      >
         <Text>
           Create a {type ? typeLabels[type as UserType] : ''} account for {email.trim()}?
         </Text>

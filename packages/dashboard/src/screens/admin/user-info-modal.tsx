@@ -10,11 +10,11 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
 import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
 import { adminKeys, adminScrub, useAdminUser, useRefreshAdmin } from './admin-queries';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -91,7 +91,7 @@ function AdjustCredits({ userId }: { userId: string }) {
   const add = useMutation({
     mutationFn: () => adminScrub.admin.users.adjustCredits(userId, amount, reason.trim()),
     onSuccess: async (result) => {
-      notifications.show({ title: 'Success', message: result.message });
+      notifySuccess(result.message);
       setAmount(0);
       await refresh();
     },
@@ -123,7 +123,14 @@ export function UserInfoModal({ userId, onClose }: { userId: string | null; onCl
   const user = useAdminUser(userId);
   const info = user.data;
   return (
-    <Modal opened={userId !== null} onClose={onClose} title="User Information" size="lg" centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      opened={userId !== null}
+      onClose={onClose}
+      title="User Information"
+      size="lg"
+      centered
+    >
       {info && userId && (
         <Stack>
           <Table variant="vertical" withTableBorder>

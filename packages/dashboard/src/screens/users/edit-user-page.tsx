@@ -1,11 +1,11 @@
 import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { USER_TYPES, type UserType } from '@scrub/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useAdminUser, useRefreshAdmin } from '../admin/admin-queries';
 import { typeOptions } from '../admin/create-account-form';
 
@@ -36,7 +36,7 @@ export default function EditUserPage() {
         ...(password ? { lp: password } : {}),
       }),
     onSuccess: async (answer) => {
-      notifications.show({ title: 'Success', message: answer.message });
+      notifySuccess(answer.message);
       await refresh();
       navigate('/users');
     },

@@ -1,10 +1,10 @@
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { ADMIN_PASSWORD_MIN_LENGTH, adminMessages, type ManagedUser } from '@scrub/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
 import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
 import { adminScrub } from '../admin/admin-queries';
 
 /** The seed's checks, in its order: blank, too short, not the same. */
@@ -33,13 +33,19 @@ export function ResetPasswordModal({ user, onClose }: { user: ManagedUser | null
   const reset = useMutation({
     mutationFn: () => adminScrub.admin.users.resetPassword(user?.user_id ?? '', password, confirm),
     onSuccess: (answer) => {
-      notifications.show({ title: 'Success', message: answer.message });
+      notifySuccess(answer.message);
       close();
     },
     onError: (error) => showErrorDialog('Error!', errorMessage(error)),
   });
   return (
-    <Modal opened={user !== null} onClose={close} title={`Reset Password: ${user?.email ?? ''}`} centered>
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      opened={user !== null}
+      onClose={close}
+      title={`Reset Password: ${user?.email ?? ''}`}
+      centered
+    >
       <Stack>
         <PasswordInput
           label="New password"

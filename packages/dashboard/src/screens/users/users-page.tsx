@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Alert,
   Avatar,
   Button,
   Group,
@@ -12,13 +13,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import type { ManagedUser } from '@scrub/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
+import { useOwnRole } from '../../auth/use-session';
 import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useAdminUsers, useRefreshAdmin } from '../admin/admin-queries';
 import { ResetPasswordModal } from './reset-password-modal';
 
@@ -29,8 +31,30 @@ const initials = (user: ManagedUser) =>
     .map((part) => part[0]?.toUpperCase() ?? '')
     .join('');
 
-/** Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password. */
+/**
+ * Agency sees User Management in the sidebar (seed 1), but the service gives it no admin route yet
+ * (docs/auth.md): a plain notice instead of a table that could only fail with 403.
+ */
+function AgencyNotice() {
+  return (
+    <Stack maw={720}>
+      <Title order={1}>Users</Title>
+      <Alert color="blue" title="Coming Soon" data-testid="agency-users-notice">
+        Managing your client accounts from an Agency account is not available yet. Ask an administrator to
+        add, change or remove a user for you.
+      </Alert>
+    </Stack>
+  );
+}
+
+/** Users: the table for admins, a notice for Agency. */
 export default function UsersPage() {
+  const role = useOwnRole();
+  return role.data === 'Agency' ? <AgencyNotice /> : <UsersTable />;
+}
+
+/** Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password. */
+function UsersTable() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const users = useAdminUsers(debounced.trim());
@@ -40,7 +64,7 @@ export default function UsersPage() {
   const remove = useMutation({
     mutationFn: (user: ManagedUser) => adminScrub.admin.users.disable(user.user_id),
     onSuccess: async (answer) => {
-      notifications.show({ title: 'Success', message: answer.message });
+      notifySuccess(answer.message);
       await refresh();
     },
     onError: (error) => showErrorDialog('Error!', errorMessage(error)),
@@ -119,7 +143,13 @@ export default function UsersPage() {
         </Table>
       </ScrollArea>
       {users.isPending && <Text c="dimmed">Loading…</Text>}
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete user" centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete user"
+        centered
+      >
         <Text>Are you sure? Do you really want to delete this user?</Text>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={() => setDeleting(null)}>
