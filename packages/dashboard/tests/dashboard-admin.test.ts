@@ -9,6 +9,7 @@ import { launchChromium, record } from './browser';
 
 const BOSS = 'boss@example.com';
 const PAT = `pat.${Date.now()}@example.com`;
+const AGENCY = `agency.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';
 /** The machine may be loaded: wait long for what a user would see, never for a fixed time. */
 const SLOW = { timeout: 60_000 };
@@ -93,6 +94,16 @@ describe('the admin screens in Chromium', () => {
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Account created successfully').waitFor();
 
+    // An Agency account too: the form is emptied once it is created.
+    await page.getByLabel('Email', { exact: true }).fill(AGENCY);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await choose(page, page.getByRole('combobox', { name: 'Type' }), 'Agency');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await page.getByText(`Create an Agency account for ${AGENCY}?`).waitFor();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => page.getByLabel('Email', { exact: true }).inputValue(), SLOW).toBe('');
+
     // User Information: Add is disabled at 0; 25 credits added.
     await selectPat(page);
     await page.getByRole('button', { name: 'User Information' }).click();
@@ -116,6 +127,22 @@ describe('the admin screens in Chromium', () => {
     await open(patPage, '/users');
     await patPage.waitForURL(`${server.url}/`);
     await patContext.close();
+
+    // Agency: User Management shows a notice (the service gives Agency no admin route yet); no
+    // ADMIN link, and /admin or /add typed by hand sends it away.
+    const agencyContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    agencyContext.setDefaultTimeout(SLOW.timeout);
+    const agencyPage = await agencyContext.newPage();
+    await logIn(agencyPage, AGENCY);
+    await agencyPage.getByRole('link', { name: 'User Management' }).click();
+    await agencyPage.getByTestId('agency-users-notice').waitFor();
+    await expect(agencyPage.getByTestId('users-table').count()).resolves.toBe(0);
+    await expect(agencyPage.getByRole('link', { name: 'ADMIN' }).count()).resolves.toBe(0);
+    await open(agencyPage, '/admin');
+    await agencyPage.waitForURL(`${server.url}/`);
+    await open(agencyPage, '/add');
+    await agencyPage.waitForURL(`${server.url}/`);
+    await agencyContext.close();
 
     // Act as Pat: the banner on every screen, Pat's credits, a check made as Pat.
     await page.getByRole('button', { name: 'Act as this user' }).click();

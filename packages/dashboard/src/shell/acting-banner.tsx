@@ -7,7 +7,7 @@ export function ActingBanner({ acting }: { acting: Acting }) {
   const [asking, setAsking] = useState(false);
   return (
     <>
-      <Alert color="orange" variant="light" withBorder mb="md" role="status" data-testid="acting-banner">
+      <Alert color="orange" variant="light" mb="md" role="status" data-testid="acting-banner">
         <Group justify="space-between" gap="xs">
           <Text fw={600} size="sm">
             Logged in as {acting.email}

@@ -13,6 +13,8 @@ export const typeLabels: Record<UserType, string> = {
   admin: 'Admin',
   super_admin: 'Super Admin',
 };
+/** 'an Agency', 'an Admin', but 'a User' (a 'you' sound) and 'a Super Admin'. */
+const article = (word: string) => (/^[AEIO]/.test(word) ? 'an' : 'a');
 export const typeOptions = USER_TYPES.map((value) => ({ value, label: typeLabels[value] }));
 
 /**
@@ -46,6 +48,7 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
     },
     onError: (error) => showErrorDialog('Error', errorMessage(error, 'Error while create account')),
   });
+  const label = type ? typeLabels[type as UserType] : '';
   const empty = !email.trim() || !password || !confirm || !type;
 
   const ask = () => {
@@ -79,7 +82,7 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
         centered
       >
         <Text>
-          Create a {type ? typeLabels[type as UserType] : ''} account for {email.trim()}?
+          Create {article(label)} {label} account for {email.trim()}?
         </Text>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={() => setConfirming(false)}>

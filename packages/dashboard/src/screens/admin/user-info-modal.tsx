@@ -137,7 +137,7 @@ export function UserInfoModal({ userId, onClose }: { userId: string | null; onCl
             <Table.Tbody>
               <Table.Tr>
                 <Table.Th w={160}>Email</Table.Th>
-                <Table.Td>{info.email}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{info.email}</Table.Td>
               </Table.Tr>
               <Table.Tr>
                 <Table.Th>Role</Table.Th>
