@@ -36,6 +36,7 @@ import { plansCommand } from './commands/plans.js';
 import { purchasesCommand } from './commands/purchases.js';
 import { signupCommand } from './commands/signup.js';
 import { subscriptionCommand } from './commands/subscription.js';
+import { uploadExistingCommand } from './commands/upload-existing.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { Context, type GlobalOptions } from './context.js';
 import { handleError } from './handle-error.js';
@@ -77,6 +78,7 @@ export function createProgram(context: Context): Command {
     purchasesCommand,
     checkCommand,
     bulkCommand,
+    uploadExistingCommand,
     jobsCommand,
     filesCommand,
     exportCommand,

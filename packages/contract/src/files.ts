@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CountsSchema } from './bulk-jobs.js';
+import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema } from './bulk-jobs.js';
 import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
 
@@ -66,9 +66,56 @@ export const FileListSchema = z.object({
 });
 export type FileList = z.infer<typeof FileListSchema>;
 
+/**
+ * `POST /files/existing`: a file already scrubbed elsewhere (the seed's "Upload Existing Files",
+ * shown as Direct DB). Every upload has a header row. Columns are header texts (any case) or 0-based
+ * positions; the phone and line type columns are required, the DNC column optional. `csv_content`
+ * sends a small file inline and stores it at once.
+ */
+export const CreateExistingFileSchema = z
+  .object({
+    file_name: z.string().trim().min(1).max(255),
+    phone_col: ColumnRefSchema,
+    line_type_col: ColumnRefSchema,
+    dnc_col: ColumnRefSchema.optional(),
+    csv_content: z.string().optional(),
+  })
+  .strict()
+  .refine((body) => body.line_type_col !== body.phone_col, {
+    message: 'The line type column cannot be the phone column',
+    path: ['line_type_col'],
+  });
+export type CreateExistingFile = z.infer<typeof CreateExistingFileSchema>;
+
+/** The answer to `POST /files/existing`: the upload's URL, or the file itself when sent inline. */
+export const CreatedExistingFileSchema = CreatedBulkJobSchema.extend({
+  /** Set when the file came inline: it is stored already. */
+  file: FileViewSchema.nullable(),
+});
+export type CreatedExistingFile = z.infer<typeof CreatedExistingFileSchema>;
+
 const FileReferenceParams = z.object({ file_reference: z.string().min(1).max(64) });
 
+const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
+
 export const filesRoutes = defineRoutes('files', {
+  createExistingFile: {
+    method: 'POST',
+    path: '/files/existing',
+    auth: 'user',
+    summary: 'Upload Existing Files: a job for a file scrubbed elsewhere; answers the upload URL',
+    body: CreateExistingFileSchema,
+    response: CreatedExistingFileSchema,
+    status: 201,
+  },
+  submitExistingFile: {
+    method: 'POST',
+    path: '/files/existing/{job_id}/submit',
+    auth: 'user',
+    summary: 'Check every row of the uploaded file and store it as a completed file; charges nothing',
+    params: JobIdParams,
+    response: FileViewSchema,
+  },
   listFiles: {
     method: 'GET',
     path: '/files',

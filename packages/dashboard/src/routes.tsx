@@ -1,6 +1,8 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { RequireRole } from './auth/require-role';
 import { RequireSession } from './auth/require-session';
+import { ADMIN_ROLES, STAFF_ROLES } from './auth/use-session';
 import { VisitorsOnly } from './auth/visitors-only';
 import { AppLayout } from './shell/app-layout';
 import type { RouteHandle } from './shell/route-handle';
@@ -27,13 +29,21 @@ const RefundPage = lazy(() => import('./screens/info/refund-page'));
 const PrivacyPage = lazy(() => import('./screens/info/privacy-page'));
 const TroubleshootingPage = lazy(() => import('./screens/info/troubleshooting-page'));
 const ContactPage = lazy(() => import('./screens/info/contact-page'));
-const ComingSoonPage = lazy(() => import('./screens/info/coming-soon-page'));
+const AdminPage = lazy(() => import('./screens/admin/admin-page'));
+const AuditPage = lazy(() => import('./screens/admin/audit-page'));
+const UsersPage = lazy(() => import('./screens/users/users-page'));
+const AddUserPage = lazy(() => import('./screens/users/add-user-page'));
+const EditUserPage = lazy(() => import('./screens/users/edit-user-page'));
+const UploadExistingPage = lazy(() => import('./screens/upload-existing/upload-existing-page'));
 const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
 const PurchasePage = lazy(() => import('./screens/purchase/purchase-page'));
 const CardPage = lazy(() => import('./screens/card/card-page'));
 
 const visitor = (element: React.ReactNode) => <VisitorsOnly>{element}</VisitorsOnly>;
 const member = (element: React.ReactNode) => <RequireSession>{element}</RequireSession>;
+/** Signed in with one of these roles, else sent to `/` (the service refuses such calls regardless). */
+const staff = (roles: readonly string[], element: React.ReactNode) =>
+  member(<RequireRole roles={roles}>{element}</RequireRole>);
 const handle = (value: RouteHandle) => value;
 
 /** The seeds' route table: every screen is a child of one shell. */
@@ -58,9 +68,12 @@ export const routes: RouteObject[] = [
       { path: '/accountInfo', element: member(<AccountInfoPage />) },
       { path: '/purchase', element: member(<PurchasePage />) },
       { path: '/card', element: member(<CardPage />) },
-      { path: '/users', element: member(<ComingSoonPage />) },
-      { path: '/add', element: member(<ComingSoonPage />) },
-      { path: '/edit/:userId', element: member(<ComingSoonPage />) },
+      { path: '/users', element: staff(STAFF_ROLES, <UsersPage />) },
+      { path: '/add', element: staff(ADMIN_ROLES, <AddUserPage />) },
+      { path: '/edit/:userId', element: staff(ADMIN_ROLES, <EditUserPage />) },
+      { path: '/admin', element: staff(ADMIN_ROLES, <AdminPage />) },
+      { path: '/admin/audit', element: staff(['Super Admin'], <AuditPage />) },
+      { path: '/uploadexisting', element: member(<UploadExistingPage />) },
       { path: '/dashboard', element: <Navigate to="/export" replace /> },
       { path: '/bulk', element: member(<BulkPage />) },
       { path: '/export', element: member(<ExportPage />) },

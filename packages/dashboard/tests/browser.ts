@@ -21,18 +21,6 @@ export function launchChromium(): Promise<Browser> {
 type Scheme = 'light' | 'dark';
 
 /**
- * Until the colour transitions a change started have ended (two frames, so the change has been
- * styled and its transitions exist). Looping animations, such as a loader's, are not waited for.
- */
-async function settled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const transitions = document.getAnimations().filter((animation) => animation instanceof CSSTransition);
-    await Promise.all(transitions.map((transition) => transition.finished.catch(() => undefined)));
-  });
-}
-
-/**
  * Switches the colour scheme without a reload (which would lose a wizard's state): stores it, and
  * tells Mantine's colour-scheme manager as another tab would, so the app's state follows too.
  */
@@ -55,6 +43,25 @@ async function currentScheme(page: Page): Promise<Scheme> {
     'dark'
     ? 'dark'
     : 'light';
+}
+
+/**
+ * Mantine transitions some colours (a scheme switch, a notification coming in): measure and shoot
+ * once no CSS transition runs, however slow the machine (a loader's endless animation is not one).
+ */
+async function settled(page: Page): Promise<void> {
+  // Two frames first, so that a change has been styled and its transitions exist.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((animation) => !(animation instanceof CSSTransition) || animation.playState === 'finished'),
+    undefined,
+    { timeout: 60_000 },
+  );
 }
 
 /**

@@ -32,6 +32,16 @@ export {
   filterResultCsv,
   type ResultFilter,
 } from './csv/filter-result-csv.ts';
+export {
+  IMPORTED_LINE_TYPES,
+  type ImportedLineType,
+  type ImportScrubbedCsvOptions,
+  type ImportScrubbedCsvResult,
+  importedDncOf,
+  importedLineTypeOf,
+  importScrubbedCsv,
+  type ScrubbedCsvProblem,
+} from './csv/import-scrubbed-csv.ts';
 export { previewCsv } from './csv/preview-csv.ts';
 export {
   type CountCsvOptions,

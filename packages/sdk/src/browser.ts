@@ -114,7 +114,14 @@ export {
   type UploadSource,
   type WaitOptions,
 } from './resources/bulk-jobs.js';
-export { type DownloadOptions, type FileListParams, FilePage, Files } from './resources/files.js';
+export {
+  type DownloadOptions,
+  type ExistingFileParams,
+  type FileListParams,
+  FilePage,
+  Files,
+  type UploadExistingOptions,
+} from './resources/files.js';
 export { Payments } from './resources/payments.js';
 export { Plans } from './resources/plans.js';
 export { Purchases } from './resources/purchases.js';

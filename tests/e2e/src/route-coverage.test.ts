@@ -37,6 +37,13 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   getFile: (scrub) => scrub.files.get('ref'),
   downloadResult: (scrub) => scrub.files.download('ref'),
   downloadUpload: (scrub) => scrub.files.downloadUpload('ref'),
+  createExistingFile: (scrub) =>
+    scrub.files.uploadExisting(new Uint8Array(), {
+      file_name: 'done.csv',
+      phone_col: 'Phone',
+      line_type_col: 'Type',
+    }),
+  submitExistingFile: (scrub) => scrub.files.submitExisting('job'),
   adminListUsers: (scrub) => scrub.admin.users.list({ search: 'pat' }),
   adminGetUser: (scrub) => scrub.admin.users.get('pat@example.com'),
   adminCreateUser: (scrub) =>

@@ -8,3 +8,8 @@ import type { Scrub } from '@scrub/sdk';
 export function loadScrub(): Promise<Scrub> {
   return import('./scrub-client').then((module) => module.scrub);
 }
+
+/** The signed-in person's own client, even while acting as a user (see scrub-client.ts). */
+export function loadOwnScrub(): Promise<Scrub> {
+  return import('./scrub-client').then((module) => module.ownScrub);
+}

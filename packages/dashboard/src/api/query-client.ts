@@ -1,4 +1,5 @@
 import { focusManager, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { readActing, stopActing } from '../auth/acting';
 import { showErrorDialog } from '../shell/error-dialog';
 
 /**
@@ -13,7 +14,9 @@ async function onGlobalError(error: unknown): Promise<void> {
     '@scrub/sdk'
   );
   if (error instanceof AuthenticationError || error instanceof SessionExpiredError) {
-    signedOutHandler?.();
+    // An act-as token that ran out (or a user disabled meanwhile) ends the acting, not the admin's session.
+    if (readActing()) stopActing();
+    else signedOutHandler?.();
     return;
   }
   // A paused account refused a purchase or a check: the seeds' Account Confirmation modal offers to activate it.

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { loadScrub } from '../api/load-scrub';
+import { loadOwnScrub, loadScrub } from '../api/load-scrub';
 import { queryKeys } from '../api/query-keys';
 
 /**
@@ -16,3 +16,25 @@ export function useSession() {
 
 /** Staff roles see User Management in the sidebar (seed 1, section 6). */
 export const STAFF_ROLES = ['Agency', 'Admin', 'Super Admin'];
+
+/** Admin screens and the ADMIN link: Admin and Super Admin (the service refuses everyone else). */
+export const ADMIN_ROLES = ['Admin', 'Super Admin'];
+
+/**
+ * The signed-in person's own role, as the service decides it (`GET /user`): the ID token's groups
+ * do not say everything (an address in SCRUB_ADMIN_EMAILS is a Super Admin with no group). Asked
+ * with the person's own credentials, so acting as a user does not change it.
+ */
+export function useOwnRole() {
+  const session = useSession();
+  const userId = session.data?.userId;
+  return useQuery({
+    queryKey: ['own-role', userId],
+    queryFn: async () => (await (await loadOwnScrub()).user.get()).role.name as string,
+    enabled: Boolean(userId),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export const hasRole = (role: string | undefined, roles: readonly string[]) =>
+  role !== undefined && roles.includes(role);

@@ -2,9 +2,11 @@ import { Anchor, AppShell, Box, Burger, Center, Group, Loader, ScrollArea } from
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
-import { useSession } from '../auth/use-session';
+import { readActing } from '../auth/acting';
+import { ADMIN_ROLES, hasRole, STAFF_ROLES, useOwnRole, useSession } from '../auth/use-session';
 import { CreditCounter } from '../credits/credit-counter';
 import { AccountMenu } from './account-menu';
+import { ActingBanner } from './acting-banner';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { Footer } from './footer';
 import { HeaderLinks } from './header-links';
@@ -40,6 +42,11 @@ export function AppLayout() {
   useScrollOnNavigate();
   const signedIn = Boolean(session.data) && !handle.bare;
   const showNavbar = signedIn;
+  const role = useOwnRole().data;
+  const acting = session.data ? readActing() : null;
+  // The ADMIN link needs an admin's own token: not while acting as a user, who sees their own sidebar.
+  const admin = !acting && hasRole(role, ADMIN_ROLES);
+  const staff = !acting && hasRole(role, STAFF_ROLES);
 
   return (
     <AppShell
@@ -72,7 +79,7 @@ export function AppLayout() {
           {!handle.bare && (
             <Group gap="md" wrap="nowrap">
               <Group visibleFrom="md">
-                <HeaderLinks signedIn={Boolean(session.data)} />
+                <HeaderLinks signedIn={Boolean(session.data)} admin={admin} />
               </Group>
               {!session.data && (
                 <Group hiddenFrom="md" gap="xs">
@@ -91,11 +98,12 @@ export function AppLayout() {
       {showNavbar && session.data && (
         <AppShell.Navbar p="md" aria-label="Sidebar">
           <ScrollArea>
-            <Sidebar session={session.data} onNavigate={close} />
+            <Sidebar session={session.data} admin={admin} staff={staff} onNavigate={close} />
           </ScrollArea>
         </AppShell.Navbar>
       )}
       <AppShell.Main>
+        {acting && <ActingBanner acting={acting} />}
         <Suspense fallback={pageLoader}>
           <Outlet />
         </Suspense>

@@ -8,13 +8,27 @@ const signedInLinks = [
   { to: '/export', label: 'EXPORT' },
 ];
 
+/** ADMIN sits after API, only for an admin's own session (seed 2). */
+const adminLink = { to: '/admin', label: 'ADMIN' };
+
 /** The header's links; the same list fills the mobile drawer. */
-export function HeaderLinks({ signedIn, vertical = false }: { signedIn: boolean; vertical?: boolean }) {
+export function HeaderLinks({
+  signedIn,
+  admin = false,
+  vertical = false,
+}: {
+  signedIn: boolean;
+  admin?: boolean;
+  vertical?: boolean;
+}) {
   const direction = vertical ? 'column' : 'row';
   if (signedIn) {
+    const links = admin
+      ? [...signedInLinks.slice(0, 2), adminLink, ...signedInLinks.slice(2)]
+      : signedInLinks;
     return (
       <Group gap="md" style={{ flexDirection: direction }} align={vertical ? 'flex-start' : 'center'}>
-        {signedInLinks.map((link) => (
+        {links.map((link) => (
           <Anchor key={link.to} component={Link} to={link.to} fw={600} size="sm">
             {link.label}
           </Anchor>

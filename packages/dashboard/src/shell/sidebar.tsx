@@ -2,14 +2,25 @@ import { Button, Stack, Text } from '@mantine/core';
 import type { AuthSession } from '@scrub/sdk';
 import { Link, useNavigate } from 'react-router';
 import { signOut } from '../auth/sign-out';
-import { STAFF_ROLES } from '../auth/use-session';
 import { displayName } from './account-menu';
 import { HeaderLinks } from './header-links';
 
-/** The sidebar: display name, Client Performance, User Management (staff roles), Logout. */
-export function Sidebar({ session, onNavigate }: { session: AuthSession; onNavigate: () => void }) {
+/**
+ * The sidebar: display name, Client Performance, User Management (staff roles), Admin (admins),
+ * Logout. Acting as a user shows the user's sidebar: no staff links.
+ */
+export function Sidebar({
+  session,
+  admin = false,
+  staff = false,
+  onNavigate,
+}: {
+  session: AuthSession;
+  admin?: boolean;
+  staff?: boolean;
+  onNavigate: () => void;
+}) {
   const navigate = useNavigate();
-  const staff = session.groups.some((group) => STAFF_ROLES.includes(group));
   return (
     <Stack gap="sm" onClick={(event) => (event.target as HTMLElement).closest('a') && onNavigate()}>
       <Text fw={700} data-testid="sidebar-name">
@@ -23,6 +34,11 @@ export function Sidebar({ session, onNavigate }: { session: AuthSession; onNavig
           User Management
         </Button>
       )}
+      {admin && (
+        <Button component={Link} to="/admin" variant="light">
+          Admin
+        </Button>
+      )}
       <Button
         variant="default"
         onClick={async () => {
@@ -33,7 +49,7 @@ export function Sidebar({ session, onNavigate }: { session: AuthSession; onNavig
         Logout
       </Button>
       <Stack hiddenFrom="md" gap="xs" mt="md">
-        <HeaderLinks signedIn vertical />
+        <HeaderLinks signedIn admin={admin} vertical />
       </Stack>
     </Stack>
   );

@@ -1,4 +1,6 @@
 import {
+  type CreatedExistingFile,
+  type CreateExistingFile,
   type DncFilter,
   type FileList,
   type FileListQuery,
@@ -7,8 +9,19 @@ import {
   routes,
 } from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
+import { fetchFunction } from '../core/internal.js';
 import { itemsFrom, type Page, PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
+import { putUpload, type UploadOptions, type UploadSource } from '../core/upload.js';
+import { ConflictError } from '../errors.js';
+
+/** `POST /files/existing` without the file: `phone_col` and `line_type_col` required, `dnc_col` optional. */
+export type ExistingFileParams = Omit<CreateExistingFile, 'csv_content'>;
+
+export interface UploadExistingOptions extends RequestOptions {
+  /** The upload's progress, as `bulk.upload()` reports it. */
+  onUploadProgress?: UploadOptions['onProgress'];
+}
 
 /** `GET /files`: every field is optional; `page` 1 and `limit` 20 (at most 100) by default. */
 export type FileListParams = Partial<FileListQuery>;
@@ -101,6 +114,50 @@ export class Files extends APIResource {
       },
       options,
     );
+  }
+
+  /**
+   * Upload Existing Files, step one: a job for a file already scrubbed elsewhere, answered with the
+   * URL to PUT it to (or, with `csv_content`, the stored file at once).
+   */
+  createExisting(params: CreateExistingFile, options?: RequestOptions): Promise<CreatedExistingFile> {
+    return this.client.request(routes.createExistingFile, params, options);
+  }
+
+  /**
+   * Upload Existing Files, last step: the service checks every row's line type (and DNC value) and
+   * stores the file as a completed file, charging nothing. `BadRequestError` (code
+   * `validation_failed`, `issues` naming each unknown value and its rows) stores nothing.
+   */
+  submitExisting(jobId: string, options?: RequestOptions): Promise<FileView> {
+    return this.client.request(routes.submitExistingFile, { job_id: jobId }, options);
+  }
+
+  /**
+   * All of Upload Existing Files in one call: creates the job, uploads `source` (a path in Node, a
+   * `File` or `Blob` in browsers, bytes or a stream) and submits it. Resolves with the stored file,
+   * listed by `list()` with `file_method: 'upload'` (shown as Direct DB).
+   */
+  async uploadExisting(
+    source: UploadSource,
+    params: ExistingFileParams,
+    { onUploadProgress, ...options }: UploadExistingOptions = {},
+  ): Promise<FileView> {
+    const created = await this.createExisting(params, options);
+    await putUpload(this.client[fetchFunction](), created.upload_url!, source, {
+      onProgress: onUploadProgress,
+      signal: options.signal,
+      timeout: options.timeout ?? this.client.timeout,
+    });
+    try {
+      return await this.submitExisting(created.job_id, options);
+    } catch (error) {
+      // A submit whose answer was lost is retried, and the retry finds the file stored already.
+      if (!(error instanceof ConflictError)) throw error;
+      const stored = await this.get(created.file_reference, options);
+      if (stored.status !== 'completed') throw error;
+      return stored;
+    }
   }
 
   /** The CSV as it was uploaded, as a stream of its bytes (whatever their encoding). */

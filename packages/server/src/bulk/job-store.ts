@@ -418,3 +418,41 @@ export function fileViewOf(row: JobRow, publicUrl: string): FileView {
     file_message: row.file_message,
   };
 }
+
+export interface ImportedOutcome {
+  resultKey: string;
+  totalRows: number;
+  duplicates: number;
+  lineTypes: Record<string, number>;
+  dncStatus: Record<string, number>;
+}
+
+/**
+ * Stores an uploaded, already-scrubbed file as a completed job, charged nothing ("Upload Existing
+ * Files"). Once only: a job stored already (a second submit racing the first) is returned as it is.
+ */
+export async function completeImportedJob(
+  db: Kysely<Database>,
+  jobId: string,
+  outcome: ImportedOutcome,
+): Promise<JobRow | undefined> {
+  const now = new Date();
+  return db
+    .updateTable('bulk_jobs')
+    .set({
+      status: 'completed',
+      result_key: outcome.resultKey,
+      total_rows: outcome.totalRows,
+      processed_rows: outcome.totalRows,
+      duplicates: outcome.duplicates,
+      line_types: JSON.stringify(outcome.lineTypes),
+      dnc_status: JSON.stringify(outcome.dncStatus),
+      submitted_at: now,
+      completed_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', jobId)
+    .where('status', '=', 'awaiting_upload')
+    .returningAll()
+    .executeTakeFirst();
+}

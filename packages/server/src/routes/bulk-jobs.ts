@@ -99,8 +99,15 @@ export function registerBulkJobs({
     };
   });
 
+  /** The caller's bulk job: an existing-file upload is not one (it is submitted at /files/existing). */
+  async function getOwnBulkJob(profileId: string, jobId: string): Promise<JobRow> {
+    const job = await getOwnJob(db, profileId, jobId);
+    if (job.file_method === 'upload') throw new ApiError('not_found', `No bulk job ${jobId}.`);
+    return job;
+  }
+
   registry.add(routes.submitBulkJob, async ({ principal, params }) => {
-    const job = await getOwnJob(db, principal.profileId, params.job_id);
+    const job = await getOwnBulkJob(principal.profileId, params.job_id);
     // Submitting again is answered with the job as it stands, charged once: a client whose first
     // submit timed out can safely send it again.
     return bulkJobOf(job.status === 'awaiting_upload' ? await submit(job) : job, publicUrl());
@@ -108,7 +115,7 @@ export function registerBulkJobs({
 
   // What submitting would charge, for the wizard's "Found N phone numbers (requires N credits)".
   registry.add(routes.quoteBulkJob, async ({ principal, params }) => {
-    const job = await getOwnJob(db, principal.profileId, params.job_id);
+    const job = await getOwnBulkJob(principal.profileId, params.job_id);
     if (job.status !== 'awaiting_upload') {
       throw new ApiError(
         'conflict',

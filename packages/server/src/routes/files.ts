@@ -1,5 +1,18 @@
+import { Readable } from 'node:stream';
 import { type FileListQuery, messages, routes } from '@scrub/contract';
-import { fileViewOf, getJobByReference, type JobRow, listSubmittedJobs } from '../bulk/job-store.js';
+import { requireActivePlan } from '../account/plan-status.js';
+import { getProfile } from '../account/profiles.js';
+import { importExistingFile } from '../bulk/existing-file.js';
+import {
+  bulkJobOf,
+  createJob,
+  fileViewOf,
+  getJobByReference,
+  getOwnJob,
+  type JobRow,
+  listSubmittedJobs,
+  setUploadExpiry,
+} from '../bulk/job-store.js';
 import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
@@ -26,9 +39,72 @@ function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
   };
 }
 
-/** The export page's list, the public file page, and both downloads. */
-export function registerFiles({ registry, database, blobStore, publicUrl }: ServerContext): void {
+/** The export page's list, the public file page, both downloads, and Upload Existing Files. */
+export function registerFiles({ registry, database, blobStore, config, publicUrl }: ServerContext): void {
   const { db } = database;
+
+  /** The seed gates Upload Existing Files on an active plan, and on nothing else (no credits are used). */
+  const requireActive = async (profileId: string) => requireActivePlan(await getProfile(db, profileId));
+
+  /** Checks and stores an uploaded existing file; a job stored already is answered as it stands. */
+  async function storeExisting(job: JobRow): Promise<JobRow> {
+    if (job.file_method !== 'upload') throw new ApiError('not_found', `No existing-file upload ${job.id}.`);
+    if (job.status !== 'awaiting_upload') return job;
+    await requireActive(job.profile_id);
+    const stored = await blobStore.stat(job.upload_key);
+    if (!stored)
+      throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
+    if (stored.size > config.maxUploadBytes) {
+      throw new ApiError(
+        'payload_too_large',
+        `The file is ${stored.size.toLocaleString('en-US')} bytes; the largest accepted is ${config.maxUploadBytes.toLocaleString('en-US')}.`,
+      );
+    }
+    return importExistingFile(db, blobStore, job);
+  }
+
+  registry.add(routes.createExistingFile, async ({ principal, body }) => {
+    await requireActive(principal.profileId);
+    const job = await createJob(db, {
+      profileId: principal.profileId,
+      fileName: body.file_name,
+      fileMethod: 'upload',
+      phoneCol: body.phone_col,
+      headerRow: true,
+      mapping: {
+        line_type: body.line_type_col,
+        ...(body.dnc_col === undefined ? {} : { dnc: body.dnc_col }),
+      },
+    });
+    if (body.csv_content !== undefined) {
+      await blobStore.write(job.upload_key, Readable.from([Buffer.from(body.csv_content)]), 'text/csv');
+      const stored = await storeExisting(job);
+      return {
+        ...bulkJobOf(stored, publicUrl()),
+        message: 'File stored: it is in your files, charged nothing.',
+        upload_url: null,
+        upload_expires_at: null,
+        file: fileViewOf(stored, publicUrl()),
+      };
+    }
+    const upload = await blobStore.createUploadUrl(job.upload_key, {
+      expiresInSeconds: config.uploadUrlTtlSeconds,
+      maxBytes: config.maxUploadBytes,
+      contentType: 'text/csv',
+    });
+    await setUploadExpiry(db, job.id, upload.expiresAt);
+    return {
+      ...bulkJobOf(job, publicUrl()),
+      message: 'Job created: PUT the CSV (Content-Type: text/csv) to upload_url, then submit it.',
+      upload_url: upload.url,
+      upload_expires_at: upload.expiresAt.toISOString(),
+      file: null,
+    };
+  });
+
+  registry.add(routes.submitExistingFile, async ({ principal, params }) =>
+    fileViewOf(await storeExisting(await getOwnJob(db, principal.profileId, params.job_id)), publicUrl()),
+  );
 
   /** The file page's links carry the export filters, so "Get CSV" downloads what the page asked for. */
   const withFilters = (row: JobRow, query: FileListQuery) => {

@@ -2,7 +2,7 @@ import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import type { ResultFilter } from './download-file';
 import { FileActions } from './file-actions';
-import { FileCount, FileStatus, uploadedAt } from './file-status';
+import { FileCount, FileStatus, methodLabel, uploadedAt } from './file-status';
 
 /** The file list below 600 px: one card per file. */
 export function FileCards({
@@ -21,6 +21,7 @@ export function FileCards({
           <Group justify="space-between" mb="xs">
             <Text fw={700}>
               {first + index}. {file.file_name}
+              {file.file_method === 'upload' && ` (${methodLabel(file)})`}
             </Text>
             <FileStatus file={file} />
           </Group>

@@ -2,7 +2,7 @@ import { Table, Text } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import type { ResultFilter } from './download-file';
 import { FileActions } from './file-actions';
-import { FileCount, FileStatus, uploadedAt } from './file-status';
+import { FileCount, FileStatus, methodLabel, uploadedAt } from './file-status';
 
 /** The file list at 600 px and wider. */
 export function FileTable({
@@ -37,6 +37,11 @@ export function FileTable({
                 <Text size="sm" fw={600}>
                   {file.file_name}
                 </Text>
+                {file.file_method === 'upload' && (
+                  <Text size="xs" c="dimmed">
+                    {methodLabel(file)}
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{uploadedAt(file)}</Table.Td>
               <Table.Td>

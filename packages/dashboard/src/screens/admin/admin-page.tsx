@@ -1,0 +1,182 @@
+import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { ManagedUser } from '@scrub/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { startActing } from '../../auth/acting';
+import { useOwnRole } from '../../auth/use-session';
+import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
+import { adminScrub, useAdminUser, useAdminUsers, useRefreshAdmin } from './admin-queries';
+import { CreateAccountForm } from './create-account-form';
+import { UserInfoModal } from './user-info-modal';
+
+/** The chosen account: its plan, and what an admin does with it. */
+function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void }) {
+  const user = useAdminUser(userId);
+  const refresh = useRefreshAdmin();
+  const [deleting, setDeleting] = useState(false);
+  const actAs = useMutation({
+    mutationFn: () => adminScrub.admin.users.actAs(userId),
+    onSuccess: (token) => startActing(token),
+    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  });
+  const toggle = useMutation({
+    mutationFn: () =>
+      user.data?.status === 'disabled'
+        ? adminScrub.admin.users.enable(userId)
+        : adminScrub.admin.users.disable(userId),
+    onSuccess: async (answer) => {
+      notifySuccess(answer.message);
+      await refresh();
+    },
+    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  });
+  const info = user.data;
+  if (!info) return <Text c="dimmed">Loading…</Text>;
+  const disabled = info.status === 'disabled';
+  return (
+    <Stack gap="xs">
+      <Text>
+        Your Current Plan:{' '}
+        <Text span fw={600} data-testid="selected-plan">
+          {info.user_plan.plan_name || 'Pay as you go'}
+        </Text>{' '}
+        · {info.has_unlimited ? 'UNLIMITED' : `${info.total_credits_balance.toLocaleString('en-US')} credits`}{' '}
+        ·{' '}
+        <Text span data-testid="selected-status">
+          {info.status}
+        </Text>
+      </Text>
+      <Group gap="xs">
+        <Button variant="light" onClick={onInfo}>
+          User Information
+        </Button>
+        <Button onClick={() => actAs.mutate()} loading={actAs.isPending} disabled={disabled}>
+          Act as this user
+        </Button>
+        <Button
+          color={disabled ? 'teal' : 'red'}
+          variant="outline"
+          onClick={() => (disabled ? toggle.mutate() : setDeleting(true))}
+          loading={toggle.isPending}
+        >
+          {disabled ? 'Enable Account' : 'Delete Account'}
+        </Button>
+      </Group>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        title="Delete account"
+        centered
+      >
+        <Text>Are you sure? Do you really want to delete this user?</Text>
+        <Text size="sm" c="dimmed" mt="xs">
+          The account is disabled: its sign-ins, key and queued files stop; nothing is erased.
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setDeleting(false)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            onClick={() => {
+              setDeleting(false);
+              toggle.mutate();
+            }}
+          >
+            Delete
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}
+
+type Option = { value: string; label: string; email: string };
+
+const toOption = (user: ManagedUser): Option => ({
+  value: user.user_id,
+  label: `${user.email} (${user.role_name}${user.status === 'disabled' ? ', disabled' : ''})`,
+  email: user.email,
+});
+
+/** Admin Page (seed 2): pick an account, see its plan, create, delete, inform, act as. */
+export default function AdminPage() {
+  const role = useOwnRole();
+  const [search, setSearch] = useState('');
+  const [picked, setPicked] = useState<Option | null>(null);
+  // Once an account is picked the box shows its label: search for its address, not for the label.
+  const shownLabel = picked !== null && search.startsWith(`${picked.email} (`);
+  const [debounced] = useDebouncedValue(shownLabel ? picked.email : search, 250);
+  const users = useAdminUsers(debounced.trim());
+  const selected = picked?.value ?? null;
+  const [infoOpen, setInfoOpen] = useState(false);
+  const superAdmin = role.data === 'Super Admin';
+  const options = (users.data?.users ?? []).map(toOption);
+  if (picked && !options.some((option) => option.value === picked.value)) options.unshift(picked);
+
+  return (
+    <Stack maw={1100}>
+      <Group justify="space-between">
+        <Title order={1}>Admin Page</Title>
+        <Group gap="xs">
+          {superAdmin && (
+            <Button component={Link} to="/admin/audit" variant="default">
+              Audit log
+            </Button>
+          )}
+          <Button component={Link} to="/uploadexisting" variant="light">
+            Upload Existing Files
+          </Button>
+        </Group>
+      </Group>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Paper withBorder p="lg" component="section" aria-labelledby="select-user-title">
+          <Title order={2} size="h4" id="select-user-title" mb="sm">
+            Select User Account
+          </Title>
+          <Select
+            label="User account"
+            placeholder="Search by e-mail or name"
+            searchable
+            clearable
+            data={options}
+            value={selected}
+            onChange={(value) => setPicked(options.find((option) => option.value === value) ?? null)}
+            searchValue={search}
+            onSearchChange={setSearch}
+            filter={({ options: all }) => all}
+            nothingFoundMessage={users.isPending ? 'Loading…' : 'No account found'}
+          />
+          <Text size="xs" c="dimmed" mt={4}>
+            {users.data ? `${users.data.total.toLocaleString('en-US')} accounts match` : ' '}
+          </Text>
+          <Stack mt="md">
+            {selected ? (
+              <SelectedAccount userId={selected} onInfo={() => setInfoOpen(true)} />
+            ) : (
+              <Text c="dimmed">Choose an account to see its plan.</Text>
+            )}
+          </Stack>
+        </Paper>
+        <Paper withBorder p="lg" component="section" aria-labelledby="create-title">
+          <Title order={2} size="h4" id="create-title" mb="sm">
+            Create Account
+          </Title>
+          <CreateAccountForm />
+          <Text size="xs" c="dimmed" mt="sm">
+            {superAdmin ? 'You may create any type.' : 'Only a Super Admin creates Admin accounts.'}{' '}
+            <Anchor component={Link} to="/users" size="xs">
+              User Management
+            </Anchor>
+          </Text>
+        </Paper>
+      </SimpleGrid>
+      <UserInfoModal userId={infoOpen ? selected : null} onClose={() => setInfoOpen(false)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,103 @@
+import { Button, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { adminMessages, USER_TYPES, type UserType } from '@scrub/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../api/error-message';
+import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
+import { adminScrub, useRefreshAdmin } from './admin-queries';
+
+export const typeLabels: Record<UserType, string> = {
+  user: 'User',
+  agency: 'Agency',
+  admin: 'Admin',
+  super_admin: 'Super Admin',
+};
+/** 'an Agency', 'an Admin', but 'a User' (a 'you' sound) and 'a Super Admin'. */
+const article = (word: string) => (/^[AEIO]/.test(word) ? 'an' : 'a');
+export const typeOptions = USER_TYPES.map((value) => ({ value, label: typeLabels[value] }));
+
+/**
+ * Create Account (seed 2): e-mail, password, confirm password and type, all required; the button
+ * is disabled while a field is empty or a request is in flight, and a confirmation modal comes first.
+ */
+export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [type, setType] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = useRefreshAdmin();
+  const create = useMutation({
+    mutationFn: () =>
+      adminScrub.admin.users.create({
+        le: email.trim(),
+        lp: password,
+        lp_confirm: confirm,
+        ut: type as UserType,
+      }),
+    onSuccess: async () => {
+      notifySuccess(adminMessages.accountCreated);
+      setEmail('');
+      setPassword('');
+      setConfirm('');
+      setType(null);
+      await refresh();
+      onCreated?.();
+    },
+    onError: (error) => showErrorDialog('Error', errorMessage(error, 'Error while create account')),
+  });
+  const label = type ? typeLabels[type as UserType] : '';
+  const empty = !email.trim() || !password || !confirm || !type;
+
+  const ask = () => {
+    if (empty) return setProblem(adminMessages.allFieldsRequired);
+    if (password !== confirm) return setProblem(adminMessages.passwordsDiffer);
+    setProblem(null);
+    setConfirming(true);
+  };
+
+  return (
+    <Stack gap="sm">
+      <TextInput label="Email" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+      <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+      <PasswordInput
+        label="Confirm password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.currentTarget.value)}
+        error={problem}
+      />
+      <Select label="Type" placeholder="Choose a type" data={typeOptions} value={type} onChange={setType} />
+      <Group>
+        <Button onClick={ask} disabled={empty || create.isPending} loading={create.isPending}>
+          Create Account
+        </Button>
+      </Group>
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title="Create account"
+        centered
+      >
+        <Text>
+          Create {article(label)} {label} account for {email.trim()}?
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+          <Button
+            onClick={() => {
+              setConfirming(false);
+              create.mutate();
+            }}
+          >
+            Confirm
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}

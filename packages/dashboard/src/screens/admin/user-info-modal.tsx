@@ -1,0 +1,170 @@
+import {
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../api/error-message';
+import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
+import { adminKeys, adminScrub, useAdminUser, useRefreshAdmin } from './admin-queries';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** Seed 2: purchase history shows 5 at first, Show More adds 5, a new month starts again at 5. */
+const PAGE = 5;
+
+function PurchaseHistory({ userId }: { userId: string }) {
+  const year = new Date().getFullYear();
+  const [month, setMonth] = useState<number | null>(null);
+  const [perPage, setPerPage] = useState(PAGE);
+  const purchases = useQuery({
+    queryKey: adminKeys.purchases(userId, year, month, perPage),
+    queryFn: () =>
+      adminScrub.admin.users.purchases(userId, { year, per_page: perPage, ...(month ? { month } : {}) }),
+  });
+  const list = purchases.data?.purchases ?? [];
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between">
+        <Title order={3} size="h5">
+          Purchase history ({year})
+        </Title>
+        <Select
+          aria-label="Month"
+          placeholder="Every month"
+          clearable
+          w={150}
+          data={MONTHS.map((label, i) => ({ value: String(i + 1), label }))}
+          value={month ? String(month) : null}
+          onChange={(value) => {
+            setMonth(value ? Number(value) : null);
+            setPerPage(PAGE);
+          }}
+        />
+      </Group>
+      {list.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {purchases.isPending ? 'Loading…' : 'No purchases.'}
+        </Text>
+      ) : (
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Plan</Table.Th>
+              <Table.Th>Amount</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((purchase) => (
+              <Table.Tr key={`${purchase.purchase_date}-${purchase.plan_reference}`}>
+                <Table.Td>{purchase.purchase_date.slice(0, 10)}</Table.Td>
+                <Table.Td>{purchase.plan_name}</Table.Td>
+                <Table.Td>${purchase.purchase_amount.toFixed(2)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {list.length === perPage && (
+        <Button variant="subtle" size="xs" onClick={() => setPerPage(perPage + PAGE)}>
+          Show More
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+/** Adjust credits (seed 2): a whole number, never below 0; Add is disabled at 0. */
+function AdjustCredits({ userId }: { userId: string }) {
+  const [amount, setAmount] = useState(0);
+  const [reason, setReason] = useState('Added by an admin');
+  const refresh = useRefreshAdmin();
+  const add = useMutation({
+    mutationFn: () => adminScrub.admin.users.adjustCredits(userId, amount, reason.trim()),
+    onSuccess: async (result) => {
+      notifySuccess(result.message);
+      setAmount(0);
+      await refresh();
+    },
+    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  });
+  return (
+    <Group align="flex-end" gap="sm">
+      <NumberInput
+        label="Credits to add"
+        min={0}
+        step={1}
+        allowDecimal={false}
+        allowNegative={false}
+        clampBehavior="strict"
+        w={150}
+        value={amount}
+        onChange={(value) => setAmount(Math.max(0, Math.floor(Number(value) || 0)))}
+      />
+      <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+      <Button onClick={() => add.mutate()} disabled={amount === 0 || !reason.trim()} loading={add.isPending}>
+        Add
+      </Button>
+    </Group>
+  );
+}
+
+/** User Information: the account, its purchase history and a credit adjustment. */
+export function UserInfoModal({ userId, onClose }: { userId: string | null; onClose(): void }) {
+  const user = useAdminUser(userId);
+  const info = user.data;
+  return (
+    <Modal
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      opened={userId !== null}
+      onClose={onClose}
+      title="User Information"
+      size="lg"
+      centered
+    >
+      {info && userId && (
+        <Stack>
+          <Table variant="vertical" withTableBorder>
+            <Table.Tbody>
+              <Table.Tr>
+                <Table.Th w={160}>Email</Table.Th>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{info.email}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Role</Table.Th>
+                <Table.Td>{info.role.name}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Status</Table.Th>
+                <Table.Td>{info.status}</Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Plan</Table.Th>
+                <Table.Td>
+                  {info.user_plan.plan_name || 'Pay as you go'} ({info.user_plan_status})
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th>Credits</Table.Th>
+                <Table.Td data-testid="user-info-credits">
+                  {info.has_unlimited ? 'UNLIMITED' : info.total_credits_balance.toLocaleString('en-US')}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+          <AdjustCredits userId={userId} />
+          <PurchaseHistory userId={userId} />
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,77 @@
+import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import { USER_TYPES, type UserType } from '@scrub/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
+import { adminScrub, useAdminUser, useRefreshAdmin } from '../admin/admin-queries';
+import { typeOptions } from '../admin/create-account-form';
+
+const typeOfRole = (role: string) => role.toLowerCase().replace(' ', '_') as UserType;
+
+/** EditUser (seed 2): e-mail and type must not be empty; a blank password leaves it unchanged. */
+export default function EditUserPage() {
+  const { userId = '' } = useParams();
+  const navigate = useNavigate();
+  const user = useAdminUser(userId);
+  const refresh = useRefreshAdmin();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [type, setType] = useState<string | null>(null);
+  const [password, setPassword] = useState('');
+  useEffect(() => {
+    if (!user.data) return;
+    setEmail(user.data.email);
+    setName(user.data.user_name);
+    setType(USER_TYPES.includes(typeOfRole(user.data.role.name)) ? typeOfRole(user.data.role.name) : null);
+  }, [user.data]);
+  const save = useMutation({
+    mutationFn: () =>
+      adminScrub.admin.users.update(userId, {
+        le: email.trim(),
+        ut: type as UserType,
+        full_name: name.trim(),
+        ...(password ? { lp: password } : {}),
+      }),
+    onSuccess: async (answer) => {
+      notifySuccess(answer.message);
+      await refresh();
+      navigate('/users');
+    },
+    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  });
+  return (
+    <Stack maw={560}>
+      <Group justify="space-between">
+        <Title order={1}>Edit User</Title>
+        <Button component={Link} to="/users" variant="default">
+          Back to Users
+        </Button>
+      </Group>
+      <Paper withBorder p="lg">
+        <Stack gap="sm">
+          <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <Select label="Type" data={typeOptions} value={type} onChange={setType} />
+          <PasswordInput
+            label="New password"
+            description="Leave blank to keep the current password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          <Group>
+            <Button
+              onClick={() => save.mutate()}
+              disabled={!email.trim() || !type || !user.data}
+              loading={save.isPending}
+            >
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,172 @@
+import {
+  ActionIcon,
+  Alert,
+  Avatar,
+  Button,
+  Group,
+  Modal,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { ManagedUser } from '@scrub/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { useOwnRole } from '../../auth/use-session';
+import { showErrorDialog } from '../../shell/error-dialog';
+import { notifySuccess } from '../../shell/notify';
+import { adminScrub, useAdminUsers, useRefreshAdmin } from '../admin/admin-queries';
+import { ResetPasswordModal } from './reset-password-modal';
+
+const initials = (user: ManagedUser) =>
+  (user.full_name || user.email)
+    .split(/[\s@.]+/)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase() ?? '')
+    .join('');
+
+/**
+ * Agency sees User Management in the sidebar (seed 1), but the service gives it no admin route yet
+ * (docs/auth.md): a plain notice instead of a table that could only fail with 403.
+ */
+function AgencyNotice() {
+  return (
+    <Stack maw={720}>
+      <Title order={1}>Users</Title>
+      <Alert color="blue" title="Coming Soon" data-testid="agency-users-notice">
+        Managing your client accounts from an Agency account is not available yet. Ask an administrator to
+        add, change or remove a user for you.
+      </Alert>
+    </Stack>
+  );
+}
+
+/** Users: the table for admins, a notice for Agency. */
+export default function UsersPage() {
+  const role = useOwnRole();
+  return role.data === 'Agency' ? <AgencyNotice /> : <UsersTable />;
+}
+
+/** Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password. */
+function UsersTable() {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 250);
+  const users = useAdminUsers(debounced.trim());
+  const refresh = useRefreshAdmin();
+  const [deleting, setDeleting] = useState<ManagedUser | null>(null);
+  const [resetting, setResetting] = useState<ManagedUser | null>(null);
+  const remove = useMutation({
+    mutationFn: (user: ManagedUser) => adminScrub.admin.users.disable(user.user_id),
+    onSuccess: async (answer) => {
+      notifySuccess(answer.message);
+      await refresh();
+    },
+    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  });
+  const list = users.data?.users ?? [];
+
+  return (
+    <Stack maw={1100}>
+      <Group justify="space-between">
+        <Title order={1}>Users</Title>
+        <Button component={Link} to="/add">
+          Add User
+        </Button>
+      </Group>
+      <TextInput
+        label="Search"
+        placeholder="E-mail or name"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        maw={360}
+      />
+      <ScrollArea type="auto">
+        <Table striped withTableBorder data-testid="users-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>ID</Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Email</Table.Th>
+              <Table.Th>Role</Table.Th>
+              <Table.Th>Avatar</Table.Th>
+              <Table.Th>Action</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((user, i) => (
+              <Table.Tr key={user.user_id}>
+                <Table.Td>{i + 1}</Table.Td>
+                <Table.Td>{user.full_name || '—'}</Table.Td>
+                <Table.Td>
+                  {user.email}
+                  {user.status === 'disabled' && (
+                    <Text span size="xs" c="red.8" ml={6}>
+                      (disabled)
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{user.role_name}</Table.Td>
+                <Table.Td>
+                  <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
+                    {initials(user)}
+                  </Avatar>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <Button size="compact-xs" variant="light" component={Link} to={`/edit/${user.user_id}`}>
+                      Edit
+                    </Button>
+                    <Button size="compact-xs" variant="light" onClick={() => setResetting(user)}>
+                      Reset password
+                    </Button>
+                    <ActionIcon
+                      variant="light"
+                      color="red"
+                      size="sm"
+                      aria-label={`Delete ${user.email}`}
+                      disabled={user.status === 'disabled'}
+                      onClick={() => setDeleting(user)}
+                    >
+                      ×
+                    </ActionIcon>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {users.isPending && <Text c="dimmed">Loading…</Text>}
+      <Modal
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title="Delete user"
+        centered
+      >
+        <Text>Are you sure? Do you really want to delete this user?</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setDeleting(null)}>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            onClick={() => {
+              if (deleting) remove.mutate(deleting);
+              setDeleting(null);
+            }}
+          >
+            Delete
+          </Button>
+        </Group>
+      </Modal>
+      <ResetPasswordModal user={resetting} onClose={() => setResetting(null)} />
+    </Stack>
+  );
+}
