@@ -90,7 +90,9 @@ function buildInputsFingerprint() {
   const hash = createHash('sha256');
   const skip = new Set(['dist', 'node_modules', 'tests', 'test', '.turbo', 'coverage']);
   const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!skip.has(entry.name)) walk(path);
