@@ -39,6 +39,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub bulk leads.csv --phone-col Phone --wait --line-type mobile --dnc 0 > callable.csv',
     'cat leads.csv | scrub bulk - --phone-col Phone --name leads.csv --yes',
   ],
+  'upload-existing': [
+    'scrub upload-existing scrubbed.csv --phone-col Phone --line-type-col "Line Type"',
+    'scrub upload-existing vendor.csv --phone-col 2 --line-type-col 5 --dnc-col 6 --name "Vendor list"',
+  ],
   jobs: ['scrub jobs show "$JOB_ID"', 'scrub jobs wait "$JOB_ID"'],
   'jobs show': ['scrub jobs show "$JOB_ID"', 'scrub --json jobs show "$JOB_ID"'],
   'jobs wait': ['scrub jobs wait "$JOB_ID" > scrubbed.csv'],

@@ -105,6 +105,7 @@ export const AdminResetPasswordSchema = z
     password: z
       .string({ error: adminMessages.passwordBlank })
       .min(1, adminMessages.passwordBlank)
+      .max(256)
       .pipe(newPasswordSchema(adminMessages.passwordTooShort)),
     confirm_password: z.string({ error: adminMessages.confirmMismatch }).max(256),
   })

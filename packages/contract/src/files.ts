@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema } from './bulk-jobs.js';
+import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHARS } from './bulk-jobs.js';
 import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
 
@@ -78,7 +78,13 @@ export const CreateExistingFileSchema = z
     phone_col: ColumnRefSchema,
     line_type_col: ColumnRefSchema,
     dnc_col: ColumnRefSchema.optional(),
-    csv_content: z.string().optional(),
+    csv_content: z
+      .string()
+      .max(
+        MAX_INLINE_CSV_CHARS,
+        'is too large to send inline: create the upload without it and PUT the file to upload_url',
+      )
+      .optional(),
   })
   .strict()
   .refine((body) => body.line_type_col !== body.phone_col, {

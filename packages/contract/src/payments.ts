@@ -42,7 +42,7 @@ export const PaymentSetupRequestSchema = z
      * After 3-D Secure: the setup intent the first attempt answered (its client secret, confirmed in
      * the browser), so the service finishes saving that card instead of asking the bank again.
      */
-    setup_intent_id: z.string().startsWith('seti_').optional(),
+    setup_intent_id: z.string().startsWith('seti_').max(255).optional(),
   })
   .strict();
 export type PaymentSetupRequest = z.infer<typeof PaymentSetupRequestSchema>;
