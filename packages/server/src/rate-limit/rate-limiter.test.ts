@@ -39,6 +39,13 @@ describe.each(testDatabases())('rate limits shared on $kind', ({ open }) => {
     expect(await allowedOf(limiter, policy, 'a', 4)).toBe(3);
   });
 
+  it('a burst of concurrent requests shares one lease: all within the limit are allowed, the rest refused', async () => {
+    const limiter = process();
+    const policy = perMinute(1000);
+    const burst = await Promise.all(Array.from({ length: 1200 }, () => limiter.take([{ policy, id: 'a' }])));
+    expect(burst.filter(([state]) => state?.allowed)).toHaveLength(1000);
+  });
+
   it('two processes together never hand out more than the limit, even with leases of several units', async () => {
     const [one, two] = [process(), process()];
     const policy = perMinute(50);

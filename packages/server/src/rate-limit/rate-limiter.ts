@@ -36,6 +36,8 @@ const MAX_LEASES = 10_000;
  */
 export class SharedRateLimiter {
   readonly #leases = new Map<string, Lease>();
+  /** Claims under way, by bucket: requests for the same bucket wait for them and use their lease. */
+  readonly #claiming = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: RateLimitStore,
@@ -44,6 +46,15 @@ export class SharedRateLimiter {
 
   /** Takes one request from each bucket; a request refused by any policy is refused. */
   async take(requests: { policy: RatePolicy; id: string }[]): Promise<PolicyState[]> {
+    // A burst of requests for one bucket claims one lease, not one each: wait for a claim under way
+    // (and loop, as another may start meanwhile). From here to registering our own claim nothing
+    // awaits, so the requests after us see it.
+    const buckets = requests.map(({ policy, id }) => `${policy.name}:${id}`);
+    for (;;) {
+      const waits = buckets.flatMap((bucket) => this.#claiming.get(bucket) ?? []);
+      if (waits.length === 0) break;
+      await Promise.all(waits);
+    }
     const now = this.now();
     const states: PolicyState[] = [];
     const claims: (Claim & { index: number; policy: RatePolicy })[] = [];
@@ -69,7 +80,20 @@ export class SharedRateLimiter {
       });
       states.push({ policy, allowed: false, remaining: 0, resetSeconds });
     }
-    if (claims.length > 0) await this.#claim(claims, states, now);
+    if (claims.length > 0) {
+      const claiming = this.#claim(claims, states, now);
+      const settled = claiming.then(
+        () => {},
+        () => {},
+      );
+      for (const { bucket } of claims) this.#claiming.set(bucket, settled);
+      try {
+        await claiming;
+      } finally {
+        for (const { bucket } of claims)
+          if (this.#claiming.get(bucket) === settled) this.#claiming.delete(bucket);
+      }
+    }
     return states;
   }
 
