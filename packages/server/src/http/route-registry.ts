@@ -148,6 +148,17 @@ export class RouteRegistry {
           `No such endpoint: ${request.method} ${path}. Paths take no trailing slash: ${request.method} ${path.replace(/\/+$/, '')}.`,
         );
       }
+      // The method is served on a path of this shape, yet the router found no route: a path
+      // parameter longer than the router takes (its maxParamLength, Fastify's default 100).
+      if (allowed.includes(request.method as HttpMethod)) {
+        if (path.split('/').some((segment) => segment.length > 100)) {
+          throw new ApiError(
+            'bad_request',
+            'A segment of the URL path is longer than this API accepts (100 characters).',
+          );
+        }
+        throw new ApiError('not_found', `No such endpoint: ${request.method} ${path}`);
+      }
       if (allowed.length > 0) {
         throw new ApiError(
           'method_not_allowed',

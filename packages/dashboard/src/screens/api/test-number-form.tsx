@@ -28,7 +28,8 @@ function dncBadge(result: VerifyResult): { label: string; color: string } {
   if (result.dnc === 1) return { label: 'DNC', color: 'red.9' };
   if (result.dnc === 0) return { label: 'Clean', color: 'teal.9' };
   if (result.line_type === 'invalid') return { label: 'Not looked up', color: 'gray.8' };
-  return { label: 'Unchecked: no DNC list loaded', color: 'orange.9' };
+  // A dark orange: the palette's darkest orange is below 4.5:1 under white badge text.
+  return { label: 'Unchecked: no DNC list loaded', color: '#9a3412' };
 }
 
 export function TestNumberForm({ hasKey }: { hasKey: boolean }) {
