@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
+import { isValidKey } from '../blob-store/blob-store.js';
 import { ApiError } from '../http/api-error.js';
 import { seedPlans } from '../plans/plan-store.js';
 import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
@@ -14,9 +15,19 @@ import {
   failJob,
   getOwnJob,
   type JobOutcome,
+  newResultKey,
+  newUploadKey,
   requeueOrphanedJobs,
   submitJob,
 } from './job-store.js';
+
+describe('file names of jobs', () => {
+  it('are always valid file keys (1 in 32 base64url names started with "-" and made the store refuse them)', () => {
+    const keys = Array.from({ length: 2000 }, (_, i) => (i % 2 ? newUploadKey() : newResultKey()));
+    expect(keys.filter((key) => !isValidKey(key))).toEqual([]);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
 
 const outcome = (chargeable: number): JobOutcome => ({
   resultKey: 'results/x.csv',

@@ -23,11 +23,12 @@ export function newFileReference(): string {
 /**
  * Where a job's files are stored: random names unrelated to the file reference. An upload URL
  * carries its key, and storage and proxy logs record keys, so a key must never lead to the public
- * file page (the reference alone opens the original and the result).
+ * file page (the reference alone opens the original and the result). Hex, so that every name is a
+ * valid file key (base64url may start with `-`, which keys refuse).
  */
-export const newUploadKey = () => `uploads/${randomBytes(24).toString('base64url')}.csv`;
+export const newUploadKey = () => `uploads/${randomBytes(24).toString('hex')}.csv`;
 /** A new name per attempt: a worker that lost its job can never overwrite the result of the one that finished it. */
-export const newResultKey = () => `results/${randomBytes(24).toString('base64url')}.csv`;
+export const newResultKey = () => `results/${randomBytes(24).toString('hex')}.csv`;
 
 export interface NewJob {
   profileId: string;
