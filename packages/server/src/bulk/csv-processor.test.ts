@@ -103,7 +103,7 @@ describe('the CSV job processor', () => {
     const again = await processor.process(job, () => {}, new AbortController().signal);
     expect(files.keys).toEqual([outcome.resultKey, again.resultKey]);
     expect(outcome.resultKey).not.toBe(again.resultKey);
-    expect(outcome.resultKey).toMatch(/^results\/[\w-]{32}\.csv$/);
+    expect(outcome.resultKey).toMatch(/^results\/[0-9a-f]{48}\.csv$/);
     expect(outcome.resultKey).not.toContain(job.file_reference);
     expect(outcome).toMatchObject({
       totalRows: 100_000,
