@@ -2,14 +2,8 @@ import { Readable } from 'node:stream';
 import { routes } from '@scrub/contract';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { UnprocessableFile } from '../bulk/bulk-worker.js';
-import {
-  bulkJobOf,
-  createJob,
-  getOwnJob,
-  type JobRow,
-  setUploadExpiry,
-  submitJob,
-} from '../bulk/job-store.js';
+import { bulkJobOf, createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
+import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 
@@ -85,17 +79,10 @@ export function registerBulkJobs({
         upload_expires_at: null,
       };
     }
-    const upload = await blobStore.createUploadUrl(job.upload_key, {
-      expiresInSeconds: config.uploadUrlTtlSeconds,
-      maxBytes: config.maxUploadBytes,
-      contentType: 'text/csv',
-    });
-    await setUploadExpiry(db, job.id, upload.expiresAt);
     return {
       ...bulkJobOf(job, publicUrl()),
       message: 'Job created: PUT the CSV (Content-Type: text/csv) to upload_url, then submit the job.',
-      upload_url: upload.url,
-      upload_expires_at: upload.expiresAt.toISOString(),
+      ...(await grantJobUpload(db, blobStore, config, job)),
     };
   });
 

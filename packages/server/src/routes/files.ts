@@ -11,9 +11,9 @@ import {
   getOwnJob,
   type JobRow,
   listSubmittedJobs,
-  setUploadExpiry,
 } from '../bulk/job-store.js';
 import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
+import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 
@@ -87,17 +87,10 @@ export function registerFiles({ registry, database, blobStore, config, publicUrl
         file: fileViewOf(stored, publicUrl()),
       };
     }
-    const upload = await blobStore.createUploadUrl(job.upload_key, {
-      expiresInSeconds: config.uploadUrlTtlSeconds,
-      maxBytes: config.maxUploadBytes,
-      contentType: 'text/csv',
-    });
-    await setUploadExpiry(db, job.id, upload.expiresAt);
     return {
       ...bulkJobOf(job, publicUrl()),
       message: 'Job created: PUT the CSV (Content-Type: text/csv) to upload_url, then submit it.',
-      upload_url: upload.url,
-      upload_expires_at: upload.expiresAt.toISOString(),
+      ...(await grantJobUpload(db, blobStore, config, job)),
       file: null,
     };
   });
