@@ -51,6 +51,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub export "$FILE_REF" -o scrubbed.csv',
     'scrub export "$FILE_REF" --line-type mobile,voip --dnc 0 -o callable.csv',
     'scrub export "$FILE_REF" --upload -o original.csv',
+    'scrub export "$FILE_REF" --dnc 0 --email ops@example.com,lead@example.com',
   ],
   signup: ['scrub signup --email pat@example.com --name "Pat Lee"'],
   confirm: [

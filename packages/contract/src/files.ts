@@ -100,6 +100,33 @@ export const CreatedExistingFileSchema = CreatedBulkJobSchema.extend({
 });
 export type CreatedExistingFile = z.infer<typeof CreatedExistingFileSchema>;
 
+/** At most this many addresses per `POST /files/{file_reference}/email`. */
+export const MAX_FILE_MAIL_RECIPIENTS = 5;
+
+/**
+ * `POST /files/{file_reference}/email`: the file's links by e-mail (the seed's Export "Email").
+ * `to` defaults to the account's own address. The filters shape the result link as on Export.
+ */
+export const EmailFileSchema = z
+  .object({
+    to: z
+      .array(z.string().trim().toLowerCase().max(320).pipe(z.email('is not an e-mail address')))
+      .min(1, 'needs at least one address')
+      .max(MAX_FILE_MAIL_RECIPIENTS, `takes at most ${MAX_FILE_MAIL_RECIPIENTS} addresses`)
+      .optional(),
+    line_type: LineTypeFilterSchema.optional(),
+    dnc: DncFilterSchema.optional(),
+  })
+  .strict();
+export type EmailFile = z.infer<typeof EmailFileSchema>;
+
+export const EmailedFileSchema = z.object({
+  message: z.string(),
+  /** The addresses the mail went to, one mail each. */
+  sent_to: z.array(z.string()),
+});
+export type EmailedFile = z.infer<typeof EmailedFileSchema>;
+
 const FileReferenceParams = z.object({ file_reference: z.string().min(1).max(64) });
 
 const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
@@ -145,6 +172,15 @@ export const filesRoutes = defineRoutes('files', {
     summary: 'The result CSV, filtered on the server',
     params: FileReferenceParams,
     query: ResultFilterSchema,
+  },
+  emailFile: {
+    method: 'POST',
+    path: '/files/{file_reference}/email',
+    auth: 'user',
+    summary: "E-mail a completed file's links (result, filtered as asked, and file detail); the owner only",
+    params: FileReferenceParams,
+    body: EmailFileSchema,
+    response: EmailedFileSchema,
   },
   downloadUpload: {
     method: 'GET',

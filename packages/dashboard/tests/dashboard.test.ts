@@ -336,6 +336,19 @@ describe('the dashboard in Chromium', () => {
     expect(downloaded).toBe(expected);
     expect(downloaded.split('\n')[0]).toContain('Line Type');
 
+    // Email (disabled in the seed, built for real): the result's link, with the page's filter, by mail.
+    await page.getByRole('button', { name: /^Email / }).click();
+    await page.getByLabel('Send to').fill('ops@example.com');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText('Sent to ops@example.com.').waitFor();
+    const shared = await server.database.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('kind', '=', 'file_shared')
+      .where('to_address', '=', 'ops@example.com')
+      .executeTakeFirstOrThrow();
+    expect(shared.text_body).toContain(`/files/${reference}/result?line_type=mobile`);
+
     // The public file detail link works signed out.
     const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const visitorPage = await visitor.newPage();

@@ -37,6 +37,7 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   getFile: (scrub) => scrub.files.get('ref'),
   downloadResult: (scrub) => scrub.files.download('ref'),
   downloadUpload: (scrub) => scrub.files.downloadUpload('ref'),
+  emailFile: (scrub) => scrub.files.email('ref'),
   createExistingFile: (scrub) =>
     scrub.files.uploadExisting(new Uint8Array(), {
       file_name: 'done.csv',

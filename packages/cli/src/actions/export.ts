@@ -5,12 +5,22 @@ import { UsageError } from '../errors.js';
 import { downloadFilters, ResultFilterOptionsSchema } from '../result-filters.js';
 import { parseInput } from '../validate.js';
 
-const ExportOptionsSchema = ResultFilterOptionsSchema.extend({ upload: z.boolean().optional() });
+const ExportOptionsSchema = ResultFilterOptionsSchema.extend({
+  upload: z.boolean().optional(),
+  // `--email` alone is `true` (your own address); `--email a@x.com,b@y.com` lists the addresses.
+  email: z
+    .union([
+      z.literal(true),
+      z.string().transform((list) => list.split(',').map((address) => address.trim())),
+    ])
+    .optional(),
+});
 
 /**
  * `scrub export <file_reference>`: the result CSV (every input row with `Line Type` and `DNC`),
  * filtered by the service, to stdout or `-o FILE`; `--upload` downloads the file as uploaded.
- * Public, as the file detail page is: the reference is the credential.
+ * Public, as the file detail page is: the reference is the credential. `--email` mails the links
+ * instead (the owner only).
  */
 export async function exportFile(
   fileReference: string,
@@ -22,6 +32,17 @@ export async function exportFile(
     throw new UsageError(
       '--upload downloads the file as it was uploaded: --line-type and --dnc filter results only',
     );
+  }
+  if (options.email !== undefined) {
+    if (options.upload || options.output !== undefined)
+      throw new UsageError('--email sends links by e-mail: it takes neither --upload nor -o');
+    const scrub = await context.client();
+    const sent = await scrub.files.email(fileReference, {
+      ...downloadFilters(options),
+      ...(options.email === true ? {} : { to: options.email }),
+    });
+    context.io.stdout.write(`${sent.message}\n`);
+    return;
   }
   const scrub = await context.client();
   const stream = options.upload

@@ -259,6 +259,24 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
       SCRUB_API_URL: server.url,
     });
     expect(original.stdout).toBe(LEADS);
+
+    // Export's Email: the links go by mail, the owner only, the filters carried in the result link.
+    const mailed = await scrub(
+      ['export', job.file_reference, '--dnc', '0', '--email', 'ops@example.com, lead@example.com'],
+      funded,
+    );
+    expect(mailed).toMatchObject({ code: 0, stdout: 'Sent to ops@example.com, lead@example.com.\n' });
+    const mails = await server.database.db
+      .selectFrom('mail_outbox')
+      .select(['to_address', 'text_body'])
+      .where('kind', '=', 'file_shared')
+      .execute();
+    expect(mails.map((mail) => mail.to_address).sort()).toEqual(['lead@example.com', 'ops@example.com']);
+    expect(mails[0]?.text_body).toContain(`${server.url}/files/${job.file_reference}/result?dnc=0`);
+    const stranger = await apiKeyAccount(server, dataDir, 0);
+    const refused = await scrub(['export', job.file_reference, '--email'], stranger);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: 404 No file found/);
   });
 
   it('pages through scrub files, or lists every file with --all', async () => {

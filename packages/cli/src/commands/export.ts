@@ -12,6 +12,10 @@ export function exportCommand(context: Context): Command {
     .option('--dnc <0|1>', 'only clean rows (0) or only do-not-call rows (1)')
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .option('--upload', 'download the file as it was uploaded instead of the result')
+    .option(
+      '--email [addresses]',
+      "e-mail the result's links (filtered as asked) instead of downloading: to your own address, or to these comma-separated ones (at most 5)",
+    )
     .action(async (fileReference: string, options: unknown) => {
       const { exportFile } = await import('../actions/export.js');
       await exportFile(fileReference, options, context);

@@ -2,6 +2,7 @@ import {
   type CreatedExistingFile,
   type CreateExistingFile,
   type DncFilter,
+  type EmailedFile,
   type FileList,
   type FileListQuery,
   type FileView,
@@ -32,6 +33,20 @@ export interface DownloadOptions extends RequestOptions {
   lineType?: LineType | LineType[] | 'all';
   /** `'0'` clean rows, `'1'` do-not-call rows; `'all'` or left out keeps both. Numbers work too. */
   dnc?: '0' | '1' | 0 | 1 | 'all';
+}
+
+/** `files.email()`: who gets the mail, and which rows its result link keeps (as `download`). */
+export interface EmailOptions extends DownloadOptions {
+  /** One address or several (at most 5); the account's own address when left out. */
+  to?: string | string[];
+}
+
+/** The API's `line_type` and `dnc` filter fields from `DownloadOptions`. */
+function resultFilter(lineType: DownloadOptions['lineType'], dnc: DownloadOptions['dnc']) {
+  return {
+    line_type: Array.isArray(lineType) ? lineType.join(',') : lineType,
+    dnc: dnc === undefined ? undefined : (String(dnc) as DncFilter),
+  };
 }
 
 /**
@@ -109,8 +124,7 @@ export class Files extends APIResource {
       routes.downloadResult,
       {
         file_reference: fileReference,
-        line_type: Array.isArray(lineType) ? lineType.join(',') : lineType,
-        dnc: dnc === undefined ? undefined : (String(dnc) as DncFilter),
+        ...resultFilter(lineType, dnc),
       },
       options,
     );
@@ -158,6 +172,23 @@ export class Files extends APIResource {
       if (stored.status !== 'completed') throw error;
       return stored;
     }
+  }
+
+  /**
+   * E-mails a completed file's links (its result, filtered like `download`, and its detail page)
+   * to `to` (at most 5 addresses), or to the account's own address. The caller must own the file.
+   * `ConflictError` (`results_not_ready`) until the job has completed.
+   */
+  email(fileReference: string, { to, lineType, dnc, ...options }: EmailOptions = {}): Promise<EmailedFile> {
+    return this.client.request(
+      routes.emailFile,
+      {
+        file_reference: fileReference,
+        ...(to === undefined ? {} : { to: typeof to === 'string' ? [to] : to }),
+        ...resultFilter(lineType, dnc),
+      },
+      options,
+    );
   }
 
   /** The CSV as it was uploaded, as a stream of its bytes (whatever their encoding). */

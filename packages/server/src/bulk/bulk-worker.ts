@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
 import type { Database } from '../storage/schema.js';
+import { fileLinks, recordsOf } from './file-mail.js';
 import type { JobSignals } from './job-signals.js';
 import { beat, claimNextJob, completeJob, failJob, type JobOutcome, type JobRow } from './job-store.js';
 
@@ -195,15 +196,13 @@ export class BulkWorker {
       .where('id', '=', job.profile_id)
       .executeTakeFirst();
     if (!owner) return;
-    const page = `${publicUrl()}/files/${job.file_reference}`;
     await mailer.send({
       kind: 'file_ready',
       to: owner.email,
       subject: `Your file ${job.file_name} is ready`,
       text: [
-        `Your file ${job.file_name} has been scrubbed: ${(job.total_rows ?? 0).toLocaleString('en-US')} records.`,
-        `Download the results: ${page}/result`,
-        `File details: ${page}`,
+        `Your file ${job.file_name} has been scrubbed: ${recordsOf(job)}.`,
+        ...fileLinks(job, publicUrl()),
       ].join('\n\n'),
     });
   }

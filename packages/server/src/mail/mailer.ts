@@ -3,8 +3,17 @@ import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Database, MailOutboxTable } from '../storage/schema.js';
 
-/** What the service sends: verification codes, file-ready notices, purchase receipts, and Contact page messages to the operator. */
-export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready' | 'receipt' | 'contact';
+/**
+ * What the service sends: verification codes, file-ready notices, files a customer mails from
+ * Export, purchase receipts, and Contact page messages to the operator.
+ */
+export type MailKind =
+  | 'confirm_sign_up'
+  | 'reset_password'
+  | 'file_ready'
+  | 'file_shared'
+  | 'receipt'
+  | 'contact';
 
 export interface OutgoingMail {
   kind: MailKind;

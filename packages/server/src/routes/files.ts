@@ -3,6 +3,7 @@ import { type FileListQuery, messages, routes } from '@scrub/contract';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile } from '../account/profiles.js';
 import { importExistingFile } from '../bulk/existing-file.js';
+import { fileLinks, recordsOf } from '../bulk/file-mail.js';
 import {
   bulkJobOf,
   createJob,
@@ -16,6 +17,10 @@ import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
 import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { RateLimiter } from '../http/rate-limiter.js';
+
+/** Mails of files an account may ask for in an hour (each request sends to at most 5 addresses). */
+const FILE_MAILS_PER_HOUR = 10;
 
 /**
  * `Content-Disposition` for a download of `report.csv` as `report-scrubbed.csv`: an ASCII name for
@@ -40,7 +45,14 @@ function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
 }
 
 /** The export page's list, the public file page, both downloads, and Upload Existing Files. */
-export function registerFiles({ registry, database, blobStore, config, publicUrl }: ServerContext): void {
+export function registerFiles({
+  registry,
+  database,
+  blobStore,
+  config,
+  publicUrl,
+  mailer,
+}: ServerContext): void {
   const { db } = database;
 
   /** The seed gates Upload Existing Files on an active plan, and on nothing else (no credits are used). */
@@ -134,6 +146,37 @@ export function registerFiles({ registry, database, blobStore, config, publicUrl
       .header('content-disposition', attachment(job.file_name, '-scrubbed'));
     const filter = filterOf(query);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
+  });
+
+  const fileMailLimit = new RateLimiter(FILE_MAILS_PER_HOUR, 3600_000);
+  registry.add(routes.emailFile, async ({ principal, params, body }) => {
+    const job = await getJobByReference(db, params.file_reference);
+    // Only the owner mails a file: anyone else is told what an unknown reference gets.
+    if (job.profile_id !== principal.profileId) throw new ApiError('file_not_found', messages.noFileFound);
+    if (job.status !== 'completed' || job.result_key === null)
+      throw new ApiError('results_not_ready', messages.resultsNotReady);
+    const waitSeconds = fileMailLimit.hit(principal.profileId);
+    if (waitSeconds > 0) {
+      throw new ApiError(
+        'rate_limited',
+        `At most ${FILE_MAILS_PER_HOUR} file e-mails an hour: try again in ${Math.ceil(waitSeconds / 60)} min.`,
+        { headers: { 'retry-after': String(waitSeconds) } },
+      );
+    }
+    const to = [...new Set(body.to ?? [principal.email])];
+    const text = [
+      `${principal.email} sent you the file ${job.file_name}, scrubbed by Scrub: ${recordsOf(job)}.`,
+      ...fileLinks(job, publicUrl(), body),
+    ].join('\n\n');
+    for (const address of to) {
+      await mailer.send({
+        kind: 'file_shared',
+        to: address,
+        subject: `Scrubbed file: ${job.file_name}`,
+        text,
+      });
+    }
+    return { message: `Sent to ${to.join(', ')}.`, sent_to: to };
   });
 
   registry.add(routes.downloadUpload, async ({ params, reply }) => {

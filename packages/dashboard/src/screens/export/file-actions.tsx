@@ -2,8 +2,12 @@ import { Button, Group } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { downloadOriginal, downloadResult, type ResultFilter } from './download-file';
+import { EmailFileButton } from './email-file-button';
 
-/** View (file detail) and the downloads: the filtered result once completed, the original always. */
+/**
+ * View (file detail) and the downloads: the filtered result once completed, the original always;
+ * Email sends the result's links once completed.
+ */
 export function FileActions({ file, filter }: { file: FileView; filter: ResultFilter }) {
   const ready = file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
   return (
@@ -29,6 +33,7 @@ export function FileActions({ file, filter }: { file: FileView; filter: ResultFi
           Get CSV
         </Button>
       )}
+      {ready && <EmailFileButton file={file} filter={filter} />}
       {file.uploaded_file && (
         <Button
           size="compact-sm"

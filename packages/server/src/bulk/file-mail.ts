@@ -1,0 +1,36 @@
+import type { JobRow } from './job-store.js';
+
+/** The Export filters a mailed result link carries, as `GET /files/{ref}/result` takes them. */
+export interface MailedFilter {
+  line_type?: string | undefined;
+  dnc?: string | undefined;
+}
+
+/**
+ * The links to a completed file, as the mails that carry them say it: the result (filtered as
+ * asked) and the dashboard's file detail page. The links are the file's unguessable reference, so
+ * whoever holds the mail can open them, as with the dashboard's public file page.
+ */
+export function fileLinks(job: JobRow, publicUrl: string, filter: MailedFilter = {}): string[] {
+  const query = new URLSearchParams();
+  if (filter.line_type && filter.line_type !== 'all') query.set('line_type', filter.line_type);
+  if (filter.dnc && filter.dnc !== 'all') query.set('dnc', filter.dnc);
+  const reference = encodeURIComponent(job.file_reference);
+  const result = `${publicUrl}/files/${reference}/result${query.size > 0 ? `?${query}` : ''}`;
+  const described = query.size > 0 ? ` (only rows with ${describe(filter)})` : '';
+  return [
+    `Download the results${described}: ${result}`,
+    `File details: ${publicUrl}/fileinfo?file_reference=${reference}`,
+  ];
+}
+
+function describe({ line_type, dnc }: MailedFilter): string {
+  const parts: string[] = [];
+  if (line_type && line_type !== 'all') parts.push(`line type ${line_type.split(',').join(' or ')}`);
+  if (dnc === '0') parts.push('DNC 0, clean');
+  if (dnc === '1') parts.push('DNC 1, on a do-not-call list');
+  return parts.join(' and ');
+}
+
+/** "12,345 records", as every file mail counts them. */
+export const recordsOf = (job: JobRow) => `${(job.total_rows ?? 0).toLocaleString('en-US')} records`;
