@@ -64,7 +64,9 @@ export async function insertProfile(
       agency_id: input.agencyId ?? null,
     })
     .onConflict((oc) =>
-      oc.column('sub').doUpdateSet({ email: input.email, role: input.role, agency_id: input.agencyId ?? null }),
+      oc
+        .column('sub')
+        .doUpdateSet({ email: input.email, role: input.role, agency_id: input.agencyId ?? null }),
     )
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -96,6 +96,7 @@ export class ActAsRecorder {
   }
 
   #failed(error: unknown, request: FastifyRequest): void {
-    if (this.logger) this.logger.error({ err: error, reqId: request.id }, 'could not write an act-as audit entry');
+    if (this.logger)
+      this.logger.error({ err: error, reqId: request.id }, 'could not write an act-as audit entry');
   }
 }

@@ -21,7 +21,8 @@ const roleOfType: Record<UserType, RoleName> = {
 };
 
 const forbidden = (why: string) => new ApiError('forbidden', `${why} Only a Super Admin may do that.`);
-const agencyRefused = (why: string) => new ApiError('forbidden', `${why} An Agency manages User accounts only.`);
+const agencyRefused = (why: string) =>
+  new ApiError('forbidden', `${why} An Agency manages User accounts only.`);
 const notAUser = () =>
   new ApiError('validation_failed', "agency: only a User account can be an Agency's client.", {
     issues: [{ location: 'body', path: 'agency', message: "only a User account can be an Agency's client" }],
@@ -203,7 +204,8 @@ export class UserAdmin {
   /** The Agency a new account is the client of: the Agency creating it, or the one an admin names. */
   async #agencyOfNew(call: AdminCall, role: RoleName, agency: string | undefined): Promise<string | null> {
     if (call.actor.role === 'Agency') {
-      if (role !== 'User') throw agencyRefused(`Creating ${role === 'Agency' ? 'an' : 'a'} ${role} account is refused.`);
+      if (role !== 'User')
+        throw agencyRefused(`Creating ${role === 'Agency' ? 'an' : 'a'} ${role} account is refused.`);
       if (agency) throw agencyRefused('Linking an account to another Agency is refused.');
       return call.actor.profileId;
     }

@@ -65,7 +65,11 @@ export async function listUsers(
  * re-created); 404 otherwise. An account outside an Agency's scope gets the same 404 as one that
  * does not exist, so an Agency cannot learn which addresses have accounts.
  */
-export async function findAccount(db: Kysely<Database>, idOrEmail: string, scope: ClientScope): Promise<Profile> {
+export async function findAccount(
+  db: Kysely<Database>,
+  idOrEmail: string,
+  scope: ClientScope,
+): Promise<Profile> {
   const byId = UUID.test(idOrEmail);
   const profile = await db
     .selectFrom('profiles')

@@ -74,7 +74,11 @@ export function registerAdmin({
   });
 
   registry.add(routes.adminAdjustCredits, async ({ principal, request, params, body }) => {
-    const credits = await admin.adjustCredits(call(principal, request), await target(principal, params), body);
+    const credits = await admin.adjustCredits(
+      call(principal, request),
+      await target(principal, params),
+      body,
+    );
     return { message: `Credits adjusted by ${body.plan_credits}: the balance is ${credits}.`, credits };
   });
 
