@@ -42,6 +42,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'upload-existing': [
     'scrub upload-existing scrubbed.csv --phone-col Phone --line-type-col "Line Type"',
     'scrub upload-existing vendor.csv --phone-col 2 --line-type-col 5 --dnc-col 6 --name "Vendor list"',
+    'scrub upload-existing - --phone-col Phone --line-type-col "Line Type" < scrubbed.csv',
   ],
   jobs: ['scrub jobs show "$JOB_ID"', 'scrub jobs wait "$JOB_ID"'],
   'jobs show': ['scrub jobs show "$JOB_ID"', 'scrub --json jobs show "$JOB_ID"'],
@@ -89,10 +90,15 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub --json admin users --all',
   ],
   'admin user': ['scrub admin user pat@example.com'],
-  'admin create': ['scrub admin create --email sam@example.com --name "Sam Roe" --type agency'],
+  'admin create': [
+    'scrub admin create --email sam@example.com --name "Sam Roe" --type agency',
+    'scrub admin create --email lee@client.example --agency sam@example.com',
+  ],
   'admin edit': [
     'scrub admin edit sam@example.com --type admin',
     'scrub admin edit sam@example.com --email sam@acme.com',
+    'scrub admin edit lee@client.example --agency sam@acme.com',
+    'scrub admin edit lee@client.example --no-agency',
   ],
   'admin disable': ['scrub admin disable sam@example.com'],
   'admin enable': ['scrub admin enable sam@example.com'],

@@ -55,13 +55,23 @@ export const AdminUserListSchema = z.object({
   total_users_count: z.number().int(),
 });
 
-/** One user's info as an admin sees it: the user's own info plus status and sign-in times. */
+/** The Agency a User account is a client of. */
+export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
+
+/**
+ * One user's info as an admin sees it: the user's own info plus status, sign-in times and the
+ * Agency whose client the account is (null when none).
+ */
 export const AdminUserInfoSchema = UserInfoSchema.extend({
   status: AccountStatusSchema,
   disabled_at: z.string().nullable(),
   last_sign_in_at: z.string().nullable(),
+  agency: AgencyLinkSchema.nullable(),
 });
 export type AdminUserInfo = z.infer<typeof AdminUserInfoSchema>;
+
+/** An Agency account named by its id or e-mail address (admins only: links a User account to it). */
+const agencyField = z.string().trim().max(255);
 
 const required = z.string({ error: adminMessages.allFieldsRequired }).min(1, adminMessages.allFieldsRequired);
 
@@ -75,6 +85,8 @@ export const AdminCreateUserSchema = z
       .optional()
       .refine((type) => type !== undefined, adminMessages.allFieldsRequired),
     full_name: z.string().trim().max(100).optional(),
+    /** Admins only: the Agency (id or e-mail) whose client the new User account is; blank for none. */
+    agency: agencyField.optional(),
   })
   .strict()
   .refine((body) => body.lp === body.lp_confirm, {
@@ -96,6 +108,8 @@ export const AdminUpdateUserSchema = z
       .optional(),
     ut: UserTypeSchema.optional(),
     full_name: z.string().trim().max(100).optional(),
+    /** Admins only: link the User account to this Agency (id or e-mail); blank or null unlinks it. */
+    agency: agencyField.nullable().optional(),
   })
   .strict();
 
@@ -174,16 +188,16 @@ export const adminRoutes = defineRoutes('admin', {
   adminListUsers: {
     method: 'GET',
     path: '/admin/users',
-    auth: 'admin',
-    summary: 'All users: paged, searched by e-mail or name, filtered by role',
+    auth: 'agency',
+    summary: "All users (an Agency's: its clients): paged, searched by e-mail or name, filtered by role",
     query: AdminUserListQuerySchema,
     response: AdminUserListSchema,
   },
   adminCreateUser: {
     method: 'POST',
     path: '/admin/users',
-    auth: 'admin',
-    summary: 'Create an account (only a Super Admin creates admins)',
+    auth: 'agency',
+    summary: 'Create an account (only a Super Admin creates admins; an Agency creates its own clients)',
     body: AdminCreateUserSchema,
     response: ManagedUserSchema,
     status: 201,
@@ -191,7 +205,7 @@ export const adminRoutes = defineRoutes('admin', {
   adminGetUser: {
     method: 'GET',
     path: '/admin/users/{user_id}',
-    auth: 'admin',
+    auth: 'agency',
     summary: "A user's info",
     params: UserIdParams,
     response: AdminUserInfoSchema,
@@ -199,7 +213,7 @@ export const adminRoutes = defineRoutes('admin', {
   adminUpdateUser: {
     method: 'PUT',
     path: '/admin/users/{user_id}',
-    auth: 'admin',
+    auth: 'agency',
     summary: "Change a user's e-mail, password or type",
     params: UserIdParams,
     body: AdminUpdateUserSchema,
@@ -208,7 +222,7 @@ export const adminRoutes = defineRoutes('admin', {
   adminDeleteUser: {
     method: 'DELETE',
     path: '/admin/users/{user_id}',
-    auth: 'admin',
+    auth: 'agency',
     summary: 'Disable an account (nothing is deleted)',
     params: UserIdParams,
     response: MessageSchema,
@@ -216,7 +230,7 @@ export const adminRoutes = defineRoutes('admin', {
   adminEnableUser: {
     method: 'POST',
     path: '/admin/users/{user_id}/enable',
-    auth: 'admin',
+    auth: 'agency',
     summary: 'Enable a disabled account',
     params: UserIdParams,
     response: MessageSchema,
@@ -224,7 +238,7 @@ export const adminRoutes = defineRoutes('admin', {
   adminResetPassword: {
     method: 'PUT',
     path: '/admin/users/{user_id}/password',
-    auth: 'admin',
+    auth: 'agency',
     summary: "Set a user's password; their earlier tokens stop working",
     params: UserIdParams,
     body: AdminResetPasswordSchema,
@@ -250,7 +264,7 @@ export const adminRoutes = defineRoutes('admin', {
   adminActAsUser: {
     method: 'POST',
     path: '/admin/users/{user_id}/act-as',
-    auth: 'admin',
+    auth: 'agency',
     summary: 'A short-lived token to act as the user',
     params: UserIdParams,
     response: ActAsUserSchema,
@@ -258,7 +272,7 @@ export const adminRoutes = defineRoutes('admin', {
   adminListPurchases: {
     method: 'GET',
     path: '/admin/users/{user_id}/purchases',
-    auth: 'admin',
+    auth: 'agency',
     summary: "A user's purchase history",
     params: UserIdParams,
     query: PurchaseHistoryQuerySchema,

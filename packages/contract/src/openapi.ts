@@ -63,7 +63,7 @@ function errorResponses(route: RouteSpec): Record<string, JsonSchema> {
     errorStatus.internal_error,
   ]);
   if (route.auth !== 'none') statuses.add(errorStatus.unauthorized);
-  if (route.auth === 'admin' || route.auth === 'super_admin') statuses.add(errorStatus.forbidden);
+  if (route.auth !== 'none' && route.auth !== 'user') statuses.add(errorStatus.forbidden);
   if (route.path.includes('{')) statuses.add(errorStatus.not_found);
   const answers: Record<string, JsonSchema> = {};
   for (const status of [...statuses].sort()) {

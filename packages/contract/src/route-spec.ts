@@ -18,11 +18,12 @@ export const RESOURCES = [
 export type ResourceName = (typeof RESOURCES)[number];
 
 /**
- * none: public. user: a bearer ID token or an API key (`x-api-key`). admin: a bearer ID token of
- * an Admin or Super Admin. super_admin: a bearer ID token of a Super Admin. Which roles each level
+ * none: public. user: a bearer ID token or an API key (`x-api-key`). agency: a bearer ID token of
+ * an Agency (its own client accounts only), Admin or Super Admin. admin: a bearer ID token of an
+ * Admin or Super Admin. super_admin: a bearer ID token of a Super Admin. Which roles each level
  * admits is the server's one access table (docs/auth.md).
  */
-export type RouteAuth = 'none' | 'user' | 'admin' | 'super_admin';
+export type RouteAuth = 'none' | 'user' | 'agency' | 'admin' | 'super_admin';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteSpec {

@@ -10,6 +10,7 @@ import { launchChromium, record } from './browser';
 const BOSS = 'boss@example.com';
 const PAT = `pat.${Date.now()}@example.com`;
 const AGENCY = `agency.${Date.now()}@example.com`;
+const CLIENT = `client.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';
 /** The machine may be loaded: wait long for what a user would see, never for a fixed time. */
 const SLOW = { timeout: 60_000 };
@@ -128,19 +129,27 @@ describe('the admin screens in Chromium', () => {
     await patPage.waitForURL(`${server.url}/`);
     await patContext.close();
 
-    // Agency: User Management shows a notice (the service gives Agency no admin route yet); no
-    // ADMIN link, and /admin or /add typed by hand sends it away.
+    // Agency: User Management lists its own clients only; Add User makes a client (type User);
+    // no ADMIN link, and /admin typed by hand sends it away.
     const agencyContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     agencyContext.setDefaultTimeout(SLOW.timeout);
     const agencyPage = await agencyContext.newPage();
     await logIn(agencyPage, AGENCY);
     await agencyPage.getByRole('link', { name: 'User Management' }).click();
-    await agencyPage.getByTestId('agency-users-notice').waitFor();
-    await expect(agencyPage.getByTestId('users-table').count()).resolves.toBe(0);
+    await agencyPage.getByTestId('users-table').waitFor();
+    await agencyPage.getByRole('link', { name: 'Add User' }).click();
+    await agencyPage.getByLabel('Email', { exact: true }).fill(CLIENT);
+    await agencyPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await agencyPage.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await agencyPage.getByRole('button', { name: 'Create Account' }).click();
+    await agencyPage.getByText(`Create a User account for ${CLIENT}?`).waitFor();
+    await agencyPage.getByRole('button', { name: 'Confirm' }).click();
+    const clients = agencyPage.getByTestId('users-table');
+    await clients.getByText(CLIENT).waitFor();
+    await expect(clients.getByRole('row').count()).resolves.toBe(2);
+    await expect(clients.getByText(PAT).count()).resolves.toBe(0);
     await expect(agencyPage.getByRole('link', { name: 'ADMIN' }).count()).resolves.toBe(0);
     await open(agencyPage, '/admin');
-    await agencyPage.waitForURL(`${server.url}/`);
-    await open(agencyPage, '/add');
     await agencyPage.waitForURL(`${server.url}/`);
     await agencyContext.close();
 

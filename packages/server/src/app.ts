@@ -128,7 +128,7 @@ export async function buildApp({
 
   const apiKeyOwners = new ApiKeyOwners(database.db, config.apiKeyCacheSeconds);
   const actAsTokens = new ActAsTokens(database.db);
-  const actAsRecorder = new ActAsRecorder(app, database, logger);
+  const actAsRecorder = new ActAsRecorder(app, database, actAsTokens, logger);
   const authenticator = new Authenticator({
     db: database.db,
     apiKeyOwners,
@@ -136,6 +136,7 @@ export async function buildApp({
     adminEmails: config.adminEmails,
     actAsTokens,
     onIdentified: actAsRecorder.identified,
+    onActAsRefused: actAsRecorder.refused,
   });
   const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db), rateLimits);
   const bulk = await setUpBulk({

@@ -9,7 +9,7 @@ const json = (result: RunResult) => JSON.parse(result.stdout);
 
 describe('the admin area, on the built binaries', () => {
   // One story: every step needs the one before.
-  it('the first admin runs accounts: create, credits, act as, disable, enable; others get 403', async () => {
+  it('the first admin runs accounts: create, credits, act as, disable, enable; an Agency sees its client; others get 403', async () => {
     // No worker: a submitted job stays queued, so disabling its owner has a queued job to fail.
     const server = await startServer(tempDir('data-'), {
       SCRUB_ADMIN_EMAILS: BOSS,
@@ -86,15 +86,38 @@ describe('the admin area, on the built binaries', () => {
     const jobId = json(bulk).job_id as string;
     expect(json(await pat(['credits', '--json'], withKey)).credits).toBe(6);
 
-    // A plain user and an Agency user get 403 on admin routes.
+    // A plain user gets 403 on admin routes; an Agency sees its own client only, and no one else.
     expect((await pat(['admin', 'users'])).stderr).toContain('Access Denied');
+    const client = await boss(
+      [
+        'admin',
+        'create',
+        '--email',
+        'client@example.com',
+        '--agency',
+        'agent@example.com',
+        '--password-stdin',
+      ],
+      withPassword,
+    );
+    expect(client, 'scrub admin create --agency').toMatchObject({ code: 0 });
     const agent = cli(tempDir('agent-'));
     expect(
       await agent(['login', '--email', 'agent@example.com', '--password-stdin'], withPassword),
     ).toMatchObject({ code: 0 });
-    const agency = await agent(['admin', 'users']);
-    expect(agency.code).toBe(1);
-    expect(agency.stderr).toContain('Access Denied');
+    const clients = await agent(['admin', 'users', '--all', '--json']);
+    expect(
+      clients.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).email),
+    ).toEqual(['client@example.com']);
+    const notClient = await agent(['admin', 'user', 'pat@example.com']);
+    expect(notClient.code).not.toBe(0);
+    expect(notClient.stderr).toContain('No account for pat@example.com');
+    expect((await agent(['admin', 'credits', 'client@example.com', '+5', '--reason', 'x'])).stderr).toContain(
+      'Access Denied',
+    );
 
     // Disabled: the key and the session stop at once; the queued job fails and gives its credits back.
     expect(await boss(['admin', 'disable', 'pat@example.com'])).toMatchObject({ code: 0 });

@@ -10,12 +10,15 @@ const CreateOptionsSchema = z.object({
   email: z.string().optional(),
   type: type.optional(),
   name: z.string().trim().max(100, '--name takes at most 100 characters').optional(),
+  agency: z.string().trim().min(1, '--agency cannot be empty').optional(),
   passwordStdin: z.boolean().optional(),
 });
 const EditOptionsSchema = z.object({
   email: z.string().trim().min(1, '--email cannot be empty').optional(),
   type: type.optional(),
   name: z.string().trim().max(100, '--name takes at most 100 characters').optional(),
+  /** An Agency's e-mail or id; false (`--no-agency`) unlinks. */
+  agency: z.union([z.string().trim().min(1, '--agency cannot be empty'), z.literal(false)]).optional(),
   passwordStdin: z.boolean().optional(),
 });
 const PasswordOptionsSchema = z.object({ passwordStdin: z.boolean().optional() });
@@ -37,6 +40,7 @@ export async function adminCreate(rawOptions: unknown, context: Context): Promis
     lp_confirm: password,
     ut: options.type ?? 'user',
     ...(options.name ? { full_name: options.name } : {}),
+    ...(options.agency ? { agency: options.agency } : {}),
   });
   await done(
     context,
@@ -56,6 +60,7 @@ export async function adminEdit(user: string, rawOptions: unknown, context: Cont
     ...(options.email ? { le: options.email } : {}),
     ...(options.type ? { ut: options.type } : {}),
     ...(options.name !== undefined ? { full_name: options.name } : {}),
+    ...(options.agency !== undefined ? { agency: options.agency || null } : {}),
     ...(password ? { lp: password } : {}),
   });
   await done(context, answer, answer.message);

@@ -74,6 +74,7 @@ export async function adminUser(user: string, context: Context): Promise<void> {
       ['Name', info.user_name],
       ['Role', info.role.name],
       ['Status', info.status],
+      ['Agency', info.agency?.email ?? 'none'],
       ['Credits', info.credits_remaining === 'unlimited' ? 'unlimited' : count(info.credits)],
       ['Plan', `${info.plan} (${info.user_plan_status})`],
       ['API key', info.api_key_last4 ? `...${info.api_key_last4}` : 'none'],

@@ -1,11 +1,10 @@
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import type { FileView } from '@scrub/sdk';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { UsageError } from '../errors.js';
 import { count, formatPairs } from '../format.js';
+import { localCsv } from '../local-csv.js';
 import { parseInput } from '../validate.js';
 
 const column = (option: string) => z.string().trim().min(1, `${option} needs a column name or number`);
@@ -54,19 +53,28 @@ async function printFile(context: Context, file: FileView): Promise<void> {
   );
 }
 
-/** `scrub upload-existing <file>`: the dashboard's Upload Existing Files, from a shell. */
+/** `scrub upload-existing <file|->`: the dashboard's Upload Existing Files, from a shell or a pipe. */
 export async function uploadExisting(file: string, rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(UploadExistingOptionsSchema, rawOptions);
-  const stats = await stat(file).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`Cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-  });
-  if (!stats.isFile()) throw new UsageError(`${file} is not a regular file: give the path of a CSV file`);
-  const params = {
-    file_name: options.name ?? basename(file),
-    phone_col: columnRef('--phone-col', options.phoneCol),
-    line_type_col: columnRef('--line-type-col', options.lineTypeCol),
-    ...(options.dncCol === undefined ? {} : { dnc_col: columnRef('--dnc-col', options.dncCol) }),
-  };
+  if (file === '-' && context.io.stdin.isTTY) {
+    throw new UsageError(
+      'scrub upload-existing - reads the CSV from a pipe: cat scrubbed.csv | scrub upload-existing - --phone-col Phone --line-type-col "Line Type"',
+    );
+  }
+  const phoneCol = columnRef('--phone-col', options.phoneCol);
+  const lineTypeCol = columnRef('--line-type-col', options.lineTypeCol);
+  const dncCol = options.dncCol === undefined ? undefined : columnRef('--dnc-col', options.dncCol);
   const { scrub } = await requireCredentials(context);
-  await printFile(context, await scrub.files.uploadExisting(file, params));
+  const csv = await localCsv(file, context);
+  try {
+    const params = {
+      file_name: options.name ?? csv.name,
+      phone_col: phoneCol,
+      line_type_col: lineTypeCol,
+      ...(dncCol === undefined ? {} : { dnc_col: dncCol }),
+    };
+    await printFile(context, await scrub.files.uploadExisting(csv.path, params));
+  } finally {
+    await csv.remove();
+  }
 }

@@ -19,6 +19,7 @@ describe('scrub admin: usage', () => {
       '--type must be one of user, agency, admin, super_admin',
     ],
     [['create', '--email', 'pat@example.com'], 'scrub admin create needs a password'],
+    [['edit', 'pat@example.com', '--agency', ' '], '--agency cannot be empty'],
     [['audit', '--user', 'pat'], '--user takes an account id'],
     [['as', 'pat@example.com'], "missing required argument 'command'"],
   ])('refuses %j with exit 2', async (args, message) => {

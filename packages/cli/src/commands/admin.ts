@@ -30,6 +30,7 @@ function accountCommands(admin: Command, context: Context): void {
     .option('--email <address>', 'its e-mail address')
     .option('--type <type>', 'user, agency, admin or super_admin (default user)')
     .option('--name <name>', 'its full name')
+    .option('--agency <agency>', "a User account's Agency (its e-mail or id): the account is its client")
     .option('--password-stdin', 'read the password from stdin')
     .action(async (options: unknown) => {
       const { adminCreate } = await import('../actions/admin-accounts.js');
@@ -37,11 +38,13 @@ function accountCommands(admin: Command, context: Context): void {
     });
   admin
     .command('edit')
-    .description("change an account's e-mail, type, name or password")
+    .description("change an account's e-mail, type, name, password or Agency")
     .argument(...USER_ARGUMENT)
     .option('--email <address>', 'the new e-mail address')
     .option('--type <type>', 'user, agency, admin or super_admin')
     .option('--name <name>', 'the new full name')
+    .option('--agency <agency>', 'make the User account a client of this Agency (its e-mail or id)')
+    .option('--no-agency', "unlink the account from its Agency: it is nobody's client")
     .option('--password-stdin', 'read a new password from stdin (otherwise it is left unchanged)')
     .action(async (user: string, options: unknown) => {
       const { adminEdit } = await import('../actions/admin-accounts.js');

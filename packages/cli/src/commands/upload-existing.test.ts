@@ -77,6 +77,33 @@ describe('scrub upload-existing', () => {
     expect(after.total_files_count).toBe(before.total_files_count);
   });
 
+  it('reads the CSV from stdin with -, named stdin.csv unless --name says otherwise', async () => {
+    const stored = await scrub(
+      ['upload-existing', '-', '--phone-col', 'Phone', '--line-type-col', 'Kind', '--json'],
+      env,
+      { stdin: 'Phone,Kind\n2012345678,landline\n2012345679,mobile\n' },
+    );
+    expect(stored.code, stored.stderr).toBe(0);
+    const view = JSON.parse(stored.stdout);
+    expect(view).toMatchObject({
+      file_name: 'stdin.csv',
+      total_records: 2,
+      line_types: { landline: 1, mobile: 1 },
+    });
+    const back = await scrub(['export', view.file_reference], env);
+    expect(back.stdout.trim().split('\n')).toEqual([
+      'Phone,Kind,Line Type,DNC',
+      // No DNC column: the DNC status was not looked up, so it is left blank, never "clean".
+      '2012345678,landline,landline,',
+      '2012345679,mobile,mobile,',
+    ]);
+    const tty = await scrub(['upload-existing', '-', '--phone-col', '1', '--line-type-col', '2'], env, {
+      stdinIsTTY: true,
+    });
+    expect(tty.code).toBe(2);
+    expect(tty.stderr).toContain('reads the CSV from a pipe');
+  });
+
   it('needs the line type column (exit 2)', async () => {
     const file = csvFile('any.csv', 'Phone\n2012345678\n');
     const result = await scrub(['upload-existing', file, '--phone-col', 'Phone'], env);

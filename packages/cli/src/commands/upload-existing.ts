@@ -6,7 +6,7 @@ export function uploadExistingCommand(context: Context): Command {
     .description(
       'store a CSV already scrubbed elsewhere as a file (Direct DB): every line type is checked, nothing is charged',
     )
-    .argument('<file>', 'the CSV file; it must have a header row')
+    .argument('<file>', 'the CSV file, or - to read it from stdin; it must have a header row')
     .requiredOption(
       '--phone-col <column>',
       'the phone column: its header text, or its number counting from 1',
@@ -16,7 +16,7 @@ export function uploadExistingCommand(context: Context): Command {
       'the line type column (mobile, landline, voip, toll_free, invalid, unknown_geographic; any case)',
     )
     .option('--dnc-col <column>', 'the do-not-call column (0 or 1, clean or dnc, yes or no)')
-    .option('--name <name>', "the file name the dashboard shows (default: the file's name)")
+    .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
     .action(async (file: string, options: unknown) => {
       const { uploadExisting } = await import('../actions/upload-existing.js');
       await uploadExisting(file, options, context);

@@ -32,7 +32,10 @@ export type AdminCreateUserParams = InputOf<typeof routes.adminCreateUser>;
 export type AdminUpdateUserParams = Omit<InputOf<typeof routes.adminUpdateUser>, 'user_id'>;
 export type ActAsToken = OutputOf<typeof routes.adminActAsUser>;
 
-/** Accounts, for Admins and Super Admins. A user is named by id or e-mail address. */
+/**
+ * Accounts, for Admins and Super Admins, and for an Agency over its own client accounts (any other
+ * account is a `NotFoundError` to it). A user is named by id or e-mail address.
+ */
 export class AdminUsers extends APIResource {
   /** Every account, newest first: `await` it for one page, iterate it for every user of every page. */
   list(params: AdminUserListParams = {}, options?: RequestOptions): PagePromise<AdminUserPage, ManagedUser> {

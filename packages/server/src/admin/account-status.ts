@@ -47,10 +47,10 @@ export async function enableAccount(db: Kysely<Database>, profileId: string): Pr
     .execute();
 }
 
-/** The profile of an account the admin area made, before its first sign-in. */
+/** The profile of an account the admin area made, before its first sign-in (an Agency's client when `agencyId`). */
 export async function insertProfile(
   db: Kysely<Database>,
-  input: { sub: string; email: string; name: string; role: RoleNameColumn },
+  input: { sub: string; email: string; name: string; role: RoleNameColumn; agencyId?: string | null },
 ) {
   return db
     .insertInto('profiles')
@@ -61,8 +61,13 @@ export async function insertProfile(
       role: input.role,
       plan_reference: null,
       plan_expires_at: null,
+      agency_id: input.agencyId ?? null,
     })
-    .onConflict((oc) => oc.column('sub').doUpdateSet({ email: input.email, role: input.role }))
+    .onConflict((oc) =>
+      oc
+        .column('sub')
+        .doUpdateSet({ email: input.email, role: input.role, agency_id: input.agencyId ?? null }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -1,19 +1,33 @@
 import { ACTING_ADMIN_HEADER, ACTING_AS_HEADER } from '@scrub/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import type { ActAsTokens } from '../auth/act-as-tokens.js';
 import type { Principal } from '../auth/principal.js';
+import type { ApiError } from '../http/api-error.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { recordAudit } from './audit-log.js';
+
+/** A refused token is written down at most once a minute for each reason, however often it is sent. */
+const REFUSAL_INTERVAL_MS = 60_000;
 
 /**
  * What happens around every request made with an act-as token: each answer says so in two headers
  * (for the dashboard's "Logged in as" banner and switch-back), and once answered the request is
- * written to the audit log: who, as whom, what (method, path, status), when.
+ * written to the audit log: who, as whom, what (method, path, status), when. A refused act-as
+ * token is written down too (`act_as.refused`), when this service signed it: anyone can send a
+ * forged token, so those are refused without an entry, and the log cannot be flooded by strangers.
  */
 export class ActAsRecorder {
   readonly #acting = new WeakMap<FastifyRequest, Principal>();
+  /** When each (token, reason) refusal was last written down, by this process. */
+  readonly #refusals = new Map<string, number>();
 
-  constructor(app: FastifyInstance, database: DatabaseHandle, logger: Logger | false) {
+  constructor(
+    app: FastifyInstance,
+    private readonly database: DatabaseHandle,
+    private readonly tokens: ActAsTokens,
+    private readonly logger: Logger | false,
+  ) {
     // onSend runs for refusals too: a 403 to an act-as token says whose token it was.
     app.addHook('onSend', async (request, reply) => {
       const principal = this.#acting.get(request);
@@ -30,9 +44,7 @@ export class ActAsRecorder {
         action: 'act_as.request',
         detail: { method: request.method, path: request.url.split('?')[0], status: reply.statusCode },
         requestId: request.id,
-      }).catch((error: unknown) => {
-        if (logger) logger.error({ err: error, reqId: request.id }, 'could not write an act-as audit entry');
-      });
+      }).catch((error: unknown) => this.#failed(error, request));
     });
   }
 
@@ -40,4 +52,51 @@ export class ActAsRecorder {
   readonly identified = (request: FastifyRequest, principal: Principal): void => {
     if (principal.actor) this.#acting.set(request, principal);
   };
+
+  /**
+   * Called when an act-as token is refused (expired, the account disabled, the admin no longer an
+   * admin...): writes who sent it, as whom, where and why, if this service signed the token.
+   */
+  readonly refused = async (request: FastifyRequest, token: string, refusal: ApiError): Promise<void> => {
+    try {
+      const claims = await this.tokens.signedClaims(token);
+      if (!claims || !this.#due(`${claims.tokenId}:${refusal.code}`)) return;
+      const subject = await this.database.db
+        .selectFrom('profiles')
+        .select(['id as profileId', 'email'])
+        .where('id', '=', claims.userId)
+        .executeTakeFirst();
+      await recordAudit(this.database.db, {
+        actor: { profileId: claims.adminId, email: claims.adminEmail },
+        subject: subject ?? null,
+        action: 'act_as.refused',
+        detail: {
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: refusal.status,
+          code: refusal.code,
+          reason: refusal.message,
+        },
+        requestId: request.id,
+      });
+    } catch (error) {
+      this.#failed(error, request);
+    }
+  };
+
+  #due(key: string): boolean {
+    const now = Date.now();
+    const last = this.#refusals.get(key);
+    if (last !== undefined && now - last < REFUSAL_INTERVAL_MS) return false;
+    if (this.#refusals.size >= 10_000) {
+      for (const [k, at] of this.#refusals) if (now - at >= REFUSAL_INTERVAL_MS) this.#refusals.delete(k);
+    }
+    this.#refusals.set(key, now);
+    return true;
+  }
+
+  #failed(error: unknown, request: FastifyRequest): void {
+    if (this.logger)
+      this.logger.error({ err: error, reqId: request.id }, 'could not write an act-as audit entry');
+  }
 }

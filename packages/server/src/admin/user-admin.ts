@@ -11,7 +11,7 @@ import type { IdentityAdmin } from '../identity-admin/identity-admin.js';
 import type { Database } from '../storage/schema.js';
 import { disableAccount, enableAccount, insertProfile, revokeTokens } from './account-status.js';
 import { recordAudit } from './audit-log.js';
-import { managedUserOf } from './user-directory.js';
+import { findAgency, managedUserOf } from './user-directory.js';
 
 const roleOfType: Record<UserType, RoleName> = {
   user: 'User',
@@ -21,6 +21,12 @@ const roleOfType: Record<UserType, RoleName> = {
 };
 
 const forbidden = (why: string) => new ApiError('forbidden', `${why} Only a Super Admin may do that.`);
+const agencyRefused = (why: string) =>
+  new ApiError('forbidden', `${why} An Agency manages User accounts only.`);
+const notAUser = () =>
+  new ApiError('validation_failed', "agency: only a User account can be an Agency's client.", {
+    issues: [{ location: 'body', path: 'agency', message: "only a User account can be an Agency's client" }],
+  });
 
 /** Who acts, and the request it is part of, for the audit log. */
 export interface AdminCall {
@@ -44,12 +50,20 @@ export interface UserAdminOptions {
 export class UserAdmin {
   constructor(private readonly options: UserAdminOptions) {}
 
+  /** An Agency's new account is a User account and its client; an admin may link it to an Agency. */
   async create(
     call: AdminCall,
-    input: { le: string; lp: string; ut: UserType; full_name?: string | undefined },
+    input: {
+      le: string;
+      lp: string;
+      ut: UserType;
+      full_name?: string | undefined;
+      agency?: string | undefined;
+    },
   ) {
     const role = roleOfType[input.ut];
     if (!mayManageRole(call.actor.role, role)) throw forbidden('Creating an admin account is refused.');
+    const agencyId = await this.#agencyOfNew(call, role, input.agency);
     const created = await (await this.#identity()).createUser({
       email: input.le,
       password: input.lp,
@@ -61,8 +75,9 @@ export class UserAdmin {
       email: created.email,
       name: input.full_name ?? '',
       role,
+      agencyId,
     });
-    await this.#audit(call, profile, 'user.create', { role });
+    await this.#audit(call, profile, 'user.create', { role, ...(agencyId ? { agency_id: agencyId } : {}) });
     return managedUserOf(profile);
   }
 
@@ -74,12 +89,14 @@ export class UserAdmin {
       lp?: string | undefined;
       ut?: UserType | undefined;
       full_name?: string | undefined;
+      agency?: string | null | undefined;
     },
   ) {
     this.#mayTouch(call, target);
     const role = change.ut ? roleOfType[change.ut] : undefined;
     if (role && !mayManageRole(call.actor.role, role))
       throw forbidden('Making an account an admin is refused.');
+    const agencyId = await this.#agencyAfterUpdate(call, target, role ?? target.role, change.agency);
     const identity = await this.#identity();
     if (change.le !== undefined || change.full_name !== undefined) {
       await identity.updateUserAttributes(target.sub, { email: change.le, name: change.full_name });
@@ -95,6 +112,7 @@ export class UserAdmin {
         ...(change.le !== undefined ? { email: change.le } : {}),
         ...(change.full_name !== undefined ? { user_name: change.full_name } : {}),
         ...(role ? { role } : {}),
+        ...(agencyId !== target.agency_id ? { agency_id: agencyId } : {}),
       })
       .where('id', '=', target.id)
       .execute();
@@ -107,6 +125,7 @@ export class UserAdmin {
     await this.#audit(call, target, 'user.update', {
       ...(change.le !== undefined ? { email: change.le } : {}),
       ...(role ? { role } : {}),
+      ...(agencyId !== target.agency_id ? { agency_id: agencyId } : {}),
       password_changed: password !== undefined,
     });
   }
@@ -180,6 +199,41 @@ export class UserAdmin {
       user_id: target.id,
       email: target.email,
     };
+  }
+
+  /** The Agency a new account is the client of: the Agency creating it, or the one an admin names. */
+  async #agencyOfNew(call: AdminCall, role: RoleName, agency: string | undefined): Promise<string | null> {
+    if (call.actor.role === 'Agency') {
+      if (role !== 'User')
+        throw agencyRefused(`Creating ${role === 'Agency' ? 'an' : 'a'} ${role} account is refused.`);
+      if (agency) throw agencyRefused('Linking an account to another Agency is refused.');
+      return call.actor.profileId;
+    }
+    if (!agency) return null;
+    if (role !== 'User') throw notAUser();
+    return (await findAgency(this.options.db, agency)).id;
+  }
+
+  /**
+   * The Agency an account is the client of after an update: an Agency changes neither the type of
+   * its clients nor their Agency; an admin links (an Agency's id or e-mail) or unlinks (blank or
+   * null), and an account that stops being a User account stops being a client.
+   */
+  async #agencyAfterUpdate(
+    call: AdminCall,
+    target: Profile,
+    role: RoleName,
+    agency: string | null | undefined,
+  ): Promise<string | null> {
+    if (call.actor.role === 'Agency') {
+      if (role !== 'User') throw agencyRefused("Changing a client's type is refused.");
+      if (agency !== undefined) throw agencyRefused('Linking an account to another Agency is refused.');
+      return target.agency_id;
+    }
+    if (agency === undefined) return role === 'User' ? target.agency_id : null;
+    if (agency === null || agency === '') return null;
+    if (role !== 'User') throw notAUser();
+    return (await findAgency(this.options.db, agency)).id;
   }
 
   #mayTouch(call: AdminCall, target: Profile): void {

@@ -1,6 +1,7 @@
 import type { AdminUserInfo, ManagedUser, RoleName } from '@scrub/contract';
 import { type Kysely, sql } from 'kysely';
 import { type Profile, userInfo } from '../account/profiles.js';
+import type { ClientScope } from '../auth/access.js';
 import { ApiError } from '../http/api-error.js';
 import type { Database } from '../storage/schema.js';
 
@@ -21,12 +22,17 @@ export function managedUserOf(profile: Profile): ManagedUser {
   };
 }
 
-/** Every account, newest first, searched by part of the e-mail or the name and filtered by role. */
+/**
+ * Every account in the caller's scope (an Agency's: its clients), newest first, searched by part
+ * of the e-mail or the name and filtered by role.
+ */
 export async function listUsers(
   db: Kysely<Database>,
   query: { page: number; limit: number; search?: string | undefined; role?: RoleName | undefined },
+  scope: ClientScope,
 ) {
   let base = db.selectFrom('profiles');
+  if (scope) base = base.where('agency_id', '=', scope.agencyId);
   if (query.search) {
     const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
     base = base.where((eb) =>
@@ -54,25 +60,56 @@ export async function listUsers(
   };
 }
 
-/** An account by its id or its e-mail address (any case; the newest if re-created); 404 otherwise. */
-export async function findAccount(db: Kysely<Database>, idOrEmail: string): Promise<Profile> {
+/**
+ * An account in the caller's scope by its id or its e-mail address (any case; the newest if
+ * re-created); 404 otherwise. An account outside an Agency's scope gets the same 404 as one that
+ * does not exist, so an Agency cannot learn which addresses have accounts.
+ */
+export async function findAccount(
+  db: Kysely<Database>,
+  idOrEmail: string,
+  scope: ClientScope,
+): Promise<Profile> {
   const byId = UUID.test(idOrEmail);
   const profile = await db
     .selectFrom('profiles')
     .selectAll()
     .$if(byId, (q) => q.where('id', '=', idOrEmail))
     .$if(!byId, (q) => q.where(sql<string>`lower(email)`, '=', idOrEmail.toLowerCase()))
+    .$if(scope !== null, (q) => q.where('agency_id', '=', scope?.agencyId ?? null))
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   if (!profile) throw new ApiError('not_found', `No account ${byId ? 'with id' : 'for'} ${idOrEmail}.`);
   return profile;
 }
 
+/** The Agency account an admin links a User account to, by id or e-mail; 400 when it is not an Agency. */
+export async function findAgency(db: Kysely<Database>, idOrEmail: string): Promise<Profile> {
+  const agency = await findAccount(db, idOrEmail, null).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === 'not_found') return null;
+    throw error;
+  });
+  if (agency?.role !== 'Agency') {
+    throw new ApiError('validation_failed', `agency: ${idOrEmail} is not an Agency account.`, {
+      issues: [{ location: 'body', path: 'agency', message: `${idOrEmail} is not an Agency account` }],
+    });
+  }
+  return agency;
+}
+
 export async function adminUserInfo(db: Kysely<Database>, profile: Profile): Promise<AdminUserInfo> {
+  const agency = profile.agency_id
+    ? await db
+        .selectFrom('profiles')
+        .select(['id as user_id', 'email'])
+        .where('id', '=', profile.agency_id)
+        .executeTakeFirst()
+    : undefined;
   return {
     ...(await userInfo(db, profile)),
     status: profile.disabled_at ? 'disabled' : 'active',
     disabled_at: profile.disabled_at?.toISOString() ?? null,
     last_sign_in_at: profile.last_sign_in_at?.toISOString() ?? null,
+    agency: agency ?? null,
   };
 }

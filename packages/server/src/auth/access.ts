@@ -1,5 +1,6 @@
 import type { RoleName, RouteAuth } from '@scrub/contract';
 import type { Principal } from './principal.js';
+import { isAdminRole } from './roles.js';
 
 interface Access {
   /** Roles admitted. */
@@ -19,6 +20,8 @@ const everyone: readonly RoleName[] = ['User', 'Agency', 'Admin', 'Super Admin']
  */
 export const ACCESS: Readonly<Record<Exclude<RouteAuth, 'none'>, Access>> = {
   user: { roles: everyone, apiKey: true, actAs: true },
+  // An Agency is admitted to manage its own client accounts: `clientScope` narrows what it sees.
+  agency: { roles: ['Agency', 'Admin', 'Super Admin'], apiKey: false, actAs: false },
   admin: { roles: ['Admin', 'Super Admin'], apiKey: false, actAs: false },
   super_admin: { roles: ['Super Admin'], apiKey: false, actAs: false },
 };
@@ -34,3 +37,15 @@ export function permits(auth: RouteAuth, principal: Principal): boolean {
 /** Only a Super Admin makes, removes or acts on admins. */
 export const mayManageRole = (actor: RoleName, target: RoleName) =>
   actor === 'Super Admin' || (target !== 'Admin' && target !== 'Super Admin');
+
+/** The accounts a caller manages on the admin routes: an Agency, its own clients only; null: every account. */
+export type ClientScope = { agencyId: string } | null;
+
+export const clientScope = (principal: Principal): ClientScope =>
+  principal.role === 'Agency' ? { agencyId: principal.profileId } : null;
+
+/** An admin acts as anyone but a Super Admin (checked where the token is issued); an Agency, as its clients. */
+export const mayActAs = (
+  actor: { id: string; role: RoleName },
+  target: { agency_id: string | null },
+): boolean => isAdminRole(actor.role) || (actor.role === 'Agency' && target.agency_id === actor.id);

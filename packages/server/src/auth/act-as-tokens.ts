@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
+import { compactVerify, decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.js';
 import type { Database } from '../storage/schema.js';
@@ -81,6 +81,31 @@ export class ActAsTokens {
         throw new ApiError('token_expired', 'The act-as token has expired. Ask for a new one.');
       }
       throw new ApiError('unauthorized', 'The act-as token cannot be verified.');
+    }
+  }
+
+  /**
+   * What a token this service signed says, whatever else is wrong with it (expired, not valid
+   * yet...): who issued it, whom it acts as, its id. Null when the signature does not verify: a
+   * forged or garbled token says nothing anyone can trust.
+   */
+  async signedClaims(
+    token: string,
+  ): Promise<{ userId: string; adminId: string; adminEmail: string; tokenId: string } | null> {
+    try {
+      const { payload } = await compactVerify(token, await this.#signingKey(), { algorithms: ['HS256'] });
+      const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+      const act = claims.act as { sub?: unknown; email?: unknown } | undefined;
+      if (typeof claims.sub !== 'string' || typeof act?.sub !== 'string' || typeof act.email !== 'string')
+        return null;
+      return {
+        userId: claims.sub,
+        adminId: act.sub,
+        adminEmail: act.email,
+        tokenId: typeof claims.jti === 'string' ? claims.jti : token.slice(-16),
+      };
+    } catch {
+      return null;
     }
   }
 

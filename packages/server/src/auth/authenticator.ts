@@ -5,12 +5,12 @@ import { ensureProfile } from '../account/profiles.js';
 import type { ServerConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import type { Database } from '../storage/schema.js';
-import { permits } from './access.js';
+import { mayActAs, permits } from './access.js';
 import { type ActAsTokens, looksLikeActAsToken } from './act-as-tokens.js';
 import type { ApiKeyOwners } from './api-key-owners.js';
 import { looksLikeApiKey } from './api-keys.js';
 import type { Principal } from './principal.js';
-import { highestRole, isAdminRole, roleFromGroups } from './roles.js';
+import { highestRole, roleFromGroups } from './roles.js';
 import { assertInGoodStanding, noteSignIn } from './standing.js';
 import {
   cognitoIssuer,
@@ -37,6 +37,8 @@ export interface AuthenticatorOptions {
   actAsTokens?: ActAsTokens;
   /** Told who is calling before their permission is checked (the act-as recorder). */
   onIdentified?: (request: FastifyRequest, principal: Principal) => void;
+  /** Told of every refused act-as token, before the refusal is answered (the act-as recorder). */
+  onActAsRefused?: (request: FastifyRequest, token: string, refusal: ApiError) => Promise<void>;
 }
 
 const unauthorized = (message: string) => new ApiError('unauthorized', message);
@@ -67,7 +69,7 @@ export class Authenticator {
 
   async #identify(request: FastifyRequest, requirement: AuthRequirement): Promise<Principal> {
     const authorization = single(request.headers.authorization);
-    if (authorization !== undefined) return this.#fromBearer(authorization);
+    if (authorization !== undefined) return this.#fromBearer(request, authorization);
     const headerKey = single(request.headers['x-api-key']);
     if (headerKey !== undefined) return this.#fromApiKey(headerKey);
     const queryKey = single((request.query as Record<string, unknown> | undefined)?.k);
@@ -84,7 +86,7 @@ export class Authenticator {
     );
   }
 
-  async #fromBearer(authorization: string): Promise<Principal> {
+  async #fromBearer(request: FastifyRequest, authorization: string): Promise<Principal> {
     const token = BEARER.exec(authorization)?.[1];
     if (!token) {
       throw unauthorized('The Authorization header must read "Bearer <ID token>".');
@@ -92,7 +94,14 @@ export class Authenticator {
     if (looksLikeApiKey(token)) {
       throw unauthorized('That is an API key: send it in the x-api-key header, not in Authorization.');
     }
-    if (this.options.actAsTokens && looksLikeActAsToken(token)) return this.#fromActAs(token);
+    if (this.options.actAsTokens && looksLikeActAsToken(token)) {
+      try {
+        return await this.#fromActAs(token);
+      } catch (error) {
+        if (error instanceof ApiError) await this.options.onActAsRefused?.(request, token, error);
+        throw error;
+      }
+    }
     if (!this.options.verifier) {
       throw unauthorized(
         'This service has no identity provider configured, so it cannot accept ID tokens. Use an API key.',
@@ -117,8 +126,9 @@ export class Authenticator {
   }
 
   /**
-   * An admin acting as a user: both accounts must be in good standing, and the admin still an
-   * admin, at every request (a token outlives neither a disable nor a demotion).
+   * An admin (or an Agency) acting as a user: both accounts must be in good standing, and the
+   * admin still an admin (the Agency still an Agency, the user still its client), at every request
+   * (a token outlives neither a disable nor a demotion).
    */
   async #fromActAs(token: string): Promise<Principal> {
     const claims = await (this.options.actAsTokens as ActAsTokens).verify(token);
@@ -128,7 +138,7 @@ export class Authenticator {
     ]);
     if (!user || !admin) throw unauthorized('The act-as token names an account that does not exist.');
     assertInGoodStanding(admin, claims.issuedAt);
-    if (!isAdminRole(admin.role)) throw new ApiError('forbidden', messages.accessDenied);
+    if (!mayActAs(admin, user)) throw new ApiError('forbidden', messages.accessDenied);
     assertInGoodStanding(user, claims.issuedAt);
     return {
       profileId: user.id,

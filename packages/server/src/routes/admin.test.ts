@@ -322,3 +322,226 @@ describe("a user's purchase history", () => {
     expect(seen.body).toEqual(own.body);
   });
 });
+
+describe('Agency client accounts', () => {
+  const info = (id: string, by: Record<string, string>) =>
+    call({ method: 'GET', url: `/admin/users/${id}`, headers: by });
+
+  it('an Agency lists, reads, creates, edits, disables and acts as its own clients only', async () => {
+    const agency = await createUser('agency');
+    const client = await createUser('user', agency.headers);
+    const stranger = await createUser();
+    const list = await call({ method: 'GET', url: '/admin/users', headers: agency.headers });
+    expect(list.body).toMatchObject({
+      total_users_count: 1,
+      users: [{ email: client.email, role_name: 'User' }],
+    });
+    expect((await info(client.id, agency.headers)).body).toMatchObject({
+      email: client.email,
+      agency: { user_id: agency.id, email: agency.email },
+    });
+    // Not a client: the same 404 as an address nobody has, so e-mails cannot be probed.
+    for (const other of [stranger.id, stranger.email]) {
+      const refused = await info(other, agency.headers);
+      expect(refused.status).toBe(404);
+      expect(refused.body.message).toBe(`No account ${other.includes('@') ? 'for' : 'with id'} ${other}.`);
+    }
+    expect(
+      (await call({ method: 'DELETE', url: `/admin/users/${stranger.id}`, headers: agency.headers })).status,
+    ).toBe(404);
+
+    expect(
+      (await call({ method: 'GET', url: `/admin/users/${client.id}/purchases`, headers: agency.headers }))
+        .body,
+    ).toEqual({ purchases: [] });
+
+    await adjust(client.id, 3);
+    const act = await call({
+      method: 'POST',
+      url: `/admin/users/${client.id}/act-as`,
+      headers: agency.headers,
+    });
+    expect(act.status).toBe(200);
+    const check = await call({ method: 'GET', url: '/verify?p=2012345678', headers: bearer(act.body.token) });
+    expect(check.status).toBe(200);
+    expect(check.headers[ACTING_ADMIN_HEADER]).toBe(agency.email);
+    const audit = await call({ method: 'GET', url: `/admin/audit?subject_id=${client.id}`, headers: boss });
+    expect(audit.body.entries.slice(0, 2)).toMatchObject([
+      { action: 'act_as.request', actor_email: agency.email, detail: { path: '/verify', status: 200 } },
+      { action: 'act_as.start', actor_email: agency.email },
+    ]);
+    expect(
+      (await call({ method: 'POST', url: `/admin/users/${stranger.id}/act-as`, headers: agency.headers }))
+        .status,
+    ).toBe(404);
+    // Edits and disabling come after the act-as check: each ends the tokens issued before it.
+    const renamed = `client${people}@renamed.example`;
+    const edit = await call({
+      method: 'PUT',
+      url: `/admin/users/${client.id}`,
+      headers: agency.headers,
+      payload: { le: renamed, full_name: 'Pat Client', lp: '', ut: 'user' },
+    });
+    expect(edit.status).toBe(200);
+    expect((await info(client.id, agency.headers)).body).toMatchObject({
+      email: renamed,
+      user_name: 'Pat Client',
+    });
+    expect(
+      (await call({ method: 'DELETE', url: `/admin/users/${client.id}`, headers: agency.headers })).status,
+    ).toBe(200);
+    expect((await info(client.id, agency.headers)).body.status).toBe('disabled');
+    expect(
+      (await call({ method: 'POST', url: `/admin/users/${client.id}/enable`, headers: agency.headers }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('an Agency may not change types, link accounts, adjust credits or read the audit log', async () => {
+    const agency = await createUser('agency');
+    const client = await createUser('user', agency.headers);
+    const create = (ut: string, extra = {}) =>
+      call({
+        method: 'POST',
+        url: '/admin/users',
+        headers: agency.headers,
+        payload: {
+          le: `agency-made${++people}@example.com`,
+          lp: TEST_PASSWORD,
+          lp_confirm: TEST_PASSWORD,
+          ut,
+          ...extra,
+        },
+      });
+    const madeAgency = await create('agency');
+    expect(madeAgency.status).toBe(403);
+    expect(madeAgency.body.message).toBe(
+      'Creating an Agency account is refused. An Agency manages User accounts only.',
+    );
+    expect((await create('admin')).status).toBe(403);
+    expect((await create('user', { agency: 'boss@example.com' })).status).toBe(403);
+    const retype = await call({
+      method: 'PUT',
+      url: `/admin/users/${client.id}`,
+      headers: agency.headers,
+      payload: { ut: 'agency' },
+    });
+    expect(retype.status).toBe(403);
+    expect((await adjust(client.id, 5, agency.headers)).status).toBe(403);
+    expect((await call({ method: 'GET', url: '/admin/audit', headers: agency.headers })).status).toBe(403);
+    expect((await info(client.id, boss)).body).toMatchObject({ role: { name: 'User' }, credits: 0 });
+    // Nothing half-made: the refused accounts do not exist.
+    const users = await call({ method: 'GET', url: '/admin/users', headers: agency.headers });
+    expect(users.body.users.map((u: { email: string }) => u.email)).toEqual([client.email]);
+  });
+
+  it('an admin links and unlinks a User account, and only to an Agency', async () => {
+    const [agency, other] = [await createUser('agency'), await createUser('agency')];
+    const created = await call({
+      method: 'POST',
+      url: '/admin/users',
+      headers: boss,
+      payload: {
+        le: `linked${++people}@example.com`,
+        lp: TEST_PASSWORD,
+        lp_confirm: TEST_PASSWORD,
+        ut: 'user',
+        agency: agency.email,
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.user_id as string;
+    expect((await info(id, boss)).body.agency).toEqual({ user_id: agency.id, email: agency.email });
+    expect((await info(id, agency.headers)).status).toBe(200);
+
+    const put = (payload: object) =>
+      call({ method: 'PUT', url: `/admin/users/${id}`, headers: boss, payload });
+    expect((await put({ agency: other.id })).status).toBe(200);
+    expect((await info(id, agency.headers)).status).toBe(404);
+    expect((await info(id, other.headers)).status).toBe(200);
+    const notAgency = await put({ agency: 'boss@example.com' });
+    expect(notAgency.status).toBe(400);
+    expect(notAgency.body.message).toContain('boss@example.com is not an Agency account');
+    const adminClient = await put({ ut: 'admin', agency: other.id });
+    expect(adminClient.status).toBe(400);
+    expect(adminClient.body.message).toContain("only a User account can be an Agency's client");
+    expect((await put({ agency: null })).status).toBe(200);
+    expect((await info(id, boss)).body.agency).toBeNull();
+    expect((await info(id, other.headers)).status).toBe(404);
+  });
+});
+
+describe('refused act-as tokens', () => {
+  const refusals = async (subjectId: string) =>
+    (
+      await call({ method: 'GET', url: `/admin/audit?subject_id=${subjectId}`, headers: boss })
+    ).body.entries.filter((e: { action: string }) => e.action === 'act_as.refused');
+
+  it('are written to the audit log (who, as whom, path, reason), once a minute per token and reason', async () => {
+    const agency = await createUser('agency');
+    const client = await createUser('user', agency.headers);
+    const token = (
+      await call({ method: 'POST', url: `/admin/users/${client.id}/act-as`, headers: agency.headers })
+    ).body.token;
+    // The client leaves the Agency: the Agency's token no longer acts as it.
+    await call({ method: 'PUT', url: `/admin/users/${client.id}`, headers: boss, payload: { agency: null } });
+    for (let i = 0; i < 3; i++) {
+      expect((await call({ method: 'GET', url: '/credits?x=1', headers: bearer(token) })).status).toBe(403);
+    }
+    expect(await refusals(client.id)).toMatchObject([
+      {
+        actor_email: agency.email,
+        subject_email: client.email,
+        detail: { method: 'GET', path: '/credits', status: 403, code: 'forbidden' },
+      },
+    ]);
+    // Back with the Agency but disabled: another reason, another entry.
+    await call({
+      method: 'PUT',
+      url: `/admin/users/${client.id}`,
+      headers: boss,
+      payload: { agency: agency.id },
+    });
+    await call({ method: 'DELETE', url: `/admin/users/${client.id}`, headers: boss });
+    const disabled = await call({ method: 'GET', url: '/user', headers: bearer(token) });
+    expect(disabled.status).toBe(401);
+    const entries = await refusals(client.id);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({
+      detail: { path: '/user', status: 401, reason: disabled.body.message },
+    });
+  });
+
+  it('an expired token is recorded; a forged one is refused without an entry', async () => {
+    const user = await createUser();
+    const [head, body] = (
+      await call({ method: 'POST', url: `/admin/users/${user.id}/act-as`, headers: boss })
+    ).body.token.split('.');
+    const forged = `${head}.${body}.${'A'.repeat(43)}`;
+    const before = (await call({ method: 'GET', url: '/admin/audit', headers: boss })).body
+      .total_entries_count;
+    expect((await call({ method: 'GET', url: '/user', headers: bearer(forged) })).status).toBe(401);
+    expect((await call({ method: 'GET', url: '/admin/audit', headers: boss })).body.total_entries_count).toBe(
+      before,
+    );
+
+    const { ActAsTokens } = await import('../auth/act-as-tokens.js');
+    const bossId = (await call({ method: 'GET', url: '/user', headers: boss })).body.userId;
+    const realNow = Date.now;
+    Date.now = () => realNow() - 60 * 60 * 1000;
+    const expired = await new ActAsTokens(t.database.db)
+      .issue({ userId: user.id, adminId: bossId, adminEmail: 'boss@example.com' })
+      .finally(() => {
+        Date.now = realNow;
+      });
+    const refused = await call({ method: 'GET', url: '/user', headers: bearer(expired.token) });
+    expect(refused.body.error.code).toBe('token_expired');
+    expect(await refusals(user.id)).toMatchObject([
+      {
+        actor_email: 'boss@example.com',
+        subject_email: user.email,
+        detail: { code: 'token_expired', path: '/user' },
+      },
+    ]);
+  });
+});

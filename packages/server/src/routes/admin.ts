@@ -2,12 +2,17 @@ import { adminMessages, routes } from '@scrub/contract';
 import { listAudit } from '../admin/audit-log.js';
 import { type AdminCall, UserAdmin } from '../admin/user-admin.js';
 import { adminUserInfo, findAccount, listUsers } from '../admin/user-directory.js';
+import { clientScope } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ServerContext } from '../context.js';
 import { identityAdminFor } from '../identity-admin/setup.js';
 import { listPurchases } from '../payments/purchase-ledger.js';
 
-/** The admin area: users, their credits and passwords, acting as them, and the audit log. */
+/**
+ * The admin area: users, their credits and passwords, acting as them, and the audit log. An
+ * Agency reaches the routes open to it (the access table's `agency` row) for its own clients only:
+ * every account is looked up within the caller's scope.
+ */
 export function registerAdmin({
   registry,
   database,
@@ -27,11 +32,16 @@ export function registerAdmin({
     actor: principal,
     requestId: request.id,
   });
+  /** The account named in the path, if the caller may see it (404 otherwise). */
+  const target = (principal: Principal, params: { user_id: string }) =>
+    findAccount(db, params.user_id, clientScope(principal));
 
-  registry.add(routes.adminListUsers, async ({ query }) => listUsers(db, query));
+  registry.add(routes.adminListUsers, async ({ principal, query }) =>
+    listUsers(db, query, clientScope(principal)),
+  );
 
-  registry.add(routes.adminGetUser, async ({ params }) =>
-    adminUserInfo(db, await findAccount(db, params.user_id)),
+  registry.add(routes.adminGetUser, async ({ principal, params }) =>
+    adminUserInfo(db, await target(principal, params)),
   );
 
   registry.add(routes.adminCreateUser, async ({ principal, request, body }) =>
@@ -39,45 +49,45 @@ export function registerAdmin({
   );
 
   registry.add(routes.adminUpdateUser, async ({ principal, request, params, body }) => {
-    await admin.update(call(principal, request), await findAccount(db, params.user_id), body);
+    await admin.update(call(principal, request), await target(principal, params), body);
     return { message: adminMessages.userUpdated };
   });
 
   registry.add(routes.adminDeleteUser, async ({ principal, request, params }) => {
-    await admin.disable(call(principal, request), await findAccount(db, params.user_id));
+    await admin.disable(call(principal, request), await target(principal, params));
     return { message: adminMessages.userDisabled };
   });
 
   registry.add(routes.adminEnableUser, async ({ principal, request, params }) => {
-    await admin.enable(call(principal, request), await findAccount(db, params.user_id));
+    await admin.enable(call(principal, request), await target(principal, params));
     return { message: adminMessages.userEnabled };
   });
 
   registry.add(routes.adminResetPassword, async ({ principal, request, params, body }) => {
-    await admin.resetPassword(call(principal, request), await findAccount(db, params.user_id), body.password);
+    await admin.resetPassword(call(principal, request), await target(principal, params), body.password);
     return { message: adminMessages.passwordReset };
   });
 
   registry.add(routes.adminSignOutUser, async ({ principal, request, params }) => {
-    await admin.signOut(call(principal, request), await findAccount(db, params.user_id));
+    await admin.signOut(call(principal, request), await target(principal, params));
     return { message: adminMessages.signedOut };
   });
 
   registry.add(routes.adminAdjustCredits, async ({ principal, request, params, body }) => {
     const credits = await admin.adjustCredits(
       call(principal, request),
-      await findAccount(db, params.user_id),
+      await target(principal, params),
       body,
     );
     return { message: `Credits adjusted by ${body.plan_credits}: the balance is ${credits}.`, credits };
   });
 
   registry.add(routes.adminActAsUser, async ({ principal, request, params }) =>
-    admin.actAs(call(principal, request), await findAccount(db, params.user_id)),
+    admin.actAs(call(principal, request), await target(principal, params)),
   );
 
-  registry.add(routes.adminListPurchases, async ({ params, query }) => ({
-    purchases: await listPurchases(db, (await findAccount(db, params.user_id)).id, query),
+  registry.add(routes.adminListPurchases, async ({ principal, params, query }) => ({
+    purchases: await listPurchases(db, (await target(principal, params)).id, query),
   }));
 
   registry.add(routes.adminListAudit, async ({ query }) => listAudit(db, query));

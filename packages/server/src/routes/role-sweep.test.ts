@@ -19,11 +19,12 @@ const all = Object.entries(routes) as [string, RouteSpec][];
 
 let t: TestApp;
 const callers: Caller[] = [{ name: 'nobody', headers: {}, as: null }];
+let bearer: (role: string, groups: string[]) => Promise<Record<string, string>>;
 
 beforeAll(async () => {
   const id = await createTestIdentity();
   t = await createTestApp({}, { tokenVerifier: id.verifier });
-  const bearer = async (role: string, groups: string[]) => {
+  bearer = async (role: string, groups: string[]) => {
     const headers = {
       authorization: `Bearer ${await id.token({ sub: `sweep-${role}`, email: `${role}@sweep.example`, groups })}`,
     };
@@ -104,7 +105,7 @@ describe('the role sweep: every contract route, every kind of caller', () => {
   });
 
   it.each([
-    ['Agency', '/admin/users'],
+    ['Agency', '/admin/audit'],
     ['User', '/admin/users'],
     ['Admin', '/admin/audit'],
     ["a Super Admin's API key", '/admin/users'],
@@ -113,5 +114,38 @@ describe('the role sweep: every contract route, every kind of caller', () => {
     const caller = callers.find((c) => c.name === callerName);
     const res = await t.app.inject({ method: 'GET', url, headers: caller?.headers ?? {} });
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('an Agency: its own clients only', () => {
+  it("gets 2xx on its own client, 404 on a non-client and on another Agency's client", async () => {
+    const agency = callers.find((c) => c.name === 'Agency')?.headers ?? {};
+    const idOf = async (headers: Record<string, string>) =>
+      (await t.app.inject({ method: 'GET', url: '/user', headers })).json().userId as string;
+    const [own, other, otherAgency, stranger] = await Promise.all([
+      bearer('own-client', []).then(idOf),
+      bearer('other-client', []).then(idOf),
+      bearer('other-agency', ['Agency']).then(idOf),
+      bearer('stranger', []).then(idOf),
+    ]);
+    const link = (client: string, agencyId: string) =>
+      t.database.db.updateTable('profiles').set({ agency_id: agencyId }).where('id', '=', client).execute();
+    await link(own, await idOf(agency));
+    await link(other, otherAgency);
+    const statuses = async (userId: string) => {
+      const answers = await Promise.all(
+        [
+          ['GET', `/admin/users/${userId}`],
+          ['GET', `/admin/users/${userId}/purchases`],
+          ['POST', `/admin/users/${userId}/act-as`],
+        ].map(([method, url]) => t.app.inject({ method: method as 'GET' | 'POST', url, headers: agency })),
+      );
+      return answers.map((res) => res.statusCode);
+    };
+    expect(await statuses(own)).toEqual([200, 200, 200]);
+    expect(await statuses(other)).toEqual([404, 404, 404]);
+    expect(await statuses(stranger)).toEqual([404, 404, 404]);
+    const list = (await t.app.inject({ method: 'GET', url: '/admin/users', headers: agency })).json();
+    expect(list.users.map((u: { user_id: string }) => u.user_id)).toEqual([own]);
   });
 });

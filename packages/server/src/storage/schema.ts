@@ -67,6 +67,8 @@ export interface ProfilesTable {
   payment_customer_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The provider's subscription while the account has one. */
   subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The Agency whose client this User account is (migration 0011-agency-clients). */
+  agency_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

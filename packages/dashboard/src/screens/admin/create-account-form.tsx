@@ -3,6 +3,7 @@ import { adminMessages, USER_TYPES, type UserType } from '@scrub/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
+import { useOwnRole } from '../../auth/use-session';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useRefreshAdmin } from './admin-queries';
@@ -20,12 +21,17 @@ export const typeOptions = USER_TYPES.map((value) => ({ value, label: typeLabels
 /**
  * Create Account (seed 2): e-mail, password, confirm password and type, all required; the button
  * is disabled while a field is empty or a request is in flight, and a confirmation modal comes first.
+ * An admin may name the Agency a User account is a client of; an Agency creates its own clients,
+ * always of type User.
  */
 export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [type, setType] = useState<string | null>(null);
+  const [chosenType, setType] = useState<string | null>(null);
+  const [agency, setAgency] = useState('');
+  const isAgency = useOwnRole().data === 'Agency';
+  const type = isAgency ? 'user' : chosenType;
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const refresh = useRefreshAdmin();
@@ -36,6 +42,7 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
         lp: password,
         lp_confirm: confirm,
         ut: type as UserType,
+        ...(!isAgency && type === 'user' && agency.trim() ? { agency: agency.trim() } : {}),
       }),
     onSuccess: async () => {
       notifySuccess(adminMessages.accountCreated);
@@ -43,6 +50,7 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
       setPassword('');
       setConfirm('');
       setType(null);
+      setAgency('');
       await refresh();
       onCreated?.();
     },
@@ -68,7 +76,16 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
         onChange={(e) => setConfirm(e.currentTarget.value)}
         error={problem}
       />
-      <Select label="Type" placeholder="Choose a type" data={typeOptions} value={type} onChange={setType} />
+      <Select
+        label="Type"
+        placeholder="Choose a type"
+        data={typeOptions}
+        value={type}
+        onChange={setType}
+        disabled={isAgency}
+        description={isAgency ? 'Your clients are User accounts' : undefined}
+      />
+      {!isAgency && type === 'user' && <AgencyInput value={agency} onChange={setAgency} />}
       <Group>
         <Button onClick={ask} disabled={empty || create.isPending} loading={create.isPending}>
           Create Account
@@ -99,5 +116,18 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
         </Group>
       </Modal>
     </Stack>
+  );
+}
+
+/** The Agency a User account is a client of: its e-mail address (or id); blank for none. */
+export function AgencyInput({ value, onChange }: { value: string; onChange(value: string): void }) {
+  return (
+    <TextInput
+      label="Agency"
+      description="Optional: the e-mail of the Agency account whose client this user is"
+      placeholder="agency@example.com"
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+    />
   );
 }

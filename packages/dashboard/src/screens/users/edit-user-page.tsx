@@ -4,14 +4,18 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
+import { useOwnRole } from '../../auth/use-session';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useAdminUser, useRefreshAdmin } from '../admin/admin-queries';
-import { typeOptions } from '../admin/create-account-form';
+import { AgencyInput, typeOptions } from '../admin/create-account-form';
 
 const typeOfRole = (role: string) => role.toLowerCase().replace(' ', '_') as UserType;
 
-/** EditUser (seed 2): e-mail and type must not be empty; a blank password leaves it unchanged. */
+/**
+ * EditUser (seed 2): e-mail and type must not be empty; a blank password leaves it unchanged. An
+ * admin sets a User account's Agency (blank: none); an Agency changes neither type nor Agency.
+ */
 export default function EditUserPage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
@@ -21,10 +25,13 @@ export default function EditUserPage() {
   const [name, setName] = useState('');
   const [type, setType] = useState<string | null>(null);
   const [password, setPassword] = useState('');
+  const [agency, setAgency] = useState('');
+  const isAgency = useOwnRole().data === 'Agency';
   useEffect(() => {
     if (!user.data) return;
     setEmail(user.data.email);
     setName(user.data.user_name);
+    setAgency(user.data.agency?.email ?? '');
     setType(USER_TYPES.includes(typeOfRole(user.data.role.name)) ? typeOfRole(user.data.role.name) : null);
   }, [user.data]);
   const save = useMutation({
@@ -34,6 +41,7 @@ export default function EditUserPage() {
         ut: type as UserType,
         full_name: name.trim(),
         ...(password ? { lp: password } : {}),
+        ...(!isAgency && type === 'user' ? { agency: agency.trim() || null } : {}),
       }),
     onSuccess: async (answer) => {
       notifySuccess(answer.message);
@@ -54,7 +62,8 @@ export default function EditUserPage() {
         <Stack gap="sm">
           <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
           <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <Select label="Type" data={typeOptions} value={type} onChange={setType} />
+          <Select label="Type" data={typeOptions} value={type} onChange={setType} disabled={isAgency} />
+          {!isAgency && type === 'user' && <AgencyInput value={agency} onChange={setAgency} />}
           <PasswordInput
             label="New password"
             description="Leave blank to keep the current password"

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Avatar,
   Button,
   Group,
@@ -18,7 +17,6 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { useOwnRole } from '../../auth/use-session';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useAdminUsers, useRefreshAdmin } from '../admin/admin-queries';
@@ -32,29 +30,10 @@ const initials = (user: ManagedUser) =>
     .join('');
 
 /**
- * Agency sees User Management in the sidebar (seed 1), but the service gives it no admin route yet
- * (docs/auth.md): a plain notice instead of a table that could only fail with 403.
+ * Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password. An
+ * Agency sees its own client accounts only: the service lists no other account to it.
  */
-function AgencyNotice() {
-  return (
-    <Stack maw={720}>
-      <Title order={1}>Users</Title>
-      <Alert color="blue" title="Coming Soon" data-testid="agency-users-notice">
-        Managing your client accounts from an Agency account is not available yet. Ask an administrator to
-        add, change or remove a user for you.
-      </Alert>
-    </Stack>
-  );
-}
-
-/** Users: the table for admins, a notice for Agency. */
 export default function UsersPage() {
-  const role = useOwnRole();
-  return role.data === 'Agency' ? <AgencyNotice /> : <UsersTable />;
-}
-
-/** Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password. */
-function UsersTable() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const users = useAdminUsers(debounced.trim());
