@@ -52,8 +52,7 @@ export type {
   WebhookEventType,
 } from '@scrub/contract';
 /** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
-export { mappableFields } from '@scrub/contract';
-export { WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER } from '@scrub/contract';
+export { mappableFields, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER } from '@scrub/contract';
 export { type AuthOperation, authMessages } from './auth/auth-errors.js';
 export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
@@ -136,6 +135,6 @@ export { Plans } from './resources/plans.js';
 export { Purchases } from './resources/purchases.js';
 export { Subscriptions } from './resources/subscription.js';
 export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
+export { type WebhookDeliveryPage, Webhooks } from './resources/webhooks.js';
 export { VERSION } from './version.js';
 export { type VerifyWebhookOptions, verifyWebhookSignature } from './webhook-signature.js';
-export { Webhooks, type WebhookDeliveryPage } from './resources/webhooks.js';

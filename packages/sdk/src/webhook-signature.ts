@@ -45,7 +45,8 @@ export async function verifyWebhookSignature(
   { toleranceSeconds = 300, now = Math.floor(Date.now() / 1000) }: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
   const payload = typeof body === 'string' ? body : new TextDecoder().decode(body);
-  if (!header) throw new WebhookSignatureError('No Scrub-Signature header: this request was not sent by Scrub.');
+  if (!header)
+    throw new WebhookSignatureError('No Scrub-Signature header: this request was not sent by Scrub.');
   const parts = header.split(',').map((part) => {
     const at = part.indexOf('=');
     return at < 0 ? [part.trim(), ''] : [part.slice(0, at).trim(), part.slice(at + 1).trim()];

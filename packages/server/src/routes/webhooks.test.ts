@@ -17,8 +17,8 @@ import { rotateApiKey } from '../auth/api-keys.js';
 import { loadConfig } from '../config.js';
 import { checkWebhookSignature } from '../payment-provider/webhook-signature.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
-import { checkEndpointUrl, isPublicAddress } from '../webhooks/endpoint-url.js';
 import { nextRetryAt } from '../webhooks/deliverer.js';
+import { checkEndpointUrl, isPublicAddress } from '../webhooks/endpoint-url.js';
 
 /** A receiver on this machine: keeps every request, answers the statuses queued for its path (else 200). */
 interface Received {
@@ -35,7 +35,11 @@ function hits(path: string) {
   return received.filter((r) => r.path === path);
 }
 
-async function until<T>(what: string, read: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => T | undefined | Promise<T | undefined>,
+  ms = 15_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -152,7 +156,13 @@ describe('webhook endpoints', () => {
 
     const listed = await call(headers, 'GET', '/webhook-endpoints');
     expect(listed.body.endpoints).toEqual([
-      { id: endpoint.id, url: `${base}/crud`, events: endpoint.events, description: 'CRM', created_at: endpoint.created_at },
+      {
+        id: endpoint.id,
+        url: `${base}/crud`,
+        events: endpoint.events,
+        description: 'CRM',
+        created_at: endpoint.created_at,
+      },
     ]);
     expect(JSON.stringify(listed.body)).not.toContain(endpoint.secret);
     expect((await call(headers, 'GET', `/webhook-endpoints/${endpoint.id}`)).body.id).toBe(endpoint.id);
@@ -182,8 +192,12 @@ describe('webhook endpoints', () => {
       message: expect.stringMatching(/http:\/\/ or https:\/\//),
     });
     expect((await bad({ url: 'not a url' })).error.issues[0].path).toBe('url');
-    expect((await bad({ url: `${base}/x`, events: ['job.started'] })).error.issues[0].path).toMatch(/^events/);
-    expect((await bad({ url: `${base}/x`, events: [] })).error.issues[0].message).toMatch(/at least one event/);
+    expect((await bad({ url: `${base}/x`, events: ['job.started'] })).error.issues[0].path).toMatch(
+      /^events/,
+    );
+    expect((await bad({ url: `${base}/x`, events: [] })).error.issues[0].message).toMatch(
+      /at least one event/,
+    );
     expect((await bad({ url: 'http://user:pw@127.0.0.1/x' })).message).toMatch(/user name or password/);
 
     for (let i = 0; i < 16; i++) await addEndpoint(headers, `/many/${i}`);
@@ -194,7 +208,9 @@ describe('webhook endpoints', () => {
   });
 
   it('in production, takes only https:// to public addresses', async () => {
-    await expect(checkEndpointUrl('http://hooks.example.com/x', false)).rejects.toThrow(/must start with https:\/\//);
+    await expect(checkEndpointUrl('http://hooks.example.com/x', false)).rejects.toThrow(
+      /must start with https:\/\//,
+    );
     for (const url of [
       'https://localhost/x',
       'https://127.0.0.1/x',
@@ -212,7 +228,10 @@ describe('webhook endpoints', () => {
     // The default: local receivers only with the embedded database outside production.
     expect(loadConfig({}).webhooks.allowLocal).toBe(true);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/scrub' }).webhooks.allowLocal).toBe(false);
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/scrub', SCRUB_WEBHOOK_ALLOW_LOCAL: 'true' }).webhooks.allowLocal).toBe(true);
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db/scrub', SCRUB_WEBHOOK_ALLOW_LOCAL: 'true' }).webhooks
+        .allowLocal,
+    ).toBe(true);
   });
 });
 
@@ -228,7 +247,9 @@ describe('job events', () => {
     const failed = await scrub(headers);
     expect(failed.status).toBe('failed');
 
-    const [first, second] = await until('two events', () => (hits('/jobs').length >= 2 ? hits('/jobs') : undefined));
+    const [first, second] = await until('two events', () =>
+      hits('/jobs').length >= 2 ? hits('/jobs') : undefined,
+    );
     const events = [first!, second!].map((hit) => {
       expect(checkWebhookSignature(hit.body, hit.signature ?? '', endpoint.secret)).toEqual({ ok: true });
       return JSON.parse(hit.body) as WebhookEvent;
@@ -248,7 +269,9 @@ describe('job events', () => {
     expect(checkWebhookSignature(tampered, first!.signature!, endpoint.secret).ok).toBe(false);
     expect(checkWebhookSignature(first!.body, first!.signature!, 'whsec_another').ok).toBe(false);
     const signedAt = Number(/t=(\d+)/.exec(first!.signature!)?.[1]);
-    expect(checkWebhookSignature(first!.body, first!.signature!, endpoint.secret, 300, signedAt + 301)).toEqual({
+    expect(
+      checkWebhookSignature(first!.body, first!.signature!, endpoint.secret, 300, signedAt + 301),
+    ).toEqual({
       ok: false,
       reason: 'Timestamp outside the tolerance zone',
     });
@@ -260,7 +283,13 @@ describe('job events', () => {
     expect(log.total_count).toBe(2);
     expect(log.deliveries.map((d) => d.type).sort()).toEqual(['job.completed', 'job.failed']);
     for (const delivery of log.deliveries) {
-      expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, status_code: 200, error: null, next_retry_at: null });
+      expect(delivery).toMatchObject({
+        status: 'delivered',
+        attempts: 1,
+        status_code: 200,
+        error: null,
+        next_retry_at: null,
+      });
       expect(delivery.log[0]?.response_ms).toBeGreaterThanOrEqual(0);
     }
   });
@@ -284,7 +313,9 @@ describe('job events', () => {
     answers.set('/flaky', [500]);
     loadFederal(true);
     await scrub(headers);
-    const [failedTry, retry] = await until('a retry', () => (hits('/flaky').length >= 2 ? hits('/flaky') : undefined));
+    const [failedTry, retry] = await until('a retry', () =>
+      hits('/flaky').length >= 2 ? hits('/flaky') : undefined,
+    );
     expect(retry!.body).toBe(failedTry!.body);
     const [delivery] = await until('the retry to be logged', async () => {
       const page = await deliveries(headers, endpoint.id);
@@ -304,7 +335,12 @@ describe('test events and backoff', () => {
     const endpoint = await addEndpoint(headers, '/test-event');
     const sent = await call(headers, 'POST', `/webhook-endpoints/${endpoint.id}/test`);
     expect(sent.status).toBe(200);
-    expect(WebhookDeliverySchema.parse(sent.body)).toMatchObject({ type: 'webhook.test', status: 'delivered', attempts: 1, status_code: 200 });
+    expect(WebhookDeliverySchema.parse(sent.body)).toMatchObject({
+      type: 'webhook.test',
+      status: 'delivered',
+      attempts: 1,
+      status_code: 200,
+    });
     const hit = hits('/test-event')[0]!;
     expect(checkWebhookSignature(hit.body, hit.signature!, endpoint.secret).ok).toBe(true);
     expect(JSON.parse(hit.body)).toMatchObject({ id: sent.body.event_id, type: 'webhook.test' });
@@ -316,7 +352,12 @@ describe('test events and backoff', () => {
     await new Promise((resolve) => closed.close(resolve));
     const dead = await call(headers, 'POST', '/webhook-endpoints', { url: `http://127.0.0.1:${port}/gone` });
     const tried = await call(headers, 'POST', `/webhook-endpoints/${dead.body.id}/test`);
-    expect(tried.body).toMatchObject({ status: 'pending', attempts: 1, status_code: null, error: 'connection refused' });
+    expect(tried.body).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      status_code: null,
+      error: 'connection refused',
+    });
     expect(tried.body.next_retry_at).not.toBeNull();
     await call(headers, 'DELETE', `/webhook-endpoints/${dead.body.id}`);
   });
@@ -324,12 +365,16 @@ describe('test events and backoff', () => {
   it('backs off exponentially with jitter, and gives up a day after the event', () => {
     const now = new Date('2026-11-25T12:00:00Z');
     const giveUp = new Date(now.getTime() + 86_400_000);
-    const delays = [1, 2, 3, 4].map((n) => (nextRetryAt(n, 30_000, giveUp, now)!.getTime() - now.getTime()) / 1000);
+    const delays = [1, 2, 3, 4].map(
+      (n) => (nextRetryAt(n, 30_000, giveUp, now)!.getTime() - now.getTime()) / 1000,
+    );
     [30, 60, 120, 240].forEach((expected, i) => {
       expect(delays[i]).toBeGreaterThanOrEqual(expected * 0.75);
       expect(delays[i]).toBeLessThanOrEqual(expected * 1.25);
     });
-    expect(nextRetryAt(30, 30_000, giveUp, now)!.getTime() - now.getTime()).toBeLessThanOrEqual(3_600_000 * 1.25);
+    expect(nextRetryAt(30, 30_000, giveUp, now)!.getTime() - now.getTime()).toBeLessThanOrEqual(
+      3_600_000 * 1.25,
+    );
     expect(nextRetryAt(1, 30_000, giveUp, new Date(giveUp.getTime() - 1000))).toEqual(giveUp);
     expect(nextRetryAt(1, 30_000, giveUp, giveUp)).toBeNull();
   });

@@ -67,7 +67,8 @@ export async function checkEndpointUrl(raw: string, allowLocal: boolean): Promis
     dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found)),
   );
   if (addresses.length === 0) throw issue(`The webhook URL's host ${host} could not be found (DNS).`);
-  if (!addresses.every(({ address }) => isPublicAddress(address))) throw issue(privateMessage(url.toString()));
+  if (!addresses.every(({ address }) => isPublicAddress(address)))
+    throw issue(privateMessage(url.toString()));
   return url.toString();
 }
 

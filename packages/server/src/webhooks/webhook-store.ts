@@ -125,7 +125,10 @@ export async function recordEvent(
     onlyEndpointId?: string;
   },
 ): Promise<RecordedEvent | null> {
-  let query = trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('profile_id', '=', input.profileId);
+  let query = trx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'events'])
+    .where('profile_id', '=', input.profileId);
   if (input.onlyEndpointId) query = query.where('id', '=', input.onlyEndpointId);
   const endpoints = (await query.execute()).filter(
     (endpoint) => input.onlyEndpointId || endpoint.events.includes(input.type),
@@ -231,7 +234,7 @@ export async function recordAttempt(
       .where('id', '=', delivery.id)
       .forUpdate()
       .executeTakeFirst();
-    if (!current || current.status !== 'pending') return;
+    if (current?.status !== 'pending') return;
     const attempt = current.attempts + 1;
     await trx
       .insertInto('webhook_attempts')
@@ -275,15 +278,7 @@ export async function listDeliveries(
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .executeTakeFirstOrThrow();
   const rows = await query
-    .select([
-      'd.id',
-      'd.event_id',
-      'ev.type',
-      'd.status',
-      'd.attempts',
-      'd.next_attempt_at',
-      'd.created_at',
-    ])
+    .select(['d.id', 'd.event_id', 'ev.type', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.created_at'])
     .orderBy('d.created_at', 'desc')
     .orderBy('d.id', 'desc')
     .limit(limit)
