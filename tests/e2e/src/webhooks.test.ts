@@ -99,12 +99,13 @@ describe('job webhooks on the built binaries', () => {
     expect(job.status).toBe('completed');
 
     const deadline = Date.now() + 15_000;
-    let hit: Hit | undefined;
-    while (!(hit = hits.find((h) => h.path === '/hook' && h.body.includes('"job.completed"')))) {
+    const completed = () => hits.find((h) => h.path === '/hook' && h.body.includes('"job.completed"'));
+    while (!completed()) {
       if (Date.now() > deadline)
         throw new Error(`No job.completed within 15 s; received: ${JSON.stringify(hits)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const hit = completed()!;
     const event = await verifyWebhookSignature(hit.body, hit.signature, endpoint.secret);
     expect(event).toMatchObject({
       type: 'job.completed',
