@@ -57,6 +57,7 @@ export function registerWebhooks({ registry, database, webhooks }: ServerContext
       },
       retryForSeconds: settings.retryForSeconds,
       onlyEndpointId: endpoint.id,
+      heldForSeconds: 60,
     });
     const deliveryId = recorded?.deliveryIds[0];
     // Removed between the two statements: nothing was sent.

@@ -123,6 +123,11 @@ export async function recordEvent(
     data: Record<string, unknown>;
     retryForSeconds: number;
     onlyEndpointId?: string;
+    /**
+     * Keeps the deliverer loop off the new deliveries this long: the caller attempts them itself
+     * (the test event, answered with its first attempt); if it dies doing so, the loop takes over.
+     */
+    heldForSeconds?: number;
   },
 ): Promise<RecordedEvent | null> {
   let query = trx
@@ -152,7 +157,7 @@ export async function recordEvent(
     event_id: eventId,
     endpoint_id: endpoint.id,
     status: 'pending' as const,
-    next_attempt_at: created,
+    next_attempt_at: new Date(created.getTime() + (input.heldForSeconds ?? 0) * 1000),
     give_up_at: giveUpAt,
     created_at: created,
   }));
