@@ -113,6 +113,24 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub admin as sam@example.com -- files',
     'scrub admin as sam@example.com -- check 2015550123',
   ],
+  webhooks: [
+    'scrub webhooks add https://hooks.example.com/scrub --events job.completed',
+    'scrub webhooks list',
+    'scrub webhooks test "$ENDPOINT_ID"',
+  ],
+  'webhooks add': [
+    'scrub webhooks add https://hooks.example.com/scrub',
+    'scrub webhooks add https://crm.example.com/hooks/scrub --events job.failed --description "CRM alerts"',
+    'scrub --json webhooks add https://hooks.example.com/scrub | jq -r .secret',
+  ],
+  'webhooks list': ['scrub webhooks list', 'scrub --json webhooks list'],
+  'webhooks remove': ['scrub webhooks remove "$ENDPOINT_ID"'],
+  'webhooks test': ['scrub webhooks test "$ENDPOINT_ID"'],
+  'webhooks deliveries': [
+    'scrub webhooks deliveries "$ENDPOINT_ID"',
+    'scrub --json webhooks deliveries "$ENDPOINT_ID" --limit 100',
+  ],
+  'webhooks rotate-secret': ['scrub webhooks rotate-secret "$ENDPOINT_ID"'],
   completion: [
     'source <(scrub completion bash)',
     "echo 'source <(scrub completion zsh)' >> ~/.zshrc",

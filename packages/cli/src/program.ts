@@ -37,6 +37,7 @@ import { purchasesCommand } from './commands/purchases.js';
 import { signupCommand } from './commands/signup.js';
 import { subscriptionCommand } from './commands/subscription.js';
 import { uploadExistingCommand } from './commands/upload-existing.js';
+import { webhooksCommand } from './commands/webhooks.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { Context, type GlobalOptions } from './context.js';
 import { handleError } from './handle-error.js';
@@ -82,6 +83,7 @@ export function createProgram(context: Context): Command {
     jobsCommand,
     filesCommand,
     exportCommand,
+    webhooksCommand,
     signupCommand,
     confirmCommand,
     loginCommand,

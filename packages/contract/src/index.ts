@@ -11,3 +11,4 @@ export * from './plans.js';
 export * from './routes.js';
 export * from './service.js';
 export * from './verify.js';
+export * from './webhooks.js';

@@ -14,6 +14,7 @@ export const RESOURCES = [
   'payments',
   'admin',
   'service',
+  'webhooks',
 ] as const;
 export type ResourceName = (typeof RESOURCES)[number];
 

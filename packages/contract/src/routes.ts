@@ -8,6 +8,7 @@ import { plansRoutes } from './plans.js';
 import type { ResourceName, RouteSpec } from './route-spec.js';
 import { serviceRoutes } from './service.js';
 import { verifyRoutes } from './verify.js';
+import { webhooksRoutes } from './webhooks.js';
 
 // Written in route-spec.ts, which every resource file imports: defined here, they would make each
 // resource file and this one import each other.
@@ -40,6 +41,7 @@ export const routes = {
   ...bulkJobsRoutes,
   ...filesRoutes,
   ...adminRoutes,
+  ...webhooksRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;
@@ -55,4 +57,5 @@ export const routesByResource = {
   payments: paymentsRoutes,
   admin: adminRoutes,
   service: serviceRoutes,
+  webhooks: webhooksRoutes,
 } as const satisfies Record<ResourceName, Record<string, RouteSpec>>;

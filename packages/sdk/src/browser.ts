@@ -43,9 +43,16 @@ export type {
   UserType,
   VerifyQuery,
   VerifyResult,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEvent,
+  WebhookEventType,
 } from '@scrub/contract';
 /** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
-export { mappableFields } from '@scrub/contract';
+export { mappableFields, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER } from '@scrub/contract';
 export { type AuthOperation, authMessages } from './auth/auth-errors.js';
 export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
@@ -85,6 +92,7 @@ export {
   UserNotConfirmedError,
   UserNotFoundError,
   UsernameExistsError,
+  WebhookSignatureError,
 } from './errors.js';
 export { Credits, User } from './resources/account.js';
 export {
@@ -127,4 +135,6 @@ export { Plans } from './resources/plans.js';
 export { Purchases } from './resources/purchases.js';
 export { Subscriptions } from './resources/subscription.js';
 export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
+export { type WebhookDeliveryPage, Webhooks } from './resources/webhooks.js';
 export { VERSION } from './version.js';
+export { type VerifyWebhookOptions, verifyWebhookSignature } from './webhook-signature.js';

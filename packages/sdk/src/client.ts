@@ -37,6 +37,7 @@ import { Plans } from './resources/plans.js';
 import { Purchases } from './resources/purchases.js';
 import { Subscriptions } from './resources/subscription.js';
 import { createVerify, type Verify } from './resources/verify.js';
+import { Webhooks } from './resources/webhooks.js';
 import { VERSION } from './version.js';
 
 export interface ClientOptions {
@@ -152,6 +153,8 @@ export class Scrub {
   readonly subscription: Subscriptions;
   /** Purchase history. */
   readonly purchases: Purchases;
+  /** Endpoints told when bulk jobs end, and their delivery logs. */
+  readonly webhooks: Webhooks;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
@@ -180,6 +183,7 @@ export class Scrub {
     this.payments = new Payments(this);
     this.subscription = new Subscriptions(this);
     this.purchases = new Purchases(this);
+    this.webhooks = new Webhooks(this);
   }
 
   /** Service status, version and which reference data answers. Public. */

@@ -255,3 +255,10 @@ export class IdentityNotConfiguredError extends AuthError {
     );
   }
 }
+
+/**
+ * `verifyWebhookSignature` refused a delivery: the `Scrub-Signature` header is missing or
+ * malformed, no signature matches the body with this secret, or it was signed too long ago.
+ * Answer such a request with 400 and do not act on it.
+ */
+export class WebhookSignatureError extends ScrubError {}

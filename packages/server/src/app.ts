@@ -44,7 +44,10 @@ import { registerPayments } from './routes/payments.js';
 import { registerPlans } from './routes/plans.js';
 import { registerService } from './routes/service.js';
 import { registerVerify } from './routes/verify.js';
+import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
+import { jobEventRecorder } from './webhooks/job-events.js';
+import { setUpWebhooks } from './webhooks/setup.js';
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [
@@ -57,6 +60,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerFiles,
   registerAdmin,
   registerPayments,
+  registerWebhooks,
 ];
 
 export interface AppOptions {
@@ -149,8 +153,20 @@ export async function buildApp({
     runWorker: config.runBulkWorker,
     requireDnc: config.requireDnc,
     unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
+    onJobEnd: jobEventRecorder(publicUrl, config.webhooks.retryForSeconds),
   });
-  app.addHook('onClose', () => bulk.close());
+  const webhooks = setUpWebhooks({
+    database,
+    settings: config.webhooks,
+    logger,
+    signals: bulk.signals,
+    runDeliverer: config.runBulkWorker,
+  });
+  // The deliverer stops before the signals it listens to.
+  app.addHook('onClose', async () => {
+    await webhooks.close();
+    await bulk.close();
+  });
   const paymentsSetup = await setUpPayments(app, {
     settings: config.payments,
     database,
@@ -173,6 +189,7 @@ export async function buildApp({
     identity,
     blobStore,
     bulk,
+    webhooks,
     payments: createPaymentServices(app, paymentsSetup, database, mailer),
   };
   for (const register of routeModules) register(context);

@@ -62,6 +62,21 @@ export interface ServerConfig {
   signInFailuresPerAddress: RateLimit;
   /** Which proxies' `X-Forwarded-For` names the client (Fastify's trustProxy); false: the peer is the client. */
   trustProxy: boolean | number | string[];
+  /** Job webhooks (docs/webhooks.md). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /**
+   * Whether endpoints may be `http://` and on loopback or private networks (a receiver on this
+   * machine): SCRUB_WEBHOOK_ALLOW_LOCAL; by default only with the embedded database outside
+   * production. Otherwise `https://` to public addresses only.
+   */
+  allowLocal: boolean;
+  /** The first retry's delay; each next one doubles, up to an hour (SCRUB_WEBHOOK_RETRY_BASE_SECONDS). */
+  retryBaseMs: number;
+  /** How long after its event a delivery is retried before it fails (SCRUB_WEBHOOK_RETRY_FOR_SECONDS). */
+  retryForSeconds: number;
 }
 
 /** At most `max` requests in each window of `windowSeconds`. */
@@ -264,6 +279,17 @@ const EnvSchema = z.object({
     .refine((limit) => limit !== null, 'cannot be off: set a high count instead')
     .default({ max: 20, windowSeconds: 900 }),
   SCRUB_TRUST_PROXY: trustProxySetting.default(false),
+  SCRUB_WEBHOOK_ALLOW_LOCAL: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .transform((flag) => flag === 'true' || flag === '1')
+    .optional(),
+  SCRUB_WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).default(30),
+  SCRUB_WEBHOOK_RETRY_FOR_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(86_400),
 });
 
 /** A setting that cannot be used: the service refuses to start and says which and why. */
@@ -359,6 +385,11 @@ export function loadConfig(
     signUpsPerAddress: e.SCRUB_SIGN_UPS_PER_ADDRESS,
     signInFailuresPerAddress: e.SCRUB_SIGN_IN_FAILURES_PER_ADDRESS as RateLimit,
     trustProxy: e.SCRUB_TRUST_PROXY,
+    webhooks: {
+      allowLocal: e.SCRUB_WEBHOOK_ALLOW_LOCAL ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production'),
+      retryBaseMs: e.SCRUB_WEBHOOK_RETRY_BASE_SECONDS * 1000,
+      retryForSeconds: e.SCRUB_WEBHOOK_RETRY_FOR_SECONDS,
+    },
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { PaymentServicesSetup } from './payments/setup.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import type { DatabaseHandle } from './storage/database.js';
+import type { WebhookServices } from './webhooks/setup.js';
 
 /** What route modules are given: settings, storage and the registry to add their routes to. */
 export interface ServerContext {
@@ -37,6 +38,8 @@ export interface ServerContext {
   blobStore: BlobStore;
   /** Where submitted bulk jobs go. */
   bulk: BulkServices;
+  /** Job webhooks: the deliverer (and the test event's attempt). */
+  webhooks: WebhookServices;
   /** Cards, purchases and subscriptions on Stripe or the built-in provider. */
   payments: PaymentServicesSetup;
 }

@@ -77,6 +77,13 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   patchSubscription: (scrub) => scrub.subscription.pause(),
   cancelSubscription: (scrub) => scrub.subscription.cancel(),
   listPurchases: (scrub) => scrub.purchases.list({ year: 2026 }),
+  createWebhookEndpoint: (scrub) => scrub.webhooks.create({ url: 'https://hooks.example.com/scrub' }),
+  listWebhookEndpoints: (scrub) => scrub.webhooks.list(),
+  getWebhookEndpoint: (scrub) => scrub.webhooks.get('we_1'),
+  removeWebhookEndpoint: (scrub) => scrub.webhooks.remove('we_1'),
+  rotateWebhookSecret: (scrub) => scrub.webhooks.rotateSecret('we_1'),
+  testWebhookEndpoint: (scrub) => scrub.webhooks.test('we_1'),
+  listWebhookDeliveries: (scrub) => scrub.webhooks.deliveries('we_1'),
 };
 
 /** Which route an SDK call asks for: `request` is stopped before anything goes on the wire. */

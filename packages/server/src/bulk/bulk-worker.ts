@@ -6,7 +6,15 @@ import type { Mailer } from '../mail/mailer.js';
 import type { Database } from '../storage/schema.js';
 import { fileLinks, recordsOf } from './file-mail.js';
 import type { JobSignals } from './job-signals.js';
-import { beat, claimNextJob, completeJob, failJob, type JobOutcome, type JobRow } from './job-store.js';
+import {
+  beat,
+  claimNextJob,
+  completeJob,
+  failJob,
+  type JobOutcome,
+  type JobRow,
+  type OnJobEnd,
+} from './job-store.js';
 
 /** Attempts at one job before it is failed: a file that kills its worker's process must not kill them all. */
 const MAX_ATTEMPTS = 3;
@@ -44,6 +52,8 @@ export interface BulkWorkerOptions {
   publicUrl: () => string;
   /** Wakes the worker when a job is queued in any process, and tells waiting clients a job ended. */
   signals?: JobSignals;
+  /** Runs in the transaction that ends each job: its webhook event is written with it. */
+  onJobEnd?: OnJobEnd;
   /**
    * How often an idle worker looks for jobs anyway: for a job whose worker died (taken over when
    * stale) and for a queued notification lost while the database connection was down.
@@ -117,7 +127,7 @@ export class BulkWorker {
 
   /** Runs the job; true when it ended here (completed or failed), false when it was left to another worker. */
   async #runJob(job: JobRow): Promise<boolean> {
-    const { db, processor, logger, beatMs = 2000 } = this.options;
+    const { db, processor, logger, beatMs = 2000, onJobEnd } = this.options;
     const log = logger ? logger.child({ job_id: job.id, attempt: job.attempts }) : null;
     if (job.attempts > MAX_ATTEMPTS) {
       // A file that took its worker's process down every time would otherwise take down the next one.
@@ -126,6 +136,7 @@ export class BulkWorker {
         job.id,
         this.id,
         `The file could not be processed in ${MAX_ATTEMPTS} attempts. Your credits were given back.`,
+        onJobEnd,
       );
       log?.error('bulk job given up');
       return true;
@@ -164,7 +175,7 @@ export class BulkWorker {
           `The file changed after it was submitted: it has ${outcome.totalRows.toLocaleString('en-US')} records, and ${(job.total_rows ?? 0).toLocaleString('en-US')} were paid for. Upload it again in a new job. Your credits were given back.`,
         );
       }
-      done = await completeJob(db, job.id, this.id, outcome);
+      done = await completeJob(db, job.id, this.id, outcome, onJobEnd);
       if (done) log?.info({ rows: outcome.totalRows, reversed: done.credits_reversed }, 'bulk job completed');
     } catch (error) {
       if (this.#stopped || lost) {
@@ -176,7 +187,7 @@ export class BulkWorker {
           ? error.message
           : 'The file could not be processed because of a server error. Your credits were given back.';
       if (!(error instanceof UnprocessableFile)) log?.error({ err: error }, 'bulk job failed');
-      await failJob(db, job.id, this.id, message).catch((failure) =>
+      await failJob(db, job.id, this.id, message, onJobEnd).catch((failure) =>
         log?.error({ err: failure }, 'could not mark the job failed'),
       );
     } finally {

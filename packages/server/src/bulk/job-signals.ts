@@ -23,6 +23,7 @@ export interface JobEndWatch {
  */
 export class JobSignals {
   readonly #onQueued = new Set<() => void>();
+  readonly #onAnyEnded = new Set<(jobId: string) => void>();
   readonly #onEnded = new Map<string, Set<() => void>>();
   #unlisten: (() => Promise<void>) | null = null;
 
@@ -51,6 +52,12 @@ export class JobSignals {
   onQueued(listener: () => void): () => void {
     this.#onQueued.add(listener);
     return () => this.#onQueued.delete(listener);
+  }
+
+  /** Calls `listener` whenever any job ends, in any process (the webhook deliverer wakes); returns the unsubscribe. */
+  onEnded(listener: (jobId: string) => void): () => void {
+    this.#onAnyEnded.add(listener);
+    return () => this.#onAnyEnded.delete(listener);
   }
 
   /** Starts watching for the job's end; watch before reading its status, so no end is missed. */
@@ -82,6 +89,7 @@ export class JobSignals {
     } else if (payload.startsWith(ENDED)) {
       const jobId = payload.slice(ENDED.length);
       for (const resolve of this.#onEnded.get(jobId) ?? []) resolve();
+      for (const listener of this.#onAnyEnded) listener(jobId);
     }
   }
 

@@ -325,18 +325,22 @@ function settle(
     .executeTakeFirstOrThrow();
 }
 
+/** Runs inside the transaction that ends a job (webhooks/job-events.ts writes its event there). */
+export type OnJobEnd = (trx: Transaction<Database>, job: JobRow) => Promise<unknown>;
+
 export async function completeJob(
   db: Kysely<Database>,
   jobId: string,
   workerId: string,
   outcome: JobOutcome,
+  onEnd?: OnJobEnd,
 ): Promise<JobRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const job = await lockClaimed(trx, jobId, workerId);
     if (!job) return undefined;
     const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
     const reversed = await reverse(trx, job, unused, 'duplicates and invalid numbers are not charged');
-    return settle(trx, jobId, {
+    const done = await settle(trx, jobId, {
       status: 'completed',
       result_key: outcome.resultKey,
       total_rows: outcome.totalRows,
@@ -347,6 +351,8 @@ export async function completeJob(
       dnc_status: JSON.stringify(outcome.dncStatus),
       file_message: outcome.fileMessage,
     });
+    await onEnd?.(trx, done);
+    return done;
   });
 }
 
@@ -356,6 +362,7 @@ export async function failJob(
   jobId: string,
   workerId: string | null,
   error: string,
+  onEnd?: OnJobEnd,
 ): Promise<JobRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const job =
@@ -364,7 +371,9 @@ export async function failJob(
         : await lockClaimed(trx, jobId, workerId);
     if (!job || job.status === 'completed' || job.status === 'failed') return undefined;
     const reversed = await reverse(trx, job, job.credits_charged, `job failed: ${error}`.slice(0, 500));
-    return settle(trx, jobId, { status: 'failed', error, credits_reversed: reversed });
+    const failed = await settle(trx, jobId, { status: 'failed', error, credits_reversed: reversed });
+    await onEnd?.(trx, failed);
+    return failed;
   });
 }
 

@@ -7,7 +7,7 @@ import { BulkWorker, type JobProcessor } from './bulk-worker.js';
 import { CsvJobProcessor } from './csv-processor.js';
 import { JobExpiry } from './job-expiry.js';
 import { JobSignals } from './job-signals.js';
-import { requeueOrphanedJobs } from './job-store.js';
+import { type OnJobEnd, requeueOrphanedJobs } from './job-store.js';
 
 export interface BulkOptions {
   database: DatabaseHandle;
@@ -22,6 +22,8 @@ export interface BulkOptions {
   requireDnc: readonly string[];
   /** How long after creation a job never submitted is removed, with its file. */
   unsubmittedJobTtlSeconds: number;
+  /** Runs in the transaction that ends each job (its webhook event). */
+  onJobEnd?: OnJobEnd;
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
@@ -47,10 +49,11 @@ export async function setUpBulk({
   runWorker,
   requireDnc,
   unsubmittedJobTtlSeconds,
+  onJobEnd,
 }: BulkOptions): Promise<BulkServices> {
   const processor = new CsvJobProcessor(blobStore, referenceData, requireDnc);
   const signals = await JobSignals.open(database, logger);
-  const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals });
+  const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals, onJobEnd });
   const expiry = new JobExpiry({
     db: database.db,
     blobStore,

@@ -275,6 +275,45 @@ export interface IdempotencyKeysTable {
   completed_at: Date | null;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  profile_id: string;
+  url: string;
+  events: ColumnType<string[], string, string>;
+  description: string;
+  secret: string;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  profile_id: string;
+  type: string;
+  body: string;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  give_up_at: Date;
+  created_at: Generated<Date>;
+  ended_at: Date | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Date;
+  status_code: number | null;
+  response_ms: number | null;
+  error: string | null;
+}
+
 export interface Database {
   audit_log: AuditLogTable;
   service_secrets: ServiceSecretsTable;
@@ -295,4 +334,8 @@ export interface Database {
   identity_throttles: IdentityThrottlesTable;
   mail_outbox: MailOutboxTable;
   rate_limit_windows: RateLimitWindowsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

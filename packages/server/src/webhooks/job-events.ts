@@ -1,0 +1,13 @@
+import { bulkJobOf, type OnJobEnd } from '../bulk/job-store.js';
+import { recordEvent } from './webhook-store.js';
+
+/** Writes `job.completed` or `job.failed`, with the job as `GET /bulk/jobs/{id}` answers it, to the outbox. */
+export function jobEventRecorder(publicUrl: () => string, retryForSeconds: number): OnJobEnd {
+  return (trx, job) =>
+    recordEvent(trx, {
+      profileId: job.profile_id,
+      type: job.status === 'completed' ? 'job.completed' : 'job.failed',
+      data: { job: bulkJobOf(job, publicUrl()) },
+      retryForSeconds,
+    });
+}
