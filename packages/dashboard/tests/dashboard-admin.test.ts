@@ -149,6 +149,14 @@ describe('the admin screens in Chromium', () => {
     await expect(clients.getByRole('row').count()).resolves.toBe(2);
     await expect(clients.getByText(PAT).count()).resolves.toBe(0);
     await expect(agencyPage.getByRole('link', { name: 'ADMIN' }).count()).resolves.toBe(0);
+    // The Agency acts as its client from Users, and switching back returns there.
+    await clients.getByRole('button', { name: `Act as ${CLIENT}` }).click();
+    await agencyPage.waitForURL(/\/accountInfo/);
+    await agencyPage.getByText(`Logged in as ${CLIENT}`).waitFor();
+    await agencyPage.getByRole('button', { name: 'Switch back' }).click();
+    await agencyPage.getByRole('button', { name: 'Yes' }).click();
+    await agencyPage.waitForURL(/\/users$/);
+    await expect(agencyPage.getByTestId('acting-banner').count()).resolves.toBe(0);
     await open(agencyPage, '/admin');
     await agencyPage.waitForURL(`${server.url}/`);
     await agencyContext.close();

@@ -9,6 +9,8 @@ export interface Acting {
   email: string;
   user_id: string;
   expires_at: string;
+  /** The screen "Switch back" returns to: where the acting began (Admin, or an Agency's Users). */
+  return_to?: string;
 }
 
 const KEY = 'scrub.acting-as';
@@ -32,13 +34,14 @@ export function forgetActing(): void {
 }
 
 /** Starts acting as the user: the page reloads onto their AccountInfo, every call theirs. */
-export function startActing(acting: Acting): void {
-  window.localStorage.setItem(KEY, JSON.stringify(acting));
+export function startActing(acting: Acting, returnTo = '/admin'): void {
+  window.localStorage.setItem(KEY, JSON.stringify({ ...acting, return_to: returnTo }));
   window.location.assign('/accountInfo');
 }
 
-/** Back to the admin's own account: the page reloads onto Admin. */
+/** Back to one's own account: the page reloads onto the screen the acting began on. */
 export function stopActing(): void {
+  const returnTo = readActing()?.return_to;
   forgetActing();
-  window.location.assign('/admin');
+  window.location.assign(returnTo?.startsWith('/') ? returnTo : '/admin');
 }

@@ -17,6 +17,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
+import { startActing } from '../../auth/acting';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { notifySuccess } from '../../shell/notify';
 import { adminScrub, useAdminUsers, useRefreshAdmin } from '../admin/admin-queries';
@@ -30,8 +31,8 @@ const initials = (user: ManagedUser) =>
     .join('');
 
 /**
- * Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password. An
- * Agency sees its own client accounts only: the service lists no other account to it.
+ * Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password, and
+ * act as. An Agency sees its own client accounts only: the service lists no other account to it.
  */
 export default function UsersPage() {
   const [search, setSearch] = useState('');
@@ -46,6 +47,12 @@ export default function UsersPage() {
       notifySuccess(answer.message);
       await refresh();
     },
+    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  });
+  // An Agency acts as its clients from here (the Admin page is for admins); the service decides who.
+  const actAs = useMutation({
+    mutationFn: (user: ManagedUser) => adminScrub.admin.users.actAs(user.user_id),
+    onSuccess: (acting) => startActing(acting, '/users'),
     onError: (error) => showErrorDialog('Error!', errorMessage(error)),
   });
   const list = users.data?.users ?? [];
@@ -104,6 +111,18 @@ export default function UsersPage() {
                     <Button size="compact-xs" variant="light" onClick={() => setResetting(user)}>
                       Reset password
                     </Button>
+                    {user.role_name !== 'Super Admin' && (
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        aria-label={`Act as ${user.email}`}
+                        disabled={user.status === 'disabled'}
+                        loading={actAs.isPending && actAs.variables?.user_id === user.user_id}
+                        onClick={() => actAs.mutate(user)}
+                      >
+                        Act as
+                      </Button>
+                    )}
                     <ActionIcon
                       variant="light"
                       color="red"
