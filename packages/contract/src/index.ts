@@ -3,6 +3,7 @@ export * from './admin.js';
 export * from './api-key.js';
 export * from './bulk-jobs.js';
 export * from './errors.js';
+export * from './dnc.js';
 export * from './files.js';
 export * from './openapi.js';
 export * from './password-policy.js';

@@ -35,10 +35,12 @@ import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
 import { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
 import { ReferenceData } from './reference-data/reference-data.js';
+import { SuppressionLists } from './suppression/suppression-lists.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulkJobs } from './routes/bulk-jobs.js';
+import { registerDnc } from './routes/dnc.js';
 import { registerFiles } from './routes/files.js';
 import { registerPayments } from './routes/payments.js';
 import { registerPlans } from './routes/plans.js';
@@ -55,6 +57,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerVerify,
   registerBulkJobs,
   registerFiles,
+  registerDnc,
   registerAdmin,
   registerPayments,
 ];
@@ -138,10 +141,13 @@ export async function buildApp({
     onIdentified: actAsRecorder.identified,
   });
   const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db), rateLimits);
+  const suppressionLists = await SuppressionLists.open(database, logger);
+  app.addHook('onClose', () => suppressionLists.close());
   const bulk = await setUpBulk({
     database,
     blobStore,
     referenceData,
+    suppressionLists,
     mailer,
     publicUrl,
     logger,
@@ -163,6 +169,7 @@ export async function buildApp({
     database,
     registry,
     referenceData,
+    suppressionLists,
     apiKeyOwners,
     actAsTokens,
     checkCharger: new CheckCharger(database.db),

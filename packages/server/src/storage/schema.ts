@@ -273,6 +273,20 @@ export interface IdempotencyKeysTable {
   completed_at: Date | null;
 }
 
+/** An account's own suppression list: its version, bumped on every change (migration 0013). */
+export interface SuppressionListsTable {
+  profile_id: string;
+  version: Generated<number>;
+  updated_at: Generated<Date>;
+}
+
+/** One number of an account's suppression list, as ten digits in an integer (migration 0013). */
+export interface SuppressionNumbersTable {
+  profile_id: string;
+  number: number;
+  added_at: Generated<Date>;
+}
+
 export interface Database {
   audit_log: AuditLogTable;
   service_secrets: ServiceSecretsTable;
@@ -293,4 +307,6 @@ export interface Database {
   identity_throttles: IdentityThrottlesTable;
   mail_outbox: MailOutboxTable;
   rate_limit_windows: RateLimitWindowsTable;
+  suppression_lists: SuppressionListsTable;
+  suppression_numbers: SuppressionNumbersTable;
 }
