@@ -72,7 +72,8 @@ export function registerDnc({ registry, database, referenceData, suppressionList
   registry.add(routes.importDncList, async ({ principal, body }) => {
     let imported: Awaited<ReturnType<typeof importDncCsv>>;
     try {
-      imported = await importDncCsv(body.csv_content, {
+      // Bytes, never the string itself: the importer reads a string as a file's path.
+      imported = await importDncCsv(Buffer.from(body.csv_content, 'utf8'), {
         name: INTERNAL_LIST,
         column: body.phone_col,
         ...(body.header === undefined ? {} : { header: body.header }),
