@@ -52,7 +52,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub export "$FILE_REF" --line-type mobile,voip --dnc 0 -o callable.csv',
     'scrub export "$FILE_REF" --upload -o original.csv',
   ],
-  dnc: ['scrub dnc add 2015550123 "(201) 555-0124"', 'scrub dnc import suppress.csv --phone-col Phone', 'scrub dnc export -o suppress.csv'],
+  dnc: [
+    'scrub dnc add 2015550123 "(201) 555-0124"',
+    'scrub dnc import suppress.csv --phone-col Phone',
+    'scrub dnc export -o suppress.csv',
+  ],
   'dnc add': ['scrub dnc add 2015550123 "+1 201 555 0124"', 'cut -d, -f3 optouts.csv | scrub dnc add -'],
   'dnc remove': ['scrub dnc remove 2015550123', 'scrub --json dnc remove - < reinstated.txt'],
   'dnc import': [

@@ -46,7 +46,10 @@ async function signUpAndLogIn(page: Page): Promise<void> {
 
 describe('the Suppression list screen in Chromium', () => {
   test('adds numbers, uploads a CSV, searches, removes and exports', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
     context.setDefaultTimeout(SLOW.timeout);
     const page = await context.newPage();
     const errors: string[] = [];

@@ -35,7 +35,6 @@ import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
 import { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
 import { ReferenceData } from './reference-data/reference-data.js';
-import { SuppressionLists } from './suppression/suppression-lists.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
@@ -47,6 +46,7 @@ import { registerPlans } from './routes/plans.js';
 import { registerService } from './routes/service.js';
 import { registerVerify } from './routes/verify.js';
 import type { DatabaseHandle } from './storage/database.js';
+import { SuppressionLists } from './suppression/suppression-lists.js';
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [

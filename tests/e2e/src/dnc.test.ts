@@ -21,7 +21,10 @@ describe('the suppression list, on the built binaries', () => {
     const cli = (args: string[], input?: string) =>
       scrub(['--api-url', server.url, ...args], config, input === undefined ? {} : { input });
 
-    succeeded(await cli(['signup', '--email', EMAIL, '--password-stdin'], withPassword.input), 'scrub signup');
+    succeeded(
+      await cli(['signup', '--email', EMAIL, '--password-stdin'], withPassword.input),
+      'scrub signup',
+    );
     const mail = succeeded(await scrubServer(['mail', '--to', EMAIL, '--last'], server.dataDir), 'mail');
     const code = /Your Scrub verification code: (\d{6})/.exec(mail.stdout)?.[1] ?? '';
     succeeded(await cli(['confirm', '--email', EMAIL, '--code', code]), 'scrub confirm');
@@ -29,7 +32,10 @@ describe('the suppression list, on the built binaries', () => {
     succeeded(await scrubServer(['credits', 'grant', EMAIL, '20'], server.dataDir), 'credits grant');
 
     const added = succeeded(await cli(['--json', 'dnc', 'add', '(202) 444-0601']), 'scrub dnc add');
-    expect(JSON.parse(added.stdout)).toMatchObject({ changed: 1, summary: { count: 1, list_name: 'internal' } });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      changed: 1,
+      summary: { count: 1, list_name: 'internal' },
+    });
 
     const check = succeeded(await cli(['--json', 'check', '2024440601', '2024440602']), 'scrub check');
     const answers = check.stdout
@@ -43,7 +49,12 @@ describe('the suppression list, on the built binaries', () => {
       await cli(['bulk', '-', '--phone-col', 'Phone', '--wait', '--yes'], 'Phone\n2024440601\n2024440603\n'),
       'scrub bulk',
     );
-    expect(bulk.stdout.replace(/^\uFEFF/, '').trim().split(/\r?\n/)).toEqual([
+    expect(
+      bulk.stdout
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/),
+    ).toEqual([
       'Phone,Line Type,DNC',
       expect.stringMatching(/^2024440601,\w+,1$/),
       expect.stringMatching(/^2024440603,\w+,0$/),

@@ -49,10 +49,7 @@ async function numbersFrom(numbers: string[], context: Context, command: string)
 }
 
 /** Sends the numbers in calls of at most 10,000 and adds up what they did; rejected indexes count from the first number. */
-async function inCalls(
-  numbers: string[],
-  call: (batch: string[]) => Promise<DncChange>,
-): Promise<DncChange> {
+async function inCalls(numbers: string[], call: (batch: string[]) => Promise<DncChange>): Promise<DncChange> {
   let total: DncChange | null = null;
   for (let at = 0; at < numbers.length; at += MAX_DNC_NUMBERS_PER_CALL) {
     const change = await call(numbers.slice(at, at + MAX_DNC_NUMBERS_PER_CALL));
@@ -72,7 +69,11 @@ async function inCalls(
 }
 
 /** What a change did, for people (stdout) or as JSON; unreadable numbers go to stderr. */
-async function report(context: Context, change: DncChange, verb: 'Added' | 'Removed' | 'Imported'): Promise<void> {
+async function report(
+  context: Context,
+  change: DncChange,
+  verb: 'Added' | 'Removed' | 'Imported',
+): Promise<void> {
   const { stdout, stderr } = context.io;
   if ((await context.output()) === 'json') {
     stdout.write(`${JSON.stringify(change, null, 2)}\n`);
@@ -87,7 +88,8 @@ async function report(context: Context, change: DncChange, verb: 'Added' | 'Remo
       ]),
     );
     for (const rejected of change.rejected) {
-      const where = verb === 'Imported' ? `line ${rejected.index}` : `#${rejected.index + 1} ${rejected.input ?? ''}`;
+      const where =
+        verb === 'Imported' ? `line ${rejected.index}` : `#${rejected.index + 1} ${rejected.input ?? ''}`;
       stderr.write(`Not read: ${where}: ${rejected.message}\n`);
     }
   }
@@ -118,7 +120,8 @@ async function csvText(file: string, context: Context): Promise<string> {
       throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
     }
   }
-  if (context.io.stdin.isTTY) throw new UsageError('- reads the CSV from stdin: pipe it, as in scrub dnc import - < list.csv');
+  if (context.io.stdin.isTTY)
+    throw new UsageError('- reads the CSV from stdin: pipe it, as in scrub dnc import - < list.csv');
   let text = '';
   for await (const chunk of context.io.stdin) text += chunk.toString();
   return text;
@@ -142,7 +145,9 @@ export async function dncImport(file: string, rawOptions: unknown, context: Cont
 
 function printEntries(context: Context, entries: DncEntry[], json: boolean): void {
   for (const entry of entries) {
-    context.io.stdout.write(json ? `${JSON.stringify(entry)}\n` : `${entry.phone_number}\t${entry.added_at}\n`);
+    context.io.stdout.write(
+      json ? `${JSON.stringify(entry)}\n` : `${entry.phone_number}\t${entry.added_at}\n`,
+    );
   }
 }
 
@@ -162,7 +167,9 @@ export async function dncList(rawOptions: unknown, context: Context): Promise<vo
   else printEntries(context, page.numbers, false);
   if (!json && context.io.stderr.isTTY) {
     const next = page.hasNextPage() ? `: --page ${page.page + 1} for more, --all for every number` : '';
-    context.io.stderr.write(`Page ${page.page} of ${page.total_pages} (${count(page.total_count)} numbers)${next}\n`);
+    context.io.stderr.write(
+      `Page ${page.page} of ${page.total_pages} (${count(page.total_count)} numbers)${next}\n`,
+    );
   }
 }
 

@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyAccount, type RunningServer, scrub, startServerOnDisk, tempConfigDir } from '../../test/harness.js';
+import {
+  apiKeyAccount,
+  type RunningServer,
+  scrub,
+  startServerOnDisk,
+  tempConfigDir,
+} from '../../test/harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scrub-dnc-cli-'));
 let server: RunningServer;
@@ -46,7 +52,12 @@ describe('scrub dnc', () => {
     const replaced = await scrub(['dnc', 'import', '-', '--replace'], env, { stdin: '2024440406\n' });
     expect(replaced.code, replaced.stderr).toBe(0);
     const all = await scrub(['--json', 'dnc', 'list', '--all'], env);
-    expect(all.stdout.trim().split('\n').map((line) => JSON.parse(line).phone_number)).toEqual(['+12024440406']);
+    expect(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).phone_number),
+    ).toEqual(['+12024440406']);
 
     const out = join(dir, 'list.csv');
     expect((await scrub(['dnc', 'export', '-o', out], env)).code).toBe(0);

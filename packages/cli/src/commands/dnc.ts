@@ -23,7 +23,9 @@ export function dncCommand(context: Context): Command {
     });
   dnc
     .command('import')
-    .description('import a suppression CSV (up to 1 MiB): merge its numbers into the list, or replace the list')
+    .description(
+      'import a suppression CSV (up to 1 MiB): merge its numbers into the list, or replace the list',
+    )
     .argument('<file>', 'the CSV, or - to read it from stdin')
     .option('--merge', 'add the numbers of the file to the list (the default)')
     .option('--replace', 'make the numbers of the file the whole list')

@@ -54,9 +54,17 @@ export class Dnc extends APIResource {
    * Imports a suppression CSV (up to 1 MiB): `mode: 'merge'` (default) adds its numbers,
    * `'replace'` makes them the whole list. Bad rows are answered in `rejected` by line.
    */
-  async import(csv: DncCsvSource, params: DncImportParams = {}, options?: RequestOptions): Promise<DncChange> {
+  async import(
+    csv: DncCsvSource,
+    params: DncImportParams = {},
+    options?: RequestOptions,
+  ): Promise<DncChange> {
     const csv_content =
-      typeof csv === 'string' ? csv : csv instanceof Uint8Array ? new TextDecoder().decode(csv) : await csv.text();
+      typeof csv === 'string'
+        ? csv
+        : csv instanceof Uint8Array
+          ? new TextDecoder().decode(csv)
+          : await csv.text();
     return this.client.request(routes.importDncList, { ...params, csv_content }, options);
   }
 

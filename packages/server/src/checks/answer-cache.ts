@@ -20,8 +20,8 @@ export interface AnswerCacheOptions {
  * Answers already given to an account, reused for `ttlSeconds`: a repeat of the same number is
  * answered `cached: true` and costs nothing. Keyed by the datasets' generation and the account's
  * own list's version as well, so an import or a change to the account's suppression list makes
- * every answer fresh again: a cached "clean" never outlives the data that said it. Per process: with several processes, a repeat that lands on
- * another one is checked (and paid for) again.
+ * every answer fresh again: a cached "clean" never outlives the data that said it. Per process:
+ * with several processes, a repeat that lands on another one is checked (and paid for) again.
  */
 export class AnswerCache {
   readonly #entries: LRUCache<string, CachedAnswer> | null;

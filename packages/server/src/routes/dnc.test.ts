@@ -96,9 +96,15 @@ describe.each(testDatabases())("an account's own suppression list on $kind", (da
     const { headers } = await account();
     await add(headers, ['2024440121', '2024440122']);
     expect((await verify(headers, '2024440121')).dnc).toBe(1);
-    const res = await call(headers, 'POST', '/dnc/numbers/remove', { numbers: ['202-444-0121', '2024440199'] });
+    const res = await call(headers, 'POST', '/dnc/numbers/remove', {
+      numbers: ['202-444-0121', '2024440199'],
+    });
     expect(res.statusCode).toBe(200);
-    expect(DncChangeSchema.parse(res.json())).toMatchObject({ changed: 1, unchanged: 1, summary: { count: 1 } });
+    expect(DncChangeSchema.parse(res.json())).toMatchObject({
+      changed: 1,
+      unchanged: 1,
+      summary: { count: 1 },
+    });
     expect(await verify(headers, '2024440121')).toMatchObject({ dnc: 0, dnc_sources: [] });
     expect((await verify(headers, '2024440122')).dnc).toBe(1);
   });
@@ -147,7 +153,10 @@ describe.each(testDatabases())("an account's own suppression list on $kind", (da
     });
     expect(res.statusCode).toBe(400);
     expect(ErrorEnvelopeSchema.parse(res.json()).error.message).toMatch(/nothing was changed/);
-    const missing = await call(headers, 'POST', '/dnc/import', { csv_content: 'A,B\n1,2\n', phone_col: 'Phone' });
+    const missing = await call(headers, 'POST', '/dnc/import', {
+      csv_content: 'A,B\n1,2\n',
+      phone_col: 'Phone',
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error.message).toMatch(/Phone/);
     expect(DncSummarySchema.parse((await call(headers, 'GET', '/dnc')).json()).count).toBe(1);
@@ -156,10 +165,14 @@ describe.each(testDatabases())("an account's own suppression list on $kind", (da
   it('lists a page at a time, searches by digits, and exports the whole list as CSV', async () => {
     const { headers } = await account();
     await add(headers, ['2024440161', '2024440162', '2034440163']);
-    const page = DncNumberListSchema.parse((await call(headers, 'GET', '/dnc/numbers?limit=2&page=2')).json());
+    const page = DncNumberListSchema.parse(
+      (await call(headers, 'GET', '/dnc/numbers?limit=2&page=2')).json(),
+    );
     expect(page).toMatchObject({ page: 2, total_pages: 2, total_count: 3 });
     expect(page.numbers.map((n) => n.phone_number)).toEqual(['+12034440163']);
-    const found = DncNumberListSchema.parse((await call(headers, 'GET', '/dnc/numbers?search=(202) 444')).json());
+    const found = DncNumberListSchema.parse(
+      (await call(headers, 'GET', '/dnc/numbers?search=(202) 444')).json(),
+    );
     expect(found.total_count).toBe(2);
 
     const exported = await call(headers, 'GET', '/dnc/export');
@@ -225,7 +238,10 @@ describe.each(testDatabases())("an account's own suppression list on $kind", (da
     }
     expect(job.status).toBe('completed');
     const result = await t.app.inject({ method: 'GET', url: new URL(job.result_url!).pathname });
-    const rows = result.body.replace(/^\uFEFF/, '').trimEnd().split('\n');
+    const rows = result.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\n');
     expect(rows.slice(1).map((row) => row.split(',').at(-1))).toEqual(['1', '0']);
   });
 });

@@ -52,7 +52,13 @@ export function registerDnc({ registry, database, referenceData, suppressionList
     rejectedCount = rejected.length,
   ): Promise<DncChange> {
     if (changed > 0) await suppressionLists.changed(profileId);
-    return { changed, unchanged, rejected, rejected_count: rejectedCount, summary: await summaryOf(profileId) };
+    return {
+      changed,
+      unchanged,
+      rejected,
+      rejected_count: rejectedCount,
+      summary: await summaryOf(profileId),
+    };
   }
 
   registry.add(routes.getDncSummary, async ({ principal }) => summaryOf(principal.profileId));
@@ -65,7 +71,8 @@ export function registerDnc({ registry, database, referenceData, suppressionList
 
   registry.add(routes.removeDncNumbers, async ({ principal, body }) => {
     const { numbers, rejected } = readNumbers(body.numbers);
-    const removed = numbers.length === 0 ? 0 : await removeSuppressedNumbers(db, principal.profileId, numbers);
+    const removed =
+      numbers.length === 0 ? 0 : await removeSuppressedNumbers(db, principal.profileId, numbers);
     return changeOf(principal.profileId, removed, numbers.length - removed, rejected);
   });
 

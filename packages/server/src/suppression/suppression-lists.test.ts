@@ -7,8 +7,8 @@ import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
-import { addSuppressedNumbers } from './suppression-store.js';
 import { SuppressionLists } from './suppression-lists.js';
+import { addSuppressedNumbers } from './suppression-store.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

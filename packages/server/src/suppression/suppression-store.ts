@@ -49,7 +49,9 @@ async function bumpVersion(trx: Transaction<Database>, profileId: string): Promi
     .insertInto('suppression_lists')
     .values({ profile_id: profileId, version: 1 })
     .onConflict((oc) =>
-      oc.column('profile_id').doUpdateSet({ version: sql`suppression_lists.version + 1`, updated_at: sql`now()` }),
+      oc
+        .column('profile_id')
+        .doUpdateSet({ version: sql`suppression_lists.version + 1`, updated_at: sql`now()` }),
     )
     .execute();
 }

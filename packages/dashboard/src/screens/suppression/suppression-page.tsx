@@ -54,7 +54,8 @@ function Rejected({ change }: { change: DncChange | null }) {
       <Stack gap={2}>
         {change.rejected.slice(0, 20).map((rejected) => (
           <Text key={rejected.index} size="sm">
-            {rejected.input === undefined ? `Line ${rejected.index}` : `"${rejected.input}"`}: {rejected.message}
+            {rejected.input === undefined ? `Line ${rejected.index}` : `"${rejected.input}"`}:{' '}
+            {rejected.message}
           </Text>
         ))}
       </Stack>
@@ -148,7 +149,11 @@ export default function SuppressionPage() {
             onChange={(event) => setTyped(event.currentTarget.value)}
           />
           <Group>
-            <Button onClick={() => add.mutate()} loading={add.isPending} disabled={numbersIn(typed).length === 0}>
+            <Button
+              onClick={() => add.mutate()}
+              loading={add.isPending}
+              disabled={numbersIn(typed).length === 0}
+            >
               Add numbers
             </Button>
           </Group>
@@ -158,8 +163,8 @@ export default function SuppressionPage() {
         <Stack>
           <Text fw={600}>Upload a CSV</Text>
           <Text size="sm" c="dimmed">
-            The numbers in the first column, up to 1 MB. Merge adds them to your list; Replace makes them your whole
-            list.
+            The numbers in the first column, up to 1 MB. Merge adds them to your list; Replace makes them your
+            whole list.
           </Text>
           <Group>
             <SegmentedControl
