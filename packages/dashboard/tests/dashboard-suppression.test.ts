@@ -65,19 +65,21 @@ describe('the Suppression list screen in Chromium', () => {
     await page.getByRole('button', { name: 'Add numbers' }).click();
     await expect.poll(() => count.textContent(), SLOW).toBe('2 numbers on your list.');
     await page.getByTestId('dnc-rejected').getByText('"12345"').waitFor();
-    await page.getByRole('cell', { name: '+12024440702' }).waitFor();
+    await page.getByRole('cell', { name: '+12024440702', exact: true }).waitFor();
 
-    // Replace: the file's numbers become the whole list.
-    await page.getByRole('radio', { name: 'Replace' }).check({ force: true });
+    // Replace: the file's numbers become the whole list; the phone column named by its header.
+    await page.getByLabel('Phone column').fill('Phone');
+    await page.getByText('Replace', { exact: true }).click();
+    await expect(page.getByRole('radio', { name: 'Replace' }).isChecked()).resolves.toBe(true);
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Choose CSV' }).click();
     await (await chooser).setFiles({
       name: 'optouts.csv',
       mimeType: 'text/csv',
-      buffer: Buffer.from('2024440703\n2024440704\n2024440702\n'),
+      buffer: Buffer.from('Name,Phone\nAda,2024440703\nBob,2024440704\nCy,2024440702\n'),
     });
     await expect.poll(() => count.textContent(), SLOW).toBe('3 numbers on your list.');
-    await expect(page.getByRole('cell', { name: '+12024440701' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('cell', { name: '+12024440701', exact: true }).count()).resolves.toBe(0);
 
     await page.getByLabel('Search by digits').fill('0704');
     await expect.poll(() => page.getByTestId('dnc-table').locator('tbody tr').count(), SLOW).toBe(1);
@@ -85,7 +87,7 @@ describe('the Suppression list screen in Chromium', () => {
     await expect.poll(() => count.textContent(), SLOW).toBe('2 numbers on your list.');
     await page.getByText('No number on your list contains those digits.').waitFor();
     await page.getByLabel('Search by digits').fill('');
-    await page.getByRole('cell', { name: '+12024440703' }).waitFor();
+    await page.getByRole('cell', { name: '+12024440703', exact: true }).waitFor();
     await record(page, 'suppression');
 
     const download = page.waitForEvent('download');

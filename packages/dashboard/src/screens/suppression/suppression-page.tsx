@@ -68,6 +68,7 @@ export default function SuppressionPage() {
   const queryClient = useQueryClient();
   const [typed, setTyped] = useState('');
   const [mode, setMode] = useState<DncImportMode>('merge');
+  const [phoneCol, setPhoneCol] = useState('0');
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
@@ -98,7 +99,10 @@ export default function SuppressionPage() {
     onSuccess: (change) => changed(change, 'removed'),
   });
   const upload = useMutation({
-    mutationFn: (file: File) => scrub.dnc.import(file, { mode }),
+    mutationFn: (file: File) => {
+      const column = phoneCol.trim() || '0';
+      return scrub.dnc.import(file, { mode, phone_col: /^\d+$/.test(column) ? Number(column) : column });
+    },
     onSuccess: (change) => changed(change, 'imported'),
   });
   const exporting = useMutation({
@@ -163,10 +167,17 @@ export default function SuppressionPage() {
         <Stack>
           <Text fw={600}>Upload a CSV</Text>
           <Text size="sm" c="dimmed">
-            The numbers in the first column, up to 1 MB. Merge adds them to your list; Replace makes them your
+            Up to 1 MB. Name the phone column by its header (the file then has a header row) or by its
+            position (0 is the first column). Merge adds the numbers to your list; Replace makes them your
             whole list.
           </Text>
-          <Group>
+          <Group align="flex-end">
+            <TextInput
+              label="Phone column"
+              value={phoneCol}
+              onChange={(event) => setPhoneCol(event.currentTarget.value)}
+              w={160}
+            />
             <SegmentedControl
               aria-label="Import mode"
               value={mode}
@@ -228,8 +239,7 @@ export default function SuppressionPage() {
                 <Table.Td>
                   <Button
                     size="xs"
-                    variant="subtle"
-                    color="red"
+                    variant="default"
                     aria-label={`Remove ${entry.phone_number}`}
                     onClick={() => remove.mutate([entry.phone_number])}
                   >
