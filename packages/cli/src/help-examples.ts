@@ -54,6 +54,20 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub export "$FILE_REF" --upload -o original.csv',
     'scrub export "$FILE_REF" --dnc 0 --email ops@example.com,lead@example.com',
   ],
+  dnc: [
+    'scrub dnc add 2015550123 "(201) 555-0124"',
+    'scrub dnc import suppress.csv --phone-col Phone',
+    'scrub dnc export -o suppress.csv',
+  ],
+  'dnc add': ['scrub dnc add 2015550123 "+1 201 555 0124"', 'cut -d, -f3 optouts.csv | scrub dnc add -'],
+  'dnc remove': ['scrub dnc remove 2015550123', 'scrub --json dnc remove - < reinstated.txt'],
+  'dnc import': [
+    'scrub dnc import suppress.csv --phone-col Phone',
+    'scrub dnc import suppress.csv --phone-col 2 --replace',
+    'cat optouts.csv | scrub dnc import - --phone-col phone',
+  ],
+  'dnc list': ['scrub dnc list', 'scrub dnc list --search 201555 --limit 100', 'scrub --json dnc list --all'],
+  'dnc export': ['scrub dnc export -o suppress.csv', 'scrub dnc export | wc -l'],
   signup: ['scrub signup --email pat@example.com --name "Pat Lee"'],
   confirm: [
     'scrub confirm --email pat@example.com --code 123456',

@@ -25,6 +25,7 @@ import { completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config.js';
 import { confirmCommand } from './commands/confirm.js';
 import { creditsCommand } from './commands/credits.js';
+import { dncCommand } from './commands/dnc.js';
 import { exportCommand } from './commands/export.js';
 import { filesCommand } from './commands/files.js';
 import { jobsCommand } from './commands/jobs.js';
@@ -84,6 +85,7 @@ export function createProgram(context: Context): Command {
     filesCommand,
     exportCommand,
     webhooksCommand,
+    dncCommand,
     signupCommand,
     confirmCommand,
     loginCommand,

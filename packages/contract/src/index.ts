@@ -2,6 +2,7 @@ export * from './account.js';
 export * from './admin.js';
 export * from './api-key.js';
 export * from './bulk-jobs.js';
+export * from './dnc.js';
 export * from './errors.js';
 export * from './files.js';
 export * from './openapi.js';

@@ -8,6 +8,7 @@ export const RESOURCES = [
   'verify',
   'bulk-jobs',
   'files',
+  'dnc',
   'account',
   'api-key',
   'plans',

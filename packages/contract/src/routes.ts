@@ -2,6 +2,7 @@ import { accountRoutes } from './account.js';
 import { adminRoutes } from './admin.js';
 import { apiKeyRoutes } from './api-key.js';
 import { bulkJobsRoutes } from './bulk-jobs.js';
+import { dncRoutes } from './dnc.js';
 import { filesRoutes } from './files.js';
 import { paymentsRoutes } from './payments.js';
 import { plansRoutes } from './plans.js';
@@ -40,6 +41,7 @@ export const routes = {
   ...paymentsRoutes,
   ...bulkJobsRoutes,
   ...filesRoutes,
+  ...dncRoutes,
   ...adminRoutes,
   ...webhooksRoutes,
 } as const satisfies Record<string, RouteSpec>;
@@ -51,6 +53,7 @@ export const routesByResource = {
   verify: verifyRoutes,
   'bulk-jobs': bulkJobsRoutes,
   files: filesRoutes,
+  dnc: dncRoutes,
   account: accountRoutes,
   'api-key': apiKeyRoutes,
   plans: plansRoutes,

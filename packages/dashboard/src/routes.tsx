@@ -34,6 +34,7 @@ const AuditPage = lazy(() => import('./screens/admin/audit-page'));
 const UsersPage = lazy(() => import('./screens/users/users-page'));
 const AddUserPage = lazy(() => import('./screens/users/add-user-page'));
 const EditUserPage = lazy(() => import('./screens/users/edit-user-page'));
+const SuppressionPage = lazy(() => import('./screens/suppression/suppression-page'));
 const UploadExistingPage = lazy(() => import('./screens/upload-existing/upload-existing-page'));
 const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
 const PurchasePage = lazy(() => import('./screens/purchase/purchase-page'));
@@ -74,6 +75,7 @@ export const routes: RouteObject[] = [
       { path: '/admin', element: staff(ADMIN_ROLES, <AdminPage />) },
       { path: '/admin/audit', element: staff(['Super Admin'], <AuditPage />) },
       { path: '/uploadexisting', element: member(<UploadExistingPage />) },
+      { path: '/suppression', element: member(<SuppressionPage />) },
       { path: '/dashboard', element: <Navigate to="/export" replace /> },
       { path: '/bulk', element: member(<BulkPage />) },
       { path: '/export', element: member(<ExportPage />) },

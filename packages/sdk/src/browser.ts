@@ -13,6 +13,12 @@ export type {
   CreateBulkJob,
   CreatedBulkJob,
   CreditSnapshot,
+  DncChange,
+  DncEntry,
+  DncImportMode,
+  DncNumberList,
+  DncRejected,
+  DncSummary,
   ErrorCode,
   ErrorEnvelope,
   FieldIssue,
@@ -53,6 +59,7 @@ export type {
 } from '@scrub/contract';
 /** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
 export { mappableFields, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER } from '@scrub/contract';
+export { MAX_DNC_NUMBERS_PER_CALL, mappableFields } from '@scrub/contract';
 export { type AuthOperation, authMessages } from './auth/auth-errors.js';
 export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
@@ -122,6 +129,13 @@ export {
   type UploadSource,
   type WaitOptions,
 } from './resources/bulk-jobs.js';
+export {
+  Dnc,
+  type DncCsvSource,
+  type DncImportParams,
+  type DncListParams,
+  type DncPage,
+} from './resources/dnc.js';
 export {
   type DownloadOptions,
   type ExistingFileParams,

@@ -31,6 +31,7 @@ import { Admin } from './resources/admin.js';
 import { ApiKey } from './resources/api-key.js';
 import { Auth } from './resources/auth.js';
 import { Bulk } from './resources/bulk-jobs.js';
+import { Dnc } from './resources/dnc.js';
 import { Files } from './resources/files.js';
 import { Payments } from './resources/payments.js';
 import { Plans } from './resources/plans.js';
@@ -145,6 +146,8 @@ export class Scrub {
   readonly bulk: Bulk;
   /** The files of bulk jobs: the list, one file, downloads of the result and of the upload. */
   readonly files: Files;
+  /** The account's own suppression list (internal DNC): add, remove, import, list, export. */
+  readonly dnc: Dnc;
   /** Accounts and the audit log, for Admins and Super Admins. */
   readonly admin: Admin;
   /** Saved cards and one-off purchases. */
@@ -179,6 +182,7 @@ export class Scrub {
     this.verify = createVerify(this);
     this.bulk = new Bulk(this);
     this.files = new Files(this);
+    this.dnc = new Dnc(this);
     this.admin = new Admin(this);
     this.payments = new Payments(this);
     this.subscription = new Subscriptions(this);

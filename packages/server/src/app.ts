@@ -39,6 +39,7 @@ import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulkJobs } from './routes/bulk-jobs.js';
+import { registerDnc } from './routes/dnc.js';
 import { registerFiles } from './routes/files.js';
 import { registerPayments } from './routes/payments.js';
 import { registerPlans } from './routes/plans.js';
@@ -48,6 +49,7 @@ import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { jobEventRecorder } from './webhooks/job-events.js';
 import { setUpWebhooks } from './webhooks/setup.js';
+import { SuppressionLists } from './suppression/suppression-lists.js';
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [
@@ -58,6 +60,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerVerify,
   registerBulkJobs,
   registerFiles,
+  registerDnc,
   registerAdmin,
   registerPayments,
   registerWebhooks,
@@ -143,10 +146,13 @@ export async function buildApp({
     onActAsRefused: actAsRecorder.refused,
   });
   const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db), rateLimits);
+  const suppressionLists = await SuppressionLists.open(database, logger);
+  app.addHook('onClose', () => suppressionLists.close());
   const bulk = await setUpBulk({
     database,
     blobStore,
     referenceData,
+    suppressionLists,
     mailer,
     publicUrl,
     logger,
@@ -180,6 +186,7 @@ export async function buildApp({
     database,
     registry,
     referenceData,
+    suppressionLists,
     apiKeyOwners,
     actAsTokens,
     checkCharger: new CheckCharger(database.db),

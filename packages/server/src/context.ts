@@ -12,6 +12,7 @@ import type { PaymentServicesSetup } from './payments/setup.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import type { DatabaseHandle } from './storage/database.js';
 import type { WebhookServices } from './webhooks/setup.js';
+import type { SuppressionLists } from './suppression/suppression-lists.js';
 
 /** What route modules are given: settings, storage and the registry to add their routes to. */
 export interface ServerContext {
@@ -20,6 +21,8 @@ export interface ServerContext {
   registry: RouteRegistry;
   /** The datasets checks answer from, swapped whole when an import lands. */
   referenceData: ReferenceData;
+  /** Accounts' own suppression lists in memory, told of every change in any process. */
+  suppressionLists: SuppressionLists;
   /** Who owns which API key; told to forget an account's keys when they change. */
   apiKeyOwners: ApiKeyOwners;
   /** Issues and verifies admins' act-as tokens. */

@@ -45,6 +45,12 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
       line_type_col: 'Type',
     }),
   submitExistingFile: (scrub) => scrub.files.submitExisting('job'),
+  getDncSummary: (scrub) => scrub.dnc.get(),
+  addDncNumbers: (scrub) => scrub.dnc.add(['2015550123']),
+  removeDncNumbers: (scrub) => scrub.dnc.remove(['2015550123']),
+  importDncList: (scrub) => scrub.dnc.import('Phone\n2015550123\n', { phone_col: 'Phone', mode: 'merge' }),
+  listDncNumbers: (scrub) => scrub.dnc.list({ search: '201' }),
+  exportDncList: (scrub) => scrub.dnc.export(),
   adminListUsers: (scrub) => scrub.admin.users.list({ search: 'pat' }),
   adminGetUser: (scrub) => scrub.admin.users.get('pat@example.com'),
   adminCreateUser: (scrub) =>

@@ -1,4 +1,4 @@
-import type { FileListParams } from '@scrub/sdk';
+import type { DncListParams, FileListParams } from '@scrub/sdk';
 
 /** Every TanStack Query key of the app, in one place so invalidations cannot drift from queries. */
 export const queryKeys = {
@@ -9,6 +9,9 @@ export const queryKeys = {
   files: (params: FileListParams) => ['files', params] as const,
   allFiles: ['files'] as const,
   file: (reference: string) => ['file', reference] as const,
+  dncSummary: ['dnc', 'summary'] as const,
+  dncNumbers: (params: DncListParams) => ['dnc', 'numbers', params] as const,
+  allDnc: ['dnc'] as const,
   paymentMethods: ['payment-methods'] as const,
   subscription: ['subscription'] as const,
   purchases: (params: { year: number; month: number | null; perPage: number }) =>

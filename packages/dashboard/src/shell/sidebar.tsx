@@ -6,7 +6,7 @@ import { displayName } from './account-menu';
 import { HeaderLinks } from './header-links';
 
 /**
- * The sidebar: display name, Client Performance, User Management (staff roles), Admin (admins),
+ * The sidebar: display name, Client Performance, Suppression list, User Management (staff roles), Admin (admins),
  * Logout. Acting as a user shows the user's sidebar: no staff links.
  */
 export function Sidebar({
@@ -28,6 +28,9 @@ export function Sidebar({
       </Text>
       <Button component={Link} to="/dashboard" variant="light">
         Client Performance
+      </Button>
+      <Button component={Link} to="/suppression" variant="light">
+        Suppression list
       </Button>
       {staff && (
         <Button component={Link} to="/users" variant="light">

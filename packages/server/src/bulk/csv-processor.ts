@@ -10,7 +10,8 @@ import {
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
-import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
+import { dncFor, type ReferenceData, type ReferenceSnapshot } from '../reference-data/reference-data.js';
+import type { SuppressionLists } from '../suppression/suppression-lists.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey } from './job-store.js';
 
@@ -48,7 +49,15 @@ export class CsvJobProcessor implements JobProcessor {
     private readonly requireDnc: readonly string[] = [],
     /** Files up to this size are read on the event loop (tests set it to compare both ways). */
     private readonly smallFileBytes = SMALL_FILE_BYTES,
+    /** Accounts' own suppression lists; without them, only what the operator imported for an account. */
+    private readonly suppressionLists: SuppressionLists | null = null,
   ) {}
+
+  /** The shared lists and the job's account's own list, read once per job. */
+  async #dncFor(snapshot: ReferenceSnapshot, job: JobRow) {
+    if (this.suppressionLists === null) return dncFor(snapshot, job.profile_id);
+    return (await this.suppressionLists.dncFor(snapshot, job.profile_id)).set;
+  }
 
   async #upload(job: JobRow) {
     const upload = await this.files.read(job.upload_key);
@@ -82,12 +91,13 @@ export class CsvJobProcessor implements JobProcessor {
     try {
       // Reads every number, as the scrub will with the same data: the quote and the run agree.
       const snapshot = this.referenceData.current();
+      const dnc = await this.#dncFor(snapshot, job);
       const engine = await this.#engine(job);
       const counts = await engine.count(await this.#upload(job), {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: snapshot.exchange,
-        dnc: dncFor(snapshot, job.profile_id),
+        dnc,
         ownedInput: true,
       });
       return { records: counts.rows, uniqueNumbers: counts.uniqueNumbers, duplicates: counts.duplicates };
@@ -110,6 +120,7 @@ export class CsvJobProcessor implements JobProcessor {
       );
     }
     const snapshot = this.referenceData.current();
+    const dnc = await this.#dncFor(snapshot, job);
     const engine = await this.#engine(job);
     const resultKey = newResultKey();
     const output = this.files.createWriteStream(resultKey, 'text/csv');
@@ -122,7 +133,7 @@ export class CsvJobProcessor implements JobProcessor {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: snapshot.exchange,
-        dnc: dncFor(snapshot, job.profile_id),
+        dnc,
         signal: AbortSignal.any([signal, storing.signal]),
         onProgress: (progress) => onProgress(progress.rows),
         // The store's read stream is ours alone, and its writer is done with each piece of the

@@ -3,8 +3,9 @@ import type { BlobStore } from '../blob-store/blob-store.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ReferenceData } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
+import type { SuppressionLists } from '../suppression/suppression-lists.js';
 import { BulkWorker, type JobProcessor } from './bulk-worker.js';
-import { CsvJobProcessor } from './csv-processor.js';
+import { CsvJobProcessor, SMALL_FILE_BYTES } from './csv-processor.js';
 import { JobExpiry } from './job-expiry.js';
 import { JobSignals } from './job-signals.js';
 import { type OnJobEnd, requeueOrphanedJobs } from './job-store.js';
@@ -13,6 +14,8 @@ export interface BulkOptions {
   database: DatabaseHandle;
   blobStore: BlobStore;
   referenceData: ReferenceData;
+  /** Accounts' own suppression lists, consulted with the shared lists. */
+  suppressionLists: SuppressionLists;
   mailer: Mailer;
   publicUrl: () => string;
   logger: Logger | false;
@@ -43,6 +46,7 @@ export async function setUpBulk({
   database,
   blobStore,
   referenceData,
+  suppressionLists,
   mailer,
   publicUrl,
   logger,
@@ -51,7 +55,13 @@ export async function setUpBulk({
   unsubmittedJobTtlSeconds,
   onJobEnd,
 }: BulkOptions): Promise<BulkServices> {
-  const processor = new CsvJobProcessor(blobStore, referenceData, requireDnc);
+  const processor = new CsvJobProcessor(
+    blobStore,
+    referenceData,
+    requireDnc,
+    SMALL_FILE_BYTES,
+    suppressionLists,
+  );
   const signals = await JobSignals.open(database, logger);
   const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals, onJobEnd });
   const expiry = new JobExpiry({

@@ -18,10 +18,10 @@ export interface AnswerCacheOptions {
 
 /**
  * Answers already given to an account, reused for `ttlSeconds`: a repeat of the same number is
- * answered `cached: true` and costs nothing. Keyed by the datasets' generation as well, so an
- * import (a new DNC list above all) makes every answer fresh again: a cached "clean" never
- * outlives the data that said it. Per process: with several processes, a repeat that lands on
- * another one is checked (and paid for) again.
+ * answered `cached: true` and costs nothing. Keyed by the datasets' generation and the account's
+ * own list's version as well, so an import or a change to the account's suppression list makes
+ * every answer fresh again: a cached "clean" never outlives the data that said it. Per process:
+ * with several processes, a repeat that lands on another one is checked (and paid for) again.
  */
 export class AnswerCache {
   readonly #entries: LRUCache<string, CachedAnswer> | null;
@@ -31,18 +31,18 @@ export class AnswerCache {
       ttlSeconds > 0 ? new LRUCache({ max: maxEntries, ttl: ttlSeconds * 1000, ttlAutopurge: false }) : null;
   }
 
-  get(profileId: string, generation: number, e164: string): CachedAnswer | undefined {
+  get(profileId: string, generation: string, e164: string): CachedAnswer | undefined {
     return this.#entries?.get(keyOf(profileId, generation, e164));
   }
 
   /** Remembers an answer at once, so that a concurrent repeat waits for its payment instead of paying again. */
-  set(profileId: string, generation: number, e164: string, entry: CachedAnswer): void {
+  set(profileId: string, generation: string, e164: string, entry: CachedAnswer): void {
     this.#entries?.set(keyOf(profileId, generation, e164), entry);
   }
 
-  delete(profileId: string, generation: number, e164: string): void {
+  delete(profileId: string, generation: string, e164: string): void {
     this.#entries?.delete(keyOf(profileId, generation, e164));
   }
 }
 
-const keyOf = (profileId: string, generation: number, e164: string) => `${profileId}|${generation}|${e164}`;
+const keyOf = (profileId: string, generation: string, e164: string) => `${profileId}|${generation}|${e164}`;

@@ -152,16 +152,16 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
       const sources = async (p: string) => (await verify(me.key, p)).body.dnc_sources;
       expect(await sources('2024440001')).toEqual(['federal']);
       expect(await sources('2024440002')).toEqual(['state:TX']);
-      expect(await sources('2024440003')).toEqual([`internal:${me.profileId}`]);
+      expect(await sources('2024440003')).toEqual(['internal']);
       expect((await verify(me.key, '2024440004')).body).toMatchObject({
         dnc: 0,
         dnc_sources: [],
-        dnc_lists_checked: ['federal', `internal:${me.profileId}`],
+        dnc_lists_checked: ['federal', 'internal'],
       });
       // A Texas list says nothing about a 202 (Washington, DC) number: federal was checked, Texas was not.
       expect((await verify(other.key, '2024440005')).body).toMatchObject({
         dnc: 0,
-        dnc_lists_checked: ['federal', `internal:${other.profileId}`],
+        dnc_lists_checked: ['federal', 'internal'],
       });
       expect((await verify(other.key, '2024440004')).body).toMatchObject({ dnc: 1 });
     } finally {

@@ -1,20 +1,20 @@
 import { routes, type VerifyResult } from '@scrub/contract';
-import { checkPhone, dataSourceOf } from '@scrub/engine';
+import { checkPhone, type DncSet, dataSourceOf } from '@scrub/engine';
 import type { CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
-import { dncFor, type ReferenceSnapshot } from '../reference-data/reference-data.js';
+import type { ReferenceSnapshot } from '../reference-data/reference-data.js';
 
 function answerFor(
   input: string,
   snapshot: ReferenceSnapshot,
-  profileId: string,
+  dnc: DncSet,
   versions: Record<string, string>,
 ): CheckAnswer {
   // The shared lists and this account's own list: never another account's. The engine's rules are
   // the bulk scrub's: the same number answers the same in a file.
-  const check = checkPhone(input, snapshot.exchange, { set: dncFor(snapshot, profileId) });
+  const check = checkPhone(input, snapshot.exchange, { set: dnc });
   return {
     phone_number: check.e164 ?? input,
     line_type: check.lineType,
@@ -42,6 +42,7 @@ export function registerVerify({
   registry,
   config,
   referenceData,
+  suppressionLists,
   checkCharger,
   answerCache,
 }: ServerContext): void {
@@ -53,13 +54,15 @@ export function registerVerify({
     refusePausedChecks(referenceData, config.requireDnc);
     // One snapshot per answer: a swap during this request cannot mix versions.
     const snapshot = referenceData.current();
-    const generation = referenceData.ref.generation;
+    // The account's own list from memory: a query only when it changed since this process read it.
+    const dnc = await suppressionLists.dncFor(snapshot, profileId);
+    const generation = `${referenceData.ref.generation}.${dnc.version}`;
     let versions = versionsOf.get(snapshot);
     if (versions === undefined) {
       versions = referenceData.versions();
       versionsOf.set(snapshot, versions);
     }
-    const answer = answerFor(query.p, snapshot, profileId, versions);
+    const answer = answerFor(query.p, snapshot, dnc.set, versions);
     if (answer.line_type === 'invalid') {
       return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number));
     }

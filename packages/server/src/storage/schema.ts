@@ -312,6 +312,18 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   response_ms: number | null;
   error: string | null;
+/** An account's own suppression list: its version, bumped on every change (migration 0013). */
+export interface SuppressionListsTable {
+  profile_id: string;
+  version: Generated<number>;
+  updated_at: Generated<Date>;
+}
+
+/** One number of an account's suppression list, as ten digits in an integer (migration 0013). */
+export interface SuppressionNumbersTable {
+  profile_id: string;
+  number: number;
+  added_at: Generated<Date>;
 }
 
 export interface Database {
@@ -338,4 +350,6 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  suppression_lists: SuppressionListsTable;
+  suppression_numbers: SuppressionNumbersTable;
 }

@@ -1,0 +1,269 @@
+import {
+  Alert,
+  Button,
+  Center,
+  FileButton,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import type { DncChange, DncImportMode } from '@scrub/sdk';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../api/error-message';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
+import { notifySuccess } from '../../shell/notify';
+
+const PAGE_SIZE = 20;
+
+/** Numbers as typed in the box: one a line, or separated by commas or semicolons. */
+const numbersIn = (text: string) =>
+  text
+    .split(/[\n,;]+/)
+    .map((number) => number.trim())
+    .filter((number) => number !== '');
+
+const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : `${one}s`}`;
+
+/** What a change did, in one sentence; the numbers not read are listed under it. */
+function changeSentence(change: DncChange, verb: 'added' | 'removed' | 'imported'): string {
+  const done =
+    verb === 'removed'
+      ? `${plural(change.changed, 'number')} removed`
+      : verb === 'imported'
+        ? `${plural(change.changed, 'number')} changed`
+        : `${plural(change.changed, 'number')} added`;
+  const unread = change.rejected_count > 0 ? `, ${plural(change.rejected_count, 'number')} not read` : '';
+  return `${done}${unread}. Your list holds ${plural(change.summary.count, 'number')}.`;
+}
+
+function Rejected({ change }: { change: DncChange | null }) {
+  if (!change || change.rejected.length === 0) return null;
+  return (
+    <Alert color="yellow" title="Not read" data-testid="dnc-rejected">
+      <Stack gap={2}>
+        {change.rejected.slice(0, 20).map((rejected) => (
+          <Text key={rejected.index} size="sm">
+            {rejected.input === undefined ? `Line ${rejected.index}` : `"${rejected.input}"`}:{' '}
+            {rejected.message}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** The account's own suppression list: add, remove, import, search, page and export its numbers. */
+export default function SuppressionPage() {
+  const queryClient = useQueryClient();
+  const [typed, setTyped] = useState('');
+  const [mode, setMode] = useState<DncImportMode>('merge');
+  const [phoneCol, setPhoneCol] = useState('0');
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const [lastChange, setLastChange] = useState<DncChange | null>(null);
+
+  const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
+  const summary = useQuery({ queryKey: queryKeys.dncSummary, queryFn: () => scrub.dnc.get() });
+  const numbers = useQuery({
+    queryKey: queryKeys.dncNumbers(params),
+    queryFn: async () => (await scrub.dnc.list(params)).toJSON(),
+    placeholderData: keepPreviousData,
+  });
+
+  const changed = (change: DncChange, verb: 'added' | 'removed' | 'imported') => {
+    setLastChange(change);
+    notifySuccess(changeSentence(change, verb));
+    queryClient.invalidateQueries({ queryKey: queryKeys.allDnc });
+  };
+  const add = useMutation({
+    mutationFn: () => scrub.dnc.add(numbersIn(typed)),
+    onSuccess: (change) => {
+      setTyped('');
+      changed(change, 'added');
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (list: string[]) => scrub.dnc.remove(list),
+    onSuccess: (change) => changed(change, 'removed'),
+  });
+  const upload = useMutation({
+    mutationFn: (file: File) => {
+      const column = phoneCol.trim() || '0';
+      return scrub.dnc.import(file, { mode, phone_col: /^\d+$/.test(column) ? Number(column) : column });
+    },
+    onSuccess: (change) => changed(change, 'imported'),
+  });
+  const exporting = useMutation({
+    mutationFn: async () => {
+      const blob = await new Response(await scrub.dnc.export()).blob();
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = 'suppression-list.csv';
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    },
+  });
+  const failed = add.error ?? remove.error ?? upload.error ?? exporting.error;
+  const list = numbers.data;
+
+  return (
+    <Stack maw={900}>
+      <div>
+        <Title order={1}>Suppression list</Title>
+        <Text c="dimmed">
+          Numbers you never want called. Every check counts them as do-not-call (listed as “internal”) from
+          the next check on.
+        </Text>
+      </div>
+      <Text data-testid="dnc-count">
+        {summary.data
+          ? `${plural(summary.data.count, 'number')} on your list${
+              summary.data.operator_count > 0
+                ? `, plus ${plural(summary.data.operator_count, 'number')} imported for you by the operator`
+                : ''
+            }.`
+          : 'Loading…'}
+      </Text>
+      {failed && <Alert color="red">{errorMessage(failed)}</Alert>}
+      <Rejected change={lastChange} />
+      <Paper withBorder p="md">
+        <Stack>
+          <Textarea
+            label="Numbers to add"
+            description="One a line, or separated by commas: (201) 555-0123, +1 201 555 0124"
+            autosize
+            minRows={2}
+            maxRows={8}
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+          />
+          <Group>
+            <Button
+              onClick={() => add.mutate()}
+              loading={add.isPending}
+              disabled={numbersIn(typed).length === 0}
+            >
+              Add numbers
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack>
+          <Text fw={600}>Upload a CSV</Text>
+          <Text size="sm" c="dimmed">
+            Up to 1 MB. Name the phone column by its header (the file then has a header row) or by its
+            position (0 is the first column). Merge adds the numbers to your list; Replace makes them your
+            whole list.
+          </Text>
+          <Group align="flex-end">
+            <TextInput
+              label="Phone column"
+              value={phoneCol}
+              onChange={(event) => setPhoneCol(event.currentTarget.value)}
+              w={160}
+            />
+            <SegmentedControl
+              aria-label="Import mode"
+              value={mode}
+              onChange={(value) => setMode(value as DncImportMode)}
+              data={[
+                { value: 'merge', label: 'Merge' },
+                { value: 'replace', label: 'Replace' },
+              ]}
+            />
+            <FileButton onChange={(file) => file && upload.mutate(file)} accept=".csv,text/csv,text/plain">
+              {(props) => (
+                <Button {...props} variant="light" loading={upload.isPending}>
+                  Choose CSV
+                </Button>
+              )}
+            </FileButton>
+            <Button variant="default" onClick={() => exporting.mutate()} loading={exporting.isPending}>
+              Export CSV
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+      <TextInput
+        label="Search by digits"
+        type="search"
+        value={search}
+        onChange={(event) => {
+          setSearch(event.currentTarget.value);
+          setPage(1);
+        }}
+        w={260}
+      />
+      {numbers.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading numbers" />
+        </Center>
+      )}
+      {list && list.numbers.length === 0 && (
+        <Alert color="blue" variant="light">
+          {debouncedSearch ? 'No number on your list contains those digits.' : 'Your list is empty.'}
+        </Alert>
+      )}
+      {list && list.numbers.length > 0 && (
+        <Table striped withTableBorder data-testid="dnc-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Number</Table.Th>
+              <Table.Th>Added</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.numbers.map((entry) => (
+              <Table.Tr key={entry.phone_number}>
+                <Table.Td>{entry.phone_number}</Table.Td>
+                <Table.Td>{new Date(entry.added_at).toLocaleString()}</Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    aria-label={`Remove ${entry.phone_number}`}
+                    onClick={() => remove.mutate([entry.phone_number])}
+                  >
+                    Remove
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {list && list.total_pages > 1 && (
+        <Group justify="center">
+          <Button variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <Text size="sm">
+            Page {list.page} of {list.total_pages}
+          </Text>
+          <Button variant="default" disabled={page >= list.total_pages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,89 @@
+import {
+  type DncChange,
+  type DncEntry,
+  type DncImport,
+  type DncNumberList,
+  type DncSummary,
+  routes,
+} from '@scrub/contract';
+import type { RequestOptions } from '../client.js';
+import { type NumberedPage, numberedPage } from '../core/numbered-page.js';
+import { PagePromise } from '../core/pagination.js';
+import { APIResource } from '../core/resource.js';
+
+/** One page of the suppression list; `for await` over it yields every number of every page after it. */
+export type DncPage = NumberedPage<DncNumberList, DncEntry>;
+
+/** `GET /dnc/numbers`: `page` 1 and `limit` 50 (at most 1,000) by default; `search` matches digits. */
+export interface DncListParams {
+  page?: number;
+  limit?: number;
+  search?: string;
+}
+
+/** How a CSV meets the list (`merge` by default) and where its numbers are (column 0 by default). */
+export type DncImportParams = Omit<Partial<DncImport>, 'csv_content'>;
+
+/** The CSV's text: a string, its bytes (UTF-8), or a `Blob`/`File` in browsers. */
+export type DncCsvSource = string | Uint8Array | Blob;
+
+/**
+ * The account's own suppression list (internal DNC): numbers it never wants called. Every check
+ * (`verify`, bulk files) counts it from the next check on, as `internal` in `dnc_sources`.
+ */
+export class Dnc extends APIResource {
+  /** How many numbers the list holds (and how many the operator imported for the account). */
+  get(options?: RequestOptions): Promise<DncSummary> {
+    return this.client.request(routes.getDncSummary, {}, options);
+  }
+
+  /**
+   * Adds up to 10,000 numbers, written as people write them. Numbers that cannot be read are
+   * answered in `rejected` (by index, with the reason) and the others are added all the same.
+   */
+  add(numbers: string[], options?: RequestOptions): Promise<DncChange> {
+    return this.client.request(routes.addDncNumbers, { numbers }, options);
+  }
+
+  /** Removes up to 10,000 numbers; `changed` says how many were on the list. */
+  remove(numbers: string[], options?: RequestOptions): Promise<DncChange> {
+    return this.client.request(routes.removeDncNumbers, { numbers }, options);
+  }
+
+  /**
+   * Imports a suppression CSV (up to 1 MiB): `mode: 'merge'` (default) adds its numbers,
+   * `'replace'` makes them the whole list. Bad rows are answered in `rejected` by line.
+   */
+  async import(
+    csv: DncCsvSource,
+    params: DncImportParams = {},
+    options?: RequestOptions,
+  ): Promise<DncChange> {
+    const csv_content =
+      typeof csv === 'string'
+        ? csv
+        : csv instanceof Uint8Array
+          ? new TextDecoder().decode(csv)
+          : await csv.text();
+    return this.client.request(routes.importDncList, { ...params, csv_content }, options);
+  }
+
+  /**
+   * The list in number order: `await` it for one page, or iterate it for every number
+   * (`for await (const entry of scrub.dnc.list({ search: '201' }))`).
+   */
+  list(params: DncListParams = {}, options?: RequestOptions): PagePromise<DncPage, DncEntry> {
+    const fetchPage = async (page: number): Promise<DncPage> =>
+      numberedPage(
+        await this.client.request(routes.listDncNumbers, { ...params, page }, options),
+        (list) => list.numbers,
+        fetchPage,
+      );
+    return new PagePromise(() => fetchPage(params.page ?? 1));
+  }
+
+  /** The whole list as CSV (`phone_number,added_at`), a web `ReadableStream` read as you read it. */
+  export(options?: RequestOptions): Promise<ReadableStream<Uint8Array>> {
+    return this.client.request(routes.exportDncList, {}, options);
+  }
+}

@@ -1,0 +1,143 @@
+import { Readable } from 'node:stream';
+import { type DncChange, type DncRejected, type DncSummary, routes } from '@scrub/contract';
+import { ImportError, importDncCsv, parsePhone } from '@scrub/engine';
+import type { ServerContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import { INTERNAL_LIST } from '../suppression/suppression-lists.js';
+import {
+  addSuppressedNumbers,
+  listSuppressedNumbers,
+  removeSuppressedNumbers,
+  replaceSuppressedNumbers,
+  suppressedEntries,
+  suppressionSummary,
+} from '../suppression/suppression-store.js';
+
+const e164 = (number: number) => `+1${String(number).padStart(10, '0')}`;
+
+/** The numbers a person sent, read as checks read them: distinct numbers, and the ones unreadable by index. */
+function readNumbers(inputs: readonly string[]): { numbers: number[]; rejected: DncRejected[] } {
+  const numbers = new Set<number>();
+  const rejected: DncRejected[] = [];
+  inputs.forEach((input, index) => {
+    const parsed = parsePhone(input);
+    if (parsed.ok) numbers.add(parsed.number);
+    else rejected.push({ index, input, reason: parsed.reason, message: parsed.message });
+  });
+  return { numbers: [...numbers], rejected };
+}
+
+/**
+ * The account's own suppression list (internal DNC): add, remove, import, list, export. Every
+ * change is announced to every process, so the next check anywhere counts it.
+ */
+export function registerDnc({ registry, database, referenceData, suppressionLists }: ServerContext): void {
+  const { db } = database;
+
+  async function summaryOf(profileId: string): Promise<DncSummary> {
+    const { count, updatedAt } = await suppressionSummary(db, profileId);
+    return {
+      count,
+      operator_count: referenceData.current().internal?.get(profileId)?.size ?? 0,
+      updated_at: updatedAt?.toISOString() ?? null,
+      list_name: INTERNAL_LIST,
+    };
+  }
+
+  async function changeOf(
+    profileId: string,
+    changed: number,
+    unchanged: number,
+    rejected: DncRejected[],
+    rejectedCount = rejected.length,
+  ): Promise<DncChange> {
+    if (changed > 0) await suppressionLists.changed(profileId);
+    return {
+      changed,
+      unchanged,
+      rejected,
+      rejected_count: rejectedCount,
+      summary: await summaryOf(profileId),
+    };
+  }
+
+  registry.add(routes.getDncSummary, async ({ principal }) => summaryOf(principal.profileId));
+
+  registry.add(routes.addDncNumbers, async ({ principal, body }) => {
+    const { numbers, rejected } = readNumbers(body.numbers);
+    const added = numbers.length === 0 ? 0 : await addSuppressedNumbers(db, principal.profileId, numbers);
+    return changeOf(principal.profileId, added, numbers.length - added, rejected);
+  });
+
+  registry.add(routes.removeDncNumbers, async ({ principal, body }) => {
+    const { numbers, rejected } = readNumbers(body.numbers);
+    const removed =
+      numbers.length === 0 ? 0 : await removeSuppressedNumbers(db, principal.profileId, numbers);
+    return changeOf(principal.profileId, removed, numbers.length - removed, rejected);
+  });
+
+  registry.add(routes.importDncList, async ({ principal, body }) => {
+    let imported: Awaited<ReturnType<typeof importDncCsv>>;
+    try {
+      // Bytes, never the string itself: the importer reads a string as a file's path.
+      imported = await importDncCsv(Buffer.from(body.csv_content, 'utf8'), {
+        name: INTERNAL_LIST,
+        column: body.phone_col,
+        ...(body.header === undefined ? {} : { header: body.header }),
+        // Bad rows are answered, not imported; a file of mostly bad rows is refused whole.
+        mode: 'partial',
+        source: 'The CSV',
+      });
+    } catch (error) {
+      if (error instanceof ImportError) throw new ApiError('validation_failed', error.message);
+      throw error;
+    }
+    const { list, report } = imported;
+    const rejected = report.problems.map(({ line, message }) => ({ index: line, message }));
+    if (list.size === 0) {
+      throw new ApiError(
+        'validation_failed',
+        report.rowsRead === 0
+          ? 'The CSV has no rows after its header: nothing was changed.'
+          : `No row of the CSV held a phone number that could be read (${report.problemCount} bad rows; the first: line ${rejected[0]?.index}: ${rejected[0]?.message}). Check the phone column: nothing was changed.`,
+      );
+    }
+    const numbers = [...list.numbers()];
+    const profileId = principal.profileId;
+    if (body.mode === 'replace') {
+      const { added, removed } = await replaceSuppressedNumbers(db, profileId, numbers);
+      return changeOf(profileId, added + removed, numbers.length - added, rejected, report.problemCount);
+    }
+    const added = await addSuppressedNumbers(db, profileId, numbers);
+    return changeOf(profileId, added, numbers.length - added, rejected, report.problemCount);
+  });
+
+  registry.add(routes.listDncNumbers, async ({ principal, query }) => {
+    const digits = (query.search ?? '').replace(/\D/g, '');
+    const { rows, total } = await listSuppressedNumbers(db, principal.profileId, {
+      page: query.page,
+      limit: query.limit,
+      digits,
+    });
+    return {
+      numbers: rows.map((row) => ({ phone_number: e164(row.number), added_at: row.addedAt.toISOString() })),
+      page: query.page,
+      total_pages: Math.max(1, Math.ceil(total / query.limit)),
+      total_count: total,
+    };
+  });
+
+  registry.add(routes.exportDncList, async ({ principal, reply }) => {
+    const profileId = principal.profileId;
+    async function* csv() {
+      yield 'phone_number,added_at\n';
+      for await (const batch of suppressedEntries(db, profileId)) {
+        yield batch.map((entry) => `${e164(entry.number)},${entry.addedAt.toISOString()}\n`).join('');
+      }
+    }
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="suppression-list.csv"');
+    return Readable.from(csv());
+  });
+}
