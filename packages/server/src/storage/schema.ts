@@ -312,6 +312,8 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   response_ms: number | null;
   error: string | null;
+}
+
 /** An account's own suppression list: its version, bumped on every change (migration 0013). */
 export interface SuppressionListsTable {
   profile_id: string;
