@@ -30,6 +30,7 @@ import { setUpMail } from './mail/setup.js';
 import { LOCAL_STRIPE_PREFIX } from './payment-provider/local-stripe-routes.js';
 import { setUpPayments } from './payment-provider/setup.js';
 import { createPaymentServices } from './payments/setup.js';
+import { setUpProofSigner } from './proof/setup.js';
 import { WEBHOOK_PATH } from './payments/webhook-route.js';
 import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
 import { RateLimitStore } from './rate-limit/rate-limit-store.js';
@@ -173,6 +174,7 @@ export async function buildApp({
     blobStore,
     bulk,
     payments: createPaymentServices(app, paymentsSetup, database, mailer),
+    proofSigner: await setUpProofSigner(config, publicUrl),
   };
   for (const register of routeModules) register(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.

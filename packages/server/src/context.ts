@@ -9,6 +9,7 @@ import type { RouteRegistry } from './http/route-registry.js';
 import type { IdentityPool } from './identity/identity-pool.js';
 import type { Mailer } from './mail/mailer.js';
 import type { PaymentServicesSetup } from './payments/setup.js';
+import type { ProofSigner } from './proof/proof-signer.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import type { DatabaseHandle } from './storage/database.js';
 
@@ -39,4 +40,6 @@ export interface ServerContext {
   bulk: BulkServices;
   /** Cards, purchases and subscriptions on Stripe or the built-in provider. */
   payments: PaymentServicesSetup;
+  /** Signs proofs of scrub with the service's key. */
+  proofSigner: ProofSigner;
 }

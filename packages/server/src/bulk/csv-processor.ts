@@ -10,9 +10,10 @@ import {
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
-import { dncFor, type ReferenceData } from '../reference-data/reference-data.js';
+import { dncFor, type ReferenceData, type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey } from './job-store.js';
+import { hashedReader, hashedWriter } from './sha256-streams.js';
 
 /**
  * Files this small are read on the event loop: a millisecond of work at most, where starting a
@@ -30,6 +31,12 @@ function unprocessable(error: CsvError): UnprocessableFile {
     error.line === null ? error.message : `${error.message} (line ${error.line})`,
     error.code === 'csv_empty' ? 'empty' : 'unreadable',
   );
+}
+
+/** The versions a job answers from: the shared datasets', and the account's own list's when it has one. */
+function jobVersions(snapshot: ReferenceSnapshot, profileId: string): Record<string, string> {
+  const internal = snapshot.internal?.get(profileId);
+  return { ...versionsOf(snapshot), ...(internal ? { 'dnc:internal': internal.version } : {}) };
 }
 
 const withoutZeros = (counts: Record<string, number>) =>
@@ -112,13 +119,16 @@ export class CsvJobProcessor implements JobProcessor {
     const snapshot = this.referenceData.current();
     const engine = await this.#engine(job);
     const resultKey = newResultKey();
-    const output = this.files.createWriteStream(resultKey, 'text/csv');
+    const store = this.files.createWriteStream(resultKey, 'text/csv');
+    // Both files are hashed as they stream through, for the job's proof of scrub.
+    const output = hashedWriter(store);
+    const input = hashedReader(await this.#upload(job));
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();
-    const stored = finished(output);
+    const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
     try {
-      const result = await engine.scrub(await this.#upload(job), output, {
+      const result = await engine.scrub(input.stream, output.stream, {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: snapshot.exchange,
@@ -133,6 +143,10 @@ export class CsvJobProcessor implements JobProcessor {
       await stored;
       return {
         resultKey,
+        uploadSha256: input.sha256(),
+        resultSha256: output.sha256(),
+        numbersChecked: result.uniqueNumbers,
+        datasetVersions: jobVersions(snapshot, job.profile_id),
         totalRows: result.rows,
         duplicates: result.duplicates,
         chargeable: result.uniqueNumbers,
@@ -141,7 +155,8 @@ export class CsvJobProcessor implements JobProcessor {
         fileMessage: result.message,
       };
     } catch (error) {
-      output.destroy();
+      input.stream.destroy();
+      output.stream.destroy();
       // A store that failed closed the output first: its reason says what went wrong.
       const storeError: unknown = await stored.then(
         () => null,

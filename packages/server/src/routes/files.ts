@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { type FileListQuery, messages, routes } from '@scrub/contract';
+import { type FileListQuery, messages, PROOF_KEYS_PATH, routes } from '@scrub/contract';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile } from '../account/profiles.js';
 import { importExistingFile } from '../bulk/existing-file.js';
@@ -16,6 +16,7 @@ import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
 import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { fileStatement } from '../proof/file-statement.js';
 
 /**
  * `Content-Disposition` for a download of `report.csv` as `report-scrubbed.csv`: an ASCII name for
@@ -40,7 +41,14 @@ function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
 }
 
 /** The export page's list, the public file page, both downloads, and Upload Existing Files. */
-export function registerFiles({ registry, database, blobStore, config, publicUrl }: ServerContext): void {
+export function registerFiles({
+  registry,
+  database,
+  blobStore,
+  config,
+  publicUrl,
+  proofSigner,
+}: ServerContext): void {
   const { db } = database;
 
   /** The seed gates Upload Existing Files on an active plan, and on nothing else (no credits are used). */
@@ -134,6 +142,13 @@ export function registerFiles({ registry, database, blobStore, config, publicUrl
       .header('content-disposition', attachment(job.file_name, '-scrubbed'));
     const filter = filterOf(query);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
+  });
+
+  registry.add(routes.getFileProof, async ({ params }) => {
+    const job = await getJobByReference(db, params.file_reference);
+    const { email } = await getProfile(db, job.profile_id);
+    const { jws, statement } = await proofSigner.sign(fileStatement(job, { id: job.profile_id, email }));
+    return { jws, statement, keys_url: `${publicUrl()}${PROOF_KEYS_PATH}` };
   });
 
   registry.add(routes.downloadUpload, async ({ params, reply }) => {
