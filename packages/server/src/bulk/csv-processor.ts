@@ -10,7 +10,12 @@ import {
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
-import { dncFor, type ReferenceData, type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
+import {
+  dncFor,
+  type ReferenceData,
+  type ReferenceSnapshot,
+  versionsOf,
+} from '../reference-data/reference-data.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey } from './job-store.js';
 import { hashedReader, hashedWriter } from './sha256-streams.js';

@@ -35,7 +35,9 @@ export function readPrivateKey(text: string, where: string): KeyObject {
     throw new ProofKeyError(`${where} is not a private key (PEM or JWK): ${(error as Error).message}`);
   }
   if (key.asymmetricKeyType !== 'ed25519') {
-    throw new ProofKeyError(`${where} is an ${key.asymmetricKeyType} key; proofs are signed with Ed25519 keys`);
+    throw new ProofKeyError(
+      `${where} is an ${key.asymmetricKeyType} key; proofs are signed with Ed25519 keys`,
+    );
   }
   return key;
 }
@@ -75,7 +77,9 @@ async function toProofKeys(privateKeys: KeyObject[], retired: JWK[]): Promise<Pr
 }
 
 const newKey = () => generateKeyPairSync('ed25519').privateKey;
-const stored = (keys: KeyObject[]): StoredKeys => ({ keys: keys.map((key) => key.export({ format: 'jwk' })) });
+const stored = (keys: KeyObject[]): StoredKeys => ({
+  keys: keys.map((key) => key.export({ format: 'jwk' })),
+});
 
 function readStored(path: string): KeyObject[] | null {
   let text: string;

@@ -52,7 +52,9 @@ export class ProofSigner {
     return this.keys.jwks as ProofKeySet;
   }
 
-  async sign<S extends ProofStatement>(unsigned: UnsignedStatement<S>): Promise<{ jws: string; statement: S }> {
+  async sign<S extends ProofStatement>(
+    unsigned: UnsignedStatement<S>,
+  ): Promise<{ jws: string; statement: S }> {
     const statement = {
       iss: this.issuer(),
       kid: this.keys.kid,
