@@ -18,6 +18,8 @@ export type {
   FieldIssue,
   FileList,
   FileListQuery,
+  FileProof,
+  FileProofStatement,
   FileView,
   Health,
   JobStatus,
@@ -30,6 +32,8 @@ export type {
   PlanList,
   PlanStatus,
   PlanType,
+  ProofKeySet,
+  ProofStatement,
   Purchase,
   PurchaseHistoryQuery,
   PurchaseRequest,
@@ -41,6 +45,7 @@ export type {
   UserInfo,
   UserPlan,
   UserType,
+  VerifyProofStatement,
   VerifyQuery,
   VerifyResult,
 } from '@scrub/contract';
@@ -86,6 +91,14 @@ export {
   UserNotFoundError,
   UsernameExistsError,
 } from './errors.js';
+export {
+  type ProofFailure,
+  type ProofFile,
+  ProofVerificationError,
+  type VerifiedProof,
+  type VerifyProofOptions,
+  verifyProof,
+} from './proof.js';
 export { Credits, User } from './resources/account.js';
 export {
   type ActAsToken,

@@ -3,6 +3,7 @@ import {
   type CreateExistingFile,
   type DncFilter,
   type FileList,
+  type FileProof,
   type FileListQuery,
   type FileView,
   type LineType,
@@ -93,6 +94,16 @@ export class Files extends APIResource {
   /** One file by its reference. Public: the reference is unguessable, and is the credential. */
   get(fileReference: string, options?: RequestOptions): Promise<FileView> {
     return this.client.request(routes.getFile, { file_reference: fileReference }, options);
+  }
+
+  /**
+   * Proof of scrub for a completed job: a signed statement (`jws`, keep it) of what was checked,
+   * against which data, and until when it may be relied on, with the statement decoded for reading.
+   * Public, by reference. `ConflictError` (409) for a job not completed, failed, scrubbed before
+   * proofs were recorded, or uploaded as already scrubbed. Check it with `verifyProof`.
+   */
+  proof(fileReference: string, options?: RequestOptions): Promise<FileProof> {
+    return this.client.request(routes.getFileProof, { file_reference: fileReference }, options);
   }
 
   /**

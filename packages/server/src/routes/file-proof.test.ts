@@ -132,7 +132,7 @@ describe('GET /files/{ref}/proof', () => {
 
     // One changed byte in the result no longer matches; a changed statement no longer verifies.
     const tampered = Buffer.from(result);
-    tampered[tampered.length - 2] ^= 1;
+    tampered.writeUInt8(tampered.readUInt8(tampered.length - 2) ^ 1, tampered.length - 2);
     expect(sha256(tampered)).not.toBe(statement.result.sha256);
     const [header, payload, signature] = proof.jws.split('.');
     const forged = Buffer.from(JSON.stringify({ ...statement, numbers_checked: 3 })).toString('base64url');
