@@ -2,8 +2,8 @@ import {
   FTC_REGISTRY_MAX_AGE_DAYS,
   type FtcRegistry,
   PROOF_JWS_TYPE,
-  type ProofStatement,
   type ProofKeySet,
+  type ProofStatement,
 } from '@scrub/contract';
 import { CompactSign } from 'jose';
 import type { ProofKeys } from './proof-keys.js';
