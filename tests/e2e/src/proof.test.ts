@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type ProofKeySet, verifyProof } from '@scrub/sdk';
 import { fullListText } from '@scrub/test-fixtures/dnc';
 import { describe, expect, it } from 'vitest';
 import { type RunResult, scrub, scrubServer, startServer, tempDir } from './harness.js';
@@ -18,7 +19,7 @@ function succeeded(result: RunResult, what: string): RunResult {
 
 describe('proof of scrub, on the built binaries', () => {
   // One story: a registry import, an account, a bulk job, its proof, and a tampered result.
-  it('scrub proof saves a signed statement that scrub proof verify accepts, and refuses once a byte of the result changes', async () => {
+  it('scrub proof saves a signed statement that scrub proof verify accepts and refuses once a byte changes; /verify signs on request; old proofs survive a key rotation', async () => {
     const dataDir = tempDir('data-');
     const work = tempDir('work-');
     // The operator imports the federal registry, named by its release date, before starting.
@@ -88,6 +89,7 @@ describe('proof of scrub, on the built binaries', () => {
     expect(json).toMatchObject({ valid: true, checked: { input: false, result: true } });
     expect(json.statement.result.sha256).toBe(sha256(readFileSync(scrubbed)));
 
+    const signedProof = readFileSync(proofFile, 'utf8');
     // One byte of the result changed: exit 1, naming the file and both hashes.
     const bytes = readFileSync(scrubbed);
     const at = bytes.lastIndexOf(Buffer.from('0'));
@@ -110,6 +112,42 @@ describe('proof of scrub, on the built binaries', () => {
     expect(forged.code).toBe(1);
     expect(forged.stderr).toContain('Proof NOT valid: The signature does not match');
 
+    // One /verify answer, signed on request, for the one credit the answer costs.
+    const key = succeeded(await cli(['key', 'rotate', '--yes']), 'scrub key rotate').stdout.trim();
+    const answer = (await (
+      await fetch(`${server.url}/verify?p=2012340002&proof=1`, { headers: { 'x-api-key': key } })
+    ).json()) as { proof: string };
+    expect(answer).toMatchObject({ dnc: 1, credits_deducted: 1 });
+    const published = JSON.parse(readFileSync(keys, 'utf8')) as ProofKeySet;
+    expect((await verifyProof(answer.proof, { keys: published })).statement).toMatchObject({
+      type: 'scrub.verify',
+      phone_number: '+12012340002',
+      dnc: 1,
+      ftc_registry: { release_date: '2026-11-20' },
+    });
     expect(await server.stop()).toEqual({ code: 0, signal: null });
-  }, 180_000);
+
+    // The operator rotates the key: new proofs carry the new key, and the old proof still verifies
+    // against the keys the service publishes.
+    const rotated = succeeded(
+      await scrubServer(['proof-key', 'rotate'], dataDir),
+      'scrub-server proof-key rotate',
+    );
+    expect(rotated.stdout).toMatch(/^New proof signing key \S+\. Restart scrub-server/);
+    const restarted = await startServer(dataDir);
+    writeFileSync(proofFile, signedProof);
+    const old = await scrub(
+      ['--json', 'proof', 'verify', proofFile, '--input', leads, '--api-url', restarted.url],
+      config,
+    );
+    expect(succeeded(old, 'scrub proof verify after the rotation').stdout).toContain('"valid": true');
+    const renewed = JSON.parse(
+      succeeded(
+        await scrub(['--json', 'proof', reference, '--api-url', restarted.url], config),
+        'scrub proof',
+      ).stdout,
+    );
+    expect(renewed.statement.kid).not.toBe(JSON.parse(old.stdout).kid);
+    expect(await restarted.stop()).toEqual({ code: 0, signal: null });
+  }, 240_000);
 });
