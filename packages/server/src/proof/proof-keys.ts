@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JSONWebKeySet, type JWK } from 'jose';
+import { ConfigError } from '../config.js';
 
 /** The key proofs are signed with now, and the public keys of every key they were ever signed with. */
 export interface ProofKeys {
@@ -19,7 +20,8 @@ interface StoredKeys {
 
 const FILE = 'keys.json';
 
-export class ProofKeyError extends Error {
+/** A signing key or retired key list that cannot be used: a setting to fix, refused at start (exit 2). */
+export class ProofKeyError extends ConfigError {
   override name = 'ProofKeyError';
 }
 

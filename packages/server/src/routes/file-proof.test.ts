@@ -14,7 +14,6 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { loadProofKeys, rotateProofKey } from '../proof/proof-keys.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
 
 const pem = () =>
@@ -189,17 +188,6 @@ describe('GET /files/{ref}/proof', () => {
     } finally {
       await rotated.close();
     }
-  });
-
-  it('rotates the embedded key in the data directory, keeping the old one listed', async () => {
-    const dir = tempDir();
-    const settings = { signingKey: null, retiredKeys: null };
-    const before = await loadProofKeys(settings, dir);
-    expect(await loadProofKeys(settings, dir)).toMatchObject({ kid: before.kid });
-    const kid = await rotateProofKey(dir);
-    const after = await loadProofKeys(settings, dir);
-    expect(after.kid).toBe(kid);
-    expect(after.jwks.keys.map((key) => key.kid)).toEqual([kid, before.kid]);
   });
 });
 
