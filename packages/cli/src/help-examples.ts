@@ -48,6 +48,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'jobs show': ['scrub jobs show "$JOB_ID"', 'scrub --json jobs show "$JOB_ID"'],
   'jobs wait': ['scrub jobs wait "$JOB_ID" > scrubbed.csv'],
   files: ['scrub files', 'scrub files --search leads --limit 50', 'scrub --json files --all'],
+  proof: ['scrub proof "$FILE_REF" -o leads.proof.jws', 'scrub --json proof "$FILE_REF"'],
+  'proof verify': [
+    'scrub proof verify leads.proof.jws --input leads.csv --result scrubbed.csv',
+    'scrub proof verify leads.proof.jws --result scrubbed.csv --keys scrub-proof-keys.json',
+  ],
   export: [
     'scrub export "$FILE_REF" -o scrubbed.csv',
     'scrub export "$FILE_REF" --line-type mobile,voip --dnc 0 -o callable.csv',

@@ -34,6 +34,7 @@ import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { passwordCommand } from './commands/password.js';
 import { plansCommand } from './commands/plans.js';
+import { proofCommand } from './commands/proof.js';
 import { purchasesCommand } from './commands/purchases.js';
 import { signupCommand } from './commands/signup.js';
 import { subscriptionCommand } from './commands/subscription.js';
@@ -86,6 +87,7 @@ export function createProgram(context: Context): Command {
     exportCommand,
     webhooksCommand,
     dncCommand,
+    proofCommand,
     signupCommand,
     confirmCommand,
     loginCommand,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHARS } from './bulk-jobs.js';
+import { FileProofSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
 
@@ -188,5 +189,14 @@ export const filesRoutes = defineRoutes('files', {
     auth: 'none',
     summary: 'The CSV as uploaded',
     params: FileReferenceParams,
+  },
+  getFileProof: {
+    method: 'GET',
+    path: '/files/{file_reference}/proof',
+    auth: 'none',
+    summary:
+      'Proof of scrub: a signed statement (JWS) of what a completed job checked, against which data, and until when it may be relied on',
+    params: FileReferenceParams,
+    response: FileProofSchema,
   },
 });

@@ -9,6 +9,7 @@ export * from './openapi.js';
 export * from './password-policy.js';
 export * from './payments.js';
 export * from './plans.js';
+export * from './proof.js';
 export * from './routes.js';
 export * from './service.js';
 export * from './verify.js';

@@ -111,7 +111,11 @@ describe('value lists', () => {
 describe('InputOf and OutputOf', () => {
   it('merge params, query and body, and read the response', () => {
     expectTypeOf<InputOf<typeof routes.getBulkJob>>().toEqualTypeOf<{ job_id: string; wait?: unknown }>();
-    expectTypeOf<InputOf<typeof routes.verify>>().toEqualTypeOf<{ p: string; k?: string | undefined }>();
+    expectTypeOf<InputOf<typeof routes.verify>>().toEqualTypeOf<{
+      p: string;
+      k?: string | undefined;
+      proof?: '0' | '1' | 'true' | 'false' | undefined;
+    }>();
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('user_id');
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('le');
     expectTypeOf<OutputOf<typeof routes.verify>>().toEqualTypeOf<VerifyResult>();

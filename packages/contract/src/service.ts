@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema } from './account.js';
+import { PROOF_KEYS_PATH, ProofKeySetSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 
 /**
@@ -99,6 +100,13 @@ export const serviceRoutes = defineRoutes('service', {
     auth: 'none',
     summary: 'This API as an OpenAPI 3.1 document, to generate a client in any language',
     response: OpenApiDocumentSchema,
+  },
+  proofKeys: {
+    method: 'GET',
+    path: PROOF_KEYS_PATH,
+    auth: 'none',
+    summary: 'The public keys (JWKS) proofs of scrub are signed with, retired keys included',
+    response: ProofKeySetSchema,
   },
   contact: {
     method: 'POST',

@@ -20,6 +20,8 @@ export type LineType = z.infer<typeof LineTypeSchema>;
 export const VerifyQuerySchema = z.object({
   p: z.string().min(1, 'p (the phone number) is required').max(64, 'p is longer than any phone number'),
   k: z.string().max(200).optional(),
+  /** `1`: answer with a signed statement of the answer (`proof`), at no extra charge. */
+  proof: z.enum(['0', '1', 'true', 'false']).optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
@@ -52,6 +54,8 @@ export const VerifyResultSchema = z.object({
   dnc_lists_checked: z.array(z.string()),
   data_source: z.enum(['imported', 'sample']),
   dataset_versions: z.record(z.string(), z.string()),
+  /** With `proof=1`: the answer signed, a compact JWS (see docs/proof-of-scrub.md). */
+  proof: z.string().optional(),
 });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
 

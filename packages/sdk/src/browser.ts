@@ -24,6 +24,8 @@ export type {
   FieldIssue,
   FileList,
   FileListQuery,
+  FileProof,
+  FileProofStatement,
   FileView,
   Health,
   JobStatus,
@@ -36,6 +38,8 @@ export type {
   PlanList,
   PlanStatus,
   PlanType,
+  ProofKeySet,
+  ProofStatement,
   Purchase,
   PurchaseHistoryQuery,
   PurchaseRequest,
@@ -47,6 +51,7 @@ export type {
   UserInfo,
   UserPlan,
   UserType,
+  VerifyProofStatement,
   VerifyQuery,
   VerifyResult,
   WebhookAttempt,
@@ -58,8 +63,12 @@ export type {
   WebhookEventType,
 } from '@scrub/contract';
 /** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
-export { mappableFields, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNATURE_HEADER } from '@scrub/contract';
-export { MAX_DNC_NUMBERS_PER_CALL, mappableFields } from '@scrub/contract';
+export {
+  MAX_DNC_NUMBERS_PER_CALL,
+  mappableFields,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SIGNATURE_HEADER,
+} from '@scrub/contract';
 export { type AuthOperation, authMessages } from './auth/auth-errors.js';
 export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
@@ -101,6 +110,14 @@ export {
   UsernameExistsError,
   WebhookSignatureError,
 } from './errors.js';
+export {
+  type ProofFailure,
+  type ProofFile,
+  ProofVerificationError,
+  type VerifiedProof,
+  type VerifyProofOptions,
+  verifyProof,
+} from './proof.js';
 export { Credits, User } from './resources/account.js';
 export {
   type ActAsToken,

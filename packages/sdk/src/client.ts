@@ -6,6 +6,7 @@ import {
   type Message,
   type OpenApiDocument,
   type OutputOf,
+  type ProofKeySet,
   pathFor,
   pathParamNames,
   type RouteSpec,
@@ -203,6 +204,14 @@ export class Scrub {
   /** This API as an OpenAPI 3.1 document, for generating a client in another language. Public. */
   openApi(options?: RequestOptions): Promise<OpenApiDocument> {
     return this.request(routes.openApi, {}, options);
+  }
+
+  /**
+   * The public keys proofs of scrub are signed with (a JWKS: the current key first, then retired
+   * ones). Public. Keep a copy with your proofs to verify them offline with `verifyProof`.
+   */
+  proofKeys(options?: RequestOptions): Promise<ProofKeySet> {
+    return this.request(routes.proofKeys, {}, options);
   }
 
   /**

@@ -31,6 +31,7 @@ import { LOCAL_STRIPE_PREFIX } from './payment-provider/local-stripe-routes.js';
 import { setUpPayments } from './payment-provider/setup.js';
 import { createPaymentServices } from './payments/setup.js';
 import { WEBHOOK_PATH } from './payments/webhook-route.js';
+import { setUpProofSigner } from './proof/setup.js';
 import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
 import { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
@@ -47,9 +48,9 @@ import { registerService } from './routes/service.js';
 import { registerVerify } from './routes/verify.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
+import { SuppressionLists } from './suppression/suppression-lists.js';
 import { jobEventRecorder } from './webhooks/job-events.js';
 import { setUpWebhooks } from './webhooks/setup.js';
-import { SuppressionLists } from './suppression/suppression-lists.js';
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [
@@ -198,6 +199,7 @@ export async function buildApp({
     bulk,
     webhooks,
     payments: createPaymentServices(app, paymentsSetup, database, mailer),
+    proofSigner: await setUpProofSigner(config, publicUrl),
   };
   for (const register of routeModules) register(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.

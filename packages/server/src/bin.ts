@@ -5,6 +5,7 @@ import { dataCommand } from './commands/data.js';
 import { handleError, throwInsteadOfExiting } from './commands/handle-error.js';
 import { mailCommand } from './commands/mail.js';
 import { migrateCommand } from './commands/migrate.js';
+import { proofKeyCommand } from './commands/proof-key.js';
 import { startCommand } from './commands/start.js';
 import { serverVersion } from './version.js';
 
@@ -17,7 +18,8 @@ const program = new Command('scrub-server')
   .addCommand(migrateCommand())
   .addCommand(creditsCommand())
   .addCommand(mailCommand())
-  .addCommand(dataCommand());
+  .addCommand(dataCommand())
+  .addCommand(proofKeyCommand());
 
 throwInsteadOfExiting(program)
   .parseAsync(process.argv)

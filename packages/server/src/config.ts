@@ -62,6 +62,8 @@ export interface ServerConfig {
   signInFailuresPerAddress: RateLimit;
   /** Which proxies' `X-Forwarded-For` names the client (Fastify's trustProxy); false: the peer is the client. */
   trustProxy: boolean | number | string[];
+  /** The Ed25519 key proofs of scrub are signed with (null: one kept in the data directory), and retired public keys. */
+  proofKeys: { signingKey: string | null; retiredKeys: string | null };
   /** Job webhooks (docs/webhooks.md). */
   webhooks: WebhookSettings;
 }
@@ -156,6 +158,8 @@ const EnvSchema = z.object({
     .max(30 * 86_400)
     .default(86_400),
   SCRUB_MAX_UNSUBMITTED_JOBS: z.coerce.number().int().min(1).max(100_000).default(100),
+  SCRUB_PROOF_SIGNING_KEY: z.string().min(1).optional(),
+  SCRUB_PROOF_RETIRED_KEYS: z.string().min(1).optional(),
   SCRUB_S3_BUCKET: z
     .string()
     .regex(/^[\w.-]{3,255}$/, 'must be a bucket name')
@@ -385,6 +389,10 @@ export function loadConfig(
     signUpsPerAddress: e.SCRUB_SIGN_UPS_PER_ADDRESS,
     signInFailuresPerAddress: e.SCRUB_SIGN_IN_FAILURES_PER_ADDRESS as RateLimit,
     trustProxy: e.SCRUB_TRUST_PROXY,
+    proofKeys: {
+      signingKey: e.SCRUB_PROOF_SIGNING_KEY ?? null,
+      retiredKeys: e.SCRUB_PROOF_RETIRED_KEYS ?? null,
+    },
     webhooks: {
       allowLocal: e.SCRUB_WEBHOOK_ALLOW_LOCAL ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production'),
       retryBaseMs: e.SCRUB_WEBHOOK_RETRY_BASE_SECONDS * 1000,

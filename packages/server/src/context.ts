@@ -9,10 +9,11 @@ import type { RouteRegistry } from './http/route-registry.js';
 import type { IdentityPool } from './identity/identity-pool.js';
 import type { Mailer } from './mail/mailer.js';
 import type { PaymentServicesSetup } from './payments/setup.js';
+import type { ProofSigner } from './proof/proof-signer.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import type { DatabaseHandle } from './storage/database.js';
-import type { WebhookServices } from './webhooks/setup.js';
 import type { SuppressionLists } from './suppression/suppression-lists.js';
+import type { WebhookServices } from './webhooks/setup.js';
 
 /** What route modules are given: settings, storage and the registry to add their routes to. */
 export interface ServerContext {
@@ -45,4 +46,6 @@ export interface ServerContext {
   webhooks: WebhookServices;
   /** Cards, purchases and subscriptions on Stripe or the built-in provider. */
   payments: PaymentServicesSetup;
+  /** Signs proofs of scrub with the service's key. */
+  proofSigner: ProofSigner;
 }

@@ -20,6 +20,7 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   health: (scrub) => scrub.health(),
   config: (scrub) => scrub.config(),
   openApi: (scrub) => scrub.openApi(),
+  proofKeys: (scrub) => scrub.proofKeys(),
   contact: (scrub) =>
     scrub.contact({ name: 'Pat', email: 'pat@example.com', subject: 'Hello', message: 'A question' }),
   listPlans: (scrub) => scrub.plans.list(),
@@ -38,6 +39,7 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   downloadResult: (scrub) => scrub.files.download('ref'),
   downloadUpload: (scrub) => scrub.files.downloadUpload('ref'),
   emailFile: (scrub) => scrub.files.email('ref'),
+  getFileProof: (scrub) => scrub.files.proof('ref'),
   createExistingFile: (scrub) =>
     scrub.files.uploadExisting(new Uint8Array(), {
       file_name: 'done.csv',

@@ -5,6 +5,7 @@ import {
   type EmailedFile,
   type FileList,
   type FileListQuery,
+  type FileProof,
   type FileView,
   type LineType,
   routes,
@@ -108,6 +109,16 @@ export class Files extends APIResource {
   /** One file by its reference. Public: the reference is unguessable, and is the credential. */
   get(fileReference: string, options?: RequestOptions): Promise<FileView> {
     return this.client.request(routes.getFile, { file_reference: fileReference }, options);
+  }
+
+  /**
+   * Proof of scrub for a completed job: a signed statement (`jws`, keep it) of what was checked,
+   * against which data, and until when it may be relied on, with the statement decoded for reading.
+   * Public, by reference. `ConflictError` (409) for a job not completed, failed, scrubbed before
+   * proofs were recorded, or uploaded as already scrubbed. Check it with `verifyProof`.
+   */
+  proof(fileReference: string, options?: RequestOptions): Promise<FileProof> {
+    return this.client.request(routes.getFileProof, { file_reference: fileReference }, options);
   }
 
   /**

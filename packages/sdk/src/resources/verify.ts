@@ -11,6 +11,11 @@ import {
   ScrubError,
 } from '../errors.js';
 
+/** One check's options: `proof: true` answers with a signed statement of the answer (`proof`), at no extra charge. */
+export interface VerifyOptions extends RequestOptions {
+  proof?: boolean;
+}
+
 /** Request options apply to each check; `signal` stops the whole run. */
 export interface VerifyManyOptions extends RequestOptions {
   /** Checks in flight at once. Default 8. */
@@ -31,7 +36,7 @@ export interface Verify {
    * Line type and do-not-call status of one number. Input that is not a phone number is not an
    * error: it is answered with `line_type: 'invalid'` and an `invalid_reason`, and costs nothing.
    */
-  (phone: string, options?: RequestOptions): Promise<VerifyResult>;
+  (phone: string, options?: VerifyOptions): Promise<VerifyResult>;
   /**
    * Checks many numbers, `concurrency` at a time, yielding one outcome per number in input order.
    * Input is read only as checks finish, so a huge stream never sits in memory.
@@ -171,7 +176,8 @@ async function* verifyMany(
 
 /** Builds `scrub.verify`: the call itself, with `many` attached. */
 export function createVerify(client: Scrub): Verify {
-  const verify: Check = (phone, options) => client.request(routes.verify, { p: phone }, options);
+  const verify: Check = (phone, { proof, ...options }: VerifyOptions = {}) =>
+    client.request(routes.verify, { p: phone, ...(proof ? { proof: '1' as const } : {}) }, options);
   return Object.assign(verify, {
     many: (phones: Iterable<string> | AsyncIterable<string>, options?: VerifyManyOptions) =>
       verifyMany(verify, phones, options),

@@ -10,6 +10,10 @@ import { createJob, getOwnJob, type JobOutcome, type JobRow, submitJob } from '.
 
 const outcome = (rows: number): JobOutcome => ({
   resultKey: 'results/x.csv',
+  uploadSha256: '0'.repeat(64),
+  resultSha256: '1'.repeat(64),
+  numbersChecked: 0,
+  datasetVersions: {},
   totalRows: rows,
   duplicates: 0,
   chargeable: rows,

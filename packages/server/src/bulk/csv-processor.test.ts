@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import type { BlobStore } from '../blob-store/blob-store.js';
@@ -5,6 +6,8 @@ import { ReferenceData } from '../reference-data/reference-data.js';
 import { UnprocessableFile } from './bulk-worker.js';
 import { CsvJobProcessor } from './csv-processor.js';
 import type { JobRow } from './job-store.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const job = {
   id: 'j',
@@ -94,6 +97,13 @@ describe('the CSV job processor', () => {
     expect(outcomes[0]).toMatchObject({ totalRows: 4, duplicates: 1 });
     // Formulas neutralised, the phone column as sent: the same rule both ways.
     expect(outcomes[0]?.result).toContain("'=Bob,=1+2,invalid,");
+    // Both files hashed as they streamed through, on a thread and on the event loop alike.
+    expect(outcomes[0]).toMatchObject({
+      uploadSha256: sha256(csv),
+      resultSha256: sha256(outcomes[0]?.result ?? ''),
+      numbersChecked: 2,
+      datasetVersions: { exchange: expect.any(String), nanpa_npa: expect.any(String) },
+    });
   });
 
   it('writes each attempt to a result file of its own, named at random', async () => {

@@ -10,10 +10,16 @@ import {
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
-import { dncFor, type ReferenceData, type ReferenceSnapshot } from '../reference-data/reference-data.js';
-import type { SuppressionLists } from '../suppression/suppression-lists.js';
+import {
+  dncFor,
+  type ReferenceData,
+  type ReferenceSnapshot,
+  versionsOf,
+} from '../reference-data/reference-data.js';
+import type { AccountDnc, SuppressionLists } from '../suppression/suppression-lists.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey } from './job-store.js';
+import { hashedReader, hashedWriter } from './sha256-streams.js';
 
 /**
  * Files this small are read on the event loop: a millisecond of work at most, where starting a
@@ -31,6 +37,13 @@ function unprocessable(error: CsvError): UnprocessableFile {
     error.line === null ? error.message : `${error.message} (line ${error.line})`,
     error.code === 'csv_empty' ? 'empty' : 'unreadable',
   );
+}
+
+/** The versions a job answers from: the shared datasets', and the account's own list's when it has one. */
+function jobVersions(snapshot: ReferenceSnapshot, dnc: AccountDnc): Record<string, string> {
+  // An account without a list of its own answers from the shared lists alone.
+  const versions = versionsOf(snapshot);
+  return dnc.set === snapshot.dnc ? versions : { ...versions, 'dnc:internal': dnc.version };
 }
 
 const withoutZeros = (counts: Record<string, number>) =>
@@ -54,9 +67,12 @@ export class CsvJobProcessor implements JobProcessor {
   ) {}
 
   /** The shared lists and the job's account's own list, read once per job. */
-  async #dncFor(snapshot: ReferenceSnapshot, job: JobRow) {
-    if (this.suppressionLists === null) return dncFor(snapshot, job.profile_id);
-    return (await this.suppressionLists.dncFor(snapshot, job.profile_id)).set;
+  async #dncFor(snapshot: ReferenceSnapshot, job: JobRow): Promise<AccountDnc> {
+    if (this.suppressionLists === null) {
+      const operator = snapshot.internal?.get(job.profile_id);
+      return { set: dncFor(snapshot, job.profile_id), version: operator?.version ?? '-' };
+    }
+    return this.suppressionLists.dncFor(snapshot, job.profile_id);
   }
 
   async #upload(job: JobRow) {
@@ -97,7 +113,7 @@ export class CsvJobProcessor implements JobProcessor {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: snapshot.exchange,
-        dnc,
+        dnc: dnc.set,
         ownedInput: true,
       });
       return { records: counts.rows, uniqueNumbers: counts.uniqueNumbers, duplicates: counts.duplicates };
@@ -123,17 +139,20 @@ export class CsvJobProcessor implements JobProcessor {
     const dnc = await this.#dncFor(snapshot, job);
     const engine = await this.#engine(job);
     const resultKey = newResultKey();
-    const output = this.files.createWriteStream(resultKey, 'text/csv');
+    const store = this.files.createWriteStream(resultKey, 'text/csv');
+    // Both files are hashed as they stream through, for the job's proof of scrub.
+    const output = hashedWriter(store);
+    const input = hashedReader(await this.#upload(job));
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();
-    const stored = finished(output);
+    const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
     try {
-      const result = await engine.scrub(await this.#upload(job), output, {
+      const result = await engine.scrub(input.stream, output.stream, {
         phoneColumn: job.phone_col,
         header: job.header_row,
         exchange: snapshot.exchange,
-        dnc,
+        dnc: dnc.set,
         signal: AbortSignal.any([signal, storing.signal]),
         onProgress: (progress) => onProgress(progress.rows),
         // The store's read stream is ours alone, and its writer is done with each piece of the
@@ -144,6 +163,10 @@ export class CsvJobProcessor implements JobProcessor {
       await stored;
       return {
         resultKey,
+        uploadSha256: input.sha256(),
+        resultSha256: output.sha256(),
+        numbersChecked: result.uniqueNumbers,
+        datasetVersions: jobVersions(snapshot, dnc),
         totalRows: result.rows,
         duplicates: result.duplicates,
         chargeable: result.uniqueNumbers,
@@ -152,7 +175,8 @@ export class CsvJobProcessor implements JobProcessor {
         fileMessage: result.message,
       };
     } catch (error) {
-      output.destroy();
+      input.stream.destroy();
+      output.stream.destroy();
       // A store that failed closed the output first: its reason says what went wrong.
       const storeError: unknown = await stored.then(
         () => null,

@@ -31,6 +31,10 @@ describe('file names of jobs', () => {
 
 const outcome = (chargeable: number): JobOutcome => ({
   resultKey: 'results/x.csv',
+  uploadSha256: '0'.repeat(64),
+  resultSha256: '1'.repeat(64),
+  numbersChecked: 0,
+  datasetVersions: {},
   totalRows: 10,
   duplicates: 2,
   chargeable,

@@ -276,6 +276,11 @@ export interface JobOutcome {
   lineTypes: Record<string, number>;
   dncStatus: Record<string, number>;
   fileMessage: string | null;
+  /** For the proof of scrub: both files' SHA-256, the distinct numbers looked up, the data used. */
+  uploadSha256: string;
+  resultSha256: string;
+  numbersChecked: number;
+  datasetVersions: Record<string, string>;
 }
 
 /** Locks the job; undefined when another worker holds it now (this one lost its claim). */
@@ -350,6 +355,10 @@ export async function completeJob(
       line_types: JSON.stringify(outcome.lineTypes),
       dnc_status: JSON.stringify(outcome.dncStatus),
       file_message: outcome.fileMessage,
+      upload_sha256: outcome.uploadSha256,
+      result_sha256: outcome.resultSha256,
+      numbers_checked: outcome.numbersChecked,
+      dataset_versions: JSON.stringify(outcome.datasetVersions),
     });
     await onEnd?.(trx, done);
     return done;

@@ -33,6 +33,15 @@ export function dncFor(snapshot: ReferenceSnapshot, profileId: string): DncSet {
   return snapshot.internal?.setFor(snapshot.dnc, profileId) ?? snapshot.dnc;
 }
 
+/** A snapshot's shared dataset versions by name (`nanpa_npa`, `exchange`, `dnc:federal`, `dnc:state:TX`...). */
+export function versionsOf({ exchange, dnc }: ReferenceSnapshot): Record<string, string> {
+  return {
+    ...referenceDataVersions(),
+    ...datasetVersions({ exchange }),
+    ...Object.fromEntries(Object.entries(dnc.versions()).map(([name, version]) => [`dnc:${name}`, version])),
+  };
+}
+
 /**
  * Every account's own list, by profile id. Kept apart from the shared lists: a DncSet holds at most
  * 32 lists, and an account's checks must never consult another account's list.
@@ -140,14 +149,7 @@ export class ReferenceData {
    * Accounts' own lists are left out: they would name accounts to anyone.
    */
   versions(): Record<string, string> {
-    const { exchange, dnc } = this.current();
-    return {
-      ...referenceDataVersions(),
-      ...datasetVersions({ exchange }),
-      ...Object.fromEntries(
-        Object.entries(dnc.versions()).map(([name, version]) => [`dnc:${name}`, version]),
-      ),
-    };
+    return versionsOf(this.current());
   }
 
   /**
@@ -291,7 +293,7 @@ class DatasetLoader {
     if (!changed) return null;
     this.#loaded = next;
     const snapshot = this.#snapshot();
-    log?.info({ versions: versionsOf(snapshot) }, 'reference data loaded');
+    log?.info({ versions: loadedVersions(snapshot) }, 'reference data loaded');
     return snapshot;
   }
 
@@ -331,7 +333,8 @@ class DatasetLoader {
   }
 }
 
-function versionsOf(snapshot: ReferenceSnapshot): Record<string, string> {
+/** What the log says was loaded: each dataset's version, and how many accounts' own lists. */
+function loadedVersions(snapshot: ReferenceSnapshot): Record<string, string> {
   return {
     exchange: snapshot.exchange.version,
     ...snapshot.dnc.versions(),

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { type FileListQuery, messages, routes } from '@scrub/contract';
+import { type FileListQuery, messages, PROOF_KEYS_PATH, routes } from '@scrub/contract';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile } from '../account/profiles.js';
 import { importExistingFile } from '../bulk/existing-file.js';
@@ -18,6 +18,7 @@ import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { RateLimiter } from '../http/rate-limiter.js';
+import { fileStatement } from '../proof/file-statement.js';
 
 /** Mails of files an account may ask for in an hour (each request sends to at most 5 addresses). */
 const FILE_MAILS_PER_HOUR = 10;
@@ -52,6 +53,7 @@ export function registerFiles({
   config,
   publicUrl,
   mailer,
+  proofSigner,
 }: ServerContext): void {
   const { db } = database;
 
@@ -177,6 +179,13 @@ export function registerFiles({
       });
     }
     return { message: `Sent to ${to.join(', ')}.`, sent_to: to };
+  });
+
+  registry.add(routes.getFileProof, async ({ params }) => {
+    const job = await getJobByReference(db, params.file_reference);
+    const { email } = await getProfile(db, job.profile_id);
+    const { jws, statement } = await proofSigner.sign(fileStatement(job, { id: job.profile_id, email }));
+    return { jws, statement, keys_url: `${publicUrl()}${PROOF_KEYS_PATH}` };
   });
 
   registry.add(routes.downloadUpload, async ({ params, reply }) => {

@@ -25,6 +25,7 @@ export function registerService({
   payments,
   mailer,
   blobStore,
+  proofSigner,
 }: ServerContext): void {
   const started = process.hrtime.bigint();
   registry.add(routes.health, async () => {
@@ -44,6 +45,8 @@ export function registerService({
       uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
     };
   });
+
+  registry.add(routes.proofKeys, async () => proofSigner.jwks);
 
   registry.add(routes.config, async () => ({
     identity: config.cognito

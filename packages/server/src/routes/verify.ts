@@ -1,8 +1,10 @@
-import { routes, type VerifyResult } from '@scrub/contract';
+import { routes, type VerifyProofStatement, type VerifyResult } from '@scrub/contract';
 import { checkPhone, type DncSet, dataSourceOf } from '@scrub/engine';
+import { getProfile } from '../account/profiles.js';
 import type { CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
+import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 import type { ReferenceSnapshot } from '../reference-data/reference-data.js';
 
@@ -41,16 +43,42 @@ function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge): 
 export function registerVerify({
   registry,
   config,
+  database,
   referenceData,
   suppressionLists,
   checkCharger,
   answerCache,
+  proofSigner,
 }: ServerContext): void {
   // Versions of a snapshot, worked out once per snapshot rather than once per answer.
   const versionsOf = new WeakMap<ReferenceSnapshot, Record<string, string>>();
 
+  /** `proof=1`: the answer, signed; charged nothing more than the answer itself. */
+  async function withProof(result: VerifyResult, profileId: string): Promise<VerifyResult> {
+    const { email } = await getProfile(database.db, profileId);
+    const checkedAt = new Date();
+    const registry = ftcRegistryOf(result.dataset_versions);
+    const { jws } = await proofSigner.sign<VerifyProofStatement>({
+      type: 'scrub.verify',
+      phone_number: result.phone_number,
+      line_type: result.line_type,
+      dnc: result.dnc,
+      dnc_lists_checked: result.dnc_lists_checked,
+      account: { id: profileId, email },
+      datasets: result.dataset_versions,
+      ftc_registry: registry,
+      checked_at: checkedAt.toISOString(),
+      valid_until: validUntil(checkedAt, registry),
+    });
+    return { ...result, proof: jws };
+  }
+
   registry.add(routes.verify, async ({ query, principal }) => {
-    const { profileId } = principal;
+    const result = await answerOne(query.p, principal.profileId);
+    return query.proof === '1' || query.proof === 'true' ? withProof(result, principal.profileId) : result;
+  });
+
+  async function answerOne(p: string, profileId: string): Promise<VerifyResult> {
     refusePausedChecks(referenceData, config.requireDnc);
     // One snapshot per answer: a swap during this request cannot mix versions.
     const snapshot = referenceData.current();
@@ -62,7 +90,9 @@ export function registerVerify({
       versions = referenceData.versions();
       versionsOf.set(snapshot, versions);
     }
-    const answer = answerFor(query.p, snapshot, dnc.set, versions);
+    // An account with a list of its own answers from it too, and says which version.
+    const used = dnc.set === snapshot.dnc ? versions : { ...versions, 'dnc:internal': dnc.version };
+    const answer = answerFor(p, snapshot, dnc.set, used);
     if (answer.line_type === 'invalid') {
       return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number));
     }
@@ -91,5 +121,5 @@ export function registerVerify({
       settlePaid(false);
       throw error;
     }
-  });
+  }
 }

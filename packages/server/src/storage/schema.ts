@@ -223,6 +223,13 @@ export interface BulkJobsTable {
   updated_at: Generated<Date>;
   submitted_at: Date | null;
   completed_at: Date | null;
+  /** Recorded by the worker for a proof of scrub (migration 0014); null before it, and for imported files. */
+  upload_sha256: string | null;
+  result_sha256: string | null;
+  /** Distinct valid numbers the job looked up. */
+  numbers_checked: number | null;
+  /** Every dataset version the job answered from, by name. */
+  dataset_versions: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
 }
 
 /** Admin actions and act-as requests (migration 0007-admin); append-only. */

@@ -11,6 +11,7 @@ import * as m0009 from './0009-idempotency-keys.js';
 import * as m0010 from './0010-rate-limits.js';
 import * as m0011 from './0011-agency-clients.js';
 import * as m0013 from './0013-suppression-lists.js';
+import * as m0014 from './0014-proof-of-scrub.js';
 import * as m0015 from './0015-webhooks.js';
 
 /**
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0010-rate-limits': m0010,
   '0011-agency-clients': m0011,
   '0013-suppression-lists': m0013,
+  '0014-proof-of-scrub': m0014,
   '0015-webhooks': m0015,
 };
 
