@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { applyLedgerEntry, type RunningServer } from '@scrub/server';
 import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
@@ -413,7 +413,7 @@ describe('the dashboard in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
-  test('account flows: resend after 60 s, remember me, profile, password, Click Here, upload cancel', async () => {
+  test('account flows: resend after 60 s, remember me, profile, password, Click Here, upload cancel, resume after a reload', async () => {
     const started = Date.now();
     const email = `sam.${Date.now()}@example.com`;
     const password = 'Secret-pass-1';
@@ -551,7 +551,44 @@ describe('the dashboard in Chromium', () => {
       .execute();
     // The job made for the upload stays unsubmitted (never queued, never charged) until the expiry sweep removes it.
     expect(jobs.map((job) => job.status)).toEqual(['awaiting_upload']);
+
+    // An upload interrupted by a reload: offered again after it, for the same file only, then processed.
+    const interrupt = async () => {
+      await open(page, '/bulk');
+      await page.route('**/uploads/**', () => undefined);
+      await page.locator('input[type=file]').setInputFiles(csvPath);
+      await page.getByRole('button', { name: 'Upload File' }).click();
+      await page.getByText(`Found ${RECORDS} phone numbers (requires ${RECORDS} credits)`).waitFor();
+      await page.getByRole('button', { name: 'Process', exact: true }).click();
+      await page.getByTestId('process-records').click();
+      await page.getByTestId('upload-progress').waitFor();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.reload();
+      await page.getByTestId('pending-upload').getByText(basename(csvPath), { exact: true }).waitFor();
+    };
+    await interrupt();
+    const otherDir = await mkdtemp(join(tmpdir(), 'scrub-other-'));
+    const otherPath = join(otherDir, basename(csvPath));
+    await writeFile(otherPath, `${CSV}\nMay,2015550109,Elsewhere`);
+    await page.getByTestId('resume-file').setInputFiles(otherPath);
+    await page.getByText(/^This is not the same file: choose /).waitFor();
+    await page.getByTestId('resume-file').setInputFiles(csvPath);
+    await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
+    await expect.poll(() => counterValue(page), { timeout: 10_000 }).toBeLessThan(100);
+    const charged = await counterValue(page);
+    // Interrupted again and discarded: gone from the page, nothing charged.
+    await interrupt();
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await page.getByTestId('pending-upload').waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('button', { name: 'Upload File' }).waitFor();
+    await expect(page.getByTestId('pending-upload').count()).resolves.toBe(0);
+    await expect.poll(() => counterValue(page), { timeout: 10_000 }).toBe(charged);
+    await open(page, '/export');
+    await page.getByTestId('file-row').first().waitFor();
+    await expect(page.getByTestId('file-row').count()).resolves.toBe(1);
     await rm(csvPath, { force: true });
+    await rm(otherDir, { recursive: true, force: true });
     await restarted.close();
     expect(errors).toEqual([]);
     figures.accountFlowsMs = `${Date.now() - started} ms for the account flows test`;
