@@ -1,15 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text, TextInput } from '@mantine/core';
-import { authMessages, UserNotConfirmedError } from '@scrub/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
-import { scrub, tokenStorage } from '../../api/scrub-client';
 import { AuthCard } from './auth-card';
-import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './auth-schemas';
+import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './login-schema';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
 const UNCONFIRMED_REDIRECT_MS = 3000;
@@ -36,6 +33,14 @@ export default function LoginPage() {
 
   const onSubmit = form.handleSubmit(async ({ email, password, remember }) => {
     setError(null);
+    // The SDK (about 40 KB gzip) is fetched while the visitor types, not before the form shows:
+    // the shell asks for it at once to read the stored session (load-scrub.ts).
+    const [{ scrub, tokenStorage }, { authMessages, UserNotConfirmedError }, { errorMessage }] =
+      await Promise.all([
+        import('../../api/scrub-client'),
+        import('@scrub/sdk'),
+        import('../../api/error-message'),
+      ]);
     tokenStorage.setRemember(remember);
     try {
       const session = await scrub.auth.signIn({ email, password });
