@@ -3,12 +3,12 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { useCredits } from '../../credits/use-credits';
+import { readPendingUpload } from './pending-upload';
+import { ResumeUpload } from './resume-upload';
 import { StepChooseFile } from './step-choose-file';
 import { StepMapping } from './step-mapping';
 import { StepSummary } from './step-summary';
 import { StepThankYou } from './step-thank-you';
-import { readPendingUpload } from './pending-upload';
-import { ResumeUpload } from './resume-upload';
 import type { ColumnMapping, WizardFile } from './wizard-state';
 
 /** Bulk Upload CSV File: choose a file, map its columns, check the summary, process. */

@@ -41,7 +41,11 @@ export function clearPendingUpload(): void {
 
 /** Why `file` is not the one the pending upload was for, or null when it is. */
 export function mismatch(pending: PendingUpload, file: File): string | null {
-  if (file.name === pending.fileName && file.size === pending.size && file.lastModified === pending.lastModified)
+  if (
+    file.name === pending.fileName &&
+    file.size === pending.size &&
+    file.lastModified === pending.lastModified
+  )
     return null;
   return `This is not the same file: choose ${pending.fileName} (${pending.size.toLocaleString('en-US')} bytes, last modified ${new Date(pending.lastModified).toLocaleString('en-US')}).`;
 }

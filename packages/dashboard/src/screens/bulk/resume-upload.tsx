@@ -114,7 +114,11 @@ export function ResumeUpload({
           </Stack>
         ) : (
           <Group>
-            <FileButton onChange={resume} accept=".csv" inputProps={{ 'data-testid': 'resume-file' } as object}>
+            <FileButton
+              onChange={resume}
+              accept=".csv"
+              inputProps={{ 'data-testid': 'resume-file' } as object}
+            >
               {(props) => <Button {...props}>Choose {pending.fileName} to resume</Button>}
             </FileButton>
             <Button variant="default" onClick={discard}>

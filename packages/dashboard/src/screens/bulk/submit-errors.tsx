@@ -18,11 +18,10 @@ export function insufficientDialog(required: number, available: number) {
 /** Seed 2's dialogs for a bulk job that could not be created, uploaded or submitted. */
 export function showSubmitError(error: unknown, records: number | null): void {
   if (error instanceof InsufficientCreditsError) {
-    return insufficientDialog(error.creditsRequired ?? records ?? 0, error.creditsAvailable ?? 0);
-  }
-  if (error instanceof PlanPausedError) {
+    insufficientDialog(error.creditsRequired ?? records ?? 0, error.creditsAvailable ?? 0);
+  } else if (error instanceof PlanPausedError) {
     void openActivateModal();
-    return;
+  } else {
+    showErrorDialog('Error', errorMessage(error, 'Failed to upload file. Please try again.'));
   }
-  showErrorDialog('Error', errorMessage(error, 'Failed to upload file. Please try again.'));
 }

@@ -17,7 +17,11 @@ export interface DownloadLink {
 const baseName = (name: string) => name.replace(/\.csv$/i, '');
 
 /** The result CSV, filtered by the service on its Line Type and DNC columns (the SDK's query rules). */
-export function resultLink(reference: string, fileName: string, { lineType, dnc }: ResultFilter): DownloadLink {
+export function resultLink(
+  reference: string,
+  fileName: string,
+  { lineType, dnc }: ResultFilter,
+): DownloadLink {
   const query = new URLSearchParams();
   if (lineType !== undefined) query.set('line_type', Array.isArray(lineType) ? lineType.join(',') : lineType);
   if (dnc !== undefined) query.set('dnc', String(dnc));
