@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { MemoryTokenStorage, Scrub } from '@scrub/sdk';
 import { applyLedgerEntry, type RunningServer } from '@scrub/server';
 import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -413,7 +414,7 @@ describe('the dashboard in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
-  test('account flows: resend after 60 s, remember me, profile, password, Click Here, upload cancel, resume after a reload', async () => {
+  test('account flows: resend after 60 s, remember me, profile, password, hosted callback, Click Here, upload cancel, resume after a reload', async () => {
     const started = Date.now();
     const email = `sam.${Date.now()}@example.com`;
     const password = 'Secret-pass-1';
@@ -511,6 +512,28 @@ describe('the dashboard in Chromium', () => {
     expect(page.url()).toMatch(/\/login/);
     await logIn(page, newPassword, true);
     await page.waitForURL(/\/accountInfo/);
+
+    // Hosted sign-in's callback: the tokens in the fragment become the session once the service took them.
+    const tokens = new MemoryTokenStorage();
+    const sdk = new Scrub({ baseURL: server.url, apiKey: null, tokenStorage: tokens });
+    await sdk.auth.signIn({ email, password: newPassword });
+    const prefix = `CognitoIdentityServiceProvider.${(await sdk.config()).identity?.client_id}`;
+    const user = tokens.getItem(`${prefix}.LastAuthUser`);
+    const token = (name: string) => tokens.getItem(`${prefix}.${user}.${name}`) ?? '';
+    const hosted = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const hostedPage = await hosted.newPage();
+    hostedPage.on('pageerror', (error) => errors.push(error.message));
+    await hostedPage.goto(
+      `${server.url}/callback#id_token=${token('idToken')}&access_token=${token('accessToken')}&token_type=Bearer`,
+    );
+    await hostedPage.waitForURL(/\/export$/);
+    await hostedPage.getByTestId('account-menu').waitFor();
+    await hostedPage.goto(
+      `${server.url}/callback#error=access_denied&error_description=User+cancelled+the+sign-in`,
+    );
+    await hostedPage.getByRole('alert').getByText('User cancelled the sign-in').waitFor();
+    await hostedPage.getByRole('link', { name: 'Return to Login' }).waitFor();
+    await hosted.close();
 
     // The bulk wizard: the header-row warning's Click Here starts again from step 1.
     await grantCredits(email, 100);

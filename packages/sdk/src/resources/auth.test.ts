@@ -309,10 +309,14 @@ describe('hosted sign-in', () => {
         },
       });
     const url = new URL(
-      (await client().auth.hostedSignInUrl({ redirectUri: 'https://app.example.com/callback', state: 's1' })) ??
-        '',
+      (await client().auth.hostedSignInUrl({
+        redirectUri: 'https://app.example.com/callback',
+        state: 's1',
+      })) ?? '',
     );
-    expect(`${url.origin}${url.pathname}`).toBe('https://scrub.auth.us-east-1.amazoncognito.com/oauth2/authorize');
+    expect(`${url.origin}${url.pathname}`).toBe(
+      'https://scrub.auth.us-east-1.amazoncognito.com/oauth2/authorize',
+    );
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'token',
       client_id: 'abc123',

@@ -48,11 +48,14 @@ describe('identity and mail settings', () => {
 
   it('name the hosted sign-in domain of an Amazon Cognito pool, and only with one', () => {
     const pool = { SCRUB_COGNITO_USER_POOL_ID: 'us-east-1_AbCdEf123', SCRUB_COGNITO_CLIENT_ID: 'abc123' };
-    expect(loadConfig({ ...pool, SCRUB_COGNITO_DOMAIN: 'scrub.auth.us-east-1.amazoncognito.com' }).cognito)
-      .toMatchObject({ hostedDomain: 'https://scrub.auth.us-east-1.amazoncognito.com' });
-    expect(loadConfig({ ...pool, SCRUB_COGNITO_DOMAIN: 'https://login.example.com/' }).cognito).toMatchObject({
-      hostedDomain: 'https://login.example.com',
-    });
+    expect(
+      loadConfig({ ...pool, SCRUB_COGNITO_DOMAIN: 'scrub.auth.us-east-1.amazoncognito.com' }).cognito,
+    ).toMatchObject({ hostedDomain: 'https://scrub.auth.us-east-1.amazoncognito.com' });
+    expect(loadConfig({ ...pool, SCRUB_COGNITO_DOMAIN: 'https://login.example.com/' }).cognito).toMatchObject(
+      {
+        hostedDomain: 'https://login.example.com',
+      },
+    );
     expect(loadConfig(pool).cognito?.hostedDomain).toBeNull();
     expect(() => loadConfig({ SCRUB_COGNITO_DOMAIN: 'login.example.com' })).toThrow(
       /SCRUB_COGNITO_DOMAIN is the hosted sign-in of an Amazon Cognito pool/,

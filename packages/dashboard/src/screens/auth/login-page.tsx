@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { AuthCard } from './auth-card';
+import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
 import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './login-schema';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
@@ -18,6 +19,8 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const [message] = useState(params.get('message'));
   const [error, setError] = useState<string | null>(null);
+  // Offered when the pool has a hosted sign-in page; asked for after the form shows, never before.
+  const [hosted, setHosted] = useState<string | null>(null);
   const form = useForm<LoginForm>({
     resolver: zodResolver(LoginSchema),
     defaultValues: { email: '', password: '', remember: true },
@@ -25,6 +28,10 @@ export default function LoginPage() {
     reValidateMode: 'onChange',
   });
   const { errors, isSubmitting } = form.formState;
+
+  useEffect(() => {
+    hostedSignInUrl().then(setHosted, () => setHosted(null));
+  }, []);
 
   // The message is shown once, then removed from the address so a reload does not repeat it.
   useEffect(() => {
@@ -100,6 +107,17 @@ export default function LoginPage() {
           Log In
         </Button>
       </form>
+      {hosted && (
+        <Button
+          component="a"
+          href={hosted}
+          variant="default"
+          fullWidth
+          onClick={() => saveHostedReturnPath((location.state as { from?: string } | null)?.from)}
+        >
+          Use hosted sign-in
+        </Button>
+      )}
       <Text size="sm" ta="center">
         No account yet?{' '}
         <Anchor component={Link} to="/signup">
