@@ -32,6 +32,8 @@ export default defineConfig({
   // amazon-cognito-identity-js loads `buffer` 4.x, which reads `global` when it is loaded (docs/sdk.md).
   define: { global: 'globalThis' },
   build: { target: 'es2022', chunkSizeWarningLimit: 600 },
+  // The quote's record count runs in a module worker (src/csv/count-records-in-worker.ts).
+  worker: { format: 'es' },
   server: {
     proxy: {
       [`^/(${apiPrefixes.join('|')})(/|\\?|$)`]: {

@@ -37,6 +37,11 @@ export const ClientConfigSchema = z.object({
       user_pool_id: z.string(),
       client_id: z.string(),
       endpoint: z.string().nullable(),
+      /**
+       * The pool's hosted sign-in (Amazon Cognito's domain, `https://...`, and the app client it
+       * signs in to); null or absent when there is none (always for the built-in pool).
+       */
+      hosted_ui: z.object({ domain: z.string(), client_id: z.string() }).nullable().optional(),
     })
     .nullable(),
   payments: z

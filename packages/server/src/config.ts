@@ -22,7 +22,13 @@ export interface ServerConfig {
   /** Where uploads and result files live: `<dataDir>/files`, or an S3 bucket when one is set. */
   blobStore: BlobStoreTarget;
   /** An Amazon Cognito user pool whose ID tokens the API accepts; null for the built-in pool. */
-  cognito: { region: string; userPoolId: string; clientId: string } | null;
+  cognito: {
+    region: string;
+    userPoolId: string;
+    clientId: string;
+    /** The pool's hosted sign-in domain (`https://<prefix>.auth.<region>.amazoncognito.com` or a custom one); null or absent: none. */
+    hostedDomain?: string | null;
+  } | null;
   /** Lower-cased e-mail addresses that are Super Admin on sign-in (the first admin). */
   adminEmails: string[];
   /** Where clients reach the service (the built-in pool's issuer and endpoint hang off it); null: http://localhost:<port>. */
@@ -185,6 +191,14 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[0-9a-z]+$/, 'must be the app client id')
     .optional(),
+  SCRUB_COGNITO_DOMAIN: z
+    .string()
+    .regex(
+      /^(https:\/\/)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+\/?$/i,
+      'must be the hosted sign-in domain, like myapp.auth.us-east-1.amazoncognito.com',
+    )
+    .transform((domain) => `https://${domain.replace(/^https:\/\//i, '').replace(/\/$/, '')}`)
+    .optional(),
   SCRUB_COGNITO_REGION: z
     .string()
     .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must look like us-east-1')
@@ -318,6 +332,11 @@ export function loadConfig(
       'Invalid settings: SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID go together; set both or neither',
     );
   }
+  if (e.SCRUB_COGNITO_DOMAIN && !e.SCRUB_COGNITO_USER_POOL_ID) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_COGNITO_DOMAIN is the hosted sign-in of an Amazon Cognito pool: set SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID too',
+    );
+  }
   if (e.SCRUB_S3_BUCKET ? !e.SCRUB_S3_REGION : e.SCRUB_S3_REGION || e.SCRUB_S3_ENDPOINT) {
     throw new ConfigError(
       'Invalid settings: SCRUB_S3_BUCKET and SCRUB_S3_REGION go together (SCRUB_S3_ENDPOINT only with them); set both, or neither to keep files in the data directory',
@@ -363,6 +382,7 @@ export function loadConfig(
             region: e.SCRUB_COGNITO_REGION ?? e.SCRUB_COGNITO_USER_POOL_ID.split('_')[0]!,
             userPoolId: e.SCRUB_COGNITO_USER_POOL_ID,
             clientId: e.SCRUB_COGNITO_CLIENT_ID,
+            hostedDomain: e.SCRUB_COGNITO_DOMAIN ?? null,
           }
         : null,
     adminEmails: e.SCRUB_ADMIN_EMAILS,

@@ -287,6 +287,71 @@ describe('refreshing the session', () => {
   });
 });
 
+/** The callback fragment a hosted sign-in would send: the tokens a sign-in stored in `tokenStorage`. */
+async function hostedFragment(scrub: Scrub, tokenStorage: TokenStorage): Promise<string> {
+  const prefix = `CognitoIdentityServiceProvider.${(await scrub.config()).identity?.client_id}`;
+  const user = tokenStorage.getItem(`${prefix}.LastAuthUser`);
+  const token = (name: string) => tokenStorage.getItem(`${prefix}.${user}.${name}`) ?? '';
+  return `#id_token=${token('idToken')}&access_token=${token('accessToken')}&token_type=Bearer&expires_in=3600`;
+}
+
+describe('hosted sign-in', () => {
+  it('asks the hosted page for an ID token sent back to the callback, when /config names one', async () => {
+    expect(await client().auth.hostedSignInUrl({ redirectUri: 'http://localhost/callback' })).toBeNull();
+    const config = await client().config();
+    intercepted()
+      .get('/config')
+      .reply(200, {
+        ...config,
+        identity: {
+          ...config.identity,
+          hosted_ui: { domain: 'https://scrub.auth.us-east-1.amazoncognito.com', client_id: 'abc123' },
+        },
+      });
+    const url = new URL(
+      (await client().auth.hostedSignInUrl({
+        redirectUri: 'https://app.example.com/callback',
+        state: 's1',
+      })) ?? '',
+    );
+    expect(`${url.origin}${url.pathname}`).toBe(
+      'https://scrub.auth.us-east-1.amazoncognito.com/oauth2/authorize',
+    );
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      response_type: 'token',
+      client_id: 'abc123',
+      redirect_uri: 'https://app.example.com/callback',
+      scope: 'email openid profile',
+      state: 's1',
+    });
+  });
+
+  it("adopts the callback's tokens once the API has accepted them", async () => {
+    const { scrub, email, tokenStorage } = await signedIn();
+    const fragment = await hostedFragment(scrub, tokenStorage);
+    const adopted = client();
+    const session = await adopted.auth.adoptHostedSignIn(fragment);
+    expect(session.email).toBe(email);
+    expect(adopted.auth.hasSession()).toBe(true);
+    expect((await adopted.user.get()).email).toBe(email);
+  });
+
+  it('stores nothing for an error, a missing token, or a token the API refuses', async () => {
+    const scrub = client();
+    await expect(
+      scrub.auth.adoptHostedSignIn('#error=access_denied&error_description=User+cancelled+the+sign-in'),
+    ).rejects.toThrow('User cancelled the sign-in');
+    await expect(scrub.auth.adoptHostedSignIn('#access_token=x')).rejects.toThrow('No ID token in callback');
+    const signed = await signedIn();
+    const fragment = await hostedFragment(signed.scrub, signed.tokenStorage);
+    // The signature's last characters changed: the claims still read well, the API refuses it.
+    const forged = fragment.replace(/(id_token=[^&]+?)[A-Za-z0-9_-]{4}&/, '$1AAAA&');
+    expect(forged).not.toBe(fragment);
+    await expect(scrub.auth.adoptHostedSignIn(forged)).rejects.toThrow();
+    expect(scrub.auth.hasSession()).toBe(false);
+  });
+});
+
 describe('signing out', () => {
   it('revokes the session and forgets it: a copy of its refresh token no longer works', async () => {
     const storage = mapStorage();

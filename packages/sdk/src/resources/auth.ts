@@ -8,6 +8,7 @@ import {
   removeUserTokens,
   type StoredSession,
   storeIdentity,
+  storeTokens,
   tokenExpiry,
 } from '../auth/stored-session.js';
 import { MemoryTokenStorage } from '../auth/token-storage.js';
@@ -168,6 +169,66 @@ export class Auth extends APIResource {
       }
       // Best effort: the new session is in place whatever the old one's fate.
       await this.#revoke(previous).catch(() => undefined);
+    }
+    return toAuthSession(session);
+  }
+
+  /**
+   * The address of the pool's hosted sign-in page (Amazon Cognito's, when `GET /config` names its
+   * domain), asking for an ID token (`response_type=token`, scope `email openid profile`) to be
+   * sent back to `redirectUri` in the address fragment; null when there is no hosted sign-in (the
+   * built-in pool has none). Pass what it returns to `adoptHostedSignIn`.
+   */
+  async hostedSignInUrl(params: { redirectUri: string; state?: string }, options?: RequestOptions) {
+    const hosted = (await this.client.config(options)).identity?.hosted_ui;
+    if (!hosted) return null;
+    const query = new URLSearchParams({
+      response_type: 'token',
+      client_id: hosted.client_id,
+      redirect_uri: params.redirectUri,
+      scope: 'email openid profile',
+    });
+    if (params.state) query.set('state', params.state);
+    return `${hosted.domain}/oauth2/authorize?${query}`;
+  }
+
+  /**
+   * Finishes a hosted sign-in: reads `id_token` and `access_token` from the callback's fragment
+   * (`#id_token=...&access_token=...`, with or without the `#`), stores them as the session, and has
+   * the API check them (`GET /user`) before answering it. An `error` in the fragment, a missing
+   * token, or tokens the API refuses store nothing. Such a session has no refresh token: it ends
+   * when the ID token expires (`SessionExpiredError`), and the person signs in again.
+   */
+  async adoptHostedSignIn(fragment: string, options?: RequestOptions): Promise<AuthSession> {
+    const answer = new URLSearchParams(fragment.replace(/^#/, ''));
+    const failure = answer.get('error_description') ?? answer.get('error');
+    if (failure) throw new AuthError(failure, answer.get('error') ?? 'hosted_sign_in_failed');
+    const idToken = answer.get('id_token');
+    const accessToken = answer.get('access_token');
+    if (!idToken || !accessToken) {
+      throw new AuthError('No ID token in callback', 'no_token_in_callback');
+    }
+    const identity = await this.#settings(options);
+    const claims = decodeClaims(idToken);
+    const username = text(claims['cognito:username']) ?? text(claims.sub);
+    if (!username || claims.token_use !== 'id') {
+      throw new AuthError('The callback did not carry an ID token.', 'no_token_in_callback');
+    }
+    const previous = this.#sessions.stored();
+    const session = storeTokens(this.#sessions.storage, identity, username, {
+      idToken,
+      accessToken,
+      refreshToken: '',
+    });
+    try {
+      // The API verifies the token's signature, issuer and audience; the client only read it.
+      await this.client.user.get(options);
+    } catch (error) {
+      this.#sessions.forget();
+      throw error;
+    }
+    if (previous && (previous.username !== username || previous.identity.clientId !== identity.clientId)) {
+      removeUserTokens(this.#sessions.storage, previous.identity.clientId, previous.username);
     }
     return toAuthSession(session);
   }

@@ -46,9 +46,33 @@ describe('identity and mail settings', () => {
     ).toMatchObject({ userPoolId: 'us-east-1_AbCdEf123' });
   });
 
+  it('name the hosted sign-in domain of an Amazon Cognito pool, and only with one', () => {
+    const pool = { SCRUB_COGNITO_USER_POOL_ID: 'us-east-1_AbCdEf123', SCRUB_COGNITO_CLIENT_ID: 'abc123' };
+    expect(
+      loadConfig({ ...pool, SCRUB_COGNITO_DOMAIN: 'scrub.auth.us-east-1.amazoncognito.com' }).cognito,
+    ).toMatchObject({ hostedDomain: 'https://scrub.auth.us-east-1.amazoncognito.com' });
+    expect(loadConfig({ ...pool, SCRUB_COGNITO_DOMAIN: 'https://login.example.com/' }).cognito).toMatchObject(
+      {
+        hostedDomain: 'https://login.example.com',
+      },
+    );
+    expect(loadConfig(pool).cognito?.hostedDomain).toBeNull();
+    expect(() => loadConfig({ SCRUB_COGNITO_DOMAIN: 'login.example.com' })).toThrow(
+      /SCRUB_COGNITO_DOMAIN is the hosted sign-in of an Amazon Cognito pool/,
+    );
+    expect(() => loadConfig({ ...pool, SCRUB_COGNITO_DOMAIN: 'http://login.example.com' })).toThrow(
+      /SCRUB_COGNITO_DOMAIN: must be the hosted sign-in domain/,
+    );
+  });
+
   it('with an Amazon Cognito pool, /config points clients at Cognito and the server serves no pool of its own', async () => {
     const t = await createTestApp({
-      cognito: { region: 'us-east-1', userPoolId: 'us-east-1_AbCdEf123', clientId: 'abc123' },
+      cognito: {
+        region: 'us-east-1',
+        userPoolId: 'us-east-1_AbCdEf123',
+        clientId: 'abc123',
+        hostedDomain: 'https://scrub.auth.us-east-1.amazoncognito.com',
+      },
     });
     try {
       const config = await t.app.inject({ method: 'GET', url: '/config' });
@@ -58,6 +82,7 @@ describe('identity and mail settings', () => {
         user_pool_id: 'us-east-1_AbCdEf123',
         client_id: 'abc123',
         endpoint: null,
+        hosted_ui: { domain: 'https://scrub.auth.us-east-1.amazoncognito.com', client_id: 'abc123' },
       });
       const identity = await t.app.inject({
         method: 'POST',
@@ -78,6 +103,7 @@ describe('identity and mail settings', () => {
     try {
       const config = (await t.app.inject({ method: 'GET', url: '/config' })).json();
       expect(config.identity.endpoint).toBe('https://scrub.example.com/identity');
+      expect(config.identity.hosted_ui).toBeNull();
       const jwks = await t.app.inject({ method: 'GET', url: '/us-east-1_scrublocal/.well-known/jwks.json' });
       expect(jwks.statusCode).toBe(200);
       expect(jwks.json().keys).toEqual([

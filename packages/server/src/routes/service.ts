@@ -56,6 +56,9 @@ export function registerService({
           user_pool_id: config.cognito.userPoolId,
           client_id: config.cognito.clientId,
           endpoint: null,
+          hosted_ui: config.cognito.hostedDomain
+            ? { domain: config.cognito.hostedDomain, client_id: config.cognito.clientId }
+            : null,
         }
       : {
           provider: 'local' as const,
@@ -63,6 +66,8 @@ export function registerService({
           user_pool_id: config.localIdentity.userPoolId,
           client_id: config.localIdentity.clientId,
           endpoint: `${publicUrl()}${IDENTITY_PATH}`,
+          // The built-in pool has no hosted sign-in pages.
+          hosted_ui: null,
         },
     payments: {
       provider: payments.setup.provider.kind,

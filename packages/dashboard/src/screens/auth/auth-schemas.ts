@@ -1,15 +1,14 @@
 import { newPasswordSchema } from '@scrub/contract';
 import { z } from 'zod';
+import { email } from './login-schema';
+
+export { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './login-schema';
 
 /**
  * The auth forms' rules and messages, word for word from seed 1 (section 5). Sign-up and sign-in go
  * to the identity provider, not the API; a new password follows the contract's length rule (8
  * characters, the provider's policy), and the provider names anything else it refuses.
  */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[a-zA-Z]{2,}$/;
-
-const email = (required: string, invalid: string) =>
-  z.string().trim().min(1, required).regex(EMAIL_PATTERN, invalid);
 
 export const SignUpSchema = z.object({
   email: email('Email is required', 'Invalid email address'),
@@ -17,13 +16,6 @@ export const SignUpSchema = z.object({
   terms: z.boolean().refine((accepted) => accepted, 'Please Accept Terms of Service'),
 });
 export type SignUpForm = z.infer<typeof SignUpSchema>;
-
-export const LoginSchema = z.object({
-  email: email('Email is required', 'Invalid email address'),
-  password: z.string().min(1, 'Password is required'),
-  remember: z.boolean(),
-});
-export type LoginForm = z.infer<typeof LoginSchema>;
 
 export const ConfirmCodeSchema = z.object({
   code: z.string().regex(/^[0-9]{6}$/, 'Enter the 6-digit code'),
@@ -53,6 +45,3 @@ export const ChangePasswordSchema = z.object({
   newPassword: z.string().trim().min(1, 'Password is Required').pipe(newPasswordSchema()),
 });
 export type ChangePasswordForm = z.infer<typeof ChangePasswordSchema>;
-
-/** The e-mail kept between sign-up and confirmation (seed 1, section 3). */
-export const SIGNUP_EMAIL_KEY = 'scrub.signupEmail';

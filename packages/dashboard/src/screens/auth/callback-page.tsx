@@ -1,26 +1,39 @@
 import { Alert, Button, Loader, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { errorMessage } from '../../api/error-message';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
 import { AuthCard } from './auth-card';
+import { takeHostedReturnPath } from './hosted-sign-in';
 
 /**
- * The hosted sign-in callback. The service's `GET /config` names no hosted sign-in domain, and the
- * SDK cannot adopt a bare ID token from the address fragment (it needs the refresh token too), so
- * this screen reports what it received and sends the user back to Login.
+ * The hosted sign-in callback (seed 1): reads the ID token from the address fragment, has the
+ * service check it (`scrub.auth.adoptHostedSignIn`: GET /user), then goes to the saved return path
+ * or /dashboard. On failure, the error and a 'Return to Login' button.
  */
 export default function CallbackPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
+  // React runs an effect twice in development: the fragment is read once.
+  const started = useRef(false);
 
   useEffect(() => {
-    const fragment = new URLSearchParams(window.location.hash.slice(1));
-    const failure = fragment.get('error_description') ?? fragment.get('error');
-    if (failure) setError(failure);
-    else if (!fragment.get('id_token')) setError('No ID token in callback');
-    else
-      setError(
-        'Failed to authenticate user: hosted sign-in is not enabled on this service. Please log in here.',
-      );
-  }, []);
+    if (started.current) return;
+    started.current = true;
+    const fragment = window.location.hash;
+    // The tokens leave the address (and the history) at once.
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    scrub.auth
+      .adoptHostedSignIn(fragment)
+      .then((session) => {
+        queryClient.setQueryData(queryKeys.session, session);
+        navigate(takeHostedReturnPath() ?? '/dashboard', { replace: true });
+      })
+      .catch((failure: unknown) => setError(errorMessage(failure, 'Failed to authenticate user')));
+  }, [navigate, queryClient]);
 
   return (
     <AuthCard title="Signing in">

@@ -17,7 +17,10 @@ export default function ConfirmEmailPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const email = params.get('email') ?? window.localStorage.getItem(SIGNUP_EMAIL_KEY);
-  const [cooldown, setCooldown] = useState(RESEND_COOLDOWN_S);
+  // A deadline, not a count of ticks: a background tab's timers are slowed, its clock is not.
+  const [resendAt, setResendAt] = useState(() => Date.now() + RESEND_COOLDOWN_S * 1000);
+  const [now, setNow] = useState(() => Date.now());
+  const cooldown = Math.max(0, Math.ceil((resendAt - now) / 1000));
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState(false);
@@ -29,10 +32,10 @@ export default function ConfirmEmailPage() {
   const { isSubmitting } = form.formState;
 
   useEffect(() => {
-    if (cooldown <= 0) return;
-    const timer = setTimeout(() => setCooldown((seconds) => seconds - 1), 1000);
+    if (now >= resendAt) return;
+    const timer = setTimeout(() => setNow(Date.now()), 1000);
     return () => clearTimeout(timer);
-  }, [cooldown]);
+  }, [now, resendAt]);
 
   if (!email) return <Navigate to="/signup" replace />;
 
@@ -57,7 +60,8 @@ export default function ConfirmEmailPage() {
     try {
       await scrub.auth.resendCode({ email });
       setNotice(authMessages.codeResent);
-      setCooldown(RESEND_COOLDOWN_S);
+      setResendAt(Date.now() + RESEND_COOLDOWN_S * 1000);
+      setNow(Date.now());
     } catch {
       setError('Failed to resend code. Please try again later.');
     }

@@ -1,15 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text, TextInput } from '@mantine/core';
-import { authMessages, UserNotConfirmedError } from '@scrub/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
-import { scrub, tokenStorage } from '../../api/scrub-client';
 import { AuthCard } from './auth-card';
-import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './auth-schemas';
+import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
+import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './login-schema';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
 const UNCONFIRMED_REDIRECT_MS = 3000;
@@ -21,6 +19,8 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const [message] = useState(params.get('message'));
   const [error, setError] = useState<string | null>(null);
+  // Offered when the pool has a hosted sign-in page; asked for after the form shows, never before.
+  const [hosted, setHosted] = useState<string | null>(null);
   const form = useForm<LoginForm>({
     resolver: zodResolver(LoginSchema),
     defaultValues: { email: '', password: '', remember: true },
@@ -29,6 +29,10 @@ export default function LoginPage() {
   });
   const { errors, isSubmitting } = form.formState;
 
+  useEffect(() => {
+    hostedSignInUrl().then(setHosted, () => setHosted(null));
+  }, []);
+
   // The message is shown once, then removed from the address so a reload does not repeat it.
   useEffect(() => {
     if (params.has('message')) setParams({}, { replace: true });
@@ -36,6 +40,14 @@ export default function LoginPage() {
 
   const onSubmit = form.handleSubmit(async ({ email, password, remember }) => {
     setError(null);
+    // The SDK (about 40 KB gzip) is fetched while the visitor types, not before the form shows:
+    // the shell asks for it at once to read the stored session (load-scrub.ts).
+    const [{ scrub, tokenStorage }, { authMessages, UserNotConfirmedError }, { errorMessage }] =
+      await Promise.all([
+        import('../../api/scrub-client'),
+        import('@scrub/sdk'),
+        import('../../api/error-message'),
+      ]);
     tokenStorage.setRemember(remember);
     try {
       const session = await scrub.auth.signIn({ email, password });
@@ -95,6 +107,17 @@ export default function LoginPage() {
           Log In
         </Button>
       </form>
+      {hosted && (
+        <Button
+          component="a"
+          href={hosted}
+          variant="default"
+          fullWidth
+          onClick={() => saveHostedReturnPath((location.state as { from?: string } | null)?.from)}
+        >
+          Use hosted sign-in
+        </Button>
+      )}
       <Text size="sm" ta="center">
         No account yet?{' '}
         <Anchor component={Link} to="/signup">

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { useCredits } from '../../credits/use-credits';
+import { readPendingUpload } from './pending-upload';
+import { ResumeUpload } from './resume-upload';
 import { StepChooseFile } from './step-choose-file';
 import { StepMapping } from './step-mapping';
 import { StepSummary } from './step-summary';
@@ -17,6 +19,8 @@ export default function BulkPage() {
   const [mapping, setMapping] = useState<ColumnMapping | null>(null);
   // Every line of the file with content, header included: counted once per file.
   const [lines, setLines] = useState<number | null>(null);
+  // An upload a reload interrupted, offered to be finished on the first step.
+  const [pending, setPending] = useState(readPendingUpload);
   const records = lines === null || !chosen ? null : Math.max(0, lines - (chosen.headerRow ? 1 : 0));
 
   // Seed 2: the screen scrolls to the top on every step change.
@@ -72,6 +76,16 @@ export default function BulkPage() {
       <Title order={1}>Bulk Upload CSV File</Title>
       <Stepper active={step} size="sm" allowNextStepsSelect={false}>
         <Stepper.Step label="Upload" description="Choose a CSV">
+          {pending && (
+            <ResumeUpload
+              pending={pending}
+              onDone={() => {
+                setPending(null);
+                setStep(3);
+              }}
+              onDiscard={() => setPending(null)}
+            />
+          )}
           <StepChooseFile
             initial={chosen?.file ?? null}
             onReady={(file) => {

@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
-import { countRecords } from '../../csv/count-records';
+import { countRecordsInWorker } from '../../csv/count-records-in-worker';
 import { previewCsv } from '../../csv/preview';
 import { PreviewTable } from './preview-table';
 import { QuoteBanner } from './quote-banner';
@@ -48,10 +48,10 @@ export function StepMapping({
   });
   const values = form.watch();
 
-  // The whole file is streamed once for the count; the preview above never waits for it.
+  // The whole file is streamed once for the count, in a Web Worker; the preview never waits for it.
   useEffect(() => {
     const abort = new AbortController();
-    countRecords(chosen.file, abort.signal).then(onLines, () => undefined);
+    countRecordsInWorker(chosen.file, abort.signal).then(onLines, () => undefined);
     return () => abort.abort();
   }, [chosen.file, onLines]);
 

@@ -1,35 +1,19 @@
 import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { CreateBulkJobSchema } from '@scrub/contract';
-import {
-  APIUserAbortError,
-  type CreditSnapshot,
-  InsufficientCreditsError,
-  PlanPausedError,
-} from '@scrub/sdk';
+import { APIUserAbortError, type CreditSnapshot } from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/error-message';
 import { queryClient } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
 import { creditEvent } from '../../credits/credit-events';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
-import { openActivateModal } from '../../payments/account-status';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { clearPendingUpload, savePendingUpload } from './pending-upload';
+import { insufficientDialog, showSubmitError } from './submit-errors';
 import type { ColumnMapping, WizardFile } from './wizard-state';
 
 const today = () => new Date().toISOString().slice(0, 10);
-
-function insufficientDialog(required: number, available: number) {
-  showErrorDialog(
-    'Insufficient Credits',
-    `You need ${required.toLocaleString('en-US')} credits but only have ${available.toLocaleString('en-US')}.`,
-    <Button component={Link} to="/purchase" variant="default">
-      Purchase More Credits
-    </Button>,
-  );
-}
 
 /** Step 3: what is about to be sent, then create the job, upload the file, submit. */
 export function StepSummary({
@@ -72,6 +56,8 @@ export function StepSummary({
     setWorking(true);
     try {
       const job = await scrub.bulk.create(payload);
+      // Kept until the submit, so that a reload meanwhile can offer to finish this job.
+      if (job.upload_url) savePendingUpload(job.job_id, job.upload_url, chosen.file);
       setProgress(0);
       // XMLHttpRequest in a browser: progress as the File is read from disk and sent, never held whole.
       await scrub.bulk.upload(job, chosen.file, {
@@ -79,6 +65,7 @@ export function StepSummary({
         onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
       });
       await scrub.bulk.submit(job.job_id);
+      clearPendingUpload();
       notifications.show({
         closeButtonProps: { 'aria-label': 'Close notification' },
         color: 'teal',
@@ -89,15 +76,10 @@ export function StepSummary({
       void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();
     } catch (error) {
+      // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed.
+      clearPendingUpload();
       if (error instanceof APIUserAbortError) return;
-      if (error instanceof InsufficientCreditsError) {
-        return insufficientDialog(error.creditsRequired ?? records, error.creditsAvailable ?? 0);
-      }
-      if (error instanceof PlanPausedError) {
-        void openActivateModal();
-        return;
-      }
-      showErrorDialog('Error', errorMessage(error, 'Failed to upload file. Please try again.'));
+      showSubmitError(error, records);
     } finally {
       setWorking(false);
       setProgress(null);

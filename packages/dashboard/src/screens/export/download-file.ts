@@ -1,48 +1,41 @@
-import { ConflictError, type DownloadOptions, NotFoundError } from '@scrub/sdk';
-import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { pathFor, routes } from '@scrub/contract';
+import type { DownloadOptions } from '@scrub/sdk';
 
 export type ResultFilter = Pick<DownloadOptions, 'lineType' | 'dnc'>;
 
-/** Hands a finished download to the browser as a file. */
-function save(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked a little later: some browsers read the URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+/**
+ * Downloads are plain links (`<a href download>`): the browser streams the answer straight to disk,
+ * however large, instead of the page reading it into memory first. Both calls need no credentials
+ * (the unguessable file reference is the key, as on the public /fileinfo page), and the service
+ * names the file (Content-Disposition); the `download` name is the same, for browsers that prefer it.
+ */
+export interface DownloadLink {
+  href: string;
+  download: string;
 }
 
 const baseName = (name: string) => name.replace(/\.csv$/i, '');
 
-/** The result CSV, filtered by the service on its Line Type and DNC columns. */
-export async function downloadResult(
+/** The result CSV, filtered by the service on its Line Type and DNC columns (the SDK's query rules). */
+export function resultLink(
   reference: string,
   fileName: string,
-  filter: ResultFilter,
-): Promise<void> {
-  try {
-    const stream = await scrub.files.download(reference, filter);
-    save(await new Response(stream).blob(), `${baseName(fileName)}-scrubbed.csv`);
-  } catch (error) {
-    if (error instanceof ConflictError) return showErrorDialog('Error', 'Results not ready');
-    if (error instanceof NotFoundError) return showErrorDialog('Error', 'No file found');
-    showErrorDialog('Error!', errorMessage(error));
-  }
+  { lineType, dnc }: ResultFilter,
+): DownloadLink {
+  const query = new URLSearchParams();
+  if (lineType !== undefined) query.set('line_type', Array.isArray(lineType) ? lineType.join(',') : lineType);
+  if (dnc !== undefined) query.set('dnc', String(dnc));
+  const search = query.size > 0 ? `?${query}` : '';
+  return {
+    href: pathFor(routes.downloadResult.path, { file_reference: reference }) + search,
+    download: `${baseName(fileName)}-scrubbed.csv`,
+  };
 }
 
 /** The CSV as it was uploaded. */
-export async function downloadOriginal(reference: string, fileName: string): Promise<void> {
-  try {
-    const stream = await scrub.files.downloadUpload(reference);
-    save(await new Response(stream).blob(), `${baseName(fileName)}.csv`);
-  } catch (error) {
-    if (error instanceof NotFoundError) return showErrorDialog('Error', 'No file found');
-    showErrorDialog('Error!', errorMessage(error));
-  }
+export function originalLink(reference: string, fileName: string): DownloadLink {
+  return {
+    href: pathFor(routes.downloadUpload.path, { file_reference: reference }),
+    download: `${baseName(fileName)}.csv`,
+  };
 }

@@ -1,7 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import { Link } from 'react-router';
-import { downloadOriginal, downloadResult, type ResultFilter } from './download-file';
+import { originalLink, type ResultFilter, resultLink } from './download-file';
 import { EmailFileButton } from './email-file-button';
 
 /**
@@ -26,7 +26,8 @@ export function FileActions({ file, filter }: { file: FileView; filter: ResultFi
       {ready && (
         <Button
           size="compact-sm"
-          onClick={() => downloadResult(file.file_reference, file.file_name, filter)}
+          component="a"
+          {...resultLink(file.file_reference, file.file_name, filter)}
           aria-label={`Get CSV of ${file.file_name}`}
           data-testid="get-csv"
         >
@@ -38,7 +39,8 @@ export function FileActions({ file, filter }: { file: FileView; filter: ResultFi
         <Button
           size="compact-sm"
           variant="default"
-          onClick={() => downloadOriginal(file.file_reference, file.file_name)}
+          component="a"
+          {...originalLink(file.file_reference, file.file_name)}
           aria-label={`Download the original of ${file.file_name}`}
         >
           Original

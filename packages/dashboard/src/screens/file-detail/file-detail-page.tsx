@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
-import { downloadOriginal, downloadResult } from '../export/download-file';
+import { originalLink, resultLink } from '../export/download-file';
 import { CountList } from './count-list';
 
 /** Public: the unguessable file reference in the address is the only credential. */
@@ -79,17 +79,20 @@ export default function FileDetailPage() {
         <CountList title="DNC details" counts={view.dnc_status} />
       </SimpleGrid>
       <Group>
-        <Button variant="default" onClick={() => downloadOriginal(view.file_reference, view.file_name)}>
+        <Button variant="default" component="a" {...originalLink(view.file_reference, view.file_name)}>
           Download uploaded file
         </Button>
         {failed ? (
           <Button color="red" disabled>
             Failed
           </Button>
-        ) : (
-          <Button onClick={() => downloadResult(view.file_reference, view.file_name, {})}>
+        ) : view.status === 'completed' ? (
+          <Button component="a" {...resultLink(view.file_reference, view.file_name, {})}>
             Download output file
           </Button>
+        ) : (
+          // A link to a result not made yet would save the service's error as the file.
+          <Button disabled>Results not ready</Button>
         )}
       </Group>
     </Stack>

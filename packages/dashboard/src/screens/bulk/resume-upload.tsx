@@ -1,0 +1,132 @@
+import { Alert, Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  APIUserAbortError,
+  ConflictError,
+  InsufficientCreditsError,
+  PermissionDeniedError,
+  PlanPausedError,
+} from '@scrub/sdk';
+import { useRef, useState } from 'react';
+import { queryClient } from '../../api/query-client';
+import { queryKeys } from '../../api/query-keys';
+import { scrub } from '../../api/scrub-client';
+import { creditEvent } from '../../credits/credit-events';
+import { clearPendingUpload, mismatch, type PendingUpload } from './pending-upload';
+import { showSubmitError } from './submit-errors';
+
+/**
+ * An upload interrupted by a reload: the customer picks the same file again (name, size and
+ * modification time checked) and the job is uploaded and submitted, or discards it. The upload
+ * URL takes the whole file in one PUT (no ranges or parts), so a resumed upload starts from its
+ * first byte; nothing was charged for the job, which is charged only when submitted.
+ */
+export function ResumeUpload({
+  pending,
+  onDone,
+  onDiscard,
+}: {
+  pending: PendingUpload;
+  onDone(): void;
+  onDiscard(): void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const cancel = useRef<AbortController | null>(null);
+
+  const resume = async (file: File | null) => {
+    if (!file) return;
+    const wrong = mismatch(pending, file);
+    setError(wrong);
+    if (wrong) return;
+    const abort = new AbortController();
+    cancel.current = abort;
+    setProgress(0);
+    try {
+      try {
+        await scrub.bulk.upload(pending.uploadUrl, file, {
+          signal: abort.signal,
+          onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
+        });
+      } catch (failure) {
+        // The whole file had arrived before the page went away: only the submit is missing.
+        if (!(failure instanceof ConflictError)) throw failure;
+      }
+      const job = await scrub.bulk.submit(pending.jobId);
+      clearPendingUpload();
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Close notification' },
+        color: 'teal',
+        title: 'Success',
+        message: `${job.filename} is queued.`,
+      });
+      creditEvent();
+      void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
+      onDone();
+    } catch (failure) {
+      if (failure instanceof APIUserAbortError) return;
+      // Short of credits or paused: kept, to be finished once that is put right.
+      if (failure instanceof InsufficientCreditsError || failure instanceof PlanPausedError) {
+        return showSubmitError(failure, null);
+      }
+      clearPendingUpload();
+      if (failure instanceof PermissionDeniedError) {
+        setError('The upload link has expired. Please upload the file again.');
+        return;
+      }
+      showSubmitError(failure, null);
+      onDiscard();
+    } finally {
+      setProgress(null);
+      cancel.current = null;
+    }
+  };
+
+  const discard = () => {
+    clearPendingUpload();
+    notifications.show({
+      closeButtonProps: { 'aria-label': 'Close notification' },
+      message: `The unfinished upload of ${pending.fileName} was discarded. Nothing was charged.`,
+    });
+    onDiscard();
+  };
+
+  return (
+    <Alert color="yellow" mt="md" title="Unfinished upload" data-testid="pending-upload">
+      <Stack gap="sm">
+        <Text>
+          The upload of <strong>{pending.fileName}</strong> ({pending.size.toLocaleString('en-US')} bytes) was
+          interrupted before it was processed. Choose the same file to finish it, or discard it. Nothing has
+          been charged for it.
+        </Text>
+        {error && (
+          <Text c="var(--scrub-bad-text)" role="alert">
+            {error}
+          </Text>
+        )}
+        {progress !== null ? (
+          <Stack gap={4}>
+            <Text size="sm">Uploading... {Math.floor(progress)}%</Text>
+            <Progress value={progress} aria-label="Upload progress" />
+            <Button variant="default" w="fit-content" onClick={() => cancel.current?.abort()}>
+              Cancel upload
+            </Button>
+          </Stack>
+        ) : (
+          <Group>
+            <FileButton
+              onChange={resume}
+              accept=".csv"
+              inputProps={{ 'data-testid': 'resume-file' } as object}
+            >
+              {(props) => <Button {...props}>Choose {pending.fileName} to resume</Button>}
+            </FileButton>
+            <Button variant="default" onClick={discard}>
+              Discard
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
