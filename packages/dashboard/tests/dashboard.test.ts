@@ -215,7 +215,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Message').fill('Do you check Canadian numbers?');
     await page.getByLabel(/What is 3 \+ 4/).fill('7');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.getByTestId('contact-sent').waitFor();
+    await page.getByTestId('contact-sent').getByText('Message sent successfully').waitFor();
     const mail = await server.database.db
       .selectFrom('mail_outbox')
       .select(['subject', 'text_body'])
