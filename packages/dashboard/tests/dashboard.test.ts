@@ -554,12 +554,17 @@ describe('the dashboard in Chromium', () => {
     await writeFile(csvPath, CSV);
     await open(page, '/bulk');
     await expect.poll(() => counterValue(page), { timeout: 10_000 }).toBe(100);
-    await page.locator('input[type=file]').setInputFiles(csvPath);
+    // A file without its header row: the first row holds a phone number, and the wizard says so.
+    const headerless = join(tmpdir(), `headerless-${Date.now()}.csv`);
+    await writeFile(headerless, CSV.split('\n').slice(1).join('\n'));
+    await page.locator('input[type=file]').setInputFiles(headerless);
     await page.getByRole('button', { name: 'Upload File' }).click();
     await page.getByTestId('preview-table').waitFor();
+    await page.getByText('Could not detect header. Ensure first row contains your column headers.').waitFor();
     // A controlled radio: it changes once the file's head has been read again.
     await page.getByRole('radio', { name: 'No' }).click();
-    await page.getByText('The first data row will be taken as the header.').waitFor();
+    await page.getByTestId('header-warning').waitFor({ state: 'detached' });
+    await page.getByText('Without a header row, the first row is checked like the others').waitFor();
     await page.getByRole('button', { name: 'Click Here' }).click();
     await page.getByTestId('preview-table').waitFor({ state: 'detached' });
     await expect(page.getByTestId('chosen-file').count()).resolves.toBe(0);

@@ -1,4 +1,4 @@
-import { CsvError, previewCsvFile } from '@scrub/engine/preview';
+import { CsvError, guessPhoneColumn, previewCsvFile } from '@scrub/engine/preview';
 
 export { CsvError };
 
@@ -36,3 +36,6 @@ export async function previewCsv(file: Blob, headerRow: boolean): Promise<CsvPre
   const names = preview.header ?? Array.from({ length: preview.columns }, () => '');
   return { headers: uniqueHeaders(names), rows: preview.rows, phoneColumn: preview.phoneColumn };
 }
+
+/** Whether a header row holds a phone number the scrubber reads: then it is a record, not a header. */
+export const headerLooksLikeData = (headers: string[]) => guessPhoneColumn(null, [headers]) !== null;

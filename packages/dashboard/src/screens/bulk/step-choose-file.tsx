@@ -87,7 +87,7 @@ export function StepChooseFile({
       )}
       <Alert color="blue" variant="light">
         Your CSV file must have a header row: otherwise the first row is taken as the header and is not
-        processed. Each phone number verification costs 1 credit.
+        processed (if it has none, answer No at the next step). Each phone number verification costs 1 credit.
       </Alert>
       <Group justify="flex-end">
         <Button onClick={read} disabled={!file} loading={reading}>

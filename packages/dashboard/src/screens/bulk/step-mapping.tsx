@@ -7,7 +7,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { countRecordsInWorker } from '../../csv/count-records-in-worker';
-import { previewCsv } from '../../csv/preview';
+import { headerLooksLikeData, previewCsv } from '../../csv/preview';
 import { PreviewTable } from './preview-table';
 import { QuoteBanner } from './quote-banner';
 import { type ColumnMapping, fieldLabels, type WizardFile } from './wizard-state';
@@ -67,6 +67,9 @@ export function StepMapping({
   ];
   const short = records !== null && !isUnlimited(credits) && creditsLeft(credits) < records;
 
+  // A "header" holding a phone number is a record: the seed's parser message, and the way out.
+  const headerIsData = chosen.headerRow && headerLooksLikeData(chosen.preview.headers);
+
   const changeHeaderRow = async (value: string) => {
     const headerRow = value === 'yes';
     const preview = await previewCsv(chosen.file, headerRow);
@@ -86,9 +89,16 @@ export function StepMapping({
             <Radio value="no" label="No" />
           </Group>
         </Radio.Group>
+        {headerIsData && (
+          <Alert color="yellow" role="status" data-testid="header-warning">
+            Could not detect header. Ensure first row contains your column headers. Its first row holds a
+            phone number: if that row is a record, answer No.
+          </Alert>
+        )}
         {!chosen.headerRow && (
           <Alert color="yellow" role="status">
-            The first data row will be taken as the header.{' '}
+            Without a header row, the first row is checked like the others and the columns are named Column 1,
+            Column 2, and so on.{' '}
             <Anchor component="button" type="button" onClick={onBack} inherit>
               Click Here
             </Anchor>{' '}

@@ -72,7 +72,13 @@ export default function ContactPage() {
         </Button>
       </form>
       {send.isSuccess && (
-        <Alert color="teal" role="status" mt="md" title="Message sent successfully" data-testid="contact-sent">
+        <Alert
+          color="teal"
+          role="status"
+          mt="md"
+          title="Message sent successfully"
+          data-testid="contact-sent"
+        >
           {send.data.message}
         </Alert>
       )}
