@@ -75,6 +75,7 @@ describe('GET /config', () => {
       user_pool_id: 'us-east-1_scrublocal',
       client_id: 'scrublocalclient0000000000',
       endpoint: `${server.url}/identity`,
+      hosted_ui: null,
     });
   });
 });
