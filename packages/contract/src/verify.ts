@@ -52,6 +52,20 @@ export const VerifyResultSchema = z.object({
   dnc_lists_checked: z.array(z.string()),
   data_source: z.enum(['imported', 'sample']),
   dataset_versions: z.record(z.string(), z.string()),
+  /**
+   * IANA time zones of the number's area code (NANPA's report), several when the area code spans
+   * zones; [] for invalid, toll-free and non-geographic numbers. The area code's zone, not where
+   * the subscriber is.
+   */
+  timezones: z.array(z.string()),
+  /**
+   * Whether now (when answered, cached answers included) is inside the calling window, 08:00 to
+   * 21:00 local time, in every one of `timezones`: the strictest answer. null when it cannot be
+   * told (`callable_reason` says why); never true for what is not known.
+   */
+  callable_now: z.boolean().nullable(),
+  /** Why `callable_now` is null; null otherwise. */
+  callable_reason: z.string().nullable(),
 });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
 

@@ -52,6 +52,8 @@ export {
   countCsvRows,
   DNC_COLUMN,
   LINE_TYPE_COLUMN,
+  OPTIONAL_COLUMNS,
+  type OptionalColumn,
   type ScrubCsvOptions,
   type ScrubCsvResult,
   scrubCsv,
@@ -142,3 +144,10 @@ export {
 } from './parse-phone.ts';
 // Everything a browser may use, also here for Node callers.
 export * from './preview.ts';
+export {
+  CALLING_WINDOW,
+  CallingClock,
+  type CallingWindowAnswer,
+  callingWindowOf,
+  localMinuteOf,
+} from './calling-window.ts';

@@ -1,5 +1,5 @@
 import { routes, type VerifyResult } from '@scrub/contract';
-import { checkPhone, dataSourceOf } from '@scrub/engine';
+import { CallingClock, callingWindowOf, checkPhone, dataSourceOf, type LineType } from '@scrub/engine';
 import type { CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
@@ -30,8 +30,21 @@ function answerFor(
 }
 
 function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge): VerifyResult {
-  if (charge.unlimited) return { ...answer, cached };
-  return { ...answer, cached, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
+  // As of now, for a cached answer too: whether a number may be called changes by the minute.
+  const window = callingWindowOf(
+    answer.line_type === 'invalid' ? null : answer.phone_number,
+    answer.line_type as LineType,
+    new CallingClock(),
+  );
+  const answered = {
+    ...answer,
+    cached,
+    timezones: [...window.timeZones],
+    callable_now: window.callableNow,
+    callable_reason: window.reason,
+  };
+  if (charge.unlimited) return answered;
+  return { ...answered, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
 }
 
 /**
