@@ -58,7 +58,7 @@ describe('scrub check <phone...>', () => {
 
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
-    expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Cached +│ Charged +│/);
+    expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Time zone +│ Callable now +│ Cached +│ Charged +│/);
     // The service has no do-not-call list loaded: valid numbers are unchecked, never "no".
     expect(rows[1]).toMatch(
       /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/,
@@ -106,6 +106,8 @@ describe('scrub check <phone...>', () => {
       invalid_message: expect.any(String),
       credits_deducted: 0,
       data_source: 'sample',
+      timezones: [],
+      callable_now: null,
     });
   });
 
@@ -254,6 +256,9 @@ describe('formatting', () => {
     dnc_lists_checked: ['federal'],
     data_source: 'imported',
     dataset_versions: {},
+    timezones: ['America/New_York'],
+    callable_now: true,
+    callable_reason: null,
     ...fields,
   });
 
@@ -273,6 +278,8 @@ describe('formatting', () => {
       'yes',
       'federal, state:TX',
       'federal, state:TX',
+      'America/New_York',
+      'yes',
       'no',
       'unlimited',
     ]);
@@ -284,6 +291,20 @@ describe('formatting', () => {
     expect(dnc({ dnc: null, dnc_lists_checked: [] })).toBe('unchecked');
     expect(dnc({ dnc: null, line_type: 'invalid', dnc_lists_checked: [] })).toBe('-');
     expect(csvRow('x', answer({ dnc: null, dnc_lists_checked: [] })).split(',')[3]).toBe('unchecked');
+  });
+
+  it('shows the time zones and whether the calling window is open, - when it cannot be told', () => {
+    const cells = (fields: Partial<VerifyResult>) => answerCells(answer(fields)).slice(5, 7);
+    expect(cells({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false })).toEqual([
+      'America/New_York, America/Chicago',
+      'no',
+    ]);
+    expect(cells({ timezones: [], callable_now: null, callable_reason: 'Toll-free numbers...' })).toEqual([
+      '-',
+      '-',
+    ]);
+    const csv = csvRow('x', answer({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false }));
+    expect(csv.trimEnd().split(',').slice(-2)).toEqual(['America/New_York;America/Chicago', 'false']);
   });
 
   it('writes CSV no spreadsheet runs as a formula, and leaves phone numbers alone', () => {

@@ -28,6 +28,9 @@ function answer(p: string, fields: Partial<VerifyResult> = {}): VerifyResult {
     dnc_sources: [],
     dnc_lists_checked: ['federal'],
     data_source: 'sample',
+    timezones: ['America/New_York'],
+    callable_now: true,
+    callable_reason: null,
     dataset_versions: { nanpa_npa: '2025-11-26' },
     ...fields,
   };

@@ -5,6 +5,7 @@ import {
   countCsvInThread,
   countCsvRows,
   countCsvRowsInThread,
+  type OptionalColumn,
   scrubCsv,
   scrubCsvInThread,
 } from '@scrub/engine';
@@ -117,10 +118,14 @@ export class CsvJobProcessor implements JobProcessor {
     const storing = new AbortController();
     const stored = finished(output);
     stored.catch((error: unknown) => storing.abort(error));
+    const columns = job.output_columns as OptionalColumn[];
+    // The calling window is as of the scrub's start, for every row: the job says when.
+    const evaluatedAt = new Date();
     try {
       const result = await engine.scrub(await this.#upload(job), output, {
         phoneColumn: job.phone_col,
         header: job.header_row,
+        ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
         exchange: snapshot.exchange,
         dnc: dncFor(snapshot, job.profile_id),
         signal: AbortSignal.any([signal, storing.signal]),
@@ -139,6 +144,7 @@ export class CsvJobProcessor implements JobProcessor {
         lineTypes: withoutZeros(result.lineTypes),
         dncStatus: withoutZeros(result.dncStatus),
         fileMessage: result.message,
+        columnsEvaluatedAt: columns.length > 0 ? evaluatedAt : null,
       };
     } catch (error) {
       output.destroy();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BulkJob, FileView } from '@scrub/contract';
+import { type BulkJob, type FileView, OUTPUT_COLUMNS, type OutputColumn } from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';
@@ -37,6 +37,8 @@ export interface NewJob {
   phoneCol: string | number;
   headerRow: boolean;
   mapping: Record<string, string | number>;
+  /** Optional result columns; default none. */
+  columns?: readonly OutputColumn[];
 }
 
 const describeSeconds = (seconds: number) =>
@@ -82,6 +84,7 @@ async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
       phone_col: JSON.stringify(job.phoneCol),
       header_row: job.headerRow,
       mapping: JSON.stringify(job.mapping),
+      output_columns: JSON.stringify(OUTPUT_COLUMNS.filter((column) => job.columns?.includes(column))),
       status: 'awaiting_upload',
       upload_key: newUploadKey(),
     })
@@ -276,6 +279,8 @@ export interface JobOutcome {
   lineTypes: Record<string, number>;
   dncStatus: Record<string, number>;
   fileMessage: string | null;
+  /** When optional columns were evaluated; null without any. */
+  columnsEvaluatedAt?: Date | null;
 }
 
 /** Locks the job; undefined when another worker holds it now (this one lost its claim). */
@@ -346,6 +351,7 @@ export async function completeJob(
       line_types: JSON.stringify(outcome.lineTypes),
       dnc_status: JSON.stringify(outcome.dncStatus),
       file_message: outcome.fileMessage,
+      columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
     });
   });
 }
@@ -391,6 +397,8 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     dnc_status: row.dnc_status,
     file_message: row.file_message,
     error: row.error,
+    columns: (row.output_columns ?? []) as OutputColumn[],
+    columns_evaluated_at: row.output_columns?.includes('callable_now') ? iso(row.columns_evaluated_at) : null,
   };
 }
 
