@@ -61,11 +61,12 @@ describe('scrub check <phone...>', () => {
     expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Time zone +│ Callable now +│ Cached +│ Charged +│/);
     // The service has no do-not-call list loaded: valid numbers are unchecked, never "no".
     expect(rows[1]).toMatch(
-      /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/,
+      /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ America\/New_York +│ (yes|no) +│ (no|yes) +│ [01] +│/,
     );
-    expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/);
+    // Toll-free numbers have no local time: no zone, and the window cannot be told.
+    expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ - +│ - +│ (no|yes) +│ [01] +│/);
     // An unreadable number is an answer, with its reason, and costs nothing.
-    expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ no +│ 0 +│/);
+    expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ - +│ - +│ no +│ 0 +│/);
     expect(result.stderr).toContain('generated sample data');
     expect(result.stderr).toContain(
       'Note: 2 numbers were not checked against any do-not-call list (the service has none loaded that covers them): DNC unchecked, which is not clean.',
@@ -117,7 +118,7 @@ describe('scrub check <phone...>', () => {
     expect(result.code, result.stderr).toBe(0);
     const [header, ...rows] = lines(result);
     expect(header).toBe(
-      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source',
+      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source,timezones,callable_now',
     );
     expect(rows).toHaveLength(3);
     // The DNC cell as a bulk result writes it: unchecked without a list, empty for an invalid number.
