@@ -69,6 +69,47 @@ export const VerifyResultSchema = z.object({
 });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
 
+/** The most numbers one `POST /verify` takes. */
+export const MAX_BATCH_NUMBERS = 10_000;
+
+/**
+ * `POST /verify`: up to 10,000 numbers in one request, as JSON `{"phones": [...]}` or as a
+ * `text/csv` body of one number per line (an optional first line without digits is a header).
+ */
+export const VerifyBatchBodySchema = z
+  .object({
+    phones: z
+      .array(VerifyQuerySchema.shape.p.describe('a phone number, as written'))
+      .min(1, 'phones must hold at least one number')
+      .max(
+        MAX_BATCH_NUMBERS,
+        `phones holds at most ${MAX_BATCH_NUMBERS.toLocaleString('en-US')} numbers per request: split the list, or send a file as a bulk job`,
+      ),
+  })
+  .strict();
+export type VerifyBatchBody = z.infer<typeof VerifyBatchBodySchema>;
+
+/** One answer of a batch: a single check's answer, with the input as sent. */
+export const VerifyBatchItemSchema = VerifyResultSchema.extend({
+  /** The number as sent, echoed. */
+  input: z.string(),
+});
+export type VerifyBatchItem = z.infer<typeof VerifyBatchItemSchema>;
+
+export const VerifyBatchResultSchema = z.object({
+  /** One answer per number sent, in the order sent (duplicates answered each time). */
+  results: z.array(VerifyBatchItemSchema),
+  /**
+   * Credits the batch took, as single checks would: one per distinct valid number not answered
+   * from the cache; invalid numbers, repeats within the batch and cached answers are free.
+   * Omitted for unlimited users.
+   */
+  credits_deducted: z.number().int().nonnegative().optional(),
+  /** The balance after the batch. Omitted for unlimited users. */
+  credits_remaining: z.number().int().nonnegative().optional(),
+});
+export type VerifyBatchResult = z.infer<typeof VerifyBatchResultSchema>;
+
 export const verifyRoutes = defineRoutes('verify', {
   verify: {
     method: 'GET',
@@ -78,5 +119,14 @@ export const verifyRoutes = defineRoutes('verify', {
     summary: 'Check one phone number',
     query: VerifyQuerySchema,
     response: VerifyResultSchema,
+  },
+  verifyBatch: {
+    method: 'POST',
+    path: '/verify',
+    auth: 'user',
+    apiKeyInQuery: true,
+    summary: 'Check up to 10,000 numbers in one request (JSON or text/csv); one charge for the batch',
+    body: VerifyBatchBodySchema,
+    response: VerifyBatchResultSchema,
   },
 });

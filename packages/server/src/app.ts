@@ -18,6 +18,7 @@ import { installCors } from './http/cors.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
+import { installCsvBody } from './http/csv-body.js';
 import { installJsonBody } from './http/json-body.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
@@ -97,6 +98,7 @@ export async function buildApp({
   installSecurityHeaders(app);
   installErrorHandler(app);
   installJsonBody(app);
+  installCsvBody(app);
   installNulGuard(app);
   await installCors(app, config);
   const rateLimits = new RateLimitGate(
