@@ -242,7 +242,13 @@ export async function check(phones: string[], rawOptions: unknown, context: Cont
   let unchecked = 0;
   let finished = false;
   try {
-    for await (const outcome of scrub.verify.many(numbers, { concurrency: options.concurrency })) {
+    // Batches of 1,000 (POST /verify), printed as each returns; numbers typed at a terminal one by one.
+    const batchSize = phones[0] === '-' && context.io.stdin.isTTY ? 1 : undefined;
+    const many = scrub.verify.many(numbers, {
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(batchSize === undefined ? {} : { batchSize }),
+    });
+    for await (const outcome of many) {
       if (outcome.error) {
         failed++;
         shown.clear();

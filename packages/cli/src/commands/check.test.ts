@@ -182,35 +182,36 @@ describe('scrub check <phone...>', () => {
     expect(result.stderr).toContain('2 of 4 numbers could not be checked');
   });
 
-  it('exits 4 when the credits run out, after printing the answers paid for', async () => {
+  it('exits 4 when the credits cannot pay for a batch: nothing printed, nothing charged', async () => {
     const env = await account(2);
     const numbers = ['2012345670', '2012345671', '2012345672', '2012345673', '2012345674'];
-
-    const result = await scrub(['--json', 'check', '--concurrency', '1', ...numbers], env);
-
-    expect(result.code).toBe(4);
-    expect(ndjson(result).map((answer) => answer.input)).toEqual(numbers.slice(0, 2));
-    expect(result.stderr).toContain('Stopped after 2 answers');
-    expect(result.stderr).toContain(
-      '{"error":{"code":"insufficient_credits","message":"402 Not enough credits',
-    );
-    expect(await creditsLeft(env)).toBe(0);
-  });
-
-  it('keeps every answer paid for when many checks run at once as the credits run out', async () => {
-    const env = await account(3);
-    const numbers = Array.from({ length: 12 }, (_, i) => `20123456${String(80 + i)}`);
 
     const result = await scrub(['--json', 'check', ...numbers], env);
 
     expect(result.code).toBe(4);
-    const answers = ndjson(result);
-    expect(answers).toHaveLength(3);
-    // In input order, whichever three were charged.
-    const positions = answers.map((answer) => numbers.indexOf(answer.input));
-    expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(await creditsLeft(env)).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Stopped after 0 answers');
+    expect(result.stderr).toContain('this batch needs 5 and the account has 2, enough for 2 of its numbers');
+    expect(await creditsLeft(env)).toBe(2);
   });
+
+  it('checks a long list from stdin in batches, printing each as it returns, charged as single checks', async () => {
+    const env = await account(3_000);
+    const numbers = Array.from({ length: 2_500 }, (_, i) => `201${200 + (i % 700)}${String(1000 + i)}`);
+    // Every number twice: each is charged once.
+    const stdin = `${[...numbers, ...numbers].join('\n')}\n`;
+
+    const result = await scrub(['--json', 'check', '-'], env, { stdin });
+
+    expect(result.code, result.stderr).toBe(0);
+    const answers = ndjson(result);
+    expect(answers.map((answer) => answer.input)).toEqual([...numbers, ...numbers]);
+    // One credit per valid number (a few exchanges here are N11 or 555: invalid, free), none for the repeats.
+    const valid = answers.slice(0, 2_500).filter((answer) => answer.line_type !== 'invalid').length;
+    expect(valid).toBeGreaterThan(2_400);
+    expect(answers.slice(2_500).every((answer) => answer.credits_deducted === 0)).toBe(true);
+    expect(await creditsLeft(env)).toBe(3_000 - valid);
+  }, 60_000);
 
   it('exits 3 with a refused key, and with no credentials at all', async () => {
     const refused = await scrub(['check', '2012345678'], {

@@ -226,7 +226,23 @@ describe('verify.many(phones)', () => {
           : [200, answer(p)],
     );
 
-    const outcomes = await collect(client().verify.many(['2015550100', tooLong, '2015550101'], { batchSize: 1 }));
+    // The batch holding it is refused whole; its numbers are then checked one by one.
+    const singles: string[] = [];
+    nock(BASE)
+      .persist()
+      .get('/verify')
+      .query(true)
+      .reply((request: Request) => {
+        const p = queryP(request);
+        singles.push(p);
+        return p === tooLong
+          ? [400, { error: { code: 'validation_failed', message: 'p is longer than any phone number' } }]
+          : [200, answer(p)];
+      });
+
+    const outcomes = await collect(client().verify.many(['2015550100', tooLong, '2015550101']));
+
+    expect(singles).toEqual(['2015550100', tooLong, '2015550101']);
 
     expect(outcomes.map((outcome) => outcome.input)).toEqual(['2015550100', tooLong, '2015550101']);
     expect(outcomes[1]?.error).toBeInstanceOf(BadRequestError);

@@ -2,6 +2,7 @@ import { MAX_BATCH_NUMBERS, routes, type VerifyBatchResult, type VerifyResult } 
 import type { RequestOptions, Scrub } from '../client.js';
 import {
   APIConnectionError,
+  BadRequestError,
   APIUserAbortError,
   AuthError,
   AuthenticationError,
@@ -52,8 +53,9 @@ export interface Verify {
    * is sent again, as often as it takes: a long list slows down to the account's limit instead
    * of failing.
    *
-   * An error about one batch (a number too long to be one, 400) is yielded as the outcome of each
-   * of its numbers and the run goes on. An error
+   * A batch refused as bad input (a number too long to be one, 400) is checked number by number
+   * (`GET /verify`), and the error about one number is yielded as that number's outcome; the run
+   * goes on. An error
    * every further check would hit as well stops the run: not enough credits (402), refused
    * credentials (401, or a session that cannot be refreshed), forbidden (403: a paused plan), or
    * an API that cannot be reached after the retries. No new check starts, the checks in flight
@@ -110,24 +112,55 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** A batch that is never given up for the rate limit: it waits its turn and goes again. */
-async function pacedBatch(batch: Batch, phones: string[], options: RequestOptions & { signal: AbortSignal }) {
+/** A request that is never given up for the rate limit: it waits its turn and goes again. */
+async function paced<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
   for (;;) {
     try {
-      return await batch(phones, options);
+      return await call();
     } catch (error) {
       if (!(error instanceof RateLimitError)) throw error;
       const asked = error.retryAfter === undefined ? undefined : error.retryAfter * 1000;
-      await wait(asked ?? DEFAULT_RATE_LIMIT_WAIT_MS, options.signal);
+      await wait(asked ?? DEFAULT_RATE_LIMIT_WAIT_MS, signal);
     }
   }
 }
 
 /** A batch that never rejects, so a failure waiting its turn in the window is never unhandled. */
-type Settled = { inputs: string[]; results: VerifyResult[] } | { inputs: string[]; error: unknown };
+type Settled =
+  | { inputs: string[]; results: (VerifyResult | ScrubError)[] }
+  | { inputs: string[]; error: unknown };
+
+/**
+ * A batch, and if the server refuses it as bad input (a number too long to be one), each of its
+ * numbers on its own: one bad number costs the others nothing, and is yielded with its own error.
+ */
+async function batchOrEach(
+  batch: Batch,
+  check: Check,
+  inputs: string[],
+  options: RequestOptions & { signal: AbortSignal },
+): Promise<(VerifyResult | ScrubError)[]> {
+  try {
+    const { results } = await paced(() => batch(inputs, options), options.signal);
+    return results.map(({ input: _, ...result }) => result);
+  } catch (error) {
+    if (!(error instanceof BadRequestError) || inputs.length === 1) throw error;
+    const answers: (VerifyResult | ScrubError)[] = [];
+    for (const phone of inputs) {
+      try {
+        answers.push(await paced(() => check(phone, options), options.signal));
+      } catch (refused) {
+        if (!(refused instanceof BadRequestError)) throw refused;
+        answers.push(refused);
+      }
+    }
+    return answers;
+  }
+}
 
 async function* verifyMany(
   batch: Batch,
+  check: Check,
   phones: Iterable<string> | AsyncIterable<string>,
   {
     concurrency = DEFAULT_CONCURRENCY,
@@ -167,8 +200,8 @@ async function* verifyMany(
         }
         if (inputs.length === 0) break;
         window.push(
-          pacedBatch(batch, inputs, { ...requestOptions, signal: checkSignal }).then(
-            ({ results }) => ({ inputs, results: results.map(({ input: _, ...result }) => result) }),
+          batchOrEach(batch, check, inputs, { ...requestOptions, signal: checkSignal }).then(
+            (results) => ({ inputs, results }),
             (error: unknown) => ({ inputs, error }),
           ),
         );
@@ -178,7 +211,10 @@ async function* verifyMany(
       const settled = await oldest;
       if (signal?.aborted) throw new APIUserAbortError();
       if ('results' in settled) {
-        for (const [i, result] of settled.results.entries()) yield { input: settled.inputs[i]!, result };
+        for (const [i, answer] of settled.results.entries()) {
+          const input = settled.inputs[i]!;
+          yield answer instanceof ScrubError ? { input, error: answer } : { input, result: answer };
+        }
         continue;
       }
       const { error } = settled;
@@ -221,6 +257,6 @@ export function createVerify(client: Scrub): Verify {
   return Object.assign(verify, {
     batch,
     many: (phones: Iterable<string> | AsyncIterable<string>, options?: VerifyManyOptions) =>
-      verifyMany(batch, phones, options),
+      verifyMany(batch, verify, phones, options),
   });
 }
