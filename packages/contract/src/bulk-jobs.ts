@@ -43,7 +43,10 @@ export const CreateBulkJobSchema = z
     header_row: z.union([z.literal(0), z.literal(1)]).default(1),
     mapping: z.partialRecord(MappableFieldSchema, ColumnRefSchema).default({}),
     /** Optional result columns (`OUTPUT_COLUMNS`); default none, and the result is as it always was. */
-    columns: z.array(OutputColumnSchema).max(OUTPUT_COLUMNS.length * 2).default([]),
+    columns: z
+      .array(OutputColumnSchema)
+      .max(OUTPUT_COLUMNS.length * 2)
+      .default([]),
     csv_content: z
       .string()
       .max(

@@ -90,7 +90,11 @@ export interface CallingWindowAnswer {
  * The calling window of a checked number: its area code's time zones and whether `clock`'s instant
  * is inside the window in all of them. `e164` is '+1NPANXXXXXX', or null for an unreadable input.
  */
-export function callingWindowOf(e164: string | null, lineType: LineType, clock: CallingClock): CallingWindowAnswer {
+export function callingWindowOf(
+  e164: string | null,
+  lineType: LineType,
+  clock: CallingClock,
+): CallingWindowAnswer {
   if (e164 === null || lineType === 'invalid') {
     return { timeZones: [], callableNow: null, reason: 'The number is invalid: there is no one to call.' };
   }

@@ -1,5 +1,12 @@
 export { areaCodeInfo, type ReferenceDataVersions, referenceDataVersions } from './area-codes.ts';
 export { type CallingCode, callingCodeOf } from './calling-codes.ts';
+export {
+  CALLING_WINDOW,
+  CallingClock,
+  type CallingWindowAnswer,
+  callingWindowOf,
+  localMinuteOf,
+} from './calling-window.ts';
 export { checkPhone, type DncLookup, type InvalidReason, type PhoneCheck } from './check-phone.ts';
 export {
   ClassCode,
@@ -144,10 +151,3 @@ export {
 } from './parse-phone.ts';
 // Everything a browser may use, also here for Node callers.
 export * from './preview.ts';
-export {
-  CALLING_WINDOW,
-  CallingClock,
-  type CallingWindowAnswer,
-  callingWindowOf,
-  localMinuteOf,
-} from './calling-window.ts';

@@ -10,7 +10,14 @@
 // for the ratio. Each batch holds distinct valid numbers never checked before, so none comes from
 // the cache, and afterwards the account must have lost exactly one credit per number.
 
-import { applyLedgerEntry, ensureProfile, ledgerTotals, loadConfig, rotateApiKey, startServer } from '@scrub/server';
+import {
+  applyLedgerEntry,
+  ensureProfile,
+  ledgerTotals,
+  loadConfig,
+  rotateApiKey,
+  startServer,
+} from '@scrub/server';
 
 const BATCHES = Number(process.argv[2] ?? 20);
 const BATCH = 10_000;
@@ -31,7 +38,12 @@ const server = await startServer(
   false,
 );
 const db = server.database.db;
-const profile = await ensureProfile(db, { sub: 'bench', email: 'bench@example.com', name: 'Bench', role: 'User' });
+const profile = await ensureProfile(db, {
+  sub: 'bench',
+  email: 'bench@example.com',
+  name: 'Bench',
+  role: 'User',
+});
 await applyLedgerEntry(db, { profileId: profile.id, delta: CREDITS, kind: 'grant' });
 const { api_key: apiKey } = await rotateApiKey(db, profile.id);
 
@@ -53,7 +65,8 @@ async function injectBatch(): Promise<number> {
     payload,
   });
   const elapsed = performance.now() - started;
-  if (response.statusCode !== 200) throw new Error(`batch failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
+  if (response.statusCode !== 200)
+    throw new Error(`batch failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
   return elapsed;
 }
 
@@ -66,7 +79,8 @@ async function postBatch(): Promise<number> {
     body: JSON.stringify({ phones }),
   });
   const body = (await response.json()) as { results?: unknown[] };
-  if (response.status !== 200 || body.results?.length !== BATCH) throw new Error(`batch failed: ${response.status}`);
+  if (response.status !== 200 || body.results?.length !== BATCH)
+    throw new Error(`batch failed: ${response.status}`);
   return performance.now() - started;
 }
 
@@ -89,14 +103,21 @@ for (let i = 0; i < SINGLES; i += 64) {
   );
 }
 const singlesPerSecond = (Math.ceil(SINGLES / 64) * 64) / ((performance.now() - singlesStarted) / 1000);
-if (statuses.size !== 1 || !statuses.has(200)) console.log('single checks answered', Object.fromEntries(statuses));
+if (statuses.size !== 1 || !statuses.has(200))
+  console.log('single checks answered', Object.fromEntries(statuses));
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const serverRate = BATCH / (median(serverMs) / 1000);
 const clientRate = BATCH / (median(clientMs) / 1000);
 console.table({
-  'POST /verify, server side': { 'numbers/s': Math.round(serverRate), 'median ms per batch': median(serverMs).toFixed(1) },
-  'POST /verify, client side': { 'numbers/s': Math.round(clientRate), 'median ms per batch': median(clientMs).toFixed(1) },
+  'POST /verify, server side': {
+    'numbers/s': Math.round(serverRate),
+    'median ms per batch': median(serverMs).toFixed(1),
+  },
+  'POST /verify, client side': {
+    'numbers/s': Math.round(clientRate),
+    'median ms per batch': median(clientMs).toFixed(1),
+  },
   'GET /verify, 64 at a time': { 'numbers/s': Math.round(singlesPerSecond), 'median ms per batch': '-' },
 });
 console.log(

@@ -37,7 +37,17 @@ const CheckOptionsSchema = z.object({
 
 type Format = 'table' | 'plain' | 'json' | 'csv';
 
-const TABLE_HEAD = ['Number', 'Line type', 'DNC', 'Lists', 'Checked', 'Time zone', 'Callable now', 'Cached', 'Charged'];
+const TABLE_HEAD = [
+  'Number',
+  'Line type',
+  'DNC',
+  'Lists',
+  'Checked',
+  'Time zone',
+  'Callable now',
+  'Cached',
+  'Charged',
+];
 
 /** yes or no inside the calling window (08:00-21:00 local, every zone); - when it cannot be told. */
 const callableWord = (result: VerifyResult) =>

@@ -167,7 +167,18 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
   it('adds Time Zone and Callable Now with --columns, and says in the job when they were evaluated', async () => {
     const output = join(dir, 'with-zones.csv');
     const result = await scrub(
-      ['--json', 'bulk', '-', '--phone-col', 'Phone', '--columns', 'timezone,callable_now', '--wait', '-o', output],
+      [
+        '--json',
+        'bulk',
+        '-',
+        '--phone-col',
+        'Phone',
+        '--columns',
+        'timezone,callable_now',
+        '--wait',
+        '-o',
+        output,
+      ],
       funded,
       { stdin: LEADS },
     );
@@ -184,7 +195,9 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     ]);
     const job = JSON.parse(result.stdout) as BulkJob;
     expect(job.columns).toEqual(['timezone', 'callable_now']);
-    expect(Date.parse(job.columns_evaluated_at ?? '')).toBeLessThanOrEqual(Date.parse(job.completed_at ?? ''));
+    expect(Date.parse(job.columns_evaluated_at ?? '')).toBeLessThanOrEqual(
+      Date.parse(job.completed_at ?? ''),
+    );
   });
 
   it('keeps only numbers checked and clean with --dnc 0: none, without a do-not-call list', async () => {

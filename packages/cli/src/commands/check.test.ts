@@ -58,15 +58,21 @@ describe('scrub check <phone...>', () => {
 
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
-    expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Time zone +│ Callable now +│ Cached +│ Charged +│/);
+    expect(rows[0]).toMatch(
+      /│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Time zone +│ Callable now +│ Cached +│ Charged +│/,
+    );
     // The service has no do-not-call list loaded: valid numbers are unchecked, never "no".
     expect(rows[1]).toMatch(
       /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ America\/New_York +│ (yes|no) +│ (no|yes) +│ [01] +│/,
     );
     // Toll-free numbers have no local time: no zone, and the window cannot be told.
-    expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ - +│ - +│ (no|yes) +│ [01] +│/);
+    expect(rows[2]).toMatch(
+      /│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ - +│ - +│ (no|yes) +│ [01] +│/,
+    );
     // An unreadable number is an answer, with its reason, and costs nothing.
-    expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ - +│ - +│ no +│ 0 +│/);
+    expect(rows[3]).toMatch(
+      /│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ - +│ - +│ no +│ 0 +│/,
+    );
     expect(result.stderr).toContain('generated sample data');
     expect(result.stderr).toContain(
       'Note: 2 numbers were not checked against any do-not-call list (the service has none loaded that covers them): DNC unchecked, which is not clean.',
@@ -305,7 +311,10 @@ describe('formatting', () => {
       '-',
       '-',
     ]);
-    const csv = csvRow('x', answer({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false }));
+    const csv = csvRow(
+      'x',
+      answer({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false }),
+    );
     expect(csv.trimEnd().split(',').slice(-2)).toEqual(['America/New_York;America/Chicago', 'false']);
   });
 

@@ -12,7 +12,13 @@ import {
   release,
   type ToThread,
 } from './csv-thread-protocol.ts';
-import type { CountCsvOptions, CsvCounts, CsvRowCount, ScrubCsvOptions, ScrubCsvResult } from './scrub-csv.ts';
+import type {
+  CountCsvOptions,
+  CsvCounts,
+  CsvRowCount,
+  ScrubCsvOptions,
+  ScrubCsvResult,
+} from './scrub-csv.ts';
 
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
 export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {

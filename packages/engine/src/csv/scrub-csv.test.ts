@@ -122,7 +122,10 @@ describe('scrubCsv', () => {
         '',
       ].join('\n'),
     );
-    const night = await scrub(input, { columns: ['callable_now'], evaluatedAt: Date.parse('2026-07-02T02:00:00Z') });
+    const night = await scrub(input, {
+      columns: ['callable_now'],
+      evaluatedAt: Date.parse('2026-07-02T02:00:00Z'),
+    });
     expect(night.text.split('\n').slice(0, 2)).toEqual([
       'Name,Phone,City,Line Type,DNC,Callable Now',
       'Ann Lee,(201) 234-5678,Newark,mobile,0,0',

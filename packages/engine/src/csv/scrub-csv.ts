@@ -304,7 +304,9 @@ class Scrubber {
         Buffer.from(
           columns
             .map((column) =>
-              column === 'timezone' ? `${sep}${zones.join(' ')}` : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
+              column === 'timezone'
+                ? `${sep}${zones.join(' ')}`
+                : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
             )
             .join(''),
         );

@@ -125,10 +125,12 @@ describe('time zones', () => {
     const rows = { ...SAMPLE_ROWS, 201: { ...geographic('NJ', 'US'), TIME_ZONE: 'Eastern-ish' } };
     const report = await readNpaReport(Readable.from([syntheticNpaReport({ rows })]));
 
-    expect(() => buildNpaTable(report)).toThrow('TIME_ZONE "Eastern-ish" of US NJ is not a zone the engine knows');
+    expect(() => buildNpaTable(report)).toThrow(
+      'TIME_ZONE "Eastern-ish" of US NJ is not a zone the engine knows',
+    );
   });
 
-  it('keeps the real report\'s special cases in the committed table', () => {
+  it("keeps the real report's special cases in the committed table", () => {
     const zones = (npa: number) => lookUpNpa(npaTable, npa).timeZones;
     expect(zones(480)).toEqual(['America/Phoenix']);
     expect(zones(907)).toEqual(['America/Anchorage']);

@@ -1,6 +1,6 @@
 import { isNanpCountry, type NanpCountry } from './countries.ts';
-import { timeZonesOf } from './time-zones.ts';
 import { FIRST_NPA, LAST_NPA, type NpaReport, type NpaReportRow } from './npa-report.ts';
+import { timeZonesOf } from './time-zones.ts';
 
 /**
  * What an area code is for, as NANPA's NPA report says. Whether numbers in it can be dialled

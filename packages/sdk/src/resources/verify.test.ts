@@ -260,7 +260,8 @@ describe('verify.many(phones)', () => {
 
     const outcomes: VerifyOutcome[] = [];
     const error = await (async () => {
-      for await (const outcome of client().verify.many(input, { concurrency: 4, batchSize: 1 })) outcomes.push(outcome);
+      for await (const outcome of client().verify.many(input, { concurrency: 4, batchSize: 1 }))
+        outcomes.push(outcome);
     })().catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InsufficientCreditsError);
@@ -278,9 +279,9 @@ describe('verify.many(phones)', () => {
       () => [401, { error: { code: 'invalid_api_key', message: 'Invalid API key' } }],
     );
 
-    await expect(collect(client().verify.many(numbers(50), { concurrency: 2, batchSize: 1 }))).rejects.toBeInstanceOf(
-      AuthenticationError,
-    );
+    await expect(
+      collect(client().verify.many(numbers(50), { concurrency: 2, batchSize: 1 })),
+    ).rejects.toBeInstanceOf(AuthenticationError);
     expect(stats.requested.length).toBeLessThanOrEqual(4);
   });
 

@@ -2,10 +2,10 @@ import { MAX_BATCH_NUMBERS, routes, type VerifyBatchResult, type VerifyResult } 
 import type { RequestOptions, Scrub } from '../client.js';
 import {
   APIConnectionError,
-  BadRequestError,
   APIUserAbortError,
   AuthError,
   AuthenticationError,
+  BadRequestError,
   InsufficientCreditsError,
   PermissionDeniedError,
   RateLimitError,

@@ -5,7 +5,9 @@ import { ApiError } from './api-error.js';
 const CSV_BODY_ROUTES = new Set(['/verify']);
 
 const unquote = (cell: string) =>
-  cell.length >= 2 && cell.startsWith('"') && cell.endsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell;
+  cell.length >= 2 && cell.startsWith('"') && cell.endsWith('"')
+    ? cell.slice(1, -1).replaceAll('""', '"')
+    : cell;
 
 /**
  * A `text/csv` list of numbers as the JSON body `{"phones": [...]}`: one number per line, blank

@@ -27,7 +27,8 @@ const MIXED = [
 ];
 
 /** Fields that differ between one batch and single checks one after another: the charge. */
-const withoutCharge = ({ credits_deducted, credits_remaining, cached, ...rest }: Record<string, unknown>) => rest;
+const withoutCharge = ({ credits_deducted, credits_remaining, cached, ...rest }: Record<string, unknown>) =>
+  rest;
 
 describe.each(testDatabases())('POST /verify on $kind', (database) => {
   let t: TestApp;
@@ -53,7 +54,11 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
     return { profileId: profile.id, key: api_key };
   }
 
-  const batch = async (key: string, payload: string | { phones: unknown }, contentType = 'application/json') => {
+  const batch = async (
+    key: string,
+    payload: string | { phones: unknown },
+    contentType = 'application/json',
+  ) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/verify',
@@ -63,7 +68,9 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
     return { status: res.statusCode, body: res.json() };
   };
   const single = async (key: string, p: string) =>
-    (await t.app.inject({ method: 'GET', url: '/verify', query: { p }, headers: { 'x-api-key': key } })).json();
+    (
+      await t.app.inject({ method: 'GET', url: '/verify', query: { p }, headers: { 'x-api-key': key } })
+    ).json();
   const balance = async (profileId: string) => (await ledgerTotals(t.database.db, profileId)).balance;
 
   it('answers each number in order as a single check does, and charges what single checks charge', async () => {
@@ -132,10 +139,16 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
 
   it('takes a text/csv body: one number per line, an optional header, blank lines skipped', async () => {
     const { key } = await account(10);
-    const { status, body } = await batch(key, 'phone\r\n201-234-5678\r\n\r\n"800-356-9377"\r\nabc\r\n', 'text/csv');
+    const { status, body } = await batch(
+      key,
+      'phone\r\n201-234-5678\r\n\r\n"800-356-9377"\r\nabc\r\n',
+      'text/csv',
+    );
 
     expect(status).toBe(200);
-    expect(body.results.map((item: { input: string; line_type: string }) => [item.input, item.line_type])).toEqual([
+    expect(
+      body.results.map((item: { input: string; line_type: string }) => [item.input, item.line_type]),
+    ).toEqual([
       ['201-234-5678', expect.any(String)],
       ['800-356-9377', 'toll_free'],
       ['abc', 'invalid'],
@@ -144,7 +157,9 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
 
   it(`refuses more than ${MAX_BATCH_NUMBERS.toLocaleString('en-US')} numbers, none, or a number too long, charging nothing`, async () => {
     const { key, profileId } = await account(20_000);
-    const tooMany = await batch(key, { phones: Array.from({ length: MAX_BATCH_NUMBERS + 1 }, () => '2012345678') });
+    const tooMany = await batch(key, {
+      phones: Array.from({ length: MAX_BATCH_NUMBERS + 1 }, () => '2012345678'),
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.message).toContain('phones holds at most 10,000 numbers per request');
 
@@ -156,7 +171,10 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
 
   it('answers a full batch of 10,000 distinct numbers', async () => {
     const { key, profileId } = await account(20_000);
-    const phones = Array.from({ length: MAX_BATCH_NUMBERS }, (_, i) => `201${200 + (i % 800)}${String(i).padStart(4, '0')}`);
+    const phones = Array.from(
+      { length: MAX_BATCH_NUMBERS },
+      (_, i) => `201${200 + (i % 800)}${String(i).padStart(4, '0')}`,
+    );
     const { status, body } = await batch(key, { phones });
 
     expect(status).toBe(200);

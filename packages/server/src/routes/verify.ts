@@ -1,5 +1,12 @@
 import { routes, type VerifyBatchItem, type VerifyResult } from '@scrub/contract';
-import { CallingClock, callingWindowOf, checkPhone, type DncSet, dataSourceOf, type LineType } from '@scrub/engine';
+import {
+  CallingClock,
+  callingWindowOf,
+  checkPhone,
+  type DncSet,
+  dataSourceOf,
+  type LineType,
+} from '@scrub/engine';
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
@@ -29,7 +36,12 @@ function answerFor(
   };
 }
 
-function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge, clock: CallingClock): VerifyResult {
+function withCharge(
+  answer: CheckAnswer,
+  cached: boolean,
+  charge: CheckCharge,
+  clock: CallingClock,
+): VerifyResult {
   // As of now, for a cached answer too: whether a number may be called changes by the minute.
   const window = callingWindowOf(
     answer.line_type === 'invalid' ? null : answer.phone_number,
