@@ -26,7 +26,7 @@ describe('checks on the built binaries', () => {
     expect(await run(['login', '--email', EMAIL, '--password-stdin'], withPassword.input)).toMatchObject({
       code: 0,
     });
-    expect(await scrubServer(['credits', 'grant', EMAIL, '1000'], server.dataDir)).toMatchObject({ code: 0 });
+    expect(await scrubServer(['credits', 'grant', EMAIL, '5000'], server.dataDir)).toMatchObject({ code: 0 });
     cli = run;
   }, 120_000);
   afterAll(async () => {
@@ -68,5 +68,19 @@ describe('checks on the built binaries', () => {
       callable_now: null,
       callable_reason: expect.stringContaining('Toll-free'),
     });
+  });
+
+  it('scrub check - sends a long stdin list in batches: every number answered, in order, charged once', async () => {
+    const numbers = Array.from({ length: 1_500 }, (_, i) => `202${300 + (i % 90)}${String(2000 + i)}`);
+    const before = JSON.parse((await cli(['credits', '--json'])).stdout).credits as number;
+
+    const result = await cli(['check', '-', '--json'], `${[...numbers, ...numbers].join('\n')}\n`);
+
+    expect(result.code, result.stderr).toBe(0);
+    const answers = lines(result).map((line) => JSON.parse(line));
+    expect(answers.map((answer) => answer.input)).toEqual([...numbers, ...numbers]);
+    const valid = answers.slice(0, 1_500).filter((answer) => answer.line_type !== 'invalid').length;
+    const after = JSON.parse((await cli(['credits', '--json'])).stdout).credits as number;
+    expect(before - after).toBe(valid);
   });
 });
