@@ -127,6 +127,7 @@ export const verifyRoutes = defineRoutes('verify', {
     apiKeyInQuery: true,
     summary: 'Check up to 10,000 numbers in one request (JSON or text/csv); one charge for the batch',
     body: VerifyBatchBodySchema,
+    csvBody: true,
     response: VerifyBatchResultSchema,
   },
 });

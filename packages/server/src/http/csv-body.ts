@@ -1,8 +1,13 @@
+import { routes } from '@scrub/contract';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './api-error.js';
 
-/** Where a `text/csv` body is read as a list of numbers: `POST /verify`. */
-const CSV_BODY_ROUTES = new Set(['/verify']);
+/** The routes the contract lets take a `text/csv` body (`csvBody`): `POST /verify`. */
+const CSV_BODY_ROUTES = new Set(
+  Object.values(routes)
+    .filter((route) => 'csvBody' in route && route.csvBody)
+    .map((route) => `${route.method} ${route.path}`),
+);
 
 const unquote = (cell: string) =>
   cell.length >= 2 && cell.startsWith('"') && cell.endsWith('"')
@@ -34,7 +39,7 @@ export function phonesOfCsv(text: string): { phones: string[] } {
  */
 export function installCsvBody(app: FastifyInstance): void {
   app.addContentTypeParser('text/csv', { parseAs: 'string' }, (request, body, done) => {
-    if (!CSV_BODY_ROUTES.has(request.routeOptions.url ?? '')) {
+    if (!CSV_BODY_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`)) {
       done(
         new ApiError(
           'unsupported_media_type',
