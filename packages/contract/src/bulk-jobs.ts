@@ -26,6 +26,15 @@ export const mappableFields = [
 ] as const;
 export const MappableFieldSchema = z.enum(mappableFields);
 
+/**
+ * Optional result columns, after `Line Type` and `DNC` (in this order): `timezone`, the area code's
+ * IANA time zones; `callable_now`, 1 when the calling window (08:00-21:00 local, in every zone of
+ * the area code) is open when the file is scrubbed, 0 when it is closed, empty when it cannot be told.
+ */
+export const OUTPUT_COLUMNS = ['timezone', 'callable_now'] as const;
+export const OutputColumnSchema = z.enum(OUTPUT_COLUMNS);
+export type OutputColumn = z.infer<typeof OutputColumnSchema>;
+
 /** `POST /bulk/jobs`. Small files may come inline as `csv_content`; otherwise PUT to `upload_url`. */
 export const CreateBulkJobSchema = z
   .object({
@@ -33,6 +42,11 @@ export const CreateBulkJobSchema = z
     phone_col: ColumnRefSchema,
     header_row: z.union([z.literal(0), z.literal(1)]).default(1),
     mapping: z.partialRecord(MappableFieldSchema, ColumnRefSchema).default({}),
+    /** Optional result columns (`OUTPUT_COLUMNS`); default none, and the result is as it always was. */
+    columns: z
+      .array(OutputColumnSchema)
+      .max(OUTPUT_COLUMNS.length * 2)
+      .default([]),
     csv_content: z
       .string()
       .max(
@@ -68,6 +82,13 @@ export const BulkJobSchema = z.object({
   dnc_status: CountsSchema,
   file_message: z.string().nullable(),
   error: z.string().nullable(),
+  /** The optional result columns asked for, in the result's order. */
+  columns: z.array(OutputColumnSchema),
+  /**
+   * When the result's `callable_now` cells were evaluated (the scrub's start): the calling window
+   * is as of then, not as of the download. null until the job runs, or without `callable_now`.
+   */
+  columns_evaluated_at: z.string().nullable(),
 });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 

@@ -68,6 +68,12 @@ export const ErrorEnvelopeSchema = z.object({
   message: z.string(),
   credits_required: z.number().int().optional(),
   credits_available: z.number().int().optional(),
+  /**
+   * A refused batch (`POST /verify`): how many of its billable numbers the balance could pay for,
+   * and how many it needed. Nothing was charged.
+   */
+  affordable: z.number().int().optional(),
+  required: z.number().int().optional(),
   /** Card refusals: the bank's reason (`insufficient_funds`, `generic_decline`), when it gave one. */
   decline_code: z.string().nullable().optional(),
   /** `authentication_required`: the payment intent's client secret, for `stripe.confirmCardPayment`. */

@@ -51,6 +51,15 @@ describe('the OpenAPI document', () => {
     expect(verify?.responses['401']).toBeDefined();
   });
 
+  it('says POST /verify takes JSON or a text/csv list', () => {
+    const batch = paths['/verify']?.post as Operation & { requestBody: { content: Record<string, unknown> } };
+    expect(Object.keys(batch.requestBody.content)).toEqual(['application/json', 'text/csv']);
+    const single = paths['/bulk/jobs']?.post as Operation & {
+      requestBody: { content: Record<string, unknown> };
+    };
+    expect(Object.keys(single.requestBody.content)).toEqual(['application/json']);
+  });
+
   it('describes downloads as files, public routes without security, and path parameters as required', () => {
     const download = paths['/files/{file_reference}/result']?.get;
     expect(Object.keys(download?.responses['200']?.content ?? {})).toContain('text/csv');

@@ -108,7 +108,19 @@ function operation(name: string, route: RouteSpec): JsonSchema {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(route.body, 'input') } },
+            content: {
+              'application/json': { schema: jsonSchema(route.body, 'input') },
+              ...(route.csvBody
+                ? {
+                    'text/csv': {
+                      schema: {
+                        type: 'string',
+                        description: 'One phone number per line; a first line without a digit is a header.',
+                      },
+                    },
+                  }
+                : {}),
+            },
           },
         }
       : {}),

@@ -49,6 +49,11 @@ export interface RouteSpec {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * The body may also come as `text/csv`, one value per line, which the server reads into `body`
+   * (`POST /verify`: `{"phones": [...]}`).
+   */
+  csvBody?: true;
   /** Absent when the answer is not JSON (CSV downloads). */
   response?: z.ZodType;
   status?: number;

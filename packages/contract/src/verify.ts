@@ -56,8 +56,63 @@ export const VerifyResultSchema = z.object({
   dataset_versions: z.record(z.string(), z.string()),
   /** With `proof=1`: the answer signed, a compact JWS (see docs/proof-of-scrub.md). */
   proof: z.string().optional(),
+  /**
+   * IANA time zones of the number's area code (NANPA's report), several when the area code spans
+   * zones; [] for invalid, toll-free and non-geographic numbers. The area code's zone, not where
+   * the subscriber is.
+   */
+  timezones: z.array(z.string()),
+  /**
+   * Whether now (when answered, cached answers included) is inside the calling window, 08:00 to
+   * 21:00 local time, in every one of `timezones`: the strictest answer. null when it cannot be
+   * told (`callable_reason` says why); never true for what is not known.
+   */
+  callable_now: z.boolean().nullable(),
+  /** Why `callable_now` is null; null otherwise. */
+  callable_reason: z.string().nullable(),
 });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
+
+/** The most numbers one `POST /verify` takes. */
+export const MAX_BATCH_NUMBERS = 10_000;
+
+/**
+ * `POST /verify`: up to 10,000 numbers in one request, as JSON `{"phones": [...]}` or as a
+ * `text/csv` body of one number per line (an optional first line without digits is a header).
+ */
+export const VerifyBatchBodySchema = z
+  .object({
+    phones: z
+      .array(VerifyQuerySchema.shape.p.describe('a phone number, as written'))
+      .min(1, 'phones must hold at least one number')
+      .max(
+        MAX_BATCH_NUMBERS,
+        `phones holds at most ${MAX_BATCH_NUMBERS.toLocaleString('en-US')} numbers per request: split the list, or send a file as a bulk job`,
+      ),
+  })
+  .strict();
+export type VerifyBatchBody = z.infer<typeof VerifyBatchBodySchema>;
+
+/** One answer of a batch: a single check's answer, with the input as sent. */
+export const VerifyBatchItemSchema = VerifyResultSchema.extend({
+  /** The number as sent, echoed. */
+  input: z.string(),
+});
+export type VerifyBatchItem = z.infer<typeof VerifyBatchItemSchema>;
+
+export const VerifyBatchResultSchema = z.object({
+  /** One answer per number sent, in the order sent (duplicates answered each time). */
+  results: z.array(VerifyBatchItemSchema),
+  /**
+   * Credits the batch took, as single checks would: one per distinct valid number not answered
+   * from the cache; invalid numbers, repeats within the batch and cached answers are free.
+   * Omitted for unlimited users.
+   */
+  credits_deducted: z.number().int().nonnegative().optional(),
+  /** The balance after the batch. Omitted for unlimited users. */
+  credits_remaining: z.number().int().nonnegative().optional(),
+});
+export type VerifyBatchResult = z.infer<typeof VerifyBatchResultSchema>;
 
 export const verifyRoutes = defineRoutes('verify', {
   verify: {
@@ -68,5 +123,15 @@ export const verifyRoutes = defineRoutes('verify', {
     summary: 'Check one phone number',
     query: VerifyQuerySchema,
     response: VerifyResultSchema,
+  },
+  verifyBatch: {
+    method: 'POST',
+    path: '/verify',
+    auth: 'user',
+    apiKeyInQuery: true,
+    summary: 'Check up to 10,000 numbers in one request (JSON or text/csv); one charge for the batch',
+    body: VerifyBatchBodySchema,
+    csvBody: true,
+    response: VerifyBatchResultSchema,
   },
 });

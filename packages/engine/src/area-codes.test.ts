@@ -16,6 +16,7 @@ describe('areaCodeInfo', () => {
       country: 'US',
       region: 'NJ',
       inService: true,
+      timeZones: ['America/New_York'],
     });
     expect(areaCodeInfo('201')).toEqual(areaCodeInfo(201));
   });
@@ -27,6 +28,7 @@ describe('areaCodeInfo', () => {
       country: 'US',
       region: 'IL',
       inService: true,
+      timeZones: ['America/Chicago'],
     });
   });
 
@@ -37,6 +39,7 @@ describe('areaCodeInfo', () => {
       country: null,
       region: null,
       inService: true,
+      timeZones: [],
     });
     expect(areaCodeInfo(900)).toMatchObject({ status: 'premium', inService: true });
     expect(areaCodeInfo(500)).toMatchObject({ status: 'personal', inService: true });
@@ -61,6 +64,7 @@ describe('areaCodeInfo', () => {
       country: 'US',
       region: 'NY',
       inService: false,
+      timeZones: ['America/New_York'],
     });
   });
 
@@ -71,6 +75,7 @@ describe('areaCodeInfo', () => {
       country: null,
       region: null,
       inService: false,
+      timeZones: [],
     });
     expect(areaCodeInfo('012')).toMatchObject({ npa: 12, status: 'invalid', inService: false });
   });

@@ -1,5 +1,12 @@
 export { areaCodeInfo, type ReferenceDataVersions, referenceDataVersions } from './area-codes.ts';
 export { type CallingCode, callingCodeOf } from './calling-codes.ts';
+export {
+  CALLING_WINDOW,
+  CallingClock,
+  type CallingWindowAnswer,
+  callingWindowOf,
+  localMinuteOf,
+} from './calling-window.ts';
 export { checkPhone, type DncLookup, type InvalidReason, type PhoneCheck } from './check-phone.ts';
 export {
   ClassCode,
@@ -52,6 +59,8 @@ export {
   countCsvRows,
   DNC_COLUMN,
   LINE_TYPE_COLUMN,
+  OPTIONAL_COLUMNS,
+  type OptionalColumn,
   type ScrubCsvOptions,
   type ScrubCsvResult,
   scrubCsv,

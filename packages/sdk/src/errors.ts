@@ -80,12 +80,15 @@ export class AuthenticationError extends APIError {}
 export class InsufficientCreditsError extends APIError {
   readonly creditsRequired: number | undefined;
   readonly creditsAvailable: number | undefined;
+  /** A refused batch (`verify.batch`): how many of its billable numbers the balance could pay for. */
+  readonly affordable: number | undefined;
 
   constructor(status: number, body: unknown, headers: Headers) {
     super(status, body, headers);
     const envelope = isFields(body) ? body : {};
     this.creditsRequired = asNumber(envelope.credits_required);
     this.creditsAvailable = asNumber(envelope.credits_available);
+    this.affordable = asNumber(envelope.affordable);
   }
 }
 

@@ -15,6 +15,7 @@ import type { ServerConfig } from './config.js';
 import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
 import { installCors } from './http/cors.js';
+import { installCsvBody } from './http/csv-body.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { IdempotencyStore } from './http/idempotency.js';
@@ -105,6 +106,7 @@ export async function buildApp({
   installSecurityHeaders(app);
   installErrorHandler(app);
   installJsonBody(app);
+  installCsvBody(app);
   installNulGuard(app);
   await installCors(app, config);
   const rateLimits = new RateLimitGate(

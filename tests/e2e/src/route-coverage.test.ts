@@ -30,6 +30,7 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   getCredits: (scrub) => scrub.credits.get(),
   rotateApiKey: (scrub) => scrub.apiKey.rotate(),
   verify: (scrub) => scrub.verify('2012345678'),
+  verifyBatch: (scrub) => scrub.verify.batch(['2012345678']),
   createBulkJob: (scrub) => scrub.bulk.create({ file_name: 'leads.csv', phone_col: 'Phone' }),
   submitBulkJob: (scrub) => scrub.bulk.submit('job'),
   getBulkJob: (scrub) => scrub.bulk.get('job'),

@@ -1,4 +1,9 @@
-import { openAsBlob } from 'node:fs';
+import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { OUTPUT_COLUMNS } from '@scrub/contract';
 import { CsvError, type CsvPreview, previewCsvFile } from '@scrub/engine/preview';
 import type { BulkJob, CreatedBulkJob, Scrub } from '@scrub/sdk';
 import { z } from 'zod';
@@ -22,6 +27,23 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
   phoneCol: z.string().trim().min(1, '--phone-col needs a column name or number').optional(),
   header: z.boolean().default(true),
   map: z.array(z.string()).default([]),
+  columns: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((column) => column.trim())
+        .filter((column) => column !== ''),
+    )
+    .pipe(
+      z.array(
+        z.enum(OUTPUT_COLUMNS, {
+          error: (issue) =>
+            `--columns takes ${OUTPUT_COLUMNS.join(', ')}, comma-separated (got "${String(issue.input)}")`,
+        }),
+      ),
+    )
+    .optional(),
   name: z
     .string()
     .trim()
@@ -203,6 +225,7 @@ export async function bulk(file: string, rawOptions: unknown, context: Context):
       phone_col: phoneCol,
       header_row: options.header ? 1 : 0,
       mapping: parseMapping(options.map, options.header, columns, mappableFields),
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
     });
     await upload(context, scrub, job, csv.path);
     await confirmBulkCharge(context, scrub, job.job_id, options.yes);

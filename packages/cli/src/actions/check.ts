@@ -37,7 +37,21 @@ const CheckOptionsSchema = z.object({
 
 type Format = 'table' | 'plain' | 'json' | 'csv';
 
-const TABLE_HEAD = ['Number', 'Line type', 'DNC', 'Lists', 'Checked', 'Cached', 'Charged'];
+const TABLE_HEAD = [
+  'Number',
+  'Line type',
+  'DNC',
+  'Lists',
+  'Checked',
+  'Time zone',
+  'Callable now',
+  'Cached',
+  'Charged',
+];
+
+/** yes or no inside the calling window (08:00-21:00 local, every zone); - when it cannot be told. */
+const callableWord = (result: VerifyResult) =>
+  result.callable_now === null ? '-' : result.callable_now ? 'yes' : 'no';
 
 /** A valid number no loaded DNC list covers: not checked, which is never "clean". */
 const isUnchecked = (result: VerifyResult) => result.dnc === null && result.line_type !== 'invalid';
@@ -66,6 +80,8 @@ export function answerCells(result: VerifyResult): string[] {
     DNC_WORDS[dncCell(result)] ?? '-',
     result.dnc_sources.join(', ') || '-',
     result.dnc_lists_checked.join(', ') || '-',
+    result.timezones.join(', ') || '-',
+    callableWord(result),
     result.cached ? 'yes' : 'no',
     // Omitted for unlimited plans, which are never charged.
     result.credits_deducted === undefined ? 'unlimited' : String(result.credits_deducted),
@@ -86,6 +102,8 @@ const CSV_COLUMNS = [
   'credits_deducted',
   'credits_remaining',
   'data_source',
+  'timezones',
+  'callable_now',
 ] as const;
 
 /**
@@ -104,6 +122,7 @@ export function csvRow(input: string, result: VerifyResult): string {
     dnc: dncCell(result),
     dnc_sources: result.dnc_sources.join(';'),
     dnc_lists_checked: result.dnc_lists_checked.join(';'),
+    timezones: result.timezones.join(';'),
   };
   return `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\n`;
 }
@@ -233,7 +252,13 @@ export async function check(phones: string[], rawOptions: unknown, context: Cont
   let unchecked = 0;
   let finished = false;
   try {
-    for await (const outcome of scrub.verify.many(numbers, { concurrency: options.concurrency })) {
+    // Batches of 1,000 (POST /verify), printed as each returns; numbers typed at a terminal one by one.
+    const batchSize = phones[0] === '-' && context.io.stdin.isTTY ? 1 : undefined;
+    const many = scrub.verify.many(numbers, {
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(batchSize === undefined ? {} : { batchSize }),
+    });
+    for await (const outcome of many) {
       if (outcome.error) {
         failed++;
         shown.clear();

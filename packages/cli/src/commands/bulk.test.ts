@@ -79,6 +79,10 @@ describe('scrub bulk: usage', () => {
       '--phone-col "Phone" is a column name, but with --no-header the file has none',
     ],
     [['--phone-col', '2', '--map', 'city=9'], '--map city 9 is out of range'],
+    [
+      ['--columns', 'timezone,weather'],
+      '--columns takes timezone, callable_now, comma-separated (got "weather")',
+    ],
   ])('refuses %j with exit 2', async (options, message) => {
     const result = await scrub(['bulk', leads, '--phone-col', 'Phone', ...options], env);
 
@@ -158,6 +162,42 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     ]);
     // Ann and Bob have the same number; Dee's is not one: three credits.
     expect(await creditsLeft(funded)).toBe((before as number) - 3);
+  });
+
+  it('adds Time Zone and Callable Now with --columns, and says in the job when they were evaluated', async () => {
+    const output = join(dir, 'with-zones.csv');
+    const result = await scrub(
+      [
+        '--json',
+        'bulk',
+        '-',
+        '--phone-col',
+        'Phone',
+        '--columns',
+        'timezone,callable_now',
+        '--wait',
+        '-o',
+        output,
+      ],
+      funded,
+      { stdin: LEADS },
+    );
+
+    expect(result.code, result.stderr).toBe(0);
+    // Callable Now is 1 or 0 by the clock when the file was scrubbed; empty when it cannot be told.
+    expect(lines(readFileSync(output, 'utf8'))).toEqual([
+      'Name,Phone,City,Line Type,DNC,Time Zone,Callable Now',
+      expect.stringMatching(/^Ann,\(201\) 234-5678,Newark,\w+,unchecked,America\/New_York,[01]$/),
+      expect.stringMatching(/^Bob,201\.234\.5678,"Newark, NJ",\w+,unchecked,America\/New_York,[01]$/),
+      'Cid,800-555-1234,Anywhere,toll_free,unchecked,,',
+      'Dee,123-456-7890,Nowhere,invalid,,,',
+      expect.stringMatching(/^Eve,202-333-4444,Washington,\w+,unchecked,America\/New_York,[01]$/),
+    ]);
+    const job = JSON.parse(result.stdout) as BulkJob;
+    expect(job.columns).toEqual(['timezone', 'callable_now']);
+    expect(Date.parse(job.columns_evaluated_at ?? '')).toBeLessThanOrEqual(
+      Date.parse(job.completed_at ?? ''),
+    );
   });
 
   it('keeps only numbers checked and clean with --dnc 0: none, without a do-not-call list', async () => {

@@ -18,6 +18,10 @@ export function bulkCommand(context: Context): Command {
       'map an optional column, by header text or number (repeatable); fields: first_name, last_name, full_name, business_name, email, street_address, street_address_2, city, state, postal_code, dob',
       collect,
     )
+    .option(
+      '--columns <columns>',
+      "add optional result columns, comma-separated: timezone (the area code's time zones), callable_now (1 inside 08:00-21:00 local time in every zone when the file is scrubbed)",
+    )
     .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
     .option('--wait', 'wait for the job to end, then print the result CSV')
     .option('-y, --yes', 'at a terminal, submit without showing the cost and asking first')

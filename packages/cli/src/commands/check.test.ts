@@ -58,14 +58,21 @@ describe('scrub check <phone...>', () => {
 
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
-    expect(rows[0]).toMatch(/│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Cached +│ Charged +│/);
+    expect(rows[0]).toMatch(
+      /│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Time zone +│ Callable now +│ Cached +│ Charged +│/,
+    );
     // The service has no do-not-call list loaded: valid numbers are unchecked, never "no".
     expect(rows[1]).toMatch(
-      /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/,
+      /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ America\/New_York +│ (yes|no) +│ (no|yes) +│ [01] +│/,
     );
-    expect(rows[2]).toMatch(/│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ (no|yes) +│ [01] +│/);
+    // Toll-free numbers have no local time: no zone, and the window cannot be told.
+    expect(rows[2]).toMatch(
+      /│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ - +│ - +│ (no|yes) +│ [01] +│/,
+    );
     // An unreadable number is an answer, with its reason, and costs nothing.
-    expect(rows[3]).toMatch(/│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ no +│ 0 +│/);
+    expect(rows[3]).toMatch(
+      /│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ - +│ - +│ no +│ 0 +│/,
+    );
     expect(result.stderr).toContain('generated sample data');
     expect(result.stderr).toContain(
       'Note: 2 numbers were not checked against any do-not-call list (the service has none loaded that covers them): DNC unchecked, which is not clean.',
@@ -106,6 +113,8 @@ describe('scrub check <phone...>', () => {
       invalid_message: expect.any(String),
       credits_deducted: 0,
       data_source: 'sample',
+      timezones: [],
+      callable_now: null,
     });
   });
 
@@ -115,7 +124,7 @@ describe('scrub check <phone...>', () => {
     expect(result.code, result.stderr).toBe(0);
     const [header, ...rows] = lines(result);
     expect(header).toBe(
-      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source',
+      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source,timezones,callable_now',
     );
     expect(rows).toHaveLength(3);
     // The DNC cell as a bulk result writes it: unchecked without a list, empty for an invalid number.
@@ -179,35 +188,36 @@ describe('scrub check <phone...>', () => {
     expect(result.stderr).toContain('2 of 4 numbers could not be checked');
   });
 
-  it('exits 4 when the credits run out, after printing the answers paid for', async () => {
+  it('exits 4 when the credits cannot pay for a batch: nothing printed, nothing charged', async () => {
     const env = await account(2);
     const numbers = ['2012345670', '2012345671', '2012345672', '2012345673', '2012345674'];
-
-    const result = await scrub(['--json', 'check', '--concurrency', '1', ...numbers], env);
-
-    expect(result.code).toBe(4);
-    expect(ndjson(result).map((answer) => answer.input)).toEqual(numbers.slice(0, 2));
-    expect(result.stderr).toContain('Stopped after 2 answers');
-    expect(result.stderr).toContain(
-      '{"error":{"code":"insufficient_credits","message":"402 Not enough credits',
-    );
-    expect(await creditsLeft(env)).toBe(0);
-  });
-
-  it('keeps every answer paid for when many checks run at once as the credits run out', async () => {
-    const env = await account(3);
-    const numbers = Array.from({ length: 12 }, (_, i) => `20123456${String(80 + i)}`);
 
     const result = await scrub(['--json', 'check', ...numbers], env);
 
     expect(result.code).toBe(4);
-    const answers = ndjson(result);
-    expect(answers).toHaveLength(3);
-    // In input order, whichever three were charged.
-    const positions = answers.map((answer) => numbers.indexOf(answer.input));
-    expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(await creditsLeft(env)).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Stopped after 0 answers');
+    expect(result.stderr).toContain('this batch needs 5 and the account has 2, enough for 2 of its numbers');
+    expect(await creditsLeft(env)).toBe(2);
   });
+
+  it('checks a long list from stdin in batches, printing each as it returns, charged as single checks', async () => {
+    const env = await account(3_000);
+    const numbers = Array.from({ length: 2_500 }, (_, i) => `201${200 + (i % 700)}${String(1000 + i)}`);
+    // Every number twice: each is charged once.
+    const stdin = `${[...numbers, ...numbers].join('\n')}\n`;
+
+    const result = await scrub(['--json', 'check', '-'], env, { stdin });
+
+    expect(result.code, result.stderr).toBe(0);
+    const answers = ndjson(result);
+    expect(answers.map((answer) => answer.input)).toEqual([...numbers, ...numbers]);
+    // One credit per valid number (a few exchanges here are N11 or 555: invalid, free), none for the repeats.
+    const valid = answers.slice(0, 2_500).filter((answer) => answer.line_type !== 'invalid').length;
+    expect(valid).toBeGreaterThan(2_400);
+    expect(answers.slice(2_500).every((answer) => answer.credits_deducted === 0)).toBe(true);
+    expect(await creditsLeft(env)).toBe(3_000 - valid);
+  }, 60_000);
 
   it('exits 3 with a refused key, and with no credentials at all', async () => {
     const refused = await scrub(['check', '2012345678'], {
@@ -254,6 +264,9 @@ describe('formatting', () => {
     dnc_lists_checked: ['federal'],
     data_source: 'imported',
     dataset_versions: {},
+    timezones: ['America/New_York'],
+    callable_now: true,
+    callable_reason: null,
     ...fields,
   });
 
@@ -273,6 +286,8 @@ describe('formatting', () => {
       'yes',
       'federal, state:TX',
       'federal, state:TX',
+      'America/New_York',
+      'yes',
       'no',
       'unlimited',
     ]);
@@ -284,6 +299,23 @@ describe('formatting', () => {
     expect(dnc({ dnc: null, dnc_lists_checked: [] })).toBe('unchecked');
     expect(dnc({ dnc: null, line_type: 'invalid', dnc_lists_checked: [] })).toBe('-');
     expect(csvRow('x', answer({ dnc: null, dnc_lists_checked: [] })).split(',')[3]).toBe('unchecked');
+  });
+
+  it('shows the time zones and whether the calling window is open, - when it cannot be told', () => {
+    const cells = (fields: Partial<VerifyResult>) => answerCells(answer(fields)).slice(5, 7);
+    expect(cells({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false })).toEqual([
+      'America/New_York, America/Chicago',
+      'no',
+    ]);
+    expect(cells({ timezones: [], callable_now: null, callable_reason: 'Toll-free numbers...' })).toEqual([
+      '-',
+      '-',
+    ]);
+    const csv = csvRow(
+      'x',
+      answer({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false }),
+    );
+    expect(csv.trimEnd().split(',').slice(-2)).toEqual(['America/New_York;America/Chicago', 'false']);
   });
 
   it('writes CSV no spreadsheet runs as a formula, and leaves phone numbers alone', () => {

@@ -14,7 +14,10 @@ export function checkCommand(context: Context): Command {
       'exit 5 when any answer is one of: dnc, unchecked (no do-not-call list covers it), invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',
       collectList,
     )
-    .option('--concurrency <n>', 'numbers checked at once, 1 to 64 (default 8)')
+    .option(
+      '--concurrency <n>',
+      'batch requests in flight at once, 1 to 64 (default 4); each checks up to 1,000 numbers',
+    )
     .action(async (phones: string[], options: unknown) => {
       const { check } = await import('../actions/check.js');
       await check(phones, options, context);

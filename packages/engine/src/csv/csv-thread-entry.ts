@@ -71,6 +71,8 @@ const options = {
   ...(data.exchange ? { exchange: ExchangeTable.fromShared(data.exchange) } : {}),
   ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
   ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
+  ...(data.columns === undefined ? {} : { columns: data.columns }),
+  ...(data.evaluatedAt === undefined ? {} : { evaluatedAt: data.evaluatedAt }),
   onProgress: ({ rows, bytes }: { rows: number; bytes: number }) => post({ type: 'progress', rows, bytes }),
 };
 

@@ -1,6 +1,7 @@
 import type { SharedDncSet } from '../dnc/set.ts';
 import type { SharedExchangeTable } from '../exchange/exchange-table.ts';
 import type { CsvSeparator } from './dialect.ts';
+import type { OptionalColumn } from './scrub-csv.ts';
 
 /** What the thread is started with: the job, and the tables it maps rather than copies. */
 export interface CsvThreadData {
@@ -12,6 +13,8 @@ export interface CsvThreadData {
   exchange: SharedExchangeTable | null;
   dnc: SharedDncSet | null;
   dncMask?: number;
+  columns?: OptionalColumn[];
+  evaluatedAt?: number;
 }
 
 /** From the caller: the next piece of the file, or its end. */

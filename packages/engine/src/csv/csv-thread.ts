@@ -12,7 +12,13 @@ import {
   release,
   type ToThread,
 } from './csv-thread-protocol.ts';
-import type { CountCsvOptions, CsvCounts, CsvRowCount, ScrubCsvResult } from './scrub-csv.ts';
+import type {
+  CountCsvOptions,
+  CsvCounts,
+  CsvRowCount,
+  ScrubCsvOptions,
+  ScrubCsvResult,
+} from './scrub-csv.ts';
 
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
 export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
@@ -26,7 +32,9 @@ export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
   ownedInput?: boolean;
 }
 
-export interface ThreadScrubOptions extends ThreadCountOptions {
+export interface ThreadScrubOptions
+  extends ThreadCountOptions,
+    Pick<ScrubCsvOptions, 'columns' | 'evaluatedAt'> {
   /**
    * The output is done with a chunk once its write callback has run (a file store's writer; not a
    * PassThrough, which still holds it): each chunk of the result is freed then, rather than
@@ -97,6 +105,8 @@ function run<T>(
     exchange: options.exchange?.toShared() ?? null,
     dnc: options.dnc?.toShared() ?? null,
     ...(options.dncMask === undefined ? {} : { dncMask: options.dncMask }),
+    ...(options.columns === undefined ? {} : { columns: [...options.columns] }),
+    ...(options.evaluatedAt === undefined ? {} : { evaluatedAt: options.evaluatedAt }),
   };
   const worker = startThread(data);
   const chunks = chunksOf(input);

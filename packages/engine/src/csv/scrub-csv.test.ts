@@ -103,6 +103,38 @@ describe('scrubCsv', () => {
     expect(result.bytesWritten).toBe(Buffer.byteLength(text));
   });
 
+  it('adds Time Zone and Callable Now after DNC when asked, as of the evaluation time', async () => {
+    // 19:30 UTC in July: 15:30 in New Jersey, 12:30 in Phoenix; 02:00 UTC: 22:00 in New Jersey.
+    const input = `${LEADS.trimEnd()}\nHal,602 234 5678,Tempe\n`;
+    const afternoon = Date.parse('2026-07-01T19:30:00Z');
+    const { text } = await scrub(input, { columns: ['callable_now', 'timezone'], evaluatedAt: afternoon });
+    expect(text).toBe(
+      [
+        'Name,Phone,City,Line Type,DNC,Time Zone,Callable Now',
+        'Ann Lee,(201) 234-5678,Newark,mobile,0,America/New_York,1',
+        '"Lee, Bob",201.345.6789,"Jersey ""City""",landline,1,America/New_York,1',
+        'Cy,201 456 7891,Hoboken,voip,0,America/New_York,1',
+        'Dee,1-800-356-9377,Trenton,toll_free,0,,',
+        'Eve,201-555-0123,Camden,invalid,,,',
+        'Fay,2012345678,Paterson,mobile,0,America/New_York,1',
+        'Gus,n/a,Clifton,invalid,,,',
+        'Hal,602 234 5678,Tempe,unknown_geographic,0,America/Phoenix,1',
+        '',
+      ].join('\n'),
+    );
+    const night = await scrub(input, {
+      columns: ['callable_now'],
+      evaluatedAt: Date.parse('2026-07-02T02:00:00Z'),
+    });
+    expect(night.text.split('\n').slice(0, 2)).toEqual([
+      'Name,Phone,City,Line Type,DNC,Callable Now',
+      'Ann Lee,(201) 234-5678,Newark,mobile,0,0',
+    ]);
+    expect(night.text.split('\n')[8]).toBe('Hal,602 234 5678,Tempe,unknown_geographic,0,1');
+    // Without columns the file is as it always was.
+    expect((await scrub(input, { columns: [] })).text).toBe((await scrub(input)).text);
+  });
+
   it('finds the phone column by name, trimmed and in any case, or by its 0-based index', async () => {
     const byName = await scrub('Name, PHONE NUMBER \nAnn,2012345678\n', { phoneColumn: 'phone number' });
     expect(byName.result.phoneColumn).toBe(1);

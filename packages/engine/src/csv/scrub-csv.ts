@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { CallingClock, callingWindowOf } from '../calling-window.ts';
 import type { InvalidReason } from '../check-phone.ts';
 import {
   type ClassCode,
@@ -24,6 +25,14 @@ import { CR, fieldText, isBlankRow, LF, QUOTE, RowScanner } from './row-scanner.
 /** The columns a result file adds, after the header's last column. */
 export const LINE_TYPE_COLUMN = 'Line Type';
 export const DNC_COLUMN = 'DNC';
+
+/**
+ * Optional columns after DNC, in this order whatever order they are asked in: the area code's
+ * time zones (IANA, space-separated) and whether the calling window (08:00-21:00 local, in every
+ * zone) is open at the job's evaluation time (1, 0, or empty when it cannot be told).
+ */
+export const OPTIONAL_COLUMNS = { timezone: 'Time Zone', callable_now: 'Callable Now' } as const;
+export type OptionalColumn = keyof typeof OPTIONAL_COLUMNS;
 
 export interface CsvProgress {
   /** Data rows read so far. */
@@ -55,7 +64,12 @@ export interface CountCsvOptions {
   onProgress?: (progress: CsvProgress) => void;
 }
 
-export type ScrubCsvOptions = CountCsvOptions;
+export interface ScrubCsvOptions extends CountCsvOptions {
+  /** Optional columns to add after DNC (`OPTIONAL_COLUMNS`); default none: the file is as before. */
+  columns?: readonly OptionalColumn[];
+  /** When `callable_now` is evaluated, in ms since the epoch; default when the scrub starts. */
+  evaluatedAt?: number;
+}
 
 /** What a file holds, by line type and number: a quote before scrubbing, counts after. */
 export interface CsvCounts extends CsvDialect {
@@ -211,6 +225,11 @@ class Scrubber {
   readonly #dncMask: number;
   /** Per line type and DNC state, the bytes written after a row's cells. */
   readonly #suffixes: Buffer[];
+  /** With optional columns: their cells per area code (index npa), and for an invalid number. */
+  readonly #extras: Buffer[] | null = null;
+  readonly #invalidExtra: Buffer = Buffer.alloc(0);
+  /** Suffix and optional cells joined, by suffix index * 1000 + area code. */
+  readonly #joined = new Map<number, Buffer>();
   readonly #headerSuffix: Buffer;
   readonly #longestSuffix: number;
 
@@ -273,11 +292,34 @@ class Scrubber {
     this.#suffixes = LINE_TYPES.flatMap((lineType) =>
       DNC_CELLS.map((cell) => Buffer.from(`${sep}${lineType}${sep}${cell}`)),
     );
-    this.#headerSuffix = Buffer.from(`${sep}${LINE_TYPE_COLUMN}${sep}${DNC_COLUMN}`);
-    this.#longestSuffix = Math.max(
-      ...this.#suffixes.map((suffix) => suffix.length),
-      this.#headerSuffix.length,
-    );
+    const columns = Object.keys(OPTIONAL_COLUMNS).filter((column) =>
+      options.columns?.includes(column as OptionalColumn),
+    ) as OptionalColumn[];
+    const headerNames = [LINE_TYPE_COLUMN, DNC_COLUMN, ...columns.map((column) => OPTIONAL_COLUMNS[column])];
+    this.#headerSuffix = Buffer.from(headerNames.map((name) => `${sep}${name}`).join(''));
+    let longestExtra = 0;
+    if (columns.length > 0 && mode === 'scrub') {
+      const clock = new CallingClock(new Date(options.evaluatedAt ?? Date.now()));
+      const cells = (zones: readonly string[], callable: boolean | null) =>
+        Buffer.from(
+          columns
+            .map((column) =>
+              column === 'timezone'
+                ? `${sep}${zones.join(' ')}`
+                : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
+            )
+            .join(''),
+        );
+      this.#invalidExtra = cells([], null);
+      this.#extras = Array.from({ length: 1000 }, (_, npa) => {
+        if (npa < 200) return this.#invalidExtra;
+        const window = callingWindowOf(`+1${npa}2000000`, 'unknown_geographic', clock);
+        return cells(window.timeZones, window.callableNow);
+      });
+      longestExtra = Math.max(...this.#extras.map((extra) => extra.length));
+    }
+    this.#longestSuffix =
+      Math.max(...this.#suffixes.map((suffix) => suffix.length), this.#headerSuffix.length) + longestExtra;
   }
 
   async *run(): AsyncGenerator<Buffer> {
@@ -560,7 +602,7 @@ class Scrubber {
         this.#padding[n]!,
         neutralFrom,
         neutralTo,
-        this.#suffixes[this.#kinds[n]! * DNC_CELLS.length + this.#states[n]!]!,
+        this.#suffixOf(n),
       );
       neutralFrom = neutralTo;
     }
@@ -608,6 +650,21 @@ class Scrubber {
       this.#lineTypes[code]!++;
       if (!this.#unique.add(numbers[n]!)) this.#duplicates++;
     }
+  }
+
+  /** Row `n`'s cells after its own: Line Type and DNC, and the optional columns asked for. */
+  #suffixOf(n: number): Buffer {
+    const index = this.#kinds[n]! * DNC_CELLS.length + this.#states[n]!;
+    const suffix = this.#suffixes[index]!;
+    if (this.#extras === null) return suffix;
+    const npa = this.#kinds[n] === INVALID ? 0 : Math.floor(this.#numbers[n]! / 10_000_000);
+    const key = index * 1000 + npa;
+    let joined = this.#joined.get(key);
+    if (joined === undefined) {
+      joined = Buffer.concat([suffix, npa === 0 ? this.#invalidExtra : this.#extras[npa]!]);
+      this.#joined.set(key, joined);
+    }
+    return joined;
   }
 
   /** Writes one row: its bytes, apostrophes before formula cells, and the suffix where it goes. */

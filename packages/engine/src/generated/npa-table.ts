@@ -114,10 +114,71 @@ const places = [
   'VG|BRITISH VIRGIN ISLANDS',
 ];
 
+// Two base-36 digits per code: index into zoneSets (IANA zones, space-separated).
+const zones = [
+  '000l0l0l11060g0l090g06000l0g060l0l06060m0l00000l06060x0l060l000l00000l061000000l0l000k00000004000l0x10060l0g0600061000000l00060x0200000l030l0m000l0x06000l00000g0006000l0z000000000x00000000000000000000', // 200-299
+  '000l0l080l0l0q0807060g00060l060l060l0606060l000g0l060l06000l0l060l0006000l06000l0v0g000x0005060l00000g0l0l060x00000g00000g06000l0m0x000x0b0g000000000000000000000l000x0000080l00000000000000000000000000', // 300-399
+  '000l060b0l06080l0g060l000l0l060g0x060x0l0000000m0g0g00000e00061106000l080l0x0x000l130g0l000l00060m000x0000000000000609000000000l060l00000x060l060l0d0q0l00000l060n0000060l000000000000000000000000000000', // 400-499
+  '00060l0g06080e060l0g0g00060l0x060l0l0l0x0n0000000000000000000g0600000600000000060l090000000000000x00000l000000000006000g000l0g060g0l000l00000l0l06060m080000000x060x0l00110l0l0b000000000000000000000000', // 500-599
+  '00060n0l10070m0l060l0l00060x0l060l0l060g0706000n0l000g000g06060l000000000600000q0l060000000l0l0x000c0g06000000000l0g0f06060g06000j00000l000g17141000000000000l0l0l0l060x16000l00000l00000000000000000000', // 600-699
+  '00070g0l0l0x0l0g060s000006060g060l0l0l08080i00000l0g060l0l0m06060l000l0000060g000l000x0l0000000g08000000000x0l00000l0u000g0l0l06000l000a00060l0l0l060l0h000010060b0l0e000w070l0p000000000000000000000000', // 700-799
+  '00080l0l0l0g060y150r0l000m0l0l0606060g0x0g0l0000000b0l000l0r060g0600000l000g0l0l0g00000l000l00060l0r0m0000000l000l0l0g0l0l060l0l0l0l00120o0t0600060x00000f000l0s0000000000000000000000000000000000000000', // 800-899
+  '00060e060l0x0m010l0g0l000l060l070g0l060l06000000060g00000n0l0l0m00000l00060l060p060l0x0l0006000l0l0g000g06000l000600000l00000000000000000000080g060l000600000l060l0000080l060g00000l00000000000000000000', // 900-999
+].join('');
+
+const zoneSets = [
+  '',
+  'America/Anchorage',
+  'America/Anguilla',
+  'America/Antigua',
+  'America/Barbados',
+  'America/Cayman',
+  'America/Chicago',
+  'America/Chicago America/Denver',
+  'America/Denver',
+  'America/Denver America/Los_Angeles',
+  'America/Dominica',
+  'America/Edmonton',
+  'America/Grand_Turk',
+  'America/Grenada',
+  'America/Halifax',
+  'America/Jamaica',
+  'America/Los_Angeles',
+  'America/Los_Angeles America/Denver',
+  'America/Lower_Princes',
+  'America/Montserrat',
+  'America/Nassau',
+  'America/New_York',
+  'America/New_York America/Chicago',
+  'America/Phoenix',
+  'America/Port_of_Spain',
+  'America/Puerto_Rico',
+  'America/Regina',
+  'America/Santo_Domingo',
+  'America/St_Johns',
+  'America/St_Kitts',
+  'America/St_Lucia',
+  'America/St_Thomas',
+  'America/St_Vincent',
+  'America/Toronto',
+  'America/Toronto America/Winnipeg',
+  'America/Tortola',
+  'America/Vancouver',
+  'America/Winnipeg',
+  'America/Winnipeg America/Edmonton America/Vancouver',
+  'Atlantic/Bermuda',
+  'Pacific/Guam',
+  'Pacific/Honolulu',
+  'Pacific/Pago_Pago',
+  'Pacific/Saipan',
+];
+
 export const npaTable: NpaTable = {
   fileDate: '2025-11-26',
   sha256: '20d7ee20c913391955437de0db6e03e879c1a9c574e8e62da22f1eeea36072c6',
   status,
   places,
   place,
+  zoneSets,
+  zones,
 };

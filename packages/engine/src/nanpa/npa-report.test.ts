@@ -50,6 +50,7 @@ describe('readNpaReport', () => {
       inService: true,
       inServiceDate: '1947-01-01',
       service: '',
+      timeZone: 'E',
     });
   });
 

@@ -25,6 +25,8 @@ export interface NpaReportRow {
   inService: boolean;
   inServiceDate: string | null;
   service: string;
+  /** TIME_ZONE as the report writes it: `E`, `EC`, `(UTC-10)`...; empty when not given. */
+  timeZone: string;
 }
 
 export interface NpaReport {
@@ -52,6 +54,7 @@ const COLUMNS = [
   'IN_SERVICE',
   'IN_SERVICE_DT',
   'SERVICE',
+  'TIME_ZONE',
 ] as const;
 
 type Column = (typeof COLUMNS)[number];
@@ -231,6 +234,7 @@ class NpaReportReader {
       inService: flag('IN_SERVICE'),
       inServiceDate: date('IN_SERVICE_DT'),
       service: field('SERVICE'),
+      timeZone: field('TIME_ZONE'),
     };
 
     if (row.inService && !row.assigned) this.problem(line, `${npa}: in service but not assigned`);

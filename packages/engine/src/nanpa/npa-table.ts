@@ -1,5 +1,6 @@
 import { isNanpCountry, type NanpCountry } from './countries.ts';
 import { FIRST_NPA, LAST_NPA, type NpaReport, type NpaReportRow } from './npa-report.ts';
+import { timeZonesOf } from './time-zones.ts';
 
 /**
  * What an area code is for, as NANPA's NPA report says. Whether numbers in it can be dialled
@@ -39,6 +40,11 @@ export interface AreaCodeInfo {
   /** As the report writes it: state or territory for the US (NJ, PR), province or country name otherwise. */
   region: string | null;
   inService: boolean;
+  /**
+   * IANA time zones of a geographic code (`timeZonesOf`: the report's TIME_ZONE column and the
+   * place), several for a code spanning zones; [] for other codes and when the report gives none.
+   */
+  timeZones: readonly string[];
 }
 
 /**
@@ -56,6 +62,10 @@ export interface NpaTable {
   places: readonly string[];
   /** Two base-36 digits per code 200-999: index into `places`. */
   place: string;
+  /** Space-separated IANA zone sets; index 0 is "no zone". */
+  zoneSets: readonly string[];
+  /** Two base-36 digits per code 200-999: index into `zoneSets`. */
+  zones: string;
 }
 
 const STATUS_LETTERS = {
@@ -102,21 +112,33 @@ export function buildNpaTable(report: NpaReport): NpaTable {
   const placeOf = (row: NpaReportRow) =>
     row.assigned && row.use === 'G' && row.country ? `${row.country}|${row.location}` : '';
   const places = ['', ...new Set(report.rows.map(placeOf).filter((place) => place !== ''))].sort();
-  if (places.length > PLACE_RADIX ** PLACE_DIGITS) {
-    throw new Error(`${places.length} places do not fit the NPA table's ${PLACE_DIGITS}-digit place index`);
+  const zoneSetOf = (row: NpaReportRow) =>
+    row.assigned && row.use === 'G' ? timeZonesOf(row.timeZone, row.country, row.location).join(' ') : '';
+  const zoneSets = ['', ...new Set(report.rows.map(zoneSetOf).filter((zones) => zones !== ''))].sort();
+  for (const [name, list] of [
+    ['places', places],
+    ['zone sets', zoneSets],
+  ] as const) {
+    if (list.length > PLACE_RADIX ** PLACE_DIGITS) {
+      throw new Error(`${list.length} ${name} do not fit the NPA table's ${PLACE_DIGITS}-digit index`);
+    }
   }
+  const indexOf = (list: readonly string[], value: string) =>
+    list.indexOf(value).toString(PLACE_RADIX).padStart(PLACE_DIGITS, '0');
 
   let status = '';
   let place = '';
+  let zones = '';
   for (const [index, row] of report.rows.entries()) {
     if (row.npa !== FIRST_NPA + index) {
       throw new Error(`NPA report rows must be codes 200-999 in order; found ${row.npa} at ${index}`);
     }
     const letter = STATUS_LETTERS[classify(row)];
     status += row.inService ? letter.toUpperCase() : letter;
-    place += places.indexOf(placeOf(row)).toString(PLACE_RADIX).padStart(PLACE_DIGITS, '0');
+    place += indexOf(places, placeOf(row));
+    zones += indexOf(zoneSets, zoneSetOf(row));
   }
-  return { fileDate: report.fileDate, sha256: report.sha256, status, places, place };
+  return { fileDate: report.fileDate, sha256: report.sha256, status, places, place, zoneSets, zones };
 }
 
 /** Reads one code from the table. Codes outside 200-999 are `invalid`. */
@@ -125,19 +147,19 @@ export function lookUpNpa(table: NpaTable, npa: number): AreaCodeInfo {
   const letter = npa >= FIRST_NPA && npa <= LAST_NPA ? table.status[index] : undefined;
   const status = letter === undefined ? undefined : STATUS_BY_LETTER.get(letter.toLowerCase());
   if (letter === undefined || status === undefined) {
-    return { npa, status: 'invalid', country: null, region: null, inService: false };
+    return { npa, status: 'invalid', country: null, region: null, inService: false, timeZones: [] };
   }
-  const placeIndex = Number.parseInt(
-    table.place.slice(index * PLACE_DIGITS, (index + 1) * PLACE_DIGITS),
-    PLACE_RADIX,
-  );
-  const [country = '', region = ''] = (table.places[placeIndex] ?? '').split('|');
+  const indexAt = (digits: string) =>
+    Number.parseInt(digits.slice(index * PLACE_DIGITS, (index + 1) * PLACE_DIGITS), PLACE_RADIX);
+  const [country = '', region = ''] = (table.places[indexAt(table.place)] ?? '').split('|');
+  const zones = table.zoneSets[indexAt(table.zones)] ?? '';
   return {
     npa,
     status,
     country: isNanpCountry(country) ? country : null,
     region: region === '' ? null : region,
     inService: letter !== letter.toLowerCase(),
+    timeZones: zones === '' ? [] : zones.split(' '),
   };
 }
 
@@ -156,7 +178,8 @@ export function renderNpaTableModule(table: NpaTable): string {
     chunk(text, 100 * perCode)
       .map((line, i) => `  '${line}', // ${FIRST_NPA + i * 100}-${FIRST_NPA + i * 100 + 99}`)
       .join('\n');
-  const places = table.places.map((place) => `  '${place.replaceAll("'", "\\'")}',`).join('\n');
+  const list = (values: readonly string[]) =>
+    values.map((value) => `  '${value.replaceAll("'", "\\'")}',`).join('\n');
   const legend = Object.entries(STATUS_LETTERS)
     .map(([status, letter]) => `${letter} ${status}`)
     .join(', ');
@@ -175,7 +198,16 @@ ${hundreds(table.place, PLACE_DIGITS)}
 ].join('');
 
 const places = [
-${places}
+${list(table.places)}
+];
+
+// Two base-36 digits per code: index into zoneSets (IANA zones, space-separated).
+const zones = [
+${hundreds(table.zones, PLACE_DIGITS)}
+].join('');
+
+const zoneSets = [
+${list(table.zoneSets)}
 ];
 
 export const npaTable: NpaTable = {
@@ -184,6 +216,8 @@ export const npaTable: NpaTable = {
   status,
   places,
   place,
+  zoneSets,
+  zones,
 };
 `;
 }

@@ -47,6 +47,8 @@ function job(fields: Partial<BulkJob> = {}): BulkJob {
     dnc_status: {},
     file_message: null,
     error: null,
+    columns: [],
+    columns_evaluated_at: null,
     ...fields,
   };
 }

@@ -18,8 +18,8 @@ export type { UploadOptions, UploadSource } from '../core/upload.js';
  * to case) or 0-based positions; `header_row` is 1 (the default) or 0 for a file without a header.
  * `csv_content` sends a small file inline, which submits the job at once.
  */
-export type BulkJobCreateParams = Omit<CreateBulkJob, 'header_row' | 'mapping'> &
-  Partial<Pick<CreateBulkJob, 'header_row' | 'mapping'>>;
+export type BulkJobCreateParams = Omit<CreateBulkJob, 'header_row' | 'mapping' | 'columns'> &
+  Partial<Pick<CreateBulkJob, 'header_row' | 'mapping' | 'columns'>>;
 
 export interface WaitOptions extends RequestOptions {
   /** Called with the job after every poll: `processed_rows` of `total_rows` while it runs. */

@@ -28,6 +28,9 @@ function answer(p: string, fields: Partial<VerifyResult> = {}): VerifyResult {
     dnc_sources: [],
     dnc_lists_checked: ['federal'],
     data_source: 'sample',
+    timezones: ['America/New_York'],
+    callable_now: true,
+    callable_reason: null,
     dataset_versions: { nanpa_npa: '2025-11-26' },
     ...fields,
   };
@@ -53,24 +56,31 @@ async function collect(run: AsyncIterable<VerifyOutcome>): Promise<VerifyOutcome
   return outcomes;
 }
 
-/** Answers every /verify, holding each reply for `delay(p)` ms, and records how many were in flight at once. */
+/**
+ * Answers every batch (`POST /verify`), holding each reply for the longest `delay(p)` of its
+ * numbers, and records the numbers asked for, each batch's size and how many were in flight at
+ * once. A batch holding a number `reply` refuses is refused whole, as the server does.
+ */
 function verifyServer(
   delay: (p: string) => number,
   reply: (p: string) => [number, object] = (p) => [200, answer(p)],
 ) {
-  const stats = { inFlight: 0, maxInFlight: 0, requested: [] as string[] };
+  const stats = { inFlight: 0, maxInFlight: 0, requested: [] as string[], batches: [] as number[] };
   nock(BASE)
     .persist()
-    .get('/verify')
-    .query(true)
+    .post('/verify')
     .reply(async (request: Request) => {
-      const p = queryP(request);
-      stats.requested.push(p);
+      const { phones } = (await request.json()) as { phones: string[] };
+      stats.requested.push(...phones);
+      stats.batches.push(phones.length);
       stats.inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
-      await sleep(delay(p));
+      await sleep(Math.max(...phones.map(delay)));
       stats.inFlight--;
-      return reply(p);
+      const replies = phones.map(reply);
+      const refused = replies.find(([status]) => status !== 200);
+      if (refused) return refused;
+      return [200, { results: phones.map((p, i) => ({ input: p, ...replies[i]![1] })) }];
     });
   return stats;
 }
@@ -145,7 +155,7 @@ describe('verify.many(phones)', () => {
     // Later numbers answer sooner, so completion order is the reverse of input order.
     verifyServer((p) => 60 - input.indexOf(p) * 5);
 
-    const outcomes = await collect(client().verify.many(input, { concurrency: 4 }));
+    const outcomes = await collect(client().verify.many(input, { concurrency: 4, batchSize: 1 }));
 
     expect(outcomes.map((outcome) => outcome.input)).toEqual(input);
     expect(outcomes.map((outcome) => outcome.result?.phone_number)).toEqual(input.map((p) => `+1${p}`));
@@ -154,18 +164,21 @@ describe('verify.many(phones)', () => {
   it('never has more than `concurrency` checks in flight, and uses all of them', async () => {
     const stats = verifyServer(() => 50);
 
-    await collect(client().verify.many(numbers(20), { concurrency: 3 }));
+    await collect(client().verify.many(numbers(20), { concurrency: 3, batchSize: 1 }));
 
     expect(stats.requested).toHaveLength(20);
     expect(stats.maxInFlight).toBe(3);
   });
 
-  it('defaults to 8 at a time', async () => {
+  it('defaults to batches of 1,000 numbers, 4 at a time', async () => {
     const stats = verifyServer(() => 50);
+    const input = Array.from({ length: 5_500 }, (_, i) => `201${String(2_000_000 + i)}`);
 
-    await collect(client().verify.many(numbers(30)));
+    const outcomes = await collect(client().verify.many(input));
 
-    expect(stats.maxInFlight).toBe(8);
+    expect(stats.batches).toEqual([1000, 1000, 1000, 1000, 1000, 500]);
+    expect(stats.maxInFlight).toBe(4);
+    expect(outcomes.map((outcome) => outcome.input)).toEqual(input);
   });
 
   it('reads the input only as checks finish, and closes it when the loop ends early', async () => {
@@ -184,7 +197,7 @@ describe('verify.many(phones)', () => {
     }
 
     const seen: string[] = [];
-    for await (const outcome of client().verify.many(endless(), { concurrency: 4 })) {
+    for await (const outcome of client().verify.many(endless(), { concurrency: 4, batchSize: 1 })) {
       seen.push(outcome.input);
       if (seen.length === 10) break;
     }
@@ -213,7 +226,23 @@ describe('verify.many(phones)', () => {
           : [200, answer(p)],
     );
 
+    // The batch holding it is refused whole; its numbers are then checked one by one.
+    const singles: string[] = [];
+    nock(BASE)
+      .persist()
+      .get('/verify')
+      .query(true)
+      .reply((request: Request) => {
+        const p = queryP(request);
+        singles.push(p);
+        return p === tooLong
+          ? [400, { error: { code: 'validation_failed', message: 'p is longer than any phone number' } }]
+          : [200, answer(p)];
+      });
+
     const outcomes = await collect(client().verify.many(['2015550100', tooLong, '2015550101']));
+
+    expect(singles).toEqual(['2015550100', tooLong, '2015550101']);
 
     expect(outcomes.map((outcome) => outcome.input)).toEqual(['2015550100', tooLong, '2015550101']);
     expect(outcomes[1]?.error).toBeInstanceOf(BadRequestError);
@@ -231,7 +260,8 @@ describe('verify.many(phones)', () => {
 
     const outcomes: VerifyOutcome[] = [];
     const error = await (async () => {
-      for await (const outcome of client().verify.many(input, { concurrency: 4 })) outcomes.push(outcome);
+      for await (const outcome of client().verify.many(input, { concurrency: 4, batchSize: 1 }))
+        outcomes.push(outcome);
     })().catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(InsufficientCreditsError);
@@ -249,9 +279,9 @@ describe('verify.many(phones)', () => {
       () => [401, { error: { code: 'invalid_api_key', message: 'Invalid API key' } }],
     );
 
-    await expect(collect(client().verify.many(numbers(50), { concurrency: 2 }))).rejects.toBeInstanceOf(
-      AuthenticationError,
-    );
+    await expect(
+      collect(client().verify.many(numbers(50), { concurrency: 2, batchSize: 1 })),
+    ).rejects.toBeInstanceOf(AuthenticationError);
     expect(stats.requested.length).toBeLessThanOrEqual(4);
   });
 
@@ -263,6 +293,7 @@ describe('verify.many(phones)', () => {
     const run = (async () => {
       for await (const outcome of client().verify.many(numbers(10), {
         concurrency: 3,
+        batchSize: 1,
         signal: controller.signal,
       })) {
         outcomes.push(outcome);
@@ -285,7 +316,69 @@ describe('verify.many(phones)', () => {
     await expect(collect(client().verify.many(['2015550100'], { concurrency: 0 }))).rejects.toThrow(
       'concurrency must be a whole number of at least 1',
     );
+    await expect(collect(client().verify.many(['2015550100'], { batchSize: 10_001 }))).rejects.toThrow(
+      'batchSize must be a whole number from 1 to 10000',
+    );
     await expect(collect(client().verify.many('2015550100'))).rejects.toThrow(TypeError);
+  });
+});
+
+describe('verify.batch(phones)', () => {
+  it('sends the numbers in one POST, as written, and answers them in order', async () => {
+    const stats = verifyServer(() => 0);
+    const phones = ['(201) 555-0100', 'not a number', '201.555.0101'];
+
+    const { results } = await client().verify.batch(phones);
+
+    expect(stats.batches).toEqual([3]);
+    expect(stats.requested).toEqual(phones);
+    expect(results.map((result) => result.input)).toEqual(phones);
+  });
+
+  it('sends more than 10,000 numbers as requests of 10,000, adding up the credits', async () => {
+    let remaining = 30_000;
+    nock(BASE)
+      .persist()
+      .post('/verify')
+      .reply(async (request: Request) => {
+        const { phones } = (await request.json()) as { phones: string[] };
+        remaining -= phones.length;
+        return [
+          200,
+          {
+            results: phones.map((p) => ({ input: p, ...answer(p) })),
+            credits_deducted: phones.length,
+            credits_remaining: remaining,
+          },
+        ];
+      });
+    const phones = Array.from({ length: 12_345 }, (_, i) => `201${String(3_000_000 + i)}`);
+
+    const answered = await client().verify.batch(phones);
+
+    expect(answered.results).toHaveLength(12_345);
+    expect(answered.results[10_000]?.input).toBe(phones[10_000]);
+    expect(answered).toMatchObject({ credits_deducted: 12_345, credits_remaining: 30_000 - 12_345 });
+  });
+
+  it('throws InsufficientCreditsError saying how many numbers the balance could pay for', async () => {
+    nock(BASE)
+      .post('/verify')
+      .reply(402, {
+        ...noCredits,
+        message: 'Not enough credits: this batch needs 3 and the account has 2, enough for 2 of its numbers.',
+        credits_required: 3,
+        credits_available: 2,
+        affordable: 2,
+        required: 3,
+      });
+
+    const error = await client()
+      .verify.batch(['2015550100', '2015550101', '2015550102'])
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(InsufficientCreditsError);
+    expect(error).toMatchObject({ affordable: 2, creditsRequired: 3, creditsAvailable: 2 });
   });
 });
 
@@ -309,7 +402,7 @@ describe('verify.many() under a rate limit', () => {
         return [200, answer(p)];
       },
     );
-    const outcomes = await collect(client().verify.many(numbers(10), { concurrency: 3 }));
+    const outcomes = await collect(client().verify.many(numbers(10), { concurrency: 3, batchSize: 1 }));
     expect(outcomes.map((o) => o.error)).toEqual(Array(10).fill(undefined));
     expect(outcomes.map((o) => o.input)).toEqual(numbers(10));
     expect(refusals).toBe(4);

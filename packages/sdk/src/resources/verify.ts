@@ -1,10 +1,11 @@
-import { routes, type VerifyResult } from '@scrub/contract';
+import { MAX_BATCH_NUMBERS, routes, type VerifyBatchResult, type VerifyResult } from '@scrub/contract';
 import type { RequestOptions, Scrub } from '../client.js';
 import {
   APIConnectionError,
   APIUserAbortError,
   AuthError,
   AuthenticationError,
+  BadRequestError,
   InsufficientCreditsError,
   PermissionDeniedError,
   RateLimitError,
@@ -16,10 +17,12 @@ export interface VerifyOptions extends RequestOptions {
   proof?: boolean;
 }
 
-/** Request options apply to each check; `signal` stops the whole run. */
+/** Request options apply to each batch request; `signal` stops the whole run. */
 export interface VerifyManyOptions extends RequestOptions {
-  /** Checks in flight at once. Default 8. */
+  /** Batch requests (`POST /verify`) in flight at once. Default 4. */
   concurrency?: number;
+  /** Numbers per batch request, 1 to 10,000. Default 1,000. */
+  batchSize?: number;
 }
 
 /** One number of a `verify.many()` run: its answer, or why this number could not be checked. */
@@ -38,14 +41,26 @@ export interface Verify {
    */
   (phone: string, options?: VerifyOptions): Promise<VerifyResult>;
   /**
-   * Checks many numbers, `concurrency` at a time, yielding one outcome per number in input order.
-   * Input is read only as checks finish, so a huge stream never sits in memory.
+   * Checks up to 10,000 numbers per request (`POST /verify`; a longer list is sent in requests of
+   * 10,000, one after another), answered in order as single checks would be and charged the same:
+   * one credit per distinct valid number not answered from the cache, in one charge per request.
+   * A balance that cannot pay for a whole request refuses it (`InsufficientCreditsError`, with
+   * `affordable`), and charges nothing for it; requests before it stay paid and answered.
+   */
+  batch(phones: readonly string[], options?: RequestOptions): Promise<VerifyBatchResult>;
+  /**
+   * Checks many numbers in batch requests of `batchSize` (`POST /verify`), `concurrency` requests
+   * at a time, yielding one outcome per number in input order. Input is read only as batches
+   * finish, so a huge stream never sits in memory; a batch is sent once `batchSize` numbers are
+   * read, or the input ends.
    *
-   * A check refused for the rate limit (429) waits as long as the server asks (`Retry-After`) and
+   * A batch refused for the rate limit (429) waits as long as the server asks (`Retry-After`) and
    * is sent again, as often as it takes: a long list slows down to the account's limit instead
    * of failing.
    *
-   * An error about one number is yielded as that number's outcome and the run goes on. An error
+   * A batch refused as bad input (a number too long to be one, 400) is checked number by number
+   * (`GET /verify`), and the error about one number is yielded as that number's outcome; the run
+   * goes on. An error
    * every further check would hit as well stops the run: not enough credits (402), refused
    * credentials (401, or a session that cannot be refreshed), forbidden (403: a paused plan), or
    * an API that cannot be reached after the retries. No new check starts, the checks in flight
@@ -60,7 +75,8 @@ export interface Verify {
   ): AsyncGenerator<VerifyOutcome, void, undefined>;
 }
 
-const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_BATCH_SIZE = 1_000;
 
 function stopsTheRun(error: ScrubError): boolean {
   return (
@@ -80,7 +96,8 @@ function inputIterator(phones: Iterable<string> | AsyncIterable<string>) {
   return Symbol.asyncIterator in phones ? phones[Symbol.asyncIterator]() : phones[Symbol.iterator]();
 }
 
-type Check = (phone: string, options?: RequestOptions) => Promise<VerifyResult>;
+type Check = (phone: string, options?: VerifyOptions) => Promise<VerifyResult>;
+type Batch = (phones: readonly string[], options?: RequestOptions) => Promise<VerifyBatchResult>;
 
 /** Without a Retry-After, a refused check waits this long before it goes again. */
 const DEFAULT_RATE_LIMIT_WAIT_MS = 1000;
@@ -100,29 +117,68 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** A check that is never given up for the rate limit: it waits its turn and goes again. */
-async function pacedCheck(check: Check, phone: string, options: RequestOptions & { signal: AbortSignal }) {
+/** A request that is never given up for the rate limit: it waits its turn and goes again. */
+async function paced<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
   for (;;) {
     try {
-      return await check(phone, options);
+      return await call();
     } catch (error) {
       if (!(error instanceof RateLimitError)) throw error;
       const asked = error.retryAfter === undefined ? undefined : error.retryAfter * 1000;
-      await wait(asked ?? DEFAULT_RATE_LIMIT_WAIT_MS, options.signal);
+      await wait(asked ?? DEFAULT_RATE_LIMIT_WAIT_MS, signal);
     }
   }
 }
 
-/** A check that never rejects, so a failure waiting its turn in the window is never unhandled. */
-type Settled = { input: string; result: VerifyResult } | { input: string; error: unknown };
+/** A batch that never rejects, so a failure waiting its turn in the window is never unhandled. */
+type Settled =
+  | { inputs: string[]; results: (VerifyResult | ScrubError)[] }
+  | { inputs: string[]; error: unknown };
+
+/**
+ * A batch, and if the server refuses it as bad input (a number too long to be one), each of its
+ * numbers on its own: one bad number costs the others nothing, and is yielded with its own error.
+ */
+async function batchOrEach(
+  batch: Batch,
+  check: Check,
+  inputs: string[],
+  options: RequestOptions & { signal: AbortSignal },
+): Promise<(VerifyResult | ScrubError)[]> {
+  try {
+    const { results } = await paced(() => batch(inputs, options), options.signal);
+    return results.map(({ input: _, ...result }) => result);
+  } catch (error) {
+    if (!(error instanceof BadRequestError) || inputs.length === 1) throw error;
+    const answers: (VerifyResult | ScrubError)[] = [];
+    for (const phone of inputs) {
+      try {
+        answers.push(await paced(() => check(phone, options), options.signal));
+      } catch (refused) {
+        if (!(refused instanceof BadRequestError)) throw refused;
+        answers.push(refused);
+      }
+    }
+    return answers;
+  }
+}
 
 async function* verifyMany(
+  batch: Batch,
   check: Check,
   phones: Iterable<string> | AsyncIterable<string>,
-  { concurrency = DEFAULT_CONCURRENCY, signal, ...requestOptions }: VerifyManyOptions = {},
+  {
+    concurrency = DEFAULT_CONCURRENCY,
+    batchSize = DEFAULT_BATCH_SIZE,
+    signal,
+    ...requestOptions
+  }: VerifyManyOptions = {},
 ): AsyncGenerator<VerifyOutcome, void, undefined> {
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be a whole number of at least 1, not ${concurrency}`);
+  }
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_NUMBERS) {
+    throw new RangeError(`batchSize must be a whole number from 1 to ${MAX_BATCH_NUMBERS}, not ${batchSize}`);
   }
   const input = inputIterator(phones);
   // Cancels the checks in flight when the run ends early, whoever ends it.
@@ -138,16 +194,20 @@ async function* verifyMany(
     for (;;) {
       if (signal?.aborted) throw new APIUserAbortError();
       while (!stoppedBy && !inputDone && window.length < concurrency) {
-        const next = await input.next();
-        if (next.done) {
-          inputDone = true;
-          break;
+        const inputs: string[] = [];
+        while (inputs.length < batchSize) {
+          const next = await input.next();
+          if (next.done) {
+            inputDone = true;
+            break;
+          }
+          inputs.push(next.value);
         }
-        const phone = next.value;
+        if (inputs.length === 0) break;
         window.push(
-          pacedCheck(check, phone, { ...requestOptions, signal: checkSignal }).then(
-            (result) => ({ input: phone, result }),
-            (error: unknown) => ({ input: phone, error }),
+          batchOrEach(batch, check, inputs, { ...requestOptions, signal: checkSignal }).then(
+            (results) => ({ inputs, results }),
+            (error: unknown) => ({ inputs, error }),
           ),
         );
       }
@@ -155,15 +215,18 @@ async function* verifyMany(
       if (!oldest) break;
       const settled = await oldest;
       if (signal?.aborted) throw new APIUserAbortError();
-      if ('result' in settled) {
-        yield settled;
+      if ('results' in settled) {
+        for (const [i, answer] of settled.results.entries()) {
+          const input = settled.inputs[i]!;
+          yield answer instanceof ScrubError ? { input, error: answer } : { input, result: answer };
+        }
         continue;
       }
       const { error } = settled;
       // Anything but a ScrubError is a fault in this process, not an answer: it ends the run.
       if (!(error instanceof ScrubError)) throw error;
       if (stopsTheRun(error)) stoppedBy ??= error;
-      else yield { input: settled.input, error };
+      else for (const input of settled.inputs) yield { input, error };
     }
   } finally {
     cancel.abort();
@@ -174,12 +237,32 @@ async function* verifyMany(
   if (stoppedBy) throw stoppedBy;
 }
 
-/** Builds `scrub.verify`: the call itself, with `many` attached. */
+/** Builds `scrub.verify`: the call itself, with `batch` and `many` attached. */
 export function createVerify(client: Scrub): Verify {
   const verify: Check = (phone, { proof, ...options }: VerifyOptions = {}) =>
     client.request(routes.verify, { p: phone, ...(proof ? { proof: '1' as const } : {}) }, options);
+  const batch: Batch = async (phones, options) => {
+    if (typeof phones === 'string') {
+      throw new TypeError('verify.batch() takes a list of numbers; check one with verify()');
+    }
+    const answered: VerifyBatchResult = { results: [] };
+    for (let from = 0; from < phones.length || from === 0; from += MAX_BATCH_NUMBERS) {
+      const part = await client.request(
+        routes.verifyBatch,
+        { phones: phones.slice(from, from + MAX_BATCH_NUMBERS) },
+        options,
+      );
+      answered.results.push(...part.results);
+      if (part.credits_deducted !== undefined) {
+        answered.credits_deducted = (answered.credits_deducted ?? 0) + part.credits_deducted;
+        answered.credits_remaining = part.credits_remaining;
+      }
+    }
+    return answered;
+  };
   return Object.assign(verify, {
+    batch,
     many: (phones: Iterable<string> | AsyncIterable<string>, options?: VerifyManyOptions) =>
-      verifyMany(verify, phones, options),
+      verifyMany(batch, verify, phones, options),
   });
 }

@@ -5,6 +5,7 @@ import {
   countCsvInThread,
   countCsvRows,
   countCsvRowsInThread,
+  type OptionalColumn,
   scrubCsv,
   scrubCsvInThread,
 } from '@scrub/engine';
@@ -147,10 +148,14 @@ export class CsvJobProcessor implements JobProcessor {
     const storing = new AbortController();
     const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
+    const columns = job.output_columns as OptionalColumn[];
+    // The calling window is as of the scrub's start, for every row: the job says when.
+    const evaluatedAt = new Date();
     try {
       const result = await engine.scrub(input.stream, output.stream, {
         phoneColumn: job.phone_col,
         header: job.header_row,
+        ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
         exchange: snapshot.exchange,
         dnc: dnc.set,
         signal: AbortSignal.any([signal, storing.signal]),
@@ -173,6 +178,7 @@ export class CsvJobProcessor implements JobProcessor {
         lineTypes: withoutZeros(result.lineTypes),
         dncStatus: withoutZeros(result.dncStatus),
         fileMessage: result.message,
+        columnsEvaluatedAt: columns.length > 0 ? evaluatedAt : null,
       };
     } catch (error) {
       input.stream.destroy();

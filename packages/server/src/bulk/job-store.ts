@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { BulkJob, FileView } from '@scrub/contract';
+import { type BulkJob, type FileView, OUTPUT_COLUMNS, type OutputColumn } from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';
@@ -37,6 +37,8 @@ export interface NewJob {
   phoneCol: string | number;
   headerRow: boolean;
   mapping: Record<string, string | number>;
+  /** Optional result columns; default none. */
+  columns?: readonly OutputColumn[];
 }
 
 const describeSeconds = (seconds: number) =>
@@ -82,6 +84,7 @@ async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
       phone_col: JSON.stringify(job.phoneCol),
       header_row: job.headerRow,
       mapping: JSON.stringify(job.mapping),
+      output_columns: JSON.stringify(OUTPUT_COLUMNS.filter((column) => job.columns?.includes(column))),
       status: 'awaiting_upload',
       upload_key: newUploadKey(),
     })
@@ -281,6 +284,8 @@ export interface JobOutcome {
   resultSha256: string;
   numbersChecked: number;
   datasetVersions: Record<string, string>;
+  /** When optional columns were evaluated; null without any. */
+  columnsEvaluatedAt?: Date | null;
 }
 
 /** Locks the job; undefined when another worker holds it now (this one lost its claim). */
@@ -359,6 +364,7 @@ export async function completeJob(
       result_sha256: outcome.resultSha256,
       numbers_checked: outcome.numbersChecked,
       dataset_versions: JSON.stringify(outcome.datasetVersions),
+      columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
     });
     await onEnd?.(trx, done);
     return done;
@@ -409,6 +415,8 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     dnc_status: row.dnc_status,
     file_message: row.file_message,
     error: row.error,
+    columns: (row.output_columns ?? []) as OutputColumn[],
+    columns_evaluated_at: row.output_columns?.includes('callable_now') ? iso(row.columns_evaluated_at) : null,
   };
 }
 

@@ -1,8 +1,14 @@
 import type { VerifyResult } from '@scrub/contract';
 import { LRUCache } from 'lru-cache';
 
-/** An answer as the engine gave it, before what it cost is known. */
-export type CheckAnswer = Omit<VerifyResult, 'cached' | 'credits_deducted' | 'credits_remaining'>;
+/**
+ * An answer as the engine gave it, before what it cost is known, and without the calling window,
+ * which is worked out when answered (a cached answer's `callable_now` is as of the repeat).
+ */
+export type CheckAnswer = Omit<
+  VerifyResult,
+  'cached' | 'credits_deducted' | 'credits_remaining' | 'timezones' | 'callable_now' | 'callable_reason'
+>;
 
 export interface CachedAnswer {
   answer: CheckAnswer;

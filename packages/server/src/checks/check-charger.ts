@@ -41,6 +41,52 @@ export class CheckCharger {
     });
   }
 
+  /**
+   * Charges a batch of checks (`POST /verify`) at once, in one transaction: `cost` credits as one
+   * ledger entry, or nothing at all. A balance that covers fewer than `cost` refuses the whole
+   * batch with a 402 whose details say how many checks it could pay for (`affordable`). A paused
+   * plan is refused, and an unlimited one pays nothing, as for single checks.
+   */
+  async chargeBatch(profileId: string, cost: number, reference: string): Promise<CheckCharge> {
+    return this.db.transaction().execute(async (trx) => {
+      const profile = await trx
+        .selectFrom('profiles')
+        .select(['id', 'credits', 'plan_reference', 'plan_status', 'plan_expires_at'])
+        .where('id', '=', profileId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!profile) throw new ApiError('not_found', 'No such account.');
+      if (profile.plan_status === 'paused') throw planPausedError();
+      const now = new Date();
+      if (hasUnlimited(profile, now)) return { unlimited: true };
+      if (profile.credits < cost) {
+        throw new ApiError(
+          'insufficient_credits',
+          `Not enough credits: this batch needs ${cost} and the account has ${profile.credits}, enough for ${profile.credits} of its numbers. Nothing was charged: send at most that many new numbers, or buy credits.`,
+          {
+            credits_required: cost,
+            credits_available: profile.credits,
+            affordable: profile.credits,
+            required: cost,
+          },
+        );
+      }
+      const balance = profile.credits - cost;
+      if (cost > 0) {
+        await trx
+          .updateTable('profiles')
+          .set({ credits: balance, updated_at: now })
+          .where('id', '=', profileId)
+          .execute();
+        await trx
+          .insertInto('credit_ledger')
+          .values({ profile_id: profileId, delta: -cost, balance_after: balance, kind: 'check', reference })
+          .execute();
+      }
+      return { unlimited: false, deducted: cost, remaining: balance };
+    });
+  }
+
   /** Resolves once every charge queued so far is settled (shutdown, tests). */
   async settled(): Promise<void> {
     while (this.#running) await this.#running;

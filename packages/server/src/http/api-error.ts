@@ -11,6 +11,8 @@ export class ApiError extends Error {
       issues?: FieldIssue[];
       credits_required?: number;
       credits_available?: number;
+      affordable?: number;
+      required?: number;
       decline_code?: string | null;
       client_secret?: string;
       headers?: Record<string, string>;

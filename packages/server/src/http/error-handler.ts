@@ -16,7 +16,8 @@ const fastifyCodes: Record<string, { code: ErrorCode; message?: (e: FastifyError
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
-    message: (e) => `${e.message}. This API accepts application/json bodies (and text/csv on upload URLs).`,
+    message: (e) =>
+      `${e.message}. This API accepts application/json bodies (text/csv on POST /verify and on upload URLs).`,
   },
   FST_ERR_CTP_BODY_TOO_LARGE: {
     code: 'payload_too_large',

@@ -149,6 +149,26 @@ describe('bulk jobs over HTTP', () => {
     expect(mail.map((m) => m.to_address)).toContain(`bulk${accounts}@example.com`);
   });
 
+  it('adds Time Zone and Callable Now when the job asks for them, and says when they were evaluated', async () => {
+    const { headers } = await account(10);
+    const { job } = await runJob(headers, LEADS, { columns: ['timezone', 'callable_now'] });
+    expect(job).toMatchObject({ columns: ['timezone', 'callable_now'], columns_evaluated_at: null });
+
+    const done = await settled(headers, job.job_id);
+    expect(done.status).toBe('completed');
+    const evaluatedAt = Date.parse(done.columns_evaluated_at ?? '');
+    expect(evaluatedAt).toBeLessThanOrEqual(Date.parse(done.completed_at ?? ''));
+    const result = await t.app.inject({ method: 'GET', url: new URL(done.result_url!).pathname });
+    const lines = result.body.trim().split(/\r\n/);
+    expect(lines[0]).toBe('First Name,Last Name,Phone,Line Type,DNC,Time Zone,Callable Now');
+    expect(lines[1]).toMatch(/^Ann,Lee,\(201\) 234-5678,\w+,unchecked,America\/New_York,[01]$/);
+    expect(lines[3]).toBe('Cid,Moe,800-555-1234,toll_free,unchecked,,');
+    expect(lines[4]).toMatch(/^Dee,Fox,123-456-7890,invalid,,,$/);
+
+    const refused = await create(headers, { file_name: 'x.csv', phone_col: 'Phone', columns: ['weather'] });
+    expect(refused.status).toBe(400);
+  });
+
   it('gives upload URLs and stored files random names that do not lead to the file reference', async () => {
     const { headers } = await account(10);
     const { job, submitted } = await runJob(headers, LEADS);

@@ -67,6 +67,7 @@ export function registerBulkJobs({
       phoneCol: body.phone_col,
       headerRow: body.header_row === 1,
       mapping: body.mapping,
+      columns: body.columns,
     });
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.

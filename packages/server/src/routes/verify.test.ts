@@ -111,6 +111,36 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     expect(body.invalid_message).toMatch(message);
   });
 
+  it('says the time zones and whether the calling window is open now, for cached answers too', async () => {
+    const { key } = await account(10);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // 12:30 UTC in July: 08:30 in New York, 07:30 in Chicago.
+      vi.setSystemTime(new Date('2026-07-01T12:30:00Z'));
+      // 219 (Indiana) spans Eastern and Central: the strictest answer.
+      expect((await verify(key, '219-234-5678')).body).toMatchObject({
+        timezones: ['America/New_York', 'America/Chicago'],
+        callable_now: false,
+        callable_reason: null,
+      });
+      expect((await verify(key, '317-234-5678')).body).toMatchObject({
+        timezones: ['America/New_York'],
+        callable_now: true,
+      });
+      expect((await verify(key, '800-356-9377')).body).toMatchObject({
+        timezones: [],
+        callable_now: null,
+        callable_reason: expect.stringContaining('Toll-free numbers have no local time zone'),
+      });
+      expect((await verify(key, '123')).body).toMatchObject({ timezones: [], callable_now: null });
+      // An hour on, the cached answer is as of now: open in Chicago too.
+      vi.setSystemTime(new Date('2026-07-01T13:30:00Z'));
+      expect((await verify(key, '219-234-5678')).body).toMatchObject({ cached: true, callable_now: true });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('reports an extension and checks the number without it', async () => {
     const { key } = await account(1);
     const { body } = await verify(key, '201-234-5678 x45');

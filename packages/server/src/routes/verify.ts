@@ -1,7 +1,14 @@
-import { routes, type VerifyProofStatement, type VerifyResult } from '@scrub/contract';
-import { checkPhone, type DncSet, dataSourceOf } from '@scrub/engine';
+import { routes, type VerifyBatchItem, type VerifyProofStatement, type VerifyResult } from '@scrub/contract';
+import {
+  CallingClock,
+  callingWindowOf,
+  checkPhone,
+  type DncSet,
+  dataSourceOf,
+  type LineType,
+} from '@scrub/engine';
 import { getProfile } from '../account/profiles.js';
-import type { CheckAnswer } from '../checks/answer-cache.js';
+import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
 import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
@@ -31,14 +38,72 @@ function answerFor(
   };
 }
 
-function withCharge(answer: CheckAnswer, cached: boolean, charge: CheckCharge): VerifyResult {
-  if (charge.unlimited) return { ...answer, cached };
-  return { ...answer, cached, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
+function withCharge(
+  answer: CheckAnswer,
+  cached: boolean,
+  charge: CheckCharge,
+  clock: CallingClock,
+): VerifyResult {
+  // As of now, for a cached answer too: whether a number may be called changes by the minute.
+  const window = callingWindowOf(
+    answer.line_type === 'invalid' ? null : answer.phone_number,
+    answer.line_type as LineType,
+    clock,
+  );
+  const answered = {
+    ...answer,
+    cached,
+    timezones: window.timeZones as string[],
+    callable_now: window.callableNow,
+    callable_reason: window.reason,
+  };
+  if (charge.unlimited) return answered;
+  return { ...answered, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
+}
+
+/** How a batch's valid numbers are paid: new ones, and ones the cache already answered. */
+interface BatchBilling {
+  /** Distinct numbers to charge for, each first seen in the batch. */
+  billable: string[];
+  /** Numbers answered from the cache: paid for by an earlier check. */
+  cached: Set<string>;
+}
+
+/**
+ * Sorts a batch's valid numbers as single checks would be charged: a number the cache answered
+ * (and whose first check was paid for) is free; every other distinct number costs one credit,
+ * however often the batch repeats it.
+ */
+async function billingOf(
+  answers: CheckAnswer[],
+  cache: AnswerCache,
+  profileId: string,
+  generation: string,
+): Promise<BatchBilling> {
+  const seen = new Set<string>();
+  const found: [string, CachedAnswer][] = [];
+  const billable: string[] = [];
+  for (const answer of answers) {
+    if (answer.line_type === 'invalid' || seen.has(answer.phone_number)) continue;
+    seen.add(answer.phone_number);
+    const entry = cache.get(profileId, generation, answer.phone_number);
+    if (entry) found.push([answer.phone_number, entry]);
+    else billable.push(answer.phone_number);
+  }
+  const cached = new Set<string>();
+  // A cached answer whose first check is still being paid for waits for it; if that was refused, it is new.
+  const paid = await Promise.all(found.map(([, entry]) => entry.paid));
+  found.forEach(([e164], i) => {
+    if (paid[i]) cached.add(e164);
+    else billable.push(e164);
+  });
+  return { billable, cached };
 }
 
 /**
  * GET /verify: one number, one credit. Invalid numbers are answered free (there is nothing to look
  * up); a repeat within the cache time is answered from the cache, free, and says `cached: true`.
+ * POST /verify: up to 10,000 numbers, charged as those single checks would be, in one charge.
  */
 export function registerVerify({
   registry,
@@ -52,6 +117,25 @@ export function registerVerify({
 }: ServerContext): void {
   // Versions of a snapshot, worked out once per snapshot rather than once per answer.
   const versionsOf = new WeakMap<ReferenceSnapshot, Record<string, string>>();
+
+  /**
+   * One snapshot per request (a swap during it cannot mix versions), and the account's own list
+   * from memory: a query only when it changed since this process read it.
+   */
+  async function snapshotForChecks(profileId: string) {
+    refusePausedChecks(referenceData, config.requireDnc);
+    const snapshot = referenceData.current();
+    const dnc = await suppressionLists.dncFor(snapshot, profileId);
+    const generation = `${referenceData.ref.generation}.${dnc.version}`;
+    let shared = versionsOf.get(snapshot);
+    if (shared === undefined) {
+      shared = referenceData.versions();
+      versionsOf.set(snapshot, shared);
+    }
+    // An account with a list of its own answers from it too, and says which version.
+    const versions = dnc.set === snapshot.dnc ? shared : { ...shared, 'dnc:internal': dnc.version };
+    return { snapshot, generation, versions, dnc: dnc.set };
+  }
 
   /** `proof=1`: the answer, signed; charged nothing more than the answer itself. */
   async function withProof(result: VerifyResult, profileId: string): Promise<VerifyResult> {
@@ -79,29 +163,18 @@ export function registerVerify({
   });
 
   async function answerOne(p: string, profileId: string): Promise<VerifyResult> {
-    refusePausedChecks(referenceData, config.requireDnc);
-    // One snapshot per answer: a swap during this request cannot mix versions.
-    const snapshot = referenceData.current();
-    // The account's own list from memory: a query only when it changed since this process read it.
-    const dnc = await suppressionLists.dncFor(snapshot, profileId);
-    const generation = `${referenceData.ref.generation}.${dnc.version}`;
-    let versions = versionsOf.get(snapshot);
-    if (versions === undefined) {
-      versions = referenceData.versions();
-      versionsOf.set(snapshot, versions);
-    }
-    // An account with a list of its own answers from it too, and says which version.
-    const used = dnc.set === snapshot.dnc ? versions : { ...versions, 'dnc:internal': dnc.version };
-    const answer = answerFor(p, snapshot, dnc.set, used);
+    const { snapshot, generation, versions, dnc } = await snapshotForChecks(profileId);
+    const clock = new CallingClock();
+    const answer = answerFor(p, snapshot, dnc, versions);
     if (answer.line_type === 'invalid') {
-      return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number));
+      return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
     }
 
     const e164 = answer.phone_number;
     // A repeat waits for the first check's payment; if that was refused, the next waiter pays.
     for (let cached = answerCache.get(profileId, generation, e164); cached; ) {
       if (await cached.paid)
-        return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164));
+        return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164), clock);
       const next = answerCache.get(profileId, generation, e164);
       cached = next === cached ? undefined : next;
     }
@@ -115,11 +188,60 @@ export function registerVerify({
     try {
       const charge = await checkCharger.charge(profileId, 1, e164);
       settlePaid(true);
-      return withCharge(answer, false, charge);
+      return withCharge(answer, false, charge, clock);
     } catch (error) {
       answerCache.delete(profileId, generation, e164);
       settlePaid(false);
       throw error;
     }
   }
+
+  registry.add(routes.verifyBatch, async ({ body, principal }) => {
+    const { profileId } = principal;
+    const { snapshot, generation, versions, dnc } = await snapshotForChecks(profileId);
+    const clock = new CallingClock();
+    const { phones } = body;
+    const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions));
+    const { billable, cached } = await billingOf(answers, answerCache, profileId, generation);
+
+    // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.
+    let settlePaid: (paid: boolean) => void = () => {};
+    const paid = new Promise<boolean>((resolve) => {
+      settlePaid = resolve;
+    });
+    const firstAnswer = new Map<string, CheckAnswer>();
+    for (const answer of answers) {
+      if (answer.line_type !== 'invalid' && !firstAnswer.has(answer.phone_number)) {
+        firstAnswer.set(answer.phone_number, answer);
+      }
+    }
+    for (const e164 of billable) {
+      answerCache.set(profileId, generation, e164, { answer: firstAnswer.get(e164)!, paid });
+    }
+    let charge: CheckCharge;
+    try {
+      charge = await checkCharger.chargeBatch(profileId, billable.length, `batch of ${phones.length}`);
+      settlePaid(true);
+    } catch (error) {
+      for (const e164 of billable) answerCache.delete(profileId, generation, e164);
+      settlePaid(false);
+      throw error;
+    }
+
+    // Each number answered as its single check would be: the first of a new number costs 1, a
+    // repeat in the batch or an answer from the cache 0 (`cached: true`), an invalid one 0.
+    const charged = new Set<string>();
+    const results: VerifyBatchItem[] = answers.map((answer, i) => {
+      const e164 = answer.phone_number;
+      const valid = answer.line_type !== 'invalid';
+      const fresh = valid && !cached.has(e164) && !charged.has(e164);
+      if (fresh) charged.add(e164);
+      const itemCharge: CheckCharge = charge.unlimited
+        ? charge
+        : { unlimited: false, deducted: fresh ? 1 : 0, remaining: charge.remaining };
+      return { input: phones[i]!, ...withCharge(answer, valid && !fresh, itemCharge, clock) };
+    });
+    if (charge.unlimited) return { results };
+    return { results, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
+  });
 }

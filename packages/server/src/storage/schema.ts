@@ -203,6 +203,10 @@ export interface BulkJobsTable {
   phone_col: Json<string | number>;
   header_row: boolean;
   mapping: Json<Record<string, string | number>>;
+  /** Optional result columns asked for (migration 0011-job-columns). */
+  output_columns: Json<string[]>;
+  /** When the result's `callable_now` cells were evaluated: the scrub's start. */
+  columns_evaluated_at: Date | null;
   status: BulkJobStatus;
   upload_key: string;
   upload_expires_at: Date | null;

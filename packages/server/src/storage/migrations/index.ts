@@ -13,6 +13,7 @@ import * as m0011 from './0011-agency-clients.js';
 import * as m0013 from './0013-suppression-lists.js';
 import * as m0014 from './0014-proof-of-scrub.js';
 import * as m0015 from './0015-webhooks.js';
+import * as m0016 from './0016-job-columns.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-suppression-lists': m0013,
   '0014-proof-of-scrub': m0014,
   '0015-webhooks': m0015,
+  '0016-job-columns': m0016,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,170 @@
+// POST /verify (batches of 10,000 numbers) beside GET /verify one number at a time, in one run,
+// and the credits it took.
+//
+//   pnpm --filter @scrub/server bench          (after `pnpm build`)
+//   node bench/verify-batch.ts [batches]        (default 20)
+//
+// Target (issue 16): at least 1,000,000 numbers per second per request on the server side: a
+// request of 10,000 new numbers handed to the server in process (no socket), parsed, checked,
+// charged and answered. Also printed: the same over loopback from the client, and single checks
+// for the ratio, and the bare loop: the engine's answers alone. Each batch holds distinct valid numbers never checked before, so none comes from
+// the cache, and afterwards the account must have lost exactly one credit per number.
+
+import { CallingClock, callingWindowOf, checkPhone, DncSet, sampleExchangeTable } from '@scrub/engine';
+import {
+  applyLedgerEntry,
+  ensureProfile,
+  ledgerTotals,
+  loadConfig,
+  rotateApiKey,
+  startServer,
+} from '@scrub/server';
+
+const BATCHES = Number(process.argv[2] ?? 20);
+const BATCH = 10_000;
+const SINGLES = 2_000;
+const CREDITS = 50_000_000;
+const TARGET = 1_000_000;
+
+const server = await startServer(
+  loadConfig(
+    {
+      SCRUB_LOG_LEVEL: 'silent',
+      SCRUB_RATE_LIMIT_PER_KEY: '1000000/s',
+      SCRUB_RATE_LIMIT_PER_ACCOUNT: '1000000/s',
+      SCRUB_RATE_LIMIT_PER_ADDRESS: '1000000/s',
+    },
+    { host: '127.0.0.1', port: 0, database: { kind: 'pglite', dataDir: null } },
+  ),
+  false,
+);
+const db = server.database.db;
+const profile = await ensureProfile(db, {
+  sub: 'bench',
+  email: 'bench@example.com',
+  name: 'Bench',
+  role: 'User',
+});
+await applyLedgerEntry(db, { profileId: profile.id, delta: CREDITS, kind: 'grant' });
+const { api_key: apiKey } = await rotateApiKey(db, profile.id);
+
+// Distinct valid numbers in the 201 area code: no repeat, no cache hit. Exchanges that are never
+// valid (N11, 555, 950, 958, 959) are left out, so that every number costs a credit.
+const EXCHANGES = Array.from({ length: 800 }, (_, i) => 200 + i).filter(
+  (nxx) => nxx % 100 !== 11 && ![555, 950, 958, 959].includes(nxx),
+);
+let next = 0;
+const nextNumber = () => {
+  const n = next++;
+  return `201${EXCHANGES[Math.floor(n / 10_000) % EXCHANGES.length]}${String(n % 10_000).padStart(4, '0')}`;
+};
+
+/** Server side: the request handed to the server in process (Fastify's inject: no socket), parsed, checked, charged and its answer serialised. */
+async function injectBatch(): Promise<number> {
+  const payload = JSON.stringify({ phones: Array.from({ length: BATCH }, nextNumber) });
+  const started = performance.now();
+  const response = await server.app.inject({
+    method: 'POST',
+    url: '/verify',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    payload,
+  });
+  const elapsed = performance.now() - started;
+  if (response.statusCode !== 200)
+    throw new Error(`batch failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
+  return elapsed;
+}
+
+async function postBatch(): Promise<number> {
+  const phones = Array.from({ length: BATCH }, nextNumber);
+  const started = performance.now();
+  const response = await fetch(`${server.url}/verify`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ phones }),
+  });
+  const body = (await response.json()) as { results?: unknown[] };
+  if (response.status !== 200 || body.results?.length !== BATCH)
+    throw new Error(`batch failed: ${response.status}`);
+  return performance.now() - started;
+}
+
+/**
+ * The bare loop: the engine's answers for a batch (parse, classify, DNC lookup, calling window),
+ * what the handler computes per number, without HTTP, validation, charging or JSON.
+ */
+function bareLoop(): number {
+  const exchange = sampleExchangeTable();
+  const dnc = { set: new DncSet() };
+  const phones = Array.from(
+    { length: BATCH },
+    (_, i) => `201${200 + (i % 800)}${String(i).padStart(4, '0')}`,
+  );
+  const times: number[] = [];
+  for (let round = 0; round < 10; round++) {
+    const started = performance.now();
+    const clock = new CallingClock();
+    let callable = 0;
+    for (const phone of phones) {
+      const check = checkPhone(phone, exchange, dnc);
+      if (callingWindowOf(check.e164, check.lineType, clock).callableNow) callable++;
+    }
+    times.push(performance.now() - started);
+    if (callable < 0) throw new Error('unreachable');
+  }
+  return times.sort((a, b) => a - b)[5]!;
+}
+const bareMs = bareLoop();
+
+console.log(`${BATCHES} batches of ${BATCH.toLocaleString('en-US')} numbers, Node ${process.version}`);
+for (let i = 0; i < 3; i++) await injectBatch(); // warm up: JIT, the first transactions
+const serverMs: number[] = [];
+for (let i = 0; i < BATCHES; i++) serverMs.push(await injectBatch());
+const clientMs: number[] = [];
+for (let i = 0; i < Math.ceil(BATCHES / 4); i++) clientMs.push(await postBatch());
+
+const singlesStarted = performance.now();
+const statuses = new Map<number, number>();
+for (let i = 0; i < SINGLES; i += 64) {
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      const response = await fetch(`${server.url}/verify?p=${nextNumber()}&k=${apiKey}`);
+      await response.arrayBuffer();
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    }),
+  );
+}
+const singlesPerSecond = (Math.ceil(SINGLES / 64) * 64) / ((performance.now() - singlesStarted) / 1000);
+if (statuses.size !== 1 || !statuses.has(200))
+  console.log('single checks answered', Object.fromEntries(statuses));
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const serverRate = BATCH / (median(serverMs) / 1000);
+const clientRate = BATCH / (median(clientMs) / 1000);
+console.table({
+  'bare loop (engine answers only)': {
+    'numbers/s': Math.round(BATCH / (bareMs / 1000)),
+    'median ms per batch': bareMs.toFixed(1),
+  },
+  'POST /verify, server side': {
+    'numbers/s': Math.round(serverRate),
+    'median ms per batch': median(serverMs).toFixed(1),
+  },
+  'POST /verify, client side': {
+    'numbers/s': Math.round(clientRate),
+    'median ms per batch': median(clientMs).toFixed(1),
+  },
+  'GET /verify, 64 at a time': { 'numbers/s': Math.round(singlesPerSecond), 'median ms per batch': '-' },
+});
+console.log(
+  `batch: ${Math.round(serverRate).toLocaleString('en-US')} numbers/s per request on the server side (target at least ${TARGET.toLocaleString('en-US')}: ${serverRate >= TARGET ? 'met' : 'NOT MET'}), ${(serverRate / singlesPerSecond).toFixed(0)}x single checks`,
+);
+
+const totals = await ledgerTotals(db, profile.id);
+const charged = CREDITS - totals.balance;
+const exact = charged === next && totals.sum === totals.balance;
+console.log(
+  `credits taken: ${charged.toLocaleString('en-US')} for ${next.toLocaleString('en-US')} numbers checked: ${exact ? 'exact' : 'NOT EXACT'}`,
+);
+if (!exact) process.exitCode = 1;
+await server.close();
