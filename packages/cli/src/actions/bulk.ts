@@ -1,8 +1,4 @@
-import { createReadStream, createWriteStream, openAsBlob } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { openAsBlob } from 'node:fs';
 import { OUTPUT_COLUMNS } from '@scrub/contract';
 import { CsvError, type CsvPreview, previewCsvFile } from '@scrub/engine/preview';
 import type { BulkJob, CreatedBulkJob, Scrub } from '@scrub/sdk';
