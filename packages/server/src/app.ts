@@ -172,7 +172,7 @@ export async function buildApp({
     identity,
     blobStore,
     bulk,
-    payments: createPaymentServices(app, paymentsSetup, database, mailer),
+    payments: createPaymentServices(app, paymentsSetup, database, mailer, publicUrl),
   };
   for (const register of routeModules) register(context);
   // The operator channel (`/_local/`, embedded database only): not part of the public API.

@@ -13,6 +13,8 @@ export class ApiError extends Error {
       credits_available?: number;
       decline_code?: string | null;
       client_secret?: string;
+      payment_intent_id?: string;
+      next_action_url?: string;
       headers?: Record<string, string>;
     } = {},
   ) {

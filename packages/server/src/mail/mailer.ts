@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Database, MailOutboxTable } from '../storage/schema.js';
 
 /** What the service sends: verification codes, file-ready notices, purchase receipts, and Contact page messages to the operator. */
-export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready' | 'receipt' | 'contact';
+export type MailKind = 'confirm_sign_up' | 'reset_password' | 'file_ready' | 'receipt' | 'refund' | 'contact';
 
 export interface OutgoingMail {
   kind: MailKind;

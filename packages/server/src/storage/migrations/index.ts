@@ -9,6 +9,7 @@ import * as m0007 from './0007-admin.js';
 import * as m0008 from './0008-payments.js';
 import * as m0009 from './0009-idempotency-keys.js';
 import * as m0010 from './0010-rate-limits.js';
+import * as m0012 from './0012-refunds.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0008-payments': m0008,
   '0009-idempotency-keys': m0009,
   '0010-rate-limits': m0010,
+  '0012-refunds': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {
