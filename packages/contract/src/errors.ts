@@ -13,8 +13,6 @@ export const errorStatus = {
   invalid_api_key: 401,
   token_expired: 401,
   account_disabled: 401,
-  /** A payment link that was never issued (mistyped, or forged). */
-  payment_link_invalid: 401,
   insufficient_credits: 402,
   /** The card was refused; `decline_code` says why when the bank did (`insufficient_funds`). */
   card_declined: 402,
@@ -24,6 +22,8 @@ export const errorStatus = {
   plan_paused: 403,
   not_found: 404,
   file_not_found: 404,
+  /** A payment link that was never issued (mistyped, or forged). */
+  payment_link_invalid: 404,
   method_not_allowed: 405,
   conflict: 409,
   /** Buying needs a saved card first (`POST /payment/setup`). */
