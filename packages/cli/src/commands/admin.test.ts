@@ -20,13 +20,18 @@ describe('scrub admin: usage', () => {
     ],
     [['create', '--email', 'pat@example.com'], 'scrub admin create needs a password'],
     [['audit', '--user', 'pat'], '--user takes an account id'],
-    [
-      ['refund', 'pat@example.com', '00000000-0000-4000-8000-000000000001', '--yes'],
-      '--reason is required',
-    ],
+    [['refund', 'pat@example.com', '00000000-0000-4000-8000-000000000001', '--yes'], '--reason is required'],
     [['refund', 'pat@example.com', 'p-1', '--reason', 'x'], 'the purchase id'],
     [
-      ['refund', 'pat@example.com', '00000000-0000-4000-8000-000000000001', '--amount', '2.505', '--reason', 'x'],
+      [
+        'refund',
+        'pat@example.com',
+        '00000000-0000-4000-8000-000000000001',
+        '--amount',
+        '2.505',
+        '--reason',
+        'x',
+      ],
       '--amount takes whole cents',
     ],
     [['as', 'pat@example.com'], "missing required argument 'command'"],

@@ -95,7 +95,9 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     const url = new URL(add.stdout.trim());
     expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/card`);
     expect(add.stderr).toMatch(/works once, until/);
-    const link = await new Scrub({ baseURL: server.url }).payments.getLink(url.searchParams.get('grant') ?? '');
+    const link = await new Scrub({ baseURL: server.url }).payments.getLink(
+      url.searchParams.get('grant') ?? '',
+    );
     expect(link).toMatchObject({ purpose: 'add_card', client_secret: null });
     expect((await scrub(['card', 'add', '4242424242424242'], env)).code).toBe(2);
   });

@@ -33,7 +33,11 @@ const createRefund: Operation = async (ctx, params) => {
   const paid = Number(data.amount);
   const left = paid - Number(data.amount_refunded ?? 0);
   if (left <= 0) {
-    throw invalidRequest(`Charge ${data.id} has already been refunded.`, undefined, 'charge_already_refunded');
+    throw invalidRequest(
+      `Charge ${data.id} has already been refunded.`,
+      undefined,
+      'charge_already_refunded',
+    );
   }
   const amount = params.integer('amount') ?? left;
   if (amount < 1) throw invalidRequest('Invalid positive integer', 'amount', 'parameter_invalid_integer');

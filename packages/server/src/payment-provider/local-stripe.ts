@@ -8,8 +8,8 @@ import { billingOperations as billing, renewDue } from './local-stripe-billing.j
 import { type Caller, type Operation, OperationContext } from './local-stripe-context.js';
 import { customerOperations as customers } from './local-stripe-customers.js';
 import { authenticate, CommittedError, intentOperations as intents } from './local-stripe-intents.js';
-import { refundOperations as refunds } from './local-stripe-refunds.js';
 import { listOf, pageOf } from './local-stripe-list.js';
+import { refundOperations as refunds } from './local-stripe-refunds.js';
 import {
   type LocalStripeDb,
   objectStore,

@@ -214,7 +214,9 @@ describe.each([
       expect(part).toMatchObject({ id: expect.stringMatching(/^re_/), paymentIntentId, amount: 400 });
       expect(part.metadata).toEqual({ scrub_reason: 'duplicate' });
       expect(await provider.refund(first)).toEqual(part);
-      await expect(provider.refund({ paymentIntentId, amount: 700, idempotencyKey: key() })).rejects.toMatchObject({
+      await expect(
+        provider.refund({ paymentIntentId, amount: 700, idempotencyKey: key() }),
+      ).rejects.toMatchObject({
         type: 'StripeInvalidRequestError',
         param: 'amount',
       });

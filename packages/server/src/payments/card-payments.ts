@@ -249,7 +249,10 @@ export class CardPayments {
    */
   async confirm(profile: Profile, paymentIntentId: string): Promise<PurchaseConfirmation> {
     if (!(await this.s.links.hasPayment(profile.id, paymentIntentId))) {
-      throw new ApiError('not_found', `This account has no payment ${paymentIntentId} waiting for confirmation.`);
+      throw new ApiError(
+        'not_found',
+        `This account has no payment ${paymentIntentId} waiting for confirmation.`,
+      );
     }
     const result = await callProvider(() => this.s.provider.getCharge(paymentIntentId));
     if (result.status === 'requires_action') {

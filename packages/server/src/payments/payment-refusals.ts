@@ -29,7 +29,9 @@ export function authenticationRequired(
       : 'Your bank asks you to confirm this payment (3-D Secure). Confirm it in the dashboard; nothing is charged until you do.',
     {
       client_secret: clientSecret,
-      ...(payment ? { payment_intent_id: payment.paymentIntentId, next_action_url: payment.nextActionUrl } : {}),
+      ...(payment
+        ? { payment_intent_id: payment.paymentIntentId, next_action_url: payment.nextActionUrl }
+        : {}),
     },
   );
 }

@@ -25,7 +25,9 @@ async function purchaseOf(db: Kysely<Database>, profileId: string, purchaseId: s
 function originOf(refund: RefundSummary) {
   const m = refund.metadata;
   const admin =
-    m.scrub_admin_id && m.scrub_admin_email ? { profileId: m.scrub_admin_id, email: m.scrub_admin_email } : null;
+    m.scrub_admin_id && m.scrub_admin_email
+      ? { profileId: m.scrub_admin_id, email: m.scrub_admin_email }
+      : null;
   return { admin, reason: m.scrub_reason || 'Refunded in the payment provider’s dashboard' };
 }
 

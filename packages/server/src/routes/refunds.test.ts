@@ -41,7 +41,12 @@ describe('refunds: by an admin, or made in the provider and reported by its webh
   }, 60_000);
   afterAll(() => t?.close());
 
-  const call = async (headers: Record<string, string>, method: 'GET' | 'POST', url: string, payload?: object) => {
+  const call = async (
+    headers: Record<string, string>,
+    method: 'GET' | 'POST',
+    url: string,
+    payload?: object,
+  ) => {
     const res = await t.app.inject({ method, url, payload, headers });
     return { status: res.statusCode, body: res.json() };
   };
@@ -59,7 +64,12 @@ describe('refunds: by an admin, or made in the provider and reported by its webh
     await call(headers, 'POST', '/payment/setup', { ...address, payment_method_id: 'pm_card_visa' });
     const bought = await call(headers, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
     expect(bought.status).toBe(200);
-    return { profileId: profile.id, email: profile.email, headers, purchaseId: bought.body.purchase_id as string };
+    return {
+      profileId: profile.id,
+      email: profile.email,
+      headers,
+      purchaseId: bought.body.purchase_id as string,
+    };
   }
 
   const credits = async (c: { headers: Record<string, string> }) =>
@@ -177,7 +187,10 @@ describe('refunds: by an admin, or made in the provider and reported by its webh
       .select('provider_object_id')
       .where('id', '=', c.purchaseId)
       .execute();
-    const made = await stripe.refunds.create({ payment_intent: String(purchase?.provider_object_id), amount: 100 });
+    const made = await stripe.refunds.create({
+      payment_intent: String(purchase?.provider_object_id),
+      amount: 100,
+    });
     expect(made).toMatchObject({ object: 'refund', amount: 100, status: 'succeeded' });
     await until(async () => (await refundRows(c.purchaseId)).length === 1);
     const [row] = await refundRows(c.purchaseId);
@@ -199,7 +212,10 @@ describe('refunds: by an admin, or made in the provider and reported by its webh
         method: 'POST',
         url: WEBHOOK_PATH,
         payload: body,
-        headers: { 'content-type': 'application/json', 'stripe-signature': signWebhook(body, LOCAL_KEYS.webhookSecret) },
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': signWebhook(body, LOCAL_KEYS.webhookSecret),
+        },
       });
       expect(res.statusCode).toBe(200);
     }
