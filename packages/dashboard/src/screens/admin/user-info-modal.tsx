@@ -65,10 +65,13 @@ function PurchaseHistory({ userId }: { userId: string }) {
           </Table.Thead>
           <Table.Tbody>
             {list.map((purchase) => (
-              <Table.Tr key={`${purchase.purchase_date}-${purchase.plan_reference}`}>
+              <Table.Tr key={purchase.purchase_id}>
                 <Table.Td>{purchase.purchase_date.slice(0, 10)}</Table.Td>
                 <Table.Td>{purchase.plan_name}</Table.Td>
-                <Table.Td>${purchase.purchase_amount.toFixed(2)}</Table.Td>
+                <Table.Td>
+                  ${purchase.purchase_amount.toFixed(2)}
+                  {purchase.refunded_amount > 0 ? ` (refunded $${purchase.refunded_amount.toFixed(2)})` : ''}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
