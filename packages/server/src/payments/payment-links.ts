@@ -61,19 +61,23 @@ export class PaymentLinks {
     if (!row || (purpose && row.purpose !== purpose)) {
       throw new ApiError(
         'payment_link_invalid',
-        'This payment link is not valid: copy the whole link, or ask for a new one (scrub card add).',
+        'This payment link is not valid: copy the whole link, or ask for a new one.',
       );
     }
+    const another =
+      row.purpose === 'add_card'
+        ? 'Ask for a new one (scrub card add).'
+        : 'Nothing was charged: buy again for a new one.';
     if (row.used_at) {
       throw new ApiError(
         'payment_link_expired',
-        'This payment link was already used: each link works once. Ask for a new one (scrub card add).',
+        `This payment link was already used: each link works once. ${another}`,
       );
     }
     if (row.expires_at.getTime() <= Date.now()) {
       throw new ApiError(
         'payment_link_expired',
-        `This payment link expired (links work for ${PAYMENT_LINK_TTL_SECONDS / 60} minutes). Ask for a new one (scrub card add).`,
+        `This payment link expired (links work for ${PAYMENT_LINK_TTL_SECONDS / 60} minutes). ${another}`,
       );
     }
     return {
