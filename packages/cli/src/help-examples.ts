@@ -128,6 +128,14 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub admin credits sam@example.com +1000 --reason "Refund for job $JOB_ID"',
     'scrub admin credits sam@example.com -200 --reason "Granted twice"',
   ],
+  'admin purchases': [
+    'scrub admin purchases sam@example.com',
+    'scrub --json admin purchases sam@example.com --year 2026',
+  ],
+  'admin refund': [
+    'scrub admin refund sam@example.com "$PURCHASE_ID" --reason "Charged twice" --yes',
+    'scrub admin refund sam@example.com "$PURCHASE_ID" --amount 2.50 --reason "Partial refund"',
+  ],
   'admin audit': ['scrub admin audit', 'scrub admin audit --user "$USER_ID" --limit 50'],
   'admin as': [
     'scrub admin as sam@example.com -- files',

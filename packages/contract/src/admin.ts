@@ -144,6 +144,30 @@ export const AdminAdjustCreditsSchema = z
   .strict();
 export const AdminAdjustCreditsResultSchema = z.object({ message: z.string(), credits: z.number().int() });
 
+/** Refund a purchase, in full or (`amount`, dollars) in part, with a reason the customer is sent. */
+export const AdminRefundSchema = z
+  .object({
+    amount: z.number().positive().multipleOf(0.01).optional(),
+    reason: z.string().trim().min(1, 'a reason is required').max(500),
+  })
+  .strict();
+export const AdminRefundResultSchema = z.object({
+  message: z.string(),
+  /** The provider's refund id (`re_...`). */
+  refund_id: z.string(),
+  purchase_id: z.string(),
+  amount: z.number(),
+  /** Refunded so far for this purchase, this refund included. */
+  refunded_amount: z.number(),
+  /** Credits taken back from the balance. */
+  credits_taken: z.number().int(),
+  /** Credits the refund would take back that were already spent: recorded, not owed. */
+  credits_shortfall: z.number().int(),
+  /** The account's balance afterwards. */
+  credits: z.number().int(),
+});
+export type AdminRefundResult = z.infer<typeof AdminRefundResultSchema>;
+
 /** A short-lived token to act as a user; its `act` claim names the admin. */
 export const ActAsUserSchema = z.object({
   token: z.string(),
@@ -277,6 +301,15 @@ export const adminRoutes = defineRoutes('admin', {
     params: UserIdParams,
     query: PurchaseHistoryQuerySchema,
     response: PurchaseHistorySchema,
+  },
+  adminRefundPurchase: {
+    method: 'POST',
+    path: '/admin/users/{user_id}/purchases/{purchase_id}/refund',
+    auth: 'admin',
+    summary: 'Refund a purchase in full or in part; its credits are taken back pro rata',
+    params: UserIdParams.extend({ purchase_id: z.uuid() }),
+    body: AdminRefundSchema,
+    response: AdminRefundResultSchema,
   },
   adminListAudit: {
     method: 'GET',

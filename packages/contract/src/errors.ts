@@ -22,6 +22,8 @@ export const errorStatus = {
   plan_paused: 403,
   not_found: 404,
   file_not_found: 404,
+  /** A payment link that was never issued (mistyped, or forged). */
+  payment_link_invalid: 404,
   method_not_allowed: 405,
   conflict: 409,
   /** Buying needs a saved card first (`POST /payment/setup`). */
@@ -29,6 +31,8 @@ export const errorStatus = {
   /** A request with this `Idempotency-Key` is still being answered. */
   idempotency_key_in_progress: 409,
   results_not_ready: 409,
+  /** A payment link past its 15 minutes, or already used: ask for a new one. */
+  payment_link_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** The `Idempotency-Key` was used before with another request. */
@@ -78,6 +82,10 @@ export const ErrorEnvelopeSchema = z.object({
   decline_code: z.string().nullable().optional(),
   /** `authentication_required`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
   client_secret: z.string().optional(),
+  /** `authentication_required` on a purchase: the payment intent, for `POST /payment/confirm`. */
+  payment_intent_id: z.string().optional(),
+  /** `authentication_required` on a purchase: a single-use page where the customer confirms it. */
+  next_action_url: z.string().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 

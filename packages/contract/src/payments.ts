@@ -83,11 +83,15 @@ export const PatchSubscriptionSchema = z.object({ action: z.enum(['pause', 'resu
 
 /** Purchase history row (seed document 2, section 3). */
 export const PurchaseSchema = z.object({
+  /** The purchase's id: an admin refunds it by this id. */
+  purchase_id: z.string(),
   plan_reference: PlanReferenceSchema,
   plan_name: z.string(),
   purchase_date: z.string(),
   purchase_amount: z.number(),
   credits_added: z.number().int().nonnegative(),
+  /** Dollars refunded so far (0 when none). */
+  refunded_amount: z.number().nonnegative(),
 });
 export const PurchaseHistoryQuerySchema = z.object({
   year: z.coerce.number().int().min(2000).max(2100).optional(),
@@ -97,6 +101,33 @@ export const PurchaseHistoryQuerySchema = z.object({
 export type Purchase = z.infer<typeof PurchaseSchema>;
 export type PurchaseHistoryQuery = z.input<typeof PurchaseHistoryQuerySchema>;
 export const PurchaseHistorySchema = z.object({ purchases: z.array(PurchaseSchema) });
+
+/** A single-use link for a browser without a session: add a card, or confirm a payment (3-D Secure). */
+export const PaymentLinkSchema = z.object({ url: z.url(), expires_at: z.string() });
+export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
+
+export const PaymentLinkParamsSchema = z.object({ grant: z.string().min(1).max(255) });
+
+/** What a payment link opens; it shows nothing of the account. */
+export const PaymentLinkViewSchema = z.object({
+  purpose: z.enum(['add_card', 'authenticate']),
+  expires_at: z.string(),
+  /** `authenticate`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
+  client_secret: z.string().nullable(),
+});
+export type PaymentLinkView = z.infer<typeof PaymentLinkViewSchema>;
+
+/** `POST /payment/confirm`: after 3-D Secure, the payment intent the purchase answered. */
+export const ConfirmPurchaseRequestSchema = z
+  .object({ payment_intent_id: z.string().startsWith('pi_').max(255) })
+  .strict();
+export const PurchaseConfirmationSchema = z.object({
+  /** `requires_action`: the customer has not finished authenticating yet; ask again later. */
+  status: z.enum(['succeeded', 'requires_action', 'failed']),
+  message: z.string(),
+  purchase: PurchaseResultSchema.nullable(),
+});
+export type PurchaseConfirmation = z.infer<typeof PurchaseConfirmationSchema>;
 
 /** Cards, purchases and subscriptions of the caller's account (docs/payments.md). */
 export const paymentsRoutes = defineRoutes('payments', {
@@ -182,6 +213,38 @@ export const paymentsRoutes = defineRoutes('payments', {
     auth: 'user',
     summary: 'Cancel at the end of the period',
     response: SubscriptionStateSchema,
+  },
+  confirmPurchase: {
+    method: 'POST',
+    path: '/payment/confirm',
+    auth: 'user',
+    summary: 'Where a purchase stands after 3-D Secure; records it once paid',
+    body: ConfirmPurchaseRequestSchema,
+    response: PurchaseConfirmationSchema,
+  },
+  createCardLink: {
+    method: 'POST',
+    path: '/payment/card-link',
+    auth: 'user',
+    summary: 'A single-use link (15 minutes) to add a card in a browser without signing in',
+    response: PaymentLinkSchema,
+  },
+  getPaymentLink: {
+    method: 'GET',
+    path: '/payment/links/{grant}',
+    auth: 'none',
+    summary: 'What a payment link is for (the link is the credential)',
+    params: PaymentLinkParamsSchema,
+    response: PaymentLinkViewSchema,
+  },
+  setupPaymentWithLink: {
+    method: 'POST',
+    path: '/payment/links/{grant}/setup',
+    auth: 'none',
+    summary: "Save a card on the link's account; the link then stops working",
+    params: PaymentLinkParamsSchema,
+    body: PaymentSetupRequestSchema,
+    response: MessageSchema,
   },
   listPurchases: {
     method: 'GET',

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { Navigate, type RouteObject, useSearchParams } from 'react-router';
 import { RequireRole } from './auth/require-role';
 import { RequireSession } from './auth/require-session';
 import { ADMIN_ROLES, STAFF_ROLES } from './auth/use-session';
@@ -39,6 +39,8 @@ const UploadExistingPage = lazy(() => import('./screens/upload-existing/upload-e
 const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
 const PurchasePage = lazy(() => import('./screens/purchase/purchase-page'));
 const CardPage = lazy(() => import('./screens/card/card-page'));
+const CardLinkPage = lazy(() => import('./screens/card/card-link-page'));
+const AuthenticatePage = lazy(() => import('./screens/authenticate/authenticate-page'));
 
 const visitor = (element: React.ReactNode) => <VisitorsOnly>{element}</VisitorsOnly>;
 const member = (element: React.ReactNode) => <RequireSession>{element}</RequireSession>;
@@ -46,6 +48,12 @@ const member = (element: React.ReactNode) => <RequireSession>{element}</RequireS
 const staff = (roles: readonly string[], element: React.ReactNode) =>
   member(<RequireRole roles={roles}>{element}</RequireRole>);
 const handle = (value: RouteHandle) => value;
+
+/** `/card?grant=...` is a card link (`scrub card add`): no session needed; plain `/card` is the member's page. */
+function CardRoute() {
+  const [params] = useSearchParams();
+  return params.get('grant') ? <CardLinkPage /> : member(<CardPage />);
+}
 
 /** The seeds' route table: every screen is a child of one shell. */
 export const routes: RouteObject[] = [
@@ -68,7 +76,8 @@ export const routes: RouteObject[] = [
       { path: '/confirmEmail', element: <ConfirmEmailPage />, handle: handle({ bare: true }) },
       { path: '/accountInfo', element: member(<AccountInfoPage />) },
       { path: '/purchase', element: member(<PurchasePage />) },
-      { path: '/card', element: member(<CardPage />) },
+      { path: '/card', element: <CardRoute /> },
+      { path: '/authenticate', element: <AuthenticatePage /> },
       { path: '/users', element: staff(STAFF_ROLES, <UsersPage />) },
       { path: '/add', element: staff(STAFF_ROLES, <AddUserPage />) },
       { path: '/edit/:userId', element: staff(STAFF_ROLES, <EditUserPage />) },

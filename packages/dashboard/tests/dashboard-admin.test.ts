@@ -1,8 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Scrub } from '@scrub/sdk';
 import type { RunningServer } from '@scrub/server';
-import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import { accountWithApiKey, latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
@@ -260,6 +261,45 @@ describe('the admin screens in Chromium', () => {
     const row = page.getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) });
     await row.waitFor();
     await expect(row.getByText('Direct DB').count()).resolves.toBe(1);
+    await context.close();
+  });
+
+  test("an admin refunds part of a customer's purchase from its purchase history", async () => {
+    const email = `refunded.${Date.now()}@example.com`;
+    const scrub = new Scrub({
+      baseURL: server.url,
+      apiKey: await accountWithApiKey(server, { sub: `refunded-${Date.now()}`, email, credits: 0 }),
+    });
+    await scrub.payments.setup({
+      customer_name: 'Ray Fund',
+      line1: '1 Main St',
+      city: 'Newark',
+      state: 'NJ',
+      payment_method_id: 'pm_card_visa',
+    });
+    await scrub.payments.buy({ reference_code: '79541679412213', amount: 5 });
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(SLOW.timeout);
+    const page = await context.newPage();
+    await logIn(page, BOSS);
+    await open(page, '/admin');
+    const picker = page.getByRole('combobox', { name: 'User account' });
+    await picker.fill(email.slice(0, 10));
+    await page.getByRole('option', { name: new RegExp(email.replace(/\./g, '\\.')) }).click();
+    await page.getByTestId('selected-plan').waitFor();
+    await page.getByRole('button', { name: 'User Information' }).click();
+    const modal = page.getByRole('dialog', { name: 'User Information' });
+    await expect.poll(() => modal.getByTestId('user-info-credits').textContent(), SLOW).toBe('3,557');
+    const row = modal.getByRole('row').filter({ hasText: 'PAY AS YOU GO' }).filter({ hasText: '$5.00' });
+    await row.getByRole('button', { name: 'Refund' }).click();
+    const form = modal.getByRole('group', { name: 'Refund PAY AS YOU GO' });
+    await form.getByLabel('Refund ($)').fill('2');
+    await form.getByLabel('Reason').fill('Charged twice');
+    await form.getByRole('button', { name: 'Refund' }).click();
+    await expect.poll(() => row.textContent(), SLOW).toContain('(refunded $2.00)');
+    await expect.poll(() => modal.getByTestId('user-info-credits').textContent(), SLOW).toBe('2,414');
+    expect((await scrub.purchases.list())[0]).toMatchObject({ refunded_amount: 2 });
     await context.close();
   });
 });

@@ -1,5 +1,6 @@
+import { AuthenticationRequiredError, Scrub } from '@scrub/sdk';
 import type { RunningServer } from '@scrub/server';
-import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import { accountWithApiKey, latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
@@ -227,6 +228,45 @@ describe('payments in the dashboard, in Chromium', () => {
         { timeout: 30_000 },
       )
       .toBe('700');
+    await context.close();
+  });
+
+  test('links from the CLI: a card added and a payment confirmed in a browser that never signed in', async () => {
+    const apiKey = await accountWithApiKey(server, {
+      sub: `linked-${Date.now()}`,
+      email: `linked.${Date.now()}@example.com`,
+      credits: 0,
+    });
+    const scrub = new Scrub({ baseURL: server.url, apiKey });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+
+    const link = await scrub.payments.createCardLink();
+    await page.goto(link.url);
+    await page.getByLabel('Credit or debit card number').waitFor();
+    await fillBilling(page);
+    await typeCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await expect(page.getByTestId('card-link-done').textContent()).resolves.toContain(
+      'Card Added Successfully',
+    );
+    expect(await scrub.payments.listMethods()).toMatchObject([{ last4: '4242', is_default: true }]);
+    await page.goto(link.url);
+    await page.getByText(/already used/).waitFor();
+
+    await scrub.payments.setDefaultMethod('pm_card_authenticationRequired');
+    const refused = await scrub.payments
+      .buy({ reference_code: '79541679412213', amount: 5 })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AuthenticationRequiredError);
+    const { nextActionUrl, paymentIntentId } = refused as AuthenticationRequiredError;
+    await page.goto(nextActionUrl ?? '');
+    await page.getByRole('button', { name: 'Confirm with my bank' }).click();
+    const check = page.getByRole('dialog', { name: '3D Secure authentication' });
+    await check.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.getByTestId('authenticate-done').waitFor();
+    const confirmed = await scrub.payments.confirm(paymentIntentId ?? '');
+    expect(confirmed).toMatchObject({ status: 'succeeded', purchase: { credits_added: 2857 } });
     await context.close();
   });
 });

@@ -127,10 +127,17 @@ export class CardDeclinedError extends APIError {
  */
 export class AuthenticationRequiredError extends APIError {
   readonly clientSecret: string | undefined;
+  /** A purchase's payment intent: `scrub.payments.confirm(paymentIntentId)` once the customer confirmed. */
+  readonly paymentIntentId: string | undefined;
+  /** A purchase's single-use page (15 minutes) where the customer confirms, no sign-in needed. */
+  readonly nextActionUrl: string | undefined;
 
   constructor(status: number, body: unknown, headers: Headers) {
     super(status, body, headers);
-    this.clientSecret = asString(isFields(body) ? body.client_secret : undefined);
+    const fields = isFields(body) ? body : {};
+    this.clientSecret = asString(fields.client_secret);
+    this.paymentIntentId = asString(fields.payment_intent_id);
+    this.nextActionUrl = asString(fields.next_action_url);
   }
 }
 

@@ -200,7 +200,7 @@ export async function buildApp({
     blobStore,
     bulk,
     webhooks,
-    payments: createPaymentServices(app, paymentsSetup, database, mailer),
+    payments: createPaymentServices(app, paymentsSetup, database, mailer, publicUrl),
     proofSigner: await setUpProofSigner(config, publicUrl),
   };
   for (const register of routeModules) register(context);

@@ -66,6 +66,11 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   adminAdjustCredits: (scrub) => scrub.admin.users.adjustCredits('pat@example.com', 10, 'goodwill'),
   adminActAsUser: (scrub) => scrub.admin.users.actAs('pat@example.com'),
   adminListPurchases: (scrub) => scrub.admin.users.purchases('pat@example.com'),
+  adminRefundPurchase: (scrub) =>
+    scrub.admin.users.refund('pat@example.com', '00000000-0000-4000-8000-000000000001', {
+      amount: 2.5,
+      reason: 'duplicate order',
+    }),
   adminListAudit: (scrub) => scrub.admin.audit.list(),
   customerExists: (scrub) => scrub.payments.customerExists(),
   listPaymentMethods: (scrub) => scrub.payments.listMethods(),
@@ -93,6 +98,17 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   rotateWebhookSecret: (scrub) => scrub.webhooks.rotateSecret('we_1'),
   testWebhookEndpoint: (scrub) => scrub.webhooks.test('we_1'),
   listWebhookDeliveries: (scrub) => scrub.webhooks.deliveries('we_1'),
+  confirmPurchase: (scrub) => scrub.payments.confirm('pi_1'),
+  createCardLink: (scrub) => scrub.payments.createCardLink(),
+  getPaymentLink: (scrub) => scrub.payments.getLink('grant-1'),
+  setupPaymentWithLink: (scrub) =>
+    scrub.payments.setupWithLink('grant-1', {
+      customer_name: 'Pat',
+      line1: '1 Main St',
+      city: 'Newark',
+      state: 'NJ',
+      payment_method_id: 'pm_1',
+    }),
 };
 
 /** Which route an SDK call asks for: `request` is stopped before anything goes on the wire. */

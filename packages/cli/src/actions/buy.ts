@@ -14,7 +14,10 @@ const BuyOptionsSchema = z.object({
   yes: z.boolean().optional(),
 });
 
-/** Buys a prepaid plan on the default card; a refused card exits 4 with the provider's reason. */
+/**
+ * Buys a prepaid plan on the default card; a refused card exits 4 with the provider's reason. A
+ * card whose bank wants 3-D Secure prints a page to confirm on and waits for it.
+ */
 export async function buy(planName: string, rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(BuyOptionsSchema, rawOptions);
   const { scrub } = await requireCredentials(context);
@@ -28,10 +31,21 @@ export async function buy(planName: string, rawOptions: unknown, context: Contex
     command: 'scrub buy',
     declined: 'Nothing bought.',
   });
-  const result = await scrub.payments.buy({
-    reference_code: plan.plan_reference,
-    ...(options.amount !== undefined ? { amount: options.amount } : {}),
-  });
+  const result = await scrub.payments
+    .buy({
+      reference_code: plan.plan_reference,
+      ...(options.amount !== undefined ? { amount: options.amount } : {}),
+    })
+    .catch(async (error: unknown) => {
+      const { AuthenticationRequiredError } = await import('@scrub/sdk');
+      if (!(error instanceof AuthenticationRequiredError) || !error.paymentIntentId || !error.nextActionUrl)
+        throw error;
+      const { waitForBank } = await import('../bank-confirmation.js');
+      return waitForBank(scrub, context, {
+        paymentIntentId: error.paymentIntentId,
+        nextActionUrl: error.nextActionUrl,
+      });
+    });
   const { stdout } = context.io;
   if ((await context.output()) === 'json') {
     stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { note } from '../input.js';
 import { useColor } from '../io.js';
+import { openInBrowser } from '../open-browser.js';
 import { renderTable } from '../table.js';
 
 export async function cardList(context: Context): Promise<void> {
@@ -29,32 +29,26 @@ export async function cardList(context: Context): Promise<void> {
   );
 }
 
-/** Opens a URL in the person's browser; a failure only means they open the printed link themselves. */
-function openInBrowser(url: string): void {
-  const command =
-    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  const child = spawn(command, [url], { detached: true, stdio: 'ignore' });
-  child.on('error', () => {});
-  child.unref();
-}
-
 /**
  * Card numbers are typed into the card form of the dashboard (Stripe's fields, or the service's
- * stand-in), never into a terminal or a script: this prints the page's address and opens it at
- * a terminal. The page asks the person to sign in if the browser has no session.
+ * stand-in), never into a terminal or a script: this prints a single-use link to that page (15
+ * minutes, no sign-in needed in the browser) and opens it at a terminal.
  */
 export async function cardAdd(context: Context): Promise<void> {
   const { scrub } = await requireCredentials(context);
-  const url = `${scrub.baseURL}/card?returnUrl=AccountInfo`;
+  const link = await scrub.payments.createCardLink();
   const { stdout } = context.io;
-  if ((await context.output()) === 'json') stdout.write(`${JSON.stringify({ url }, null, 2)}\n`);
-  else stdout.write(`${url}\n`);
+  if ((await context.output()) === 'json') stdout.write(`${JSON.stringify(link, null, 2)}\n`);
+  else stdout.write(`${link.url}\n`);
+  const until = new Date(link.expires_at).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
   if (context.io.stdout.isTTY && context.canPrompt) {
-    openInBrowser(url);
+    openInBrowser(link.url);
     note(
       context,
-      'Opened the card page in your browser; add the card there, then see it with scrub card list.',
+      `Opened the card page in your browser; add the card there (the link works once, until ${until}), then see it with scrub card list.`,
     );
+  } else {
+    note(context, `Open the link in a browser to add the card: it works once, until ${until}.`);
   }
 }
 

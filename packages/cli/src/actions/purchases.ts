@@ -19,14 +19,19 @@ const PurchasesOptionsSchema = z
   })
   .refine((o) => o.month === undefined || o.year !== undefined, { message: '--month needs --year' });
 
-export async function purchases(rawOptions: unknown, context: Context): Promise<void> {
+/** The caller's purchase history, or (`user`, for admins) another account's. */
+export async function purchases(rawOptions: unknown, context: Context, user?: string): Promise<void> {
   const options = parseInput(PurchasesOptionsSchema, rawOptions);
   const { scrub } = await requireCredentials(context);
-  const rows = await scrub.purchases.list({
+  const query = {
     ...(options.year !== undefined ? { year: options.year } : {}),
     ...(options.month !== undefined ? { month: options.month } : {}),
     per_page: options.limit,
-  });
+  };
+  const rows =
+    user === undefined
+      ? await scrub.purchases.list(query)
+      : (await scrub.admin.users.purchases(user, query)).purchases;
   const { stdout } = context.io;
   if ((await context.output()) === 'json') {
     stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -37,6 +42,10 @@ export async function purchases(rawOptions: unknown, context: Context): Promise<
     p.plan_name,
     `$${p.purchase_amount}`,
     count(p.credits_added),
+    p.refunded_amount > 0 ? `$${p.refunded_amount}` : '',
+    p.purchase_id,
   ]);
-  stdout.write(`${await renderTable(['Date', 'Plan', 'Amount', 'Credits'], cells, useColor(context.io))}\n`);
+  stdout.write(
+    `${await renderTable(['Date', 'Plan', 'Amount', 'Credits', 'Refunded', 'Id'], cells, useColor(context.io))}\n`,
+  );
 }

@@ -21,6 +21,20 @@ describe('scrub admin: usage', () => {
     [['create', '--email', 'pat@example.com'], 'scrub admin create needs a password'],
     [['edit', 'pat@example.com', '--agency', ' '], '--agency cannot be empty'],
     [['audit', '--user', 'pat'], '--user takes an account id'],
+    [['refund', 'pat@example.com', '00000000-0000-4000-8000-000000000001', '--yes'], '--reason is required'],
+    [['refund', 'pat@example.com', 'p-1', '--reason', 'x'], 'the purchase id'],
+    [
+      [
+        'refund',
+        'pat@example.com',
+        '00000000-0000-4000-8000-000000000001',
+        '--amount',
+        '2.505',
+        '--reason',
+        'x',
+      ],
+      '--amount takes whole cents',
+    ],
     [['as', 'pat@example.com'], "missing required argument 'command'"],
   ])('refuses %j with exit 2', async (args, message) => {
     const result = await scrub(['admin', ...args], env);
@@ -30,7 +44,19 @@ describe('scrub admin: usage', () => {
 
   it('lists its commands', async () => {
     const result = await scrub(['admin', '--help'], env);
-    for (const name of ['users', 'user', 'create', 'edit', 'disable', 'enable', 'credits', 'audit', 'as']) {
+    for (const name of [
+      'users',
+      'user',
+      'create',
+      'edit',
+      'disable',
+      'enable',
+      'credits',
+      'purchases',
+      'refund',
+      'audit',
+      'as',
+    ]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
   });

@@ -91,6 +91,29 @@ export function adminCommand(context: Context): Command {
       await adminCredits(user, change, options, context);
     });
   admin
+    .command('purchases')
+    .description("an account's purchase history, newest first, with each purchase's id")
+    .argument(...USER_ARGUMENT)
+    .option('--year <year>', 'only this year')
+    .option('--month <month>', 'only this month (1-12) of --year')
+    .option('--limit <n>', 'at most this many (1-100, default 20)')
+    .action(async (user: string, options: unknown) => {
+      const { purchases } = await import('../actions/purchases.js');
+      await purchases(options, context, user);
+    });
+  admin
+    .command('refund')
+    .description("refund a purchase to the customer's card; its credits are taken back pro rata")
+    .argument(...USER_ARGUMENT)
+    .argument('<purchase>', 'the purchase id (scrub admin purchases <user>)')
+    .option('--amount <dollars>', 'refund only this much (default: all that is left)')
+    .option('--reason <text>', 'why (required; mailed to the customer, kept in the audit log)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (user: string, purchase: string, options: unknown) => {
+      const { adminRefund } = await import('../actions/admin-refund.js');
+      await adminRefund(user, purchase, options, context);
+    });
+  admin
     .command('audit')
     .description('the audit log, newest first (Super Admins)')
     .option('--user <id>', "only entries about this account's id")

@@ -91,9 +91,57 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     expect((await scrub(['card', 'default', 'pm_unknown'], env)).code).toBe(1);
     const add = await scrub(['card', 'add'], env);
     expect(add.code).toBe(0);
-    expect(add.stdout.trim()).toBe(`${server.url}/card?returnUrl=AccountInfo`);
+    // A single-use link: the browser that opens it adds a card to this account without signing in.
+    const url = new URL(add.stdout.trim());
+    expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/card`);
+    expect(add.stderr).toMatch(/works once, until/);
+    const link = await new Scrub({ baseURL: server.url }).payments.getLink(
+      url.searchParams.get('grant') ?? '',
+    );
+    expect(link).toMatchObject({ purpose: 'add_card', client_secret: null });
     expect((await scrub(['card', 'add', '4242424242424242'], env)).code).toBe(2);
   });
+
+  /** The built-in provider's newest payment intent waiting for 3-D Secure, as its operator API lists them. */
+  async function waitingIntent(): Promise<string> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const res = await fetch(`${server.url}/_stripe/v1/payment_intents?limit=5`, {
+        headers: { authorization: 'Bearer sk_test_local_scrub' },
+      });
+      const { data } = (await res.json()) as { data: { id: string; status: string }[] };
+      const waiting = data.find((intent) => intent.status === 'requires_action');
+      if (waiting) return waiting.id;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('no payment intent asked for 3-D Secure');
+  }
+
+  /** The customer answers the bank's check on the provider's test page. */
+  const authenticate = (intent: string, outcome: 'complete' | 'fail') =>
+    fetch(`${server.url}/_stripe/authenticate/${intent}?outcome=${outcome}`, { method: 'POST' });
+
+  it('buy with a card that wants 3-D Secure prints the confirmation page, waits, then reports the credits', async () => {
+    const env = await account();
+    await new Scrub({ baseURL: server.url, apiKey: env.SCRUB_API_KEY }).payments.setDefaultMethod(
+      'pm_card_authenticationRequired',
+    );
+    const running = scrub(['buy', PAYG, '--amount', '5', '--yes'], env);
+    await authenticate(await waitingIntent(), 'complete');
+    const bought = await running;
+    expect(bought.code, bought.stderr).toBe(0);
+    expect(bought.stderr).toMatch(/confirm this payment \(3-D Secure\)/);
+    expect(bought.stderr).toContain(`${server.url}/authenticate?grant=`);
+    expect(bought.stdout).toMatch(/Credits added\s+2,857/);
+    expect(JSON.parse((await scrub(['--json', 'credits'], env)).stdout).credits).toBe(700 + 2857);
+
+    const refused = scrub(['buy', PAYG, '--amount', '5', '--yes'], env);
+    await authenticate(await waitingIntent(), 'fail');
+    const failed = await refused;
+    expect(failed.code).toBe(4);
+    expect(failed.stderr).toMatch(/not completed.*Nothing was charged/);
+    expect(JSON.parse((await scrub(['--json', 'credits'], env)).stdout).credits).toBe(700 + 2857);
+  }, 60_000);
 
   it('subscription start, pause (checks then refused: plan_paused), resume, switch, cancel', async () => {
     const env = await account();

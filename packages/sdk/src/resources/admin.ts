@@ -103,6 +103,23 @@ export class AdminUsers extends APIResource {
     return this.client.request(routes.adminListPurchases, { ...params, user_id: user }, options);
   }
 
+  /**
+   * Refunds a purchase (its `purchase_id` from `purchases`) in full, or `amount` dollars of it, with
+   * a reason the customer is mailed. Its credits are taken back pro rata, never below zero.
+   */
+  refund(
+    user: string,
+    purchaseId: string,
+    params: Omit<InputOf<typeof routes.adminRefundPurchase>, 'user_id' | 'purchase_id'>,
+    options?: RequestOptions,
+  ) {
+    return this.client.request(
+      routes.adminRefundPurchase,
+      { ...params, user_id: user, purchase_id: purchaseId },
+      options,
+    );
+  }
+
   /** A short-lived token to act as the user (never a Super Admin); `asUser` makes a client of it. */
   actAs(user: string, options?: RequestOptions): Promise<ActAsToken> {
     return this.client.request(routes.adminActAsUser, { user_id: user }, options);

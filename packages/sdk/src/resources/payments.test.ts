@@ -30,6 +30,71 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 describe('payments', () => {
+  it('3-D Secure: the error names the payment and its page; waitForConfirmation asks until it is decided', async () => {
+    const purchase = {
+      message: 'Payment Complete',
+      purchase_id: 'p-1',
+      plan_reference: '79541679412213',
+      amount: 5,
+      credits_added: 2857,
+    };
+    const scope = nock(BASE)
+      .post('/payment')
+      .reply(
+        402,
+        failure('authentication_required', 'Confirm it', {
+          client_secret: 'pi_1_secret_x',
+          payment_intent_id: 'pi_1',
+          next_action_url: 'http://scrub.test/authenticate?grant=g',
+        }),
+      )
+      .post('/payment/confirm', { payment_intent_id: 'pi_1' })
+      .twice()
+      .reply(200, { status: 'requires_action', message: 'Waiting', purchase: null })
+      .post('/payment/confirm', { payment_intent_id: 'pi_1' })
+      .reply(200, { status: 'succeeded', message: 'Payment Complete', purchase });
+    const client = scrub();
+    const error = await client.payments.buy({ reference_code: '79541679412213', amount: 5 }).catch((e) => e);
+    expect(error).toBeInstanceOf(AuthenticationRequiredError);
+    expect(error).toMatchObject({
+      clientSecret: 'pi_1_secret_x',
+      paymentIntentId: 'pi_1',
+      nextActionUrl: 'http://scrub.test/authenticate?grant=g',
+    });
+    const seen: string[] = [];
+    const done = await client.payments.waitForConfirmation('pi_1', {
+      pollInterval: 1,
+      onPoll: (state) => seen.push(state.status),
+    });
+    expect(seen).toEqual(['requires_action', 'requires_action', 'succeeded']);
+    expect(done.purchase).toEqual(purchase);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('card links: made with credentials, used without', async () => {
+    const link = { url: 'http://scrub.test/card?grant=g', expires_at: '2026-11-25T17:00:00.000Z' };
+    const scope = nock(BASE)
+      .post('/payment/card-link')
+      .reply(200, link)
+      .get('/payment/links/g')
+      .reply(200, { purpose: 'add_card', expires_at: link.expires_at, client_secret: null })
+      .post('/payment/links/g/setup', (body) => body.payment_method_id === 'pm_1' && !('grant' in body))
+      .reply(200, { message: 'Card Added Successfully.' });
+    const client = scrub();
+    expect(await client.payments.createCardLink()).toEqual(link);
+    expect((await client.payments.getLink('g')).purpose).toBe('add_card');
+    expect(
+      await client.payments.setupWithLink('g', {
+        customer_name: 'Pat',
+        line1: '1 Main St',
+        city: 'Newark',
+        state: 'NJ',
+        payment_method_id: 'pm_1',
+      }),
+    ).toBe('Card Added Successfully.');
+    expect(scope.isDone()).toBe(true);
+  });
+
   it('reads the customer, the saved cards, and saves a card with its address', async () => {
     const card = {
       id: 'pm_1',

@@ -15,6 +15,8 @@ export class ApiError extends Error {
       required?: number;
       decline_code?: string | null;
       client_secret?: string;
+      payment_intent_id?: string;
+      next_action_url?: string;
       headers?: Record<string, string>;
     } = {},
   ) {

@@ -57,12 +57,15 @@ export function envelope(
   return { error: { code, message, request_id: requestId, ...(issues ? { issues } : {}) }, message, ...rest };
 }
 
+/** The body an expected failure is answered with (also stored for `Idempotency-Key` replays). */
+export function errorEnvelopeOf(error: ApiError, requestId: string): ErrorEnvelope {
+  const { headers: _headers, issues, ...counts } = error.extra;
+  return envelope(error.code, error.message, requestId, { issues, ...counts });
+}
+
 function sendApiError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
-  const { headers, issues, ...counts } = error.extra;
-  if (headers) reply.headers(headers);
-  return reply
-    .status(error.status)
-    .send(envelope(error.code, error.message, request.id, { issues, ...counts }));
+  if (error.extra.headers) reply.headers(error.extra.headers);
+  return reply.status(error.status).send(errorEnvelopeOf(error, request.id));
 }
 
 /**

@@ -86,6 +86,44 @@ describe('Idempotency-Key on every POST, PUT, PATCH and DELETE', () => {
     expect(totals).toMatchObject({ balance: 700 + 2857, sum: 700 + 2857 });
   });
 
+  it('a declined purchase retried with its key answers the same refusal and never charges; bad input is not kept', async () => {
+    const a = await account();
+    await send(a.key, 'POST', '/payment/setup', { ...address, payment_method_id: 'pm_card_visa' }, 'setup-d');
+    // A card that saves fine and declines every charge.
+    const declining = await send(a.key, 'PUT', '/payment-method', {
+      payment_method_id: 'pm_card_chargeCustomerFail',
+    });
+    expect(declining.status).toBe(200);
+    const buy = { reference_code: PAYG, amount: 5 };
+    const first = await send(a.key, 'POST', '/payment', buy, 'buy-declined');
+    expect(first).toMatchObject({ status: 402, body: { error: { code: 'card_declined' } } });
+    const again = await send(a.key, 'POST', '/payment', buy, 'buy-declined');
+    expect(again).toMatchObject({ status: 402, body: first.body, replayed: 'true' });
+    // Even with a good card now, the key keeps its answer: the retry never charges.
+    const [visa] = (
+      await t.app.inject({ method: 'GET', url: '/payment-methods', headers: { 'x-api-key': a.key } })
+    )
+      .json()
+      .payment_methods.filter((card: { last4: string }) => card.last4 === '4242');
+    await send(a.key, 'PUT', '/payment-method', { payment_method_id: visa.id });
+    expect(await send(a.key, 'POST', '/payment', buy, 'buy-declined')).toMatchObject({
+      status: 402,
+      body: first.body,
+    });
+    const purchases = await t.database.db
+      .selectFrom('purchases')
+      .select('id')
+      .where('profile_id', '=', a.profileId)
+      .execute();
+    expect(purchases).toHaveLength(1); // the card verification only
+    // A request refused before any work keeps nothing: the same key with the request fixed is served.
+    const bad = await send(a.key, 'POST', '/payment', { reference_code: PAYG, amount: -5 }, 'buy-fixed');
+    expect(bad.status).toBe(400);
+    const fixed = await send(a.key, 'POST', '/payment', buy, 'buy-fixed');
+    expect(fixed).toMatchObject({ status: 200, body: { credits_added: 2857 } });
+    expect(fixed.replayed).toBeUndefined();
+  });
+
   it('a bulk job created and submitted twice with one key is one job, charged once', async () => {
     const a = await account(10);
     const job = { file_name: 'leads.csv', phone_col: 0, csv_content: 'phone\n2023334444\n2023336666\n' };

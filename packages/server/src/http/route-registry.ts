@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { AuthRequirement } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from './api-error.js';
+import { errorEnvelopeOf } from './error-handler.js';
 import { fingerprintOf, type IdempotencyStore, idempotencyKeyOf } from './idempotency.js';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -33,6 +34,16 @@ export interface RouteRequest<R extends RouteSpec> {
 }
 
 export type RouteHandler<R extends RouteSpec> = (input: RouteRequest<R>) => Promise<Answer<R>>;
+
+/**
+ * Refusals that are the outcome of the work (402: a card declined, 3-D Secure wanted, credits short;
+ * 409: the account's state refuses it; 410: a link used up) are stored like answers, so a retry
+ * with the same key gets the same refusal and is never charged twice. Refusals before any work
+ * (400 bad input, 401, 403, 404, 429) and failures (5xx) are not: the same key may be sent again
+ * once the request is fixed, and every payment call carries a key derived from it, so re-running
+ * the work charges once.
+ */
+const STORED_REFUSALS = new Set([402, 409, 410]);
 
 /** `/bulk/jobs/{job_id}` becomes `/bulk/jobs/:job_id` for Fastify and a regular expression for 405s. */
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -125,7 +136,11 @@ export class RouteRegistry {
     try {
       answer = await run();
     } catch (error) {
-      await store.abandon(scope, key);
+      if (error instanceof ApiError && STORED_REFUSALS.has(error.status)) {
+        await store.complete(scope, key, error.status, errorEnvelopeOf(error, request.id));
+      } else {
+        await store.abandon(scope, key);
+      }
       throw error;
     }
     await store.complete(scope, key, status, answer);

@@ -5,7 +5,7 @@ import type { Database, MailOutboxTable } from '../storage/schema.js';
 
 /**
  * What the service sends: verification codes, file-ready notices, files a customer mails from
- * Export, purchase receipts, and Contact page messages to the operator.
+ * Export, purchase receipts and refunds, and Contact page messages to the operator.
  */
 export type MailKind =
   | 'confirm_sign_up'
@@ -13,6 +13,7 @@ export type MailKind =
   | 'file_ready'
   | 'file_shared'
   | 'receipt'
+  | 'refund'
   | 'contact';
 
 export interface OutgoingMail {

@@ -101,7 +101,14 @@ export const objectStore = {
   async list(
     db: LocalStripeDb,
     object: string,
-    filter: { customer?: string; email?: string; lookupKeys?: string[]; types?: string[] },
+    filter: {
+      customer?: string;
+      email?: string;
+      lookupKeys?: string[];
+      types?: string[];
+      paymentIntent?: string;
+      charge?: string;
+    },
     page: ListPage,
   ): Promise<{ data: StripeObject[]; has_more: boolean }> {
     let query = db.selectFrom('local_stripe_objects').select(['data', 'seq']).where('object', '=', object);
@@ -111,6 +118,9 @@ export const objectStore = {
       query = query.where('lookup_key', 'in', filter.lookupKeys.length ? filter.lookupKeys : ['']);
     if (filter.types !== undefined)
       query = query.where(sql<string>`data->>'type'`, 'in', filter.types.length ? filter.types : ['']);
+    if (filter.paymentIntent !== undefined)
+      query = query.where(sql<string>`data->>'payment_intent'`, '=', filter.paymentIntent);
+    if (filter.charge !== undefined) query = query.where(sql<string>`data->>'charge'`, '=', filter.charge);
     const cursor = page.startingAfter ?? page.endingBefore;
     if (cursor) {
       const at = db.selectFrom('local_stripe_objects').select('seq').where('id', '=', cursor);

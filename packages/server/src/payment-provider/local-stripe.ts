@@ -9,6 +9,7 @@ import { type Caller, type Operation, OperationContext } from './local-stripe-co
 import { customerOperations as customers } from './local-stripe-customers.js';
 import { authenticate, CommittedError, intentOperations as intents } from './local-stripe-intents.js';
 import { listOf, pageOf } from './local-stripe-list.js';
+import { refundOperations as refunds } from './local-stripe-refunds.js';
 import {
   type LocalStripeDb,
   objectStore,
@@ -68,6 +69,9 @@ const ROUTES: Route[] = [
   route('POST', 'payment_intents/:id/confirm', intents.confirmPaymentIntent, true),
   route('POST', 'payment_intents/:id/cancel', intents.cancelPaymentIntent),
   route('GET', 'charges/:id', intents.retrieveCharge),
+  route('POST', 'refunds', refunds.createRefund),
+  route('GET', 'refunds', refunds.listRefunds),
+  route('GET', 'refunds/:id', refunds.retrieveRefund),
   route('POST', 'products', billing.createProduct),
   route('GET', 'products/:id', billing.retrieveProduct),
   route('POST', 'prices', billing.createPrice),

@@ -191,6 +191,49 @@ describe.each([
       expect(intents.data.map((i) => i.id)).toEqual([(first as { paymentIntentId: string }).paymentIntentId]);
     });
 
+    it('refunds part of a charge, then the rest, once per key; more than is left is refused; charge.refunded is sent', async () => {
+      const customer = await customerWithCard('pm_card_visa');
+      const paid = await provider.charge({
+        customerId: customer.id,
+        amount: 1000,
+        currency: 'usd',
+        description: 'PAY AS YOU GO',
+        idempotencyKey: key(),
+        offSession: true,
+        metadata: { scrub_plan_reference: 'payg' },
+      });
+      expect(paid).toMatchObject({ status: 'succeeded', metadata: { scrub_plan_reference: 'payg' } });
+      const paymentIntentId = (paid as { paymentIntentId: string }).paymentIntentId;
+      const first = {
+        paymentIntentId,
+        amount: 400,
+        idempotencyKey: key(),
+        metadata: { scrub_reason: 'duplicate' },
+      };
+      const part = await provider.refund(first);
+      expect(part).toMatchObject({ id: expect.stringMatching(/^re_/), paymentIntentId, amount: 400 });
+      expect(part.metadata).toEqual({ scrub_reason: 'duplicate' });
+      expect(await provider.refund(first)).toEqual(part);
+      await expect(
+        provider.refund({ paymentIntentId, amount: 700, idempotencyKey: key() }),
+      ).rejects.toMatchObject({
+        type: 'StripeInvalidRequestError',
+        param: 'amount',
+      });
+      const rest = await provider.refund({ paymentIntentId, idempotencyKey: key() });
+      expect(rest.amount).toBe(600);
+      expect((await provider.listRefunds(paymentIntentId)).map((r) => r.id)).toEqual([part.id, rest.id]);
+      const charge = await stripe.charges.retrieve(
+        String((await stripe.paymentIntents.retrieve(paymentIntentId)).latest_charge),
+      );
+      expect(charge).toMatchObject({ amount_refunded: 1000, refunded: true });
+      await expect(provider.refund({ paymentIntentId, idempotencyKey: key() })).rejects.toMatchObject({
+        code: 'charge_already_refunded',
+      });
+      const events = await stripe.events.list({ type: 'charge.refunded', limit: 5 });
+      expect(events.data.some((e) => (e.data.object as { id: string }).id === charge.id)).toBe(true);
+    });
+
     it('refuses an idempotency key reused with another request', async () => {
       const customer = await customerWithCard('pm_card_visa');
       const idempotencyKey = key();

@@ -43,6 +43,18 @@ export interface PaymentProvider {
   charge(input: ChargeInput): Promise<ChargeResult>;
   /** Where a charge stands now (after the customer's 3-D Secure step). */
   getCharge(paymentIntentId: string): Promise<ChargeResult>;
+  /**
+   * Gives back all or part (`amount`, cents; default: what is left) of a paid charge. The same
+   * idempotency key refunds once. More than is left unrefunded is refused (an invalid request).
+   */
+  refund(input: {
+    paymentIntentId: string;
+    amount?: number;
+    idempotencyKey: string;
+    metadata?: Record<string, string>;
+  }): Promise<RefundSummary>;
+  /** Every refund of a payment, oldest first (made here or in Stripe's dashboard). */
+  listRefunds(paymentIntentId: string): Promise<RefundSummary[]>;
 
   /** The recurring price with this lookup key, created if missing (plans map to prices this way). */
   ensurePrice(input: {
@@ -136,9 +148,25 @@ export interface Decline {
 }
 
 export type ChargeResult =
-  | { status: 'succeeded'; paymentIntentId: string; amount: number; currency: string }
+  | {
+      status: 'succeeded';
+      paymentIntentId: string;
+      amount: number;
+      currency: string;
+      /** What the charge was created with (the plan it pays for). */
+      metadata: Record<string, string>;
+    }
   | { status: 'requires_action'; paymentIntentId: string; clientSecret: string }
   | (Decline & { paymentIntentId: string | null });
+
+export interface RefundSummary {
+  id: string;
+  paymentIntentId: string;
+  amount: number;
+  /** Stripe's statuses: `succeeded`, `pending`, `failed`, `canceled`... */
+  status: string;
+  metadata: Record<string, string>;
+}
 
 export type SetupResult =
   | { status: 'succeeded'; card: CardSummary }

@@ -7,6 +7,7 @@ import type {
   CustomerSummary,
   Decline,
   PaymentProvider,
+  RefundSummary,
   SetupResult,
   SubscribeResult,
   SubscriptionSummary,
@@ -83,6 +84,16 @@ function declineOf(error: unknown): (Decline & { intent: Stripe.PaymentIntent | 
   };
 }
 
+function refundOf(refund: Stripe.Refund): RefundSummary {
+  return {
+    id: refund.id,
+    paymentIntentId: idOf(refund.payment_intent) ?? '',
+    amount: refund.amount,
+    status: refund.status ?? 'succeeded',
+    metadata: refund.metadata ?? {},
+  };
+}
+
 function chargeResultOf(intent: Stripe.PaymentIntent): ChargeResult {
   if (intent.status === 'succeeded') {
     return {
@@ -90,6 +101,7 @@ function chargeResultOf(intent: Stripe.PaymentIntent): ChargeResult {
       paymentIntentId: intent.id,
       amount: intent.amount_received,
       currency: intent.currency,
+      metadata: intent.metadata ?? {},
     };
   }
   if (intent.status === 'requires_action' && intent.client_secret) {
@@ -293,6 +305,32 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async getCharge(paymentIntentId: string): Promise<ChargeResult> {
     return chargeResultOf(await this.stripe.paymentIntents.retrieve(paymentIntentId));
+  }
+
+  async refund(input: {
+    paymentIntentId: string;
+    amount?: number;
+    idempotencyKey: string;
+    metadata?: Record<string, string>;
+  }): Promise<RefundSummary> {
+    const refund = await this.stripe.refunds.create(
+      {
+        payment_intent: input.paymentIntentId,
+        ...(input.amount !== undefined ? { amount: input.amount } : {}),
+        reason: 'requested_by_customer',
+        metadata: input.metadata ?? {},
+      },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    return refundOf(refund);
+  }
+
+  async listRefunds(paymentIntentId: string): Promise<RefundSummary[]> {
+    const refunds: RefundSummary[] = [];
+    for await (const refund of this.stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+      refunds.push(refundOf(refund));
+    }
+    return refunds.reverse();
   }
 
   async ensurePrice(input: {

@@ -1,4 +1,10 @@
-import type { PaymentSetupRequest, Plan, PurchaseRequest, PurchaseResult } from '@scrub/contract';
+import type {
+  PaymentSetupRequest,
+  Plan,
+  PurchaseConfirmation,
+  PurchaseRequest,
+  PurchaseResult,
+} from '@scrub/contract';
 import type { Kysely } from 'kysely';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, type Profile, updateProfile } from '../account/profiles.js';
@@ -6,11 +12,12 @@ import { ApiError } from '../http/api-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ChargeResult, PaymentProvider } from '../payment-provider/payment-provider.js';
 import type { Database } from '../storage/schema.js';
+import type { PaymentLinks } from './payment-links.js';
 import { authenticationRequired, refusalError } from './payment-refusals.js';
 import type { PlanPrices } from './plan-prices.js';
 import { priceOf, requireMinimum } from './plan-pricing.js';
 import { callProvider } from './provider-errors.js';
-import { type ChargeMetadata, grantOf } from './purchase-grants.js';
+import { type ChargeMetadata, chargeMetadataOf, grantOf } from './purchase-grants.js';
 import { hasTakenIntro, type PurchaseGrant, recordPurchase } from './purchase-ledger.js';
 import { sendReceipt } from './receipt-mail.js';
 
@@ -19,6 +26,7 @@ export interface PaymentServices {
   provider: PaymentProvider;
   mailer: Mailer;
   prices: PlanPrices;
+  links: PaymentLinks;
 }
 
 export interface CardView {
@@ -222,10 +230,61 @@ export class CardPayments {
         metadata,
       }),
     );
-    if (result.status === 'requires_action') throw authenticationRequired(result.clientSecret);
+    if (result.status === 'requires_action') {
+      const link = await this.s.links.issue(profile.id, 'authenticate', result.paymentIntentId);
+      throw authenticationRequired(result.clientSecret, {
+        paymentIntentId: result.paymentIntentId,
+        nextActionUrl: link.url,
+      });
+    }
     if (result.status === 'declined') throw refusalError(result);
     const grant = grantOf(profile.id, kind, plan, amountCents, result.paymentIntentId);
     return { ...grant, purchaseId: (await this.record(profile.email, grant)).purchaseId };
+  }
+
+  /**
+   * Where a payment that asked for 3-D Secure stands: paid (recorded and credited, once, as the
+   * webhook would), still waiting for the customer, or refused. Only the account it was made for
+   * may ask: the service issued that account the payment's confirmation link.
+   */
+  async confirm(profile: Profile, paymentIntentId: string): Promise<PurchaseConfirmation> {
+    if (!(await this.s.links.hasPayment(profile.id, paymentIntentId))) {
+      throw new ApiError(
+        'not_found',
+        `This account has no payment ${paymentIntentId} waiting for confirmation.`,
+      );
+    }
+    const result = await callProvider(() => this.s.provider.getCharge(paymentIntentId));
+    if (result.status === 'requires_action') {
+      return {
+        status: 'requires_action',
+        message: 'Waiting for the payment to be confirmed with the bank (3-D Secure).',
+        purchase: null,
+      };
+    }
+    if (result.status === 'declined') {
+      return {
+        status: 'failed',
+        message: `The payment was not completed: ${result.message} Nothing was charged.`,
+        purchase: null,
+      };
+    }
+    const metadata = chargeMetadataOf(result.metadata);
+    const plan = metadata ? await this.s.prices.plan(metadata.scrub_plan_reference).catch(() => null) : null;
+    if (!metadata || !plan) throw new Error(`Payment ${paymentIntentId} carries no plan to credit`);
+    const grant = grantOf(profile.id, metadata.scrub_kind, plan, result.amount, paymentIntentId);
+    const { purchaseId } = await this.record(profile.email, grant);
+    return {
+      status: 'succeeded',
+      message: 'Payment Complete',
+      purchase: {
+        message: 'Payment Complete',
+        purchase_id: purchaseId,
+        plan_reference: plan.plan_reference,
+        amount: result.amount / 100,
+        credits_added: grant.credits + grant.bonusCredits,
+      },
+    };
   }
 
   /** Records a paid purchase (once) and sends its receipt the first time. */

@@ -13,11 +13,25 @@ export function refusalError(decline: Decline): ApiError {
   return new ApiError('card_declined', `${decline.message}${reason}`, { decline_code: decline.declineCode });
 }
 
-/** The bank wants the customer to confirm: nothing is charged until they do, in a browser. */
-export function authenticationRequired(clientSecret: string): ApiError {
+/**
+ * The bank wants the customer to confirm: nothing is charged until they do, in a browser. A
+ * purchase also names its payment intent and a single-use page to confirm it on, for callers
+ * without a browser session (the CLI, scripts).
+ */
+export function authenticationRequired(
+  clientSecret: string,
+  payment?: { paymentIntentId: string; nextActionUrl: string },
+): ApiError {
   return new ApiError(
     'authentication_required',
-    'Your bank asks you to confirm this payment (3-D Secure). Confirm it in the dashboard; nothing is charged until you do.',
-    { client_secret: clientSecret },
+    payment
+      ? `Your bank asks you to confirm this payment (3-D Secure): open ${payment.nextActionUrl} within 15 minutes. Nothing is charged until you do.`
+      : 'Your bank asks you to confirm this payment (3-D Secure). Confirm it in the dashboard; nothing is charged until you do.',
+    {
+      client_secret: clientSecret,
+      ...(payment
+        ? { payment_intent_id: payment.paymentIntentId, next_action_url: payment.nextActionUrl }
+        : {}),
+    },
   );
 }

@@ -133,10 +133,12 @@ export async function listPurchases(
   }
   const rows = await select.execute();
   return rows.map((row) => ({
+    purchase_id: row.id,
     plan_reference: row.plan_reference,
     plan_name: row.plan_name,
     purchase_date: row.created_at.toISOString(),
     purchase_amount: row.amount_cents / 100,
     credits_added: row.credits + row.bonus_credits,
+    refunded_amount: row.refunded_cents / 100,
   }));
 }

@@ -3,7 +3,9 @@ import type { Mailer } from '../mail/mailer.js';
 import type { PaymentsSetup } from '../payment-provider/setup.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { CardPayments } from './card-payments.js';
+import { PaymentLinks } from './payment-links.js';
 import { PlanPrices } from './plan-prices.js';
+import { Refunds } from './refunds.js';
 import { Subscriptions } from './subscriptions.js';
 import { WebhookEvents } from './webhook-events.js';
 import { registerWebhookRoute } from './webhook-route.js';
@@ -14,6 +16,8 @@ export interface PaymentServicesSetup {
   cards: CardPayments;
   subscriptions: Subscriptions;
   webhooks: WebhookEvents;
+  refunds: Refunds;
+  links: PaymentLinks;
 }
 
 /** The service's side of payments on a provider, and the provider's webhook route. */
@@ -22,11 +26,20 @@ export function createPaymentServices(
   setup: PaymentsSetup,
   database: DatabaseHandle,
   mailer: Mailer,
+  publicUrl: () => string,
 ): PaymentServicesSetup {
   const { provider } = setup;
-  const services = { db: database.db, provider, mailer, prices: new PlanPrices(database.db, provider) };
+  const links = new PaymentLinks(database.db, publicUrl);
+  const services = {
+    db: database.db,
+    provider,
+    mailer,
+    prices: new PlanPrices(database.db, provider),
+    links,
+  };
   const cards = new CardPayments(services);
-  const webhooks = new WebhookEvents(services, cards);
+  const refunds = new Refunds(services);
+  const webhooks = new WebhookEvents(services, cards, refunds);
   registerWebhookRoute(app, provider, webhooks);
-  return { setup, cards, subscriptions: new Subscriptions(services, cards), webhooks };
+  return { setup, cards, subscriptions: new Subscriptions(services, cards), webhooks, refunds, links };
 }

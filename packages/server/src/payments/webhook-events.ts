@@ -3,6 +3,7 @@ import type { WebhookEvent } from '../payment-provider/payment-provider.js';
 import type { Database } from '../storage/schema.js';
 import type { CardPayments, PaymentServices } from './card-payments.js';
 import { chargeMetadataOf, grantOf } from './purchase-grants.js';
+import type { Refunds } from './refunds.js';
 
 type Fields = Record<string, unknown>;
 const fields = (value: unknown): Fields =>
@@ -46,6 +47,7 @@ export class WebhookEvents {
   constructor(
     private readonly s: PaymentServices,
     private readonly cards: CardPayments,
+    private readonly refunds: Refunds,
   ) {}
 
   async handle(event: WebhookEvent): Promise<void> {
@@ -62,6 +64,7 @@ export class WebhookEvents {
       await this.setStatus(subscriptionOfInvoice(object), 'past_due');
     else if (event.type === 'payment_intent.succeeded') await this.paymentSucceeded(object);
     else if (event.type === 'customer.subscription.deleted') await this.subscriptionEnded(idOf(object));
+    else if (event.type === 'charge.refunded') await this.chargeRefunded(object);
     await db
       .insertInto('payment_webhook_events')
       .values({ event_id: event.id, type: event.type })
@@ -104,6 +107,12 @@ export class WebhookEvents {
       profile.email,
       grantOf(profile.id, metadata.scrub_kind, plan, intent.amount, intentId),
     );
+  }
+
+  /** A refund, made by an admin here or in Stripe's dashboard: each of the payment's refunds counts once. */
+  private async chargeRefunded(charge: Fields): Promise<void> {
+    const intentId = idOf(charge.payment_intent);
+    if (intentId) await this.refunds.sync(intentId);
   }
 
   private async setStatus(

@@ -5,6 +5,7 @@ import { adminUserInfo, findAccount, listUsers } from '../admin/user-directory.j
 import { clientScope } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ServerContext } from '../context.js';
+import { idempotencyKeyOf } from '../http/idempotency-key.js';
 import { identityAdminFor } from '../identity-admin/setup.js';
 import { listPurchases } from '../payments/purchase-ledger.js';
 
@@ -20,6 +21,7 @@ export function registerAdmin({
   identity,
   apiKeyOwners,
   actAsTokens,
+  payments,
 }: ServerContext): void {
   const { db } = database;
   const admin = new UserAdmin({
@@ -89,6 +91,29 @@ export function registerAdmin({
   registry.add(routes.adminListPurchases, async ({ principal, params, query }) => ({
     purchases: await listPurchases(db, (await target(principal, params)).id, query),
   }));
+
+  registry.add(routes.adminRefundPurchase, async ({ principal, request, params, body }) => {
+    const refund = await payments.refunds.refund(
+      call(principal, request),
+      await target(principal, params),
+      params.purchase_id,
+      body,
+      idempotencyKeyOf(request),
+    );
+    const amount = refund.amountCents / 100;
+    const shortfall =
+      refund.creditsShortfall > 0 ? ` (${refund.creditsShortfall} more were already spent)` : '';
+    return {
+      message: `Refunded $${amount.toFixed(2)}: ${refund.creditsTaken} credits taken back${shortfall}; the balance is ${refund.balance}.`,
+      refund_id: refund.refundId,
+      purchase_id: params.purchase_id,
+      amount,
+      refunded_amount: refund.refundedCents / 100,
+      credits_taken: refund.creditsTaken,
+      credits_shortfall: refund.creditsShortfall,
+      credits: refund.balance,
+    };
+  });
 
   registry.add(routes.adminListAudit, async ({ query }) => listAudit(db, query));
 }

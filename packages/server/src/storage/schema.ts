@@ -266,6 +266,33 @@ export interface PurchasesTable {
   credits: number;
   bonus_credits: Generated<number>;
   provider_object_id: string;
+  refunded_cents: Generated<number>;
+  created_at: Generated<Date>;
+}
+
+/** One refund of a purchase (migration 0012-refunds). */
+export interface RefundsTable {
+  id: Generated<string>;
+  purchase_id: string;
+  provider_refund_id: string;
+  amount_cents: number;
+  reason: string;
+  admin_id: string | null;
+  admin_email: string | null;
+  credits_due: number;
+  credits_taken: number;
+  credits_shortfall: number;
+  created_at: Generated<Date>;
+}
+
+/** A single-use link for a browser without a session (migration 0012-refunds). */
+export interface PaymentLinksTable {
+  token_hash: string;
+  profile_id: string;
+  purpose: 'add_card' | 'authenticate';
+  payment_intent_id: string | null;
+  expires_at: Date;
+  used_at: Date | null;
   created_at: Generated<Date>;
 }
 
@@ -343,6 +370,8 @@ export interface Database {
   audit_log: AuditLogTable;
   service_secrets: ServiceSecretsTable;
   purchases: PurchasesTable;
+  refunds: RefundsTable;
+  payment_links: PaymentLinksTable;
   payment_webhook_events: PaymentWebhookEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   bulk_jobs: BulkJobsTable;

@@ -21,7 +21,59 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /** Seed 2: purchase history shows 5 at first, Show More adds 5, a new month starts again at 5. */
 const PAGE = 5;
 
+interface Refundable {
+  purchase_id: string;
+  plan_name: string;
+  purchase_amount: number;
+  refunded_amount: number;
+}
+
+/** Refund a purchase (Admins): all that is left by default, or part of it, with the reason the customer is mailed. */
+function RefundForm({ userId, purchase, onDone }: { userId: string; purchase: Refundable; onDone(): void }) {
+  const left = Math.round((purchase.purchase_amount - purchase.refunded_amount) * 100) / 100;
+  const [amount, setAmount] = useState(left);
+  const [reason, setReason] = useState('');
+  const refresh = useRefreshAdmin();
+  const refund = useMutation({
+    mutationFn: () =>
+      adminScrub.admin.users.refund(userId, purchase.purchase_id, { amount, reason: reason.trim() }),
+    onSuccess: async (result) => {
+      notifySuccess(result.message);
+      onDone();
+      await refresh();
+    },
+    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  });
+  return (
+    <Group align="flex-end" gap="sm" aria-label={`Refund ${purchase.plan_name}`} role="group">
+      <NumberInput
+        label="Refund ($)"
+        min={0.01}
+        max={left}
+        step={1}
+        decimalScale={2}
+        w={120}
+        value={amount}
+        onChange={(value) => setAmount(Number(value) || 0)}
+      />
+      <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+      <Button
+        color="red"
+        onClick={() => refund.mutate()}
+        disabled={amount <= 0 || amount > left || !reason.trim()}
+        loading={refund.isPending}
+      >
+        Refund
+      </Button>
+      <Button variant="subtle" onClick={onDone}>
+        Cancel
+      </Button>
+    </Group>
+  );
+}
+
 function PurchaseHistory({ userId }: { userId: string }) {
+  const [refunding, setRefunding] = useState<Refundable | null>(null);
   const year = new Date().getFullYear();
   const [month, setMonth] = useState<number | null>(null);
   const [perPage, setPerPage] = useState(PAGE);
@@ -61,18 +113,37 @@ function PurchaseHistory({ userId }: { userId: string }) {
               <Table.Th>Date</Table.Th>
               <Table.Th>Plan</Table.Th>
               <Table.Th>Amount</Table.Th>
+              <Table.Th />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {list.map((purchase) => (
-              <Table.Tr key={`${purchase.purchase_date}-${purchase.plan_reference}`}>
+              <Table.Tr key={purchase.purchase_id}>
                 <Table.Td>{purchase.purchase_date.slice(0, 10)}</Table.Td>
                 <Table.Td>{purchase.plan_name}</Table.Td>
-                <Table.Td>${purchase.purchase_amount.toFixed(2)}</Table.Td>
+                <Table.Td>
+                  ${purchase.purchase_amount.toFixed(2)}
+                  {purchase.refunded_amount > 0 ? ` (refunded $${purchase.refunded_amount.toFixed(2)})` : ''}
+                </Table.Td>
+                <Table.Td>
+                  {purchase.refunded_amount < purchase.purchase_amount && (
+                    <Button variant="subtle" size="xs" onClick={() => setRefunding(purchase)}>
+                      Refund
+                    </Button>
+                  )}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
+      )}
+      {refunding && (
+        <RefundForm
+          key={refunding.purchase_id}
+          userId={userId}
+          purchase={refunding}
+          onDone={() => setRefunding(null)}
+        />
       )}
       {list.length === perPage && (
         <Button variant="subtle" size="xs" onClick={() => setPerPage(perPage + PAGE)}>

@@ -40,6 +40,8 @@ type Billing = z.output<typeof BillingSchema>;
 export interface CardTarget {
   referenceCode: string | undefined;
   amount: number | undefined;
+  /** A card link's grant (`/card?grant=`): the card is saved on the link's account, no session needed. */
+  grant?: string | undefined;
 }
 
 /**
@@ -89,15 +91,16 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
         },
       });
       if (created.error) throw new CardRefusedError(created.error.message ?? 'You card was declined');
-      const message = await withBankConfirmation((setupIntentId) =>
-        scrub.payments.setup({
+      const message = await withBankConfirmation((setupIntentId) => {
+        const input = {
           ...billing,
           payment_method_id: created.paymentMethod.id,
           ...(target.referenceCode ? { reference_code: target.referenceCode } : {}),
           ...(target.amount ? { amount: target.amount } : {}),
           ...(setupIntentId ? { setup_intent_id: setupIntentId } : {}),
-        }),
-      );
+        };
+        return target.grant ? scrub.payments.setupWithLink(target.grant, input) : scrub.payments.setup(input);
+      });
       onSaved(message === CONFIRMED_WITH_BANK ? 'Card Added Successfully' : message);
     } catch (error) {
       showErrorDialog('Error', errorMessage(error, 'You card was declined'));

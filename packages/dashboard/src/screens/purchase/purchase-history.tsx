@@ -79,10 +79,13 @@ export function PurchaseHistory() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((row) => (
-                <Table.Tr key={`${row.purchase_date}-${row.plan_reference}-${row.purchase_amount}`}>
+                <Table.Tr key={row.purchase_id}>
                   <Table.Td>{new Date(row.purchase_date).toLocaleDateString('en-US')}</Table.Td>
                   <Table.Td>{row.plan_name}</Table.Td>
-                  <Table.Td>{dollars(row.purchase_amount)}</Table.Td>
+                  <Table.Td>
+                    {dollars(row.purchase_amount)}
+                    {row.refunded_amount > 0 ? ` (refunded ${dollars(row.refunded_amount)})` : ''}
+                  </Table.Td>
                   <Table.Td>{row.credits_added.toLocaleString('en-US')}</Table.Td>
                 </Table.Tr>
               ))}

@@ -10,6 +10,7 @@ import * as m0008 from './0008-payments.js';
 import * as m0009 from './0009-idempotency-keys.js';
 import * as m0010 from './0010-rate-limits.js';
 import * as m0011 from './0011-agency-clients.js';
+import * as m0012 from './0012-refunds.js';
 import * as m0013 from './0013-suppression-lists.js';
 import * as m0014 from './0014-proof-of-scrub.js';
 import * as m0015 from './0015-webhooks.js';
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0009-idempotency-keys': m0009,
   '0010-rate-limits': m0010,
   '0011-agency-clients': m0011,
+  '0012-refunds': m0012,
   '0013-suppression-lists': m0013,
   '0014-proof-of-scrub': m0014,
   '0015-webhooks': m0015,
