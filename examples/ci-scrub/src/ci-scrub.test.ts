@@ -86,7 +86,7 @@ describe('the scheduled CI scrub example', () => {
     const workflow = readFileSync(join(exampleDir, 'scrub.yml'), 'utf8');
 
     expect(workflow).toContain('run: bash scrub-leads.sh');
-    expect(workflow).toContain('SCRUB_API_KEY: ${{ secrets.SCRUB_API_KEY }}');
+    expect(workflow).toMatch(/SCRUB_API_KEY: \$\{\{ secrets\.SCRUB_API_KEY \}\}/);
     expect(workflow).toContain('npm install --global @scrub/cli');
   });
 });
