@@ -53,9 +53,9 @@ function pnpm(args: string[], cwd: string) {
     : run('npx', ['-y', 'pnpm@10', ...args], { cwd });
 }
 
-// Shared between runs, so a second run installs from the cache (node_modules/ is not committed).
-const npmCache = join(root, 'node_modules', '.cache', 'scrub-packaging-npm');
-const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', `--cache=${npmCache}`];
+// npm's own cache (~/.npm), shared with every other install on the machine: a second run, or a new
+// clone, installs the third-party dependencies from it without asking the registry.
+const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
 const work = mkdtempSync(join(tmpdir(), 'scrub-packaging-'));
 const tarballs = join(work, 'tarballs');
