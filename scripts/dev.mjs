@@ -136,8 +136,11 @@ switch (command) {
     runBin('server', rest, serverEnv);
     break;
   case 'test':
-    // Tests read the packages' src/; only the binaries the e2e tests run are built, without types.
-    pnpm(['-r', '--if-present', 'run', 'build:js']);
+    // Tests read the packages' src/. The published packages are built whole (with their types), for
+    // the binaries the e2e tests run and the tarballs the packaging test packs; the dashboard's
+    // JavaScript only, for the server to serve.
+    pnpm(['-r', '--filter', '!dashboard', '--if-present', 'run', 'build']);
+    pnpm(['--filter', 'dashboard', 'run', 'build:js']);
     pnpm(['run', 'lint']);
     pnpm(['run', 'typecheck']);
     pnpm(['exec', 'vitest', 'run', ...rest]);

@@ -39,6 +39,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub bulk leads.csv --phone-col Phone --wait --line-type mobile --dnc 0 > callable.csv',
     'cat leads.csv | scrub bulk - --phone-col Phone --name leads.csv --yes',
     'scrub bulk leads.csv --phone-col Phone --columns timezone,callable_now --wait > with-zones.csv',
+    'scrub bulk leads.csv --phone-col Phone --wait --fail-on dnc,unchecked -o scrubbed.csv',
   ],
   'upload-existing': [
     'scrub upload-existing scrubbed.csv --phone-col Phone --line-type-col "Line Type"',

@@ -106,7 +106,12 @@ export function scrub(
   configDir = tempDir('config-'),
   { input, env = {} }: ScrubOptions = {},
 ): Promise<RunResult> {
-  return run(binPath('scrub', 'scrub'), args, environment({ ...env, SCRUB_CONFIG_DIR: configDir }), input);
+  return run(
+    binPath('@scrub/cli', 'scrub'),
+    args,
+    environment({ ...env, SCRUB_CONFIG_DIR: configDir }),
+    input,
+  );
 }
 
 /** `scrub-server <args>` from the built server, on the embedded database in `dataDir`. */

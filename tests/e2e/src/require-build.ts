@@ -8,7 +8,7 @@ const artefacts = [
   '@scrub/sdk/dist/index.js',
   '@scrub/server/dist/index.js',
   '@scrub/server/dist/bin.js',
-  'scrub/dist/bin.js',
+  '@scrub/cli/dist/bin.js',
 ];
 const missing = artefacts.filter(
   (artefact) => !existsSync(fileURLToPath(new URL(`../node_modules/${artefact}`, import.meta.url))),

@@ -7,7 +7,8 @@ import { confirmBulkCharge } from '../bulk-quote.js';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { saveDownload } from '../download.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, FailOnMatchedError, UsageError } from '../errors.js';
+import { FailOnSchema, matchedJobCounts } from '../fail-on.js';
 import { printJob, waitForJob } from '../job-output.js';
 import { localCsv } from '../local-csv.js';
 import { bar, formatBytes, progressLine } from '../progress-line.js';
@@ -48,6 +49,7 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
     .optional(),
   wait: z.boolean().optional(),
   yes: z.boolean().optional(),
+  failOn: FailOnSchema,
 });
 type BulkOptions = z.infer<typeof BulkOptionsSchema>;
 
@@ -179,6 +181,9 @@ function checkUsage(file: string, options: BulkOptions, context: Context): void 
       '-o, --line-type and --dnc apply to the result: add --wait, or download it later with scrub export <reference>',
     );
   }
+  if (!options.wait && options.failOn.length > 0) {
+    throw new UsageError('--fail-on reads the finished job: add --wait');
+  }
   if (file === '-' && context.io.stdin.isTTY) {
     throw new UsageError(
       'scrub bulk - reads the CSV from a pipe: cat leads.csv | scrub bulk - --phone-col Phone',
@@ -200,7 +205,8 @@ function checkUsage(file: string, options: BulkOptions, context: Context): void 
 /**
  * `scrub bulk <file|->`: creates a job, uploads the CSV, submits it (charging one credit per unique
  * number) and prints the job; with --wait, waits and prints the result CSV (every input row, plus
- * `Line Type` and `DNC`) to stdout or -o FILE, where stdout then gets the job.
+ * `Line Type` and `DNC`) to stdout or -o FILE, where stdout then gets the job; then exits 5 when
+ * the job counted a row of a --fail-on condition.
  */
 export async function bulk(file: string, rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(BulkOptionsSchema, rawOptions);
@@ -239,6 +245,12 @@ export async function bulk(file: string, rawOptions: unknown, context: Context):
     const result = await scrub.files.download(done.file_reference, downloadFilters(options));
     await saveDownload(context.io, result, options.output);
     if (options.output !== undefined) await printJob(context, done);
+    const matched = matchedJobCounts(done, options.failOn);
+    if (matched.length > 0) {
+      throw new FailOnMatchedError(
+        `Rows matched --fail-on ${options.failOn.join(',')}: ${matched.join(', ')}`,
+      );
+    }
   } finally {
     await csv.remove();
   }

@@ -1,32 +1,21 @@
-import { LINE_TYPES } from '@scrub/contract';
 import { neutraliseFormula } from '@scrub/engine/preview';
 import type { VerifyResult } from '@scrub/sdk';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { CliError, FailOnMatchedError, UsageError } from '../errors.js';
+import { type FailOnCondition, FailOnSchema } from '../fail-on.js';
 import { oneCell } from '../format.js';
 import { type CliIO, readLines, useColor } from '../io.js';
 import { renderTable } from '../table.js';
 import { parseInput } from '../validate.js';
-
-// The contract's list: --fail-on takes every line type the service answers; `unchecked` matches a
-// valid number no loaded do-not-call list covers (a CI job can refuse to call on such answers).
-const failOnConditions = ['dnc', 'unchecked', ...LINE_TYPES] as const;
-type FailOnCondition = (typeof failOnConditions)[number];
 
 const MAX_CONCURRENCY = 64;
 const CONCURRENCY_RULE = `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`;
 
 const CheckOptionsSchema = z.object({
   csv: z.boolean().optional(),
-  failOn: z
-    .array(
-      z.enum(failOnConditions, {
-        error: (issue) => `--fail-on takes ${failOnConditions.join(', ')} (got "${String(issue.input)}")`,
-      }),
-    )
-    .default([]),
+  failOn: FailOnSchema,
   concurrency: z.coerce
     .number({ error: CONCURRENCY_RULE })
     .int(CONCURRENCY_RULE)

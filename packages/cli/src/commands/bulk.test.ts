@@ -62,6 +62,8 @@ describe('scrub bulk: usage', () => {
   it.each([
     [['-o', 'out.csv'], '-o, --line-type and --dnc apply to the result: add --wait'],
     [['--dnc', '0'], '-o, --line-type and --dnc apply to the result'],
+    [['--fail-on', 'dnc'], '--fail-on reads the finished job: add --wait'],
+    [['--wait', '--fail-on', 'spam'], '--fail-on takes dnc, unchecked, mobile'],
     [['--wait', '--dnc', 'yes'], '--dnc takes 0 (clean numbers only), 1 (DNC numbers only) or all'],
     [
       ['--wait', '--line-type', 'cell'],
@@ -209,6 +211,52 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     // No list covers these numbers, so none is known to be callable; Dee's is not a number at all.
     const names = lines(result.stdout).map((line) => line.split(',')[0]);
     expect(names).toEqual(['Name']);
+  });
+
+  it('exits 5 after writing the whole result when a row matches --fail-on, and 0 when none does', async () => {
+    const output = join(dir, 'fail-on.csv');
+    const matched = await scrub(
+      [
+        'bulk',
+        '-',
+        '--phone-col',
+        'Phone',
+        '--wait',
+        '--fail-on',
+        'dnc',
+        '--fail-on',
+        'invalid,toll_free',
+        '-o',
+        output,
+      ],
+      funded,
+      { stdin: LEADS },
+    );
+
+    expect(matched.code, matched.stderr).toBe(5);
+    expect(matched.stderr).toBe(
+      'error: Rows matched --fail-on dnc,invalid,toll_free: invalid 1, toll_free 1\n',
+    );
+    // The result is written before the exit code says anything.
+    expect(lines(readFileSync(output, 'utf8'))).toHaveLength(6);
+
+    const unchecked = await scrub(
+      ['bulk', '-', '--phone-col', 'Phone', '--wait', '--fail-on', 'unchecked'],
+      funded,
+      {
+        stdin: LEADS,
+      },
+    );
+    expect(unchecked.code).toBe(5);
+    expect(unchecked.stderr).toContain('Rows matched --fail-on unchecked: unchecked 4');
+    expect(lines(unchecked.stdout)).toHaveLength(6);
+
+    // No do-not-call list is loaded, so no row is on one.
+    const clean = await scrub(['bulk', '-', '--phone-col', 'Phone', '--wait', '--fail-on', 'dnc'], funded, {
+      stdin: LEADS,
+    });
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(lines(clean.stdout)).toHaveLength(6);
   });
 
   it('prints the job without --wait, and follows it with scrub jobs', async () => {

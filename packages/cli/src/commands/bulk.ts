@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { collect } from '../option-values.js';
+import { collect, collectList } from '../option-values.js';
 
 export function bulkCommand(context: Context): Command {
   return new Command('bulk')
@@ -31,6 +31,11 @@ export function bulkCommand(context: Context): Command {
       'with --wait: only rows of these line types, comma-separated: mobile, landline, voip, toll_free, unknown_geographic, invalid',
     )
     .option('--dnc <0|1>', 'with --wait: only clean rows (0) or only do-not-call rows (1)')
+    .option(
+      '--fail-on <conditions>',
+      'with --wait: after the result, exit 5 when any row is one of: dnc, unchecked (no do-not-call list covers it), invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',
+      collectList,
+    )
     .action(async (file: string, options: unknown) => {
       const { bulk } = await import('../actions/bulk.js');
       await bulk(file, options, context);
