@@ -11,14 +11,8 @@
 // the cache, and afterwards the account must have lost exactly one credit per number.
 
 import { CallingClock, callingWindowOf, checkPhone, DncSet, sampleExchangeTable } from '@scrub/engine';
-import {
-  applyLedgerEntry,
-  ensureProfile,
-  ledgerTotals,
-  loadConfig,
-  rotateApiKey,
-  startServer,
-} from '@scrub/server';
+import { ledgerTotals } from '@scrub/server';
+import { benchAccount, startBenchServer } from './bench-server.ts';
 
 const BATCHES = Number(process.argv[2] ?? 20);
 const BATCH = 10_000;
@@ -26,27 +20,13 @@ const SINGLES = 2_000;
 const CREDITS = 50_000_000;
 const TARGET = 1_000_000;
 
-const server = await startServer(
-  loadConfig(
-    {
-      SCRUB_LOG_LEVEL: 'silent',
-      SCRUB_RATE_LIMIT_PER_KEY: '1000000/s',
-      SCRUB_RATE_LIMIT_PER_ACCOUNT: '1000000/s',
-      SCRUB_RATE_LIMIT_PER_ADDRESS: '1000000/s',
-    },
-    { host: '127.0.0.1', port: 0, database: { kind: 'pglite', dataDir: null } },
-  ),
-  false,
-);
+const server = await startBenchServer();
 const db = server.database.db;
-const profile = await ensureProfile(db, {
+const { profileId, apiKey } = await benchAccount(server, {
   sub: 'bench',
   email: 'bench@example.com',
-  name: 'Bench',
-  role: 'User',
+  credits: CREDITS,
 });
-await applyLedgerEntry(db, { profileId: profile.id, delta: CREDITS, kind: 'grant' });
-const { api_key: apiKey } = await rotateApiKey(db, profile.id);
 
 // Distinct valid numbers in the 201 area code: no repeat, no cache hit. Exchanges that are never
 // valid (N11, 555, 950, 958, 959) are left out, so that every number costs a credit.
@@ -160,7 +140,7 @@ console.log(
   `batch: ${Math.round(serverRate).toLocaleString('en-US')} numbers/s per request on the server side (target at least ${TARGET.toLocaleString('en-US')}: ${serverRate >= TARGET ? 'met' : 'NOT MET'}), ${(serverRate / singlesPerSecond).toFixed(0)}x single checks`,
 );
 
-const totals = await ledgerTotals(db, profile.id);
+const totals = await ledgerTotals(db, profileId);
 const charged = CREDITS - totals.balance;
 const exact = charged === next && totals.sum === totals.balance;
 console.log(

@@ -8,16 +8,10 @@
 // valid number with an API key on the embedded database (PGlite), so every answer is looked up,
 // charged and written to the ledger: no answer comes from the cache.
 
-import {
-  applyLedgerEntry,
-  ensureProfile,
-  ledgerTotals,
-  loadConfig,
-  rotateApiKey,
-  startServer,
-} from '@scrub/server';
+import { ledgerTotals } from '@scrub/server';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { benchAccount, startBenchServer } from './bench-server.ts';
 
 const REQUESTS = Number(process.argv[2] ?? 50_000);
 const CONNECTIONS = Number(process.argv[3] ?? 64);
@@ -66,29 +60,13 @@ await bare.listen({ host: '127.0.0.1', port: 0 });
 const bareAddress = bare.server.address();
 const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0}`;
 
-const server = await startServer(
-  loadConfig(
-    {
-      SCRUB_LOG_LEVEL: 'silent',
-      // One key from one address, as fast as it goes: the limits are raised, not switched off, so
-      // the run still pays for counting every request.
-      SCRUB_RATE_LIMIT_PER_KEY: '1000000/s',
-      SCRUB_RATE_LIMIT_PER_ACCOUNT: '1000000/s',
-      SCRUB_RATE_LIMIT_PER_ADDRESS: '1000000/s',
-    },
-    { host: '127.0.0.1', port: 0, database: { kind: 'pglite', dataDir: null } },
-  ),
-  false,
-);
+const server = await startBenchServer();
 const db = server.database.db;
-const profile = await ensureProfile(db, {
+const { profileId, apiKey } = await benchAccount(server, {
   sub: 'bench',
   email: 'bench@example.com',
-  name: 'Bench',
-  role: 'User',
+  credits: CREDITS,
 });
-await applyLedgerEntry(db, { profileId: profile.id, delta: CREDITS, kind: 'grant' });
-const { api_key: apiKey } = await rotateApiKey(db, profile.id);
 
 // Distinct valid numbers in the 201 area code, exchanges 200-999: no repeat, no cache hit.
 let next = 0;
@@ -109,7 +87,7 @@ const bareRun = await load(bareUrl, () => '/bare', REQUESTS);
 const verifyRun = await load(server.url, verifyPath, REQUESTS);
 const ratio = verifyRun.rps / bareRun.rps;
 
-const totals = await ledgerTotals(db, profile.id);
+const totals = await ledgerTotals(db, profileId);
 const charged = CREDITS - totals.balance;
 const answered = warmUp.ok + verifyRun.ok;
 console.table({

@@ -2,6 +2,7 @@ import { Button, Group, ScrollArea, Stack, Table, Text, Title } from '@mantine/c
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { Pager } from '../../shell/pager';
 import { adminKeys, adminScrub } from './admin-queries';
 
 /** The audit log, newest first, read-only (Super Admin): who did what to whom, and through what. */
@@ -57,21 +58,7 @@ export default function AuditPage() {
         </Table>
       </ScrollArea>
       {audit.isPending && <Text c="dimmed">Loading…</Text>}
-      <Group>
-        <Button variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Previous
-        </Button>
-        <Text size="sm">
-          Page {page} of {audit.data?.totalPages ?? 1}
-        </Text>
-        <Button
-          variant="default"
-          disabled={page >= (audit.data?.totalPages ?? 1)}
-          onClick={() => setPage(page + 1)}
-        >
-          Next
-        </Button>
-      </Group>
+      <Pager page={page} totalPages={audit.data?.totalPages ?? 1} onPage={setPage} justify="flex-start" />
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import type { FileView, LineType } from '@scrub/sdk';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
+import { Pager } from '../../shell/pager';
 import type { ResultFilter } from './download-file';
 import { FileCards } from './file-cards';
 import { FileTable } from './file-table';
@@ -112,19 +113,7 @@ export default function ExportPage() {
         ) : (
           <FileCards files={list.files} first={first} filter={filter} />
         ))}
-      {list && list.total_pages > 1 && (
-        <Group justify="center">
-          <Button variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <Text size="sm">
-            Page {list.page} of {list.total_pages}
-          </Text>
-          <Button variant="default" disabled={page >= list.total_pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </Group>
-      )}
+      {list && list.total_pages > 1 && <Pager page={page} totalPages={list.total_pages} onPage={setPage} />}
     </Stack>
   );
 }

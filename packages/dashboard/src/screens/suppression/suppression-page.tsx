@@ -23,6 +23,7 @@ import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
 import { notifySuccess } from '../../shell/notify';
+import { Pager } from '../../shell/pager';
 
 const PAGE_SIZE = 20;
 
@@ -251,19 +252,7 @@ export default function SuppressionPage() {
           </Table.Tbody>
         </Table>
       )}
-      {list && list.total_pages > 1 && (
-        <Group justify="center">
-          <Button variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <Text size="sm">
-            Page {list.page} of {list.total_pages}
-          </Text>
-          <Button variant="default" disabled={page >= list.total_pages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </Group>
-      )}
+      {list && list.total_pages > 1 && <Pager page={page} totalPages={list.total_pages} onPage={setPage} />}
     </Stack>
   );
 }
