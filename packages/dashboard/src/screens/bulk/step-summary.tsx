@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { CreateBulkJobSchema } from '@scrub/contract';
-import { APIUserAbortError, type CreditSnapshot } from '@scrub/sdk';
+import { APIConnectionError, APIUserAbortError, type CreditSnapshot } from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { queryClient } from '../../api/query-client';
@@ -76,8 +76,9 @@ export function StepSummary({
       void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();
     } catch (error) {
-      // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed.
-      clearPendingUpload();
+      // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed. A
+      // broken connection (the page going away mid-upload, the network dropping) keeps it offered.
+      if (!(error instanceof APIConnectionError)) clearPendingUpload();
       if (error instanceof APIUserAbortError) return;
       showSubmitError(error, records);
     } finally {
