@@ -384,6 +384,8 @@ describe('the dashboard in Chromium', () => {
     // API page: rotate the key, test one number, and the header drops by the credit it cost.
     await open(page, '/apidoc');
     await page.getByText('Generate your first API key to start using the API.').waitFor();
+    // Every endpoint, from the service's OpenAPI document: the bulk jobs route is among them.
+    await page.getByTestId('openapi-operations').getByText('/bulk/jobs', { exact: true }).first().waitFor();
     await record(page, 'api');
     await page.getByTestId('generate-key').click();
     await page.getByText('Generating a new API key will invalidate your current key. Continue?').waitFor();

@@ -7,6 +7,7 @@ import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
 import { ApiDocs } from './api-docs';
 import { ApiKeyCard } from './api-key-card';
+import { OpenApiReference } from './openapi-reference';
 import { TestNumberForm } from './test-number-form';
 
 /** API Documentation & Testing: the key, a live check of one number, and the docs. */
@@ -31,6 +32,7 @@ export default function ApiPage() {
       <ApiKeyCard last4={user.data.api_key_last4} generated={generated} onGenerated={setGenerated} />
       <TestNumberForm hasKey={hasKey} />
       <ApiDocs apiKey={generated?.api_key ?? null} />
+      <OpenApiReference />
     </Stack>
   );
 }
