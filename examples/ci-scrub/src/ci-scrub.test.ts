@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,15 +10,30 @@ const exampleDir = new URL('../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'scrub-ci-scrub-'));
 
 /**
- * `bash scrub-leads.sh` as the workflow runs it, with `scrub` on PATH: the built CLI, linked into
- * this package's node_modules/.bin as `npm install --global @scrub/cli` puts it on a runner's PATH.
+ * `scrub` on PATH, as `npm install --global @scrub/cli` puts it on a runner's: the built CLI of the
+ * workspace. A shim, because pnpm links node_modules/.bin only for binaries that exist at install
+ * time, and a fresh clone installs before it builds.
  */
+function scrubOnPath(): string {
+  const cli = join(exampleDir, 'node_modules', '@scrub', 'cli');
+  const { bin } = JSON.parse(readFileSync(join(cli, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
+  const binDir = join(dir, 'bin');
+  mkdirSync(binDir, { recursive: true });
+  const shim = join(binDir, 'scrub');
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(cli, bin.scrub as string)}" "$@"\n`);
+  chmodSync(shim, 0o755);
+  return binDir;
+}
+
+/** `bash scrub-leads.sh` as the workflow runs it, with `scrub` on PATH. */
 async function runScript(env: Record<string, string>) {
   try {
     const { stdout, stderr } = await promisify(execFile)('bash', ['scrub-leads.sh'], {
       cwd: exampleDir,
       env: {
-        PATH: [join(exampleDir, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
+        PATH: [binDir, process.env.PATH].join(delimiter),
         SCRUB_CONFIG_DIR: join(dir, 'config'),
         ...env,
       },
@@ -30,6 +45,7 @@ async function runScript(env: Record<string, string>) {
   }
 }
 
+const binDir = scrubOnPath();
 let server: RunningServer;
 let env: Record<string, string>;
 
