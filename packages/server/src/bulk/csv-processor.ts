@@ -148,7 +148,7 @@ export class CsvJobProcessor implements JobProcessor {
     const storing = new AbortController();
     const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
-    const columns = job.output_columns as OptionalColumn[];
+    const columns = (job.output_columns ?? []) as OptionalColumn[];
     // The calling window is as of the scrub's start, for every row: the job says when.
     const evaluatedAt = new Date();
     try {
