@@ -215,7 +215,11 @@ describe('scrub check <phone...>', () => {
     // One credit per valid number (a few exchanges here are N11 or 555: invalid, free), none for the repeats.
     const valid = answers.slice(0, 2_500).filter((answer) => answer.line_type !== 'invalid').length;
     expect(valid).toBeGreaterThan(2_400);
-    expect(answers.slice(2_500).every((answer) => answer.credits_deducted === 0)).toBe(true);
+    // Batches run side by side, so either sighting of a number may be the one that pays: once.
+    const paidTwice = numbers.filter(
+      (_, i) => (answers[i]?.credits_deducted ?? 0) + (answers[i + 2_500]?.credits_deducted ?? 0) > 1,
+    );
+    expect(paidTwice).toEqual([]);
     expect(await creditsLeft(env)).toBe(3_000 - valid);
   }, 60_000);
 
