@@ -127,7 +127,8 @@ function buildJsIfChanged() {
 switch (command) {
   case 'start':
     buildJsIfChanged();
-    run(process.execPath, [bin('server'), 'start', ...rest], { env: serverEnv });
+    // --liftoff-only as the server's own bin line asks (packages/server/src/bin.ts says why).
+    run(process.execPath, ['--liftoff-only', bin('server'), 'start', ...rest], { env: serverEnv });
     break;
   case 'scrub':
     runBin('cli', rest);

@@ -1,0 +1,92 @@
+// The embedded default's memory: `scrub-server start` (the built binary, as a user runs it) on a
+// new data directory, then again on the same one, each time the peak resident memory up to the
+// first answered GET /health and the resident memory after idling 10 s, beside issue 16's goal 7
+// targets and the figures before the work on it.
+//
+//   pnpm --filter @scrub/server bench          (after `pnpm build`)
+//   node bench/memory.ts [idle seconds]        (default 10)
+//
+// Linux only: the figures come from /proc/<pid>/status (VmHWM, the kernel's own peak, and VmRSS).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const IDLE_SECONDS = Number(process.argv[2] ?? 10);
+const BIN = new URL('../dist/bin.js', import.meta.url).pathname;
+const TARGET = { peak: 400, idle: 250 };
+/** Measured 2026-11-25 on this script's method before goal 7's changes (PGlite's defaults). */
+const BEFORE = { first: { peak: 1196, idle: 493 }, second: { peak: 894, idle: 401 } };
+
+function statusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
+  return Math.round(kb / 1024);
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the binary on `dataDir`, waits for /health, idles, and stops it. */
+async function measure(dataDir: string): Promise<{ ready: number; peak: number; idle: number }> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  // The binary itself (its bin line carries its Node flags), as a user starts it.
+  const child = spawn(BIN, ['start'], {
+    env: { ...process.env, SCRUB_DATA_DIR: dataDir, SCRUB_PORT: String(port), SCRUB_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const pid = child.pid;
+    if (pid === undefined) throw new Error(`could not start ${BIN}`);
+    const started = performance.now();
+    while (!(await answers(`http://127.0.0.1:${port}/health`))) {
+      if (child.exitCode !== null) throw new Error(`scrub-server exited with ${child.exitCode}`);
+      if (performance.now() - started > 120_000) throw new Error('no answer from /health in 120 s');
+      await sleep(50);
+    }
+    const ready = (performance.now() - started) / 1000;
+    await sleep(IDLE_SECONDS * 1000);
+    return { ready, peak: statusMb(pid, 'VmHWM'), idle: statusMb(pid, 'VmRSS') };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'scrub-memory-bench-'));
+try {
+  const first = await measure(dataDir);
+  const second = await measure(dataDir);
+  const verdict = (mb: number, target: number) => (mb <= target ? 'met' : 'missed');
+  console.log(`scrub-server start on the embedded database, ${IDLE_SECONDS} s idle, Node ${process.version}`);
+  console.table(
+    Object.fromEntries(
+      (
+        [
+          ['first start (new database)', first, BEFORE.first],
+          ['second start (existing)', second, BEFORE.second],
+        ] as const
+      ).map(([label, now, before]) => [
+        label,
+        {
+          'ready s': Number(now.ready.toFixed(1)),
+          'peak MB': now.peak,
+          'peak before': before.peak,
+          [`peak target ${TARGET.peak}`]: verdict(now.peak, TARGET.peak),
+          'idle MB': now.idle,
+          'idle before': before.idle,
+          [`idle target ${TARGET.idle}`]: verdict(now.idle, TARGET.idle),
+        },
+      ]),
+    ),
+  );
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
