@@ -127,8 +127,7 @@ function buildJsIfChanged() {
 switch (command) {
   case 'start':
     buildJsIfChanged();
-    // --liftoff-only as the server's own bin line asks (packages/server/src/bin.ts says why).
-    run(process.execPath, ['--liftoff-only', bin('server'), 'start', ...rest], { env: serverEnv });
+    run(process.execPath, [bin('server'), 'start', ...rest], { env: serverEnv });
     break;
   case 'scrub':
     runBin('cli', rest);

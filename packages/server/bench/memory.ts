@@ -1,7 +1,8 @@
-// The embedded default's memory: `scrub-server start` (the built binary, as a user runs it) on a
-// new data directory, then again on the same one, each time the peak resident memory up to the
-// first answered GET /health and the resident memory after idling 10 s, beside issue 16's goal 7
-// targets and the figures before the work on it.
+// The embedded default's memory: `scrub-server start` (the built binary) on a new data directory,
+// then again on the same one, each time the peak resident memory up to the first answered
+// GET /health and the resident memory after idling 10 s, beside issue 16's goal 7 targets and the
+// figures before the work on it. Then the same with `node --liftoff-only`, the opt-in for small
+// machines (docs/operations.md, "Memory of the embedded database").
 //
 //   pnpm --filter @scrub/server bench          (after `pnpm build`)
 //   node bench/memory.ts [idle seconds]        (default 10)
@@ -33,13 +34,15 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** Starts the binary on `dataDir`, waits for /health, idles, and stops it. */
-async function measure(dataDir: string): Promise<{ ready: number; peak: number; idle: number }> {
+/** Starts the binary on `dataDir` with `nodeArgs`, waits for /health, idles, and stops it. */
+async function measure(
+  dataDir: string,
+  nodeArgs: string[],
+): Promise<{ ready: number; peak: number; idle: number }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  // The binary itself (its bin line carries its Node flags), as a user starts it.
-  const child = spawn(BIN, ['start'], {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'start'], {
     env: { ...process.env, SCRUB_DATA_DIR: dataDir, SCRUB_PORT: String(port), SCRUB_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'ignore'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
@@ -60,33 +63,31 @@ async function measure(dataDir: string): Promise<{ ready: number; peak: number; 
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'scrub-memory-bench-'));
-try {
-  const first = await measure(dataDir);
-  const second = await measure(dataDir);
-  const verdict = (mb: number, target: number) => (mb <= target ? 'met' : 'missed');
-  console.log(`scrub-server start on the embedded database, ${IDLE_SECONDS} s idle, Node ${process.version}`);
-  console.table(
-    Object.fromEntries(
-      (
-        [
-          ['first start (new database)', first, BEFORE.first],
-          ['second start (existing)', second, BEFORE.second],
-        ] as const
-      ).map(([label, now, before]) => [
-        label,
-        {
-          'ready s': Number(now.ready.toFixed(1)),
-          'peak MB': now.peak,
-          'peak before': before.peak,
-          [`peak target ${TARGET.peak}`]: verdict(now.peak, TARGET.peak),
-          'idle MB': now.idle,
-          'idle before': before.idle,
-          [`idle target ${TARGET.idle}`]: verdict(now.idle, TARGET.idle),
-        },
-      ]),
-    ),
-  );
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+const verdict = (mb: number, target: number) => (mb <= target ? 'met' : 'missed');
+const rows: Record<string, Record<string, number | string>> = {};
+for (const nodeArgs of [[], ['--liftoff-only']]) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'scrub-memory-bench-'));
+  try {
+    const first = await measure(dataDir, nodeArgs);
+    const second = await measure(dataDir, nodeArgs);
+    const how = ['node', ...nodeArgs].join(' ');
+    for (const [label, now, before] of [
+      ['first start (new database)', first, BEFORE.first],
+      ['second start (existing)', second, BEFORE.second],
+    ] as const) {
+      rows[`${how}, ${label}`] = {
+        'ready s': Number(now.ready.toFixed(1)),
+        'peak MB': now.peak,
+        'peak before': before.peak,
+        [`peak target ${TARGET.peak}`]: verdict(now.peak, TARGET.peak),
+        'idle MB': now.idle,
+        'idle before': before.idle,
+        [`idle target ${TARGET.idle}`]: verdict(now.idle, TARGET.idle),
+      };
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
+console.log(`scrub-server start on the embedded database, ${IDLE_SECONDS} s idle, Node ${process.version}`);
+console.table(rows);
