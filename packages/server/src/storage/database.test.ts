@@ -21,6 +21,14 @@ describe.each(testDatabases())('storage on $kind', ({ kind, open }) => {
     expect(database.kind).toBe(kind);
   });
 
+  it.runIf(kind === 'pglite')(
+    'runs the embedded database with 16 MB of shared buffers, not 128 MB',
+    async () => {
+      const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(database.db);
+      expect(rows[0]?.shared_buffers).toBe('16MB');
+    },
+  );
+
   it('applies every migration to an empty database, then has nothing left to apply', async () => {
     expect(await migrateToLatest(database.db)).toEqual(allMigrations);
     expect(await migrateToLatest(database.db)).toEqual([]);

@@ -37,6 +37,14 @@ const NUMERIC = 1700;
  */
 const parsers = { [INT8]: Number, [NUMERIC]: Number };
 
+/**
+ * PostgreSQL settings for the embedded database. PGlite's own default is 128 MB of shared buffers,
+ * which the process touches as the database warms: the embedded setup is one machine's accounts,
+ * jobs and ledger, a few megabytes of tables. 16 MB holds them; the WAL buffers follow (1/32).
+ * Measured in `bench/memory.ts` and docs/benchmarks.md (goal 7).
+ */
+export const PGLITE_SETTINGS = ['shared_buffers=16MB'];
+
 // Each engine's driver is loaded only when it is the one configured.
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
@@ -72,6 +80,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       dataDir: target.dataDir ?? undefined,
       loadDataDir: pgliteTemplate(target.dataDir),
       parsers,
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     });
   } catch (error) {
     unlock();
