@@ -85,14 +85,11 @@ describe.each(testDatabases())('check charges on $kind', ({ open }) => {
     const unlimited = await account(6, 5);
     const expired = await account(7, 5);
     const plan = (id: string, set: { plan_status?: 'paused'; plan_expires_at?: Date }) =>
-      database.db
-        .updateTable('profiles')
-        .set({ plan_reference: UNLIMITED_PLAN_REFERENCES[0], ...set })
-        .where('id', '=', id)
-        .execute();
+      database.db.updateTable('profiles').set(set).where('id', '=', id).execute();
+    const unlimitedPlan = { plan_reference: UNLIMITED_PLAN_REFERENCES[0] };
     await plan(paused, { plan_status: 'paused' });
-    await plan(unlimited, {});
-    await plan(expired, { plan_expires_at: new Date(Date.now() - 60_000) });
+    await plan(unlimited, unlimitedPlan);
+    await plan(expired, { ...unlimitedPlan, plan_expires_at: new Date(Date.now() - 60_000) });
     const charger = new CheckCharger(database.db);
     const outcomes = await Promise.allSettled([
       charger.charge(paying, 1, 'p1'),
