@@ -84,8 +84,10 @@ describe.each(testDatabases())('check charges on $kind', ({ open }) => {
     const paused = await account(5, 5);
     const unlimited = await account(6, 5);
     const expired = await account(7, 5);
-    const plan = (id: string, set: { plan_status?: 'paused'; plan_expires_at?: Date }) =>
-      database.db.updateTable('profiles').set(set).where('id', '=', id).execute();
+    const plan = (
+      id: string,
+      set: { plan_reference?: string; plan_status?: 'paused'; plan_expires_at?: Date },
+    ) => database.db.updateTable('profiles').set(set).where('id', '=', id).execute();
     const unlimitedPlan = { plan_reference: UNLIMITED_PLAN_REFERENCES[0] };
     await plan(paused, { plan_status: 'paused' });
     await plan(unlimited, unlimitedPlan);
