@@ -16,15 +16,20 @@ export const RAISED_LIMITS = {
   SCRUB_RATE_LIMIT_PER_ADDRESS: '1000000/s',
 };
 
-/** A server on a free port, on the embedded database in memory unless `overrides` say otherwise. */
+/**
+ * A server on a free port: on the PostgreSQL of `DATABASE_URL` if it is set, else on the embedded
+ * database in memory, unless `overrides` say otherwise.
+ */
 export function startBenchServer(
   env: Record<string, string> = {},
   overrides: Partial<ServerConfig> = {},
 ): Promise<RunningServer> {
+  const url = process.env.DATABASE_URL;
+  const database = url ? { kind: 'postgres' as const, url } : { kind: 'pglite' as const, dataDir: null };
   return startServer(
     loadConfig(
       { SCRUB_LOG_LEVEL: 'silent', ...RAISED_LIMITS, ...env },
-      { host: '127.0.0.1', port: 0, database: { kind: 'pglite', dataDir: null }, ...overrides },
+      { host: '127.0.0.1', port: 0, database, ...overrides },
     ),
     false,
   );

@@ -1,3 +1,4 @@
+import { UNLIMITED_PLAN_REFERENCES } from '@scrub/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
@@ -77,5 +78,60 @@ describe.each(testDatabases())('check charges on $kind', ({ open }) => {
         { reference: 'b', balance_after: 0 },
       ]),
     );
+  });
+  it('charges an account that can pay in order, one entry each, and never a paused or unlimited plan', async () => {
+    const paying = await account(4, 5);
+    const paused = await account(5, 5);
+    const unlimited = await account(6, 5);
+    const expired = await account(7, 5);
+    const plan = (
+      id: string,
+      set: { plan_reference?: string; plan_status?: 'paused'; plan_expires_at?: Date },
+    ) => database.db.updateTable('profiles').set(set).where('id', '=', id).execute();
+    const unlimitedPlan = { plan_reference: UNLIMITED_PLAN_REFERENCES[0] };
+    await plan(paused, { plan_status: 'paused' });
+    await plan(unlimited, unlimitedPlan);
+    await plan(expired, { ...unlimitedPlan, plan_expires_at: new Date(Date.now() - 60_000) });
+    const charger = new CheckCharger(database.db);
+    const outcomes = await Promise.allSettled([
+      charger.charge(paying, 1, 'p1'),
+      charger.charge(paying, 0, 'p-cached'),
+      charger.charge(paying, 1, 'p2'),
+      charger.charge(paused, 1, 'paused'),
+      charger.charge(unlimited, 1, 'unlimited'),
+      charger.charge(expired, 1, 'expired'),
+      charger.charge(paying, 1, 'p3'),
+    ]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : (o.reason as ApiError).code))).toEqual([
+      { unlimited: false, deducted: 1, remaining: 4 },
+      { unlimited: false, deducted: 0, remaining: 4 },
+      { unlimited: false, deducted: 1, remaining: 3 },
+      'plan_paused',
+      { unlimited: true },
+      { unlimited: false, deducted: 1, remaining: 4 },
+      { unlimited: false, deducted: 1, remaining: 2 },
+    ]);
+    const entries = await database.db
+      .selectFrom('credit_ledger')
+      .select(['profile_id', 'reference', 'delta', 'balance_after'])
+      .where('kind', '=', 'check')
+      .orderBy('id')
+      .execute();
+    expect(entries.filter((e) => e.profile_id === paying)).toEqual([
+      { profile_id: paying, reference: 'p1', delta: -1, balance_after: 4 },
+      { profile_id: paying, reference: 'p2', delta: -1, balance_after: 3 },
+      { profile_id: paying, reference: 'p3', delta: -1, balance_after: 2 },
+    ]);
+    expect(entries.filter((e) => e.profile_id !== paying)).toEqual([
+      { profile_id: expired, reference: 'expired', delta: -1, balance_after: 4 },
+    ]);
+    for (const [id, balance] of [
+      [paying, 2],
+      [paused, 5],
+      [unlimited, 5],
+      [expired, 4],
+    ] as const) {
+      expect(await ledgerTotals(database.db, id)).toMatchObject({ balance, sum: balance });
+    }
   });
 });

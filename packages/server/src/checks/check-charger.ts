@@ -1,3 +1,4 @@
+import { UNLIMITED_PLAN_REFERENCES } from '@scrub/contract';
 import { type Kysely, sql } from 'kysely';
 import { insufficientCredits } from '../account/ledger.js';
 import { planPausedError } from '../account/plan-status.js';
@@ -106,13 +107,55 @@ export class CheckCharger {
     this.#running = null;
   }
 
-  async #commit(batch: PendingCharge[]): Promise<void> {
-    const byProfile = new Map<string, PendingCharge[]>();
-    for (const charge of batch) {
-      const charges = byProfile.get(charge.profileId);
-      if (charges) charges.push(charge);
-      else byProfile.set(charge.profileId, [charge]);
+  /**
+   * Charges all of one account's queued checks in a single statement (atomic on its own: no
+   * transaction, one round trip), if the account pays for checks (neither paused nor unlimited)
+   * and its balance covers them all. Otherwise it changes nothing and answers false, and the
+   * checks go through the full transaction, which refuses the ones the balance cannot cover.
+   * The entries and balances are those the full transaction would write.
+   */
+  async #chargeAll(profileId: string, charges: PendingCharge[]): Promise<boolean> {
+    const references = charges.filter((charge) => charge.cost > 0).map((charge) => charge.reference);
+    const total = references.length;
+    if (total === 0) return false;
+    const now = new Date();
+    const { rows } = await sql<{ credits: number }>`
+      with charged as (
+        update profiles set credits = credits - ${total}, updated_at = ${now}
+        where id = ${profileId} and credits >= ${total} and plan_status = 'active'
+          and (plan_reference is null or plan_reference <> all(${[...UNLIMITED_PLAN_REFERENCES]}::text[])
+            or (plan_expires_at is not null and plan_expires_at <= ${now}))
+        returning credits
+      ), entries as (
+        insert into credit_ledger (profile_id, delta, balance_after, kind, reference)
+        select ${profileId}, -1, charged.credits + ${total} - entry.n, 'check', entry.reference
+        from charged, unnest(${references}::text[]) with ordinality as entry(reference, n)
+        order by entry.n
+      )
+      select credits from charged`.execute(this.db);
+    const charged = rows[0];
+    if (!charged) return false;
+    let balance = charged.credits + total;
+    for (const charge of charges) {
+      balance -= charge.cost;
+      charge.resolve({ unlimited: false, deducted: charge.cost, remaining: balance });
     }
+    return true;
+  }
+
+  async #commit(batch: PendingCharge[]): Promise<void> {
+    const grouped = new Map<string, PendingCharge[]>();
+    for (const charge of batch) {
+      const charges = grouped.get(charge.profileId);
+      if (charges) charges.push(charge);
+      else grouped.set(charge.profileId, [charge]);
+    }
+    // The usual case first: an account that can pay for all its checks is charged in one statement.
+    const byProfile = new Map<string, PendingCharge[]>();
+    for (const [profileId, charges] of grouped) {
+      if (!(await this.#chargeAll(profileId, charges))) byProfile.set(profileId, charges);
+    }
+    if (byProfile.size === 0) return;
     const outcomes = new Map<PendingCharge, CheckCharge | ApiError>();
     await this.db.transaction().execute(async (trx) => {
       outcomes.clear();
