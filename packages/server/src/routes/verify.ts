@@ -7,13 +7,13 @@ import {
   dataSourceOf,
   type LineType,
 } from '@scrub/engine';
-import { getProfile } from '../account/profiles.js';
+import type { Principal } from '../auth/principal.js';
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
 import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
-import type { ReferenceSnapshot } from '../reference-data/reference-data.js';
+import { type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
 
 function answerFor(
   input: string,
@@ -108,7 +108,6 @@ async function billingOf(
 export function registerVerify({
   registry,
   config,
-  database,
   referenceData,
   suppressionLists,
   checkCharger,
@@ -116,7 +115,7 @@ export function registerVerify({
   proofSigner,
 }: ServerContext): void {
   // Versions of a snapshot, worked out once per snapshot rather than once per answer.
-  const versionsOf = new WeakMap<ReferenceSnapshot, Record<string, string>>();
+  const sharedVersions = new WeakMap<ReferenceSnapshot, Record<string, string>>();
 
   /**
    * One snapshot per request (a swap during it cannot mix versions), and the account's own list
@@ -127,10 +126,10 @@ export function registerVerify({
     const snapshot = referenceData.current();
     const dnc = await suppressionLists.dncFor(snapshot, profileId);
     const generation = `${referenceData.ref.generation}.${dnc.version}`;
-    let shared = versionsOf.get(snapshot);
+    let shared = sharedVersions.get(snapshot);
     if (shared === undefined) {
-      shared = referenceData.versions();
-      versionsOf.set(snapshot, shared);
+      shared = versionsOf(snapshot);
+      sharedVersions.set(snapshot, shared);
     }
     // An account with a list of its own answers from it too, and says which version.
     const versions = dnc.set === snapshot.dnc ? shared : { ...shared, 'dnc:internal': dnc.version };
@@ -138,8 +137,7 @@ export function registerVerify({
   }
 
   /** `proof=1`: the answer, signed; charged nothing more than the answer itself. */
-  async function withProof(result: VerifyResult, profileId: string): Promise<VerifyResult> {
-    const { email } = await getProfile(database.db, profileId);
+  async function withProof(result: VerifyResult, { profileId, email }: Principal): Promise<VerifyResult> {
     const checkedAt = new Date();
     const registry = ftcRegistryOf(result.dataset_versions);
     const { jws } = await proofSigner.sign<VerifyProofStatement>({
@@ -159,7 +157,7 @@ export function registerVerify({
 
   registry.add(routes.verify, async ({ query, principal }) => {
     const result = await answerOne(query.p, principal.profileId);
-    return query.proof === '1' || query.proof === 'true' ? withProof(result, principal.profileId) : result;
+    return query.proof === '1' || query.proof === 'true' ? withProof(result, principal) : result;
   });
 
   async function answerOne(p: string, profileId: string): Promise<VerifyResult> {
