@@ -91,6 +91,9 @@ export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 /** Messages users see, from the specification, with its spelling mistakes corrected. */
 export const messages = {
+  /** A bulk job accepted for scrubbing: the API's answer and the wizard's 'Success' dialog. */
+  jobQueued:
+    'Your file is queued. It can take up to 20 minutes depending on the number of records; an e-mail is sent when it is ready.',
   accessDenied: 'Access Denied: You do not have permission to perform this action.',
   genericError: 'An error occurred',
   resultsNotReady: 'Results not ready',

@@ -1,14 +1,11 @@
 import { Readable } from 'node:stream';
-import { routes } from '@scrub/contract';
+import { messages, routes } from '@scrub/contract';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { UnprocessableFile } from '../bulk/bulk-worker.js';
 import { bulkJobOf, createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
 import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
-
-const QUEUED_MESSAGE =
-  'Your file is queued. It can take up to 20 minutes depending on the number of records; an e-mail is sent when it is ready.';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
 
@@ -75,7 +72,7 @@ export function registerBulkJobs({
       const queued = await submit(job);
       return {
         ...bulkJobOf(queued, publicUrl()),
-        message: QUEUED_MESSAGE,
+        message: messages.jobQueued,
         upload_url: null,
         upload_expires_at: null,
       };

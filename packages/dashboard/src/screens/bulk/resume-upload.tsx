@@ -1,5 +1,6 @@
 import { Alert, Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { messages } from '@scrub/contract';
 import {
   APIUserAbortError,
   ConflictError,
@@ -12,6 +13,7 @@ import { queryClient } from '../../api/query-client';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
 import { creditEvent } from '../../credits/credit-events';
+import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, mismatch, type PendingUpload } from './pending-upload';
 import { showSubmitError } from './submit-errors';
 
@@ -52,14 +54,10 @@ export function ResumeUpload({
         // The whole file had arrived before the page went away: only the submit is missing.
         if (!(failure instanceof ConflictError)) throw failure;
       }
-      const job = await scrub.bulk.submit(pending.jobId);
+      const _job = await scrub.bulk.submit(pending.jobId);
       clearPendingUpload();
-      notifications.show({
-        closeButtonProps: { 'aria-label': 'Close notification' },
-        color: 'teal',
-        title: 'Success',
-        message: `${job.filename} is queued.`,
-      });
+      // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
+      notifySuccess(messages.jobQueued);
       creditEvent();
       void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();

@@ -1,6 +1,5 @@
 import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { CreateBulkJobSchema } from '@scrub/contract';
+import { CreateBulkJobSchema, messages } from '@scrub/contract';
 import { APIConnectionError, APIUserAbortError, type CreditSnapshot } from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -9,6 +8,7 @@ import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
 import { creditEvent } from '../../credits/credit-events';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, savePendingUpload } from './pending-upload';
 import { insufficientDialog, showSubmitError } from './submit-errors';
 import type { ColumnMapping, WizardFile } from './wizard-state';
@@ -66,12 +66,8 @@ export function StepSummary({
       });
       await scrub.bulk.submit(job.job_id);
       clearPendingUpload();
-      notifications.show({
-        closeButtonProps: { 'aria-label': 'Close notification' },
-        color: 'teal',
-        title: 'Success',
-        message: job.message,
-      });
+      // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
+      notifySuccess(messages.jobQueued);
       creditEvent();
       void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();

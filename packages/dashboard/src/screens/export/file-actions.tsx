@@ -11,7 +11,7 @@ import { EmailFileButton } from './email-file-button';
 export function FileActions({ file, filter }: { file: FileView; filter: ResultFilter }) {
   const ready = file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap="xs">
       {file.status === 'completed' && (
         <Button
           size="compact-sm"
