@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { messages } from '@scrub/contract';
 import { MemoryTokenStorage, Scrub } from '@scrub/sdk';
 import { applyLedgerEntry, type RunningServer } from '@scrub/server';
 import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
@@ -331,6 +332,8 @@ describe('the dashboard in Chromium', () => {
     await record(page, 'bulk-summary');
     await page.getByTestId('process-records').click();
     await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
+    // The submit's news for a person, not the API's instructions to a script.
+    await page.getByText(messages.jobQueued).waitFor();
     await record(page, 'bulk-thank-you');
     // The service charges what it can check (invalid numbers and duplicates are free); the header follows.
     await expect.poll(() => counterValue(page), { timeout: 10_000 }).toBeLessThan(10_000);

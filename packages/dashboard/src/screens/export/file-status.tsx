@@ -1,18 +1,35 @@
 import { Badge, Loader } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 
+/** A badge keeps its whole word: a narrow table column must not cut it to "COMPL…". */
+const WHOLE = { miw: 'max-content' } as const;
+
 /** Completed, Failed, or Pending for anything else (queued, processing). */
 export function FileStatus({ file }: { file: FileView }) {
-  if (file.status === 'completed') return <Badge color="teal.9">Completed</Badge>;
-  if (file.status === 'failed') return <Badge color="red.9">Failed</Badge>;
+  if (file.status === 'completed')
+    return (
+      <Badge color="teal.9" {...WHOLE}>
+        Completed
+      </Badge>
+    );
+  if (file.status === 'failed')
+    return (
+      <Badge color="red.9" {...WHOLE}>
+        Failed
+      </Badge>
+    );
   if (file.status === 'processing') {
     return (
-      <Badge color="blue.9" leftSection={<Loader size={10} color="white" aria-hidden />}>
+      <Badge color="blue.9" leftSection={<Loader size={10} color="white" aria-hidden />} {...WHOLE}>
         Processing
       </Badge>
     );
   }
-  return <Badge color="gray.8">Pending</Badge>;
+  return (
+    <Badge color="gray.8" {...WHOLE}>
+      Pending
+    </Badge>
+  );
 }
 
 /** A count, or a spinner while the job is still working it out. */
