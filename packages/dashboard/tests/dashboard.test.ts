@@ -608,9 +608,10 @@ describe('the dashboard in Chromium', () => {
       await page.getByRole('button', { name: 'Process', exact: true }).click();
       await page.getByTestId('process-records').click();
       await page.getByTestId('upload-progress').waitFor();
-      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      // Reloaded while the upload still hangs: unrouting first could let it through and finish the job.
       await page.reload();
       await page.getByTestId('pending-upload').getByText(basename(csvPath), { exact: true }).waitFor();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
     };
     await interrupt();
     const otherDir = await mkdtemp(join(tmpdir(), 'scrub-other-'));
