@@ -1,10 +1,17 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
+import { PGLITE_EMPTY_TEMPLATE_ENV } from '../../test/pglite-template-setup.js';
 import { planCatalogue } from '../plans/catalogue.js';
 import { listPlans, seedPlans } from '../plans/plan-store.js';
 import { type DatabaseHandle, migrateToLatest } from './database.js';
 import { migrationProvider } from './migrations/index.js';
+import { PGLITE_TEMPLATE_ENV } from './pglite-template.js';
+
+// The test run's PGlite template has the migrations applied; these tests apply them to an empty
+// database, as a new installation does.
+if (process.env[PGLITE_EMPTY_TEMPLATE_ENV])
+  process.env[PGLITE_TEMPLATE_ENV] = process.env[PGLITE_EMPTY_TEMPLATE_ENV];
 
 const allMigrations = Object.keys(await migrationProvider.getMigrations()).sort();
 

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 
 /**
- * Test runs only: a dump of an empty PGlite cluster (`dumpDataDir('none')`) for new databases to
- * start from. Most of a new PGlite's cost is initdb (seconds of CPU: it runs a second PostgreSQL
- * to build the catalogue); loading a copy of a cluster initdb made skips it, and gives the same
- * empty cluster. Vitest's global setup writes it once per run (`test/pglite-template-setup.ts`);
- * the service itself never sets it.
+ * Test runs only: a dump of a PGlite cluster (`dumpDataDir('none')`) for new databases to start
+ * from. Most of a new PGlite's cost is initdb (seconds of CPU: it runs a second PostgreSQL to build
+ * the catalogue); loading a copy of a cluster initdb made skips it. Vitest's global setup writes
+ * it once per run (`test/pglite-template-setup.ts`), with the migrations applied, so a database
+ * opened from it has nothing left to migrate; the service itself never sets it.
  */
 export const PGLITE_TEMPLATE_ENV = 'SCRUB_TEST_PGLITE_TEMPLATE';
 
