@@ -5,13 +5,13 @@ import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DncSet } from '../dnc/set.ts';
 import { ExchangeTable } from '../exchange/exchange-table.ts';
-import { CsvError } from './csv-error.ts';
 import {
   type CsvThreadData,
   type FromThread,
   movable,
   release,
   type ToThread,
+  threadErrorOf,
 } from './csv-thread-protocol.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 
@@ -87,13 +87,7 @@ async function run(): Promise<FromThread> {
           : await scrubCsv(input(), output, options);
     return { type: 'done', result };
   } catch (error) {
-    return {
-      type: 'error',
-      error:
-        error instanceof CsvError
-          ? { message: error.message, code: error.code, line: error.line }
-          : { message: (error as Error).message, stack: (error as Error).stack },
-    };
+    return { type: 'error', error: threadErrorOf(error) };
   }
 }
 

@@ -3,10 +3,10 @@ import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DncSet } from '../dnc/set.ts';
 import type { ExchangeTable } from '../exchange/exchange-table.ts';
-import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvInput } from './csv-input.ts';
 import {
   type CsvThreadData,
+  errorOf,
   type FromThread,
   movable,
   release,
@@ -62,7 +62,7 @@ function closeInput(input: CsvInput): void {
  * which a Worker refuses: then the flags must be listed, and when a listed one is refused too the
  * thread starts without any (it needs none).
  */
-function startThread(data: CsvThreadData): Worker {
+export function startThread(entry: URL, data: unknown): Worker {
   if (!process.execArgv.some((flag) => flag.startsWith('--input-type'))) {
     return new Worker(entry, { workerData: data });
   }
@@ -108,7 +108,7 @@ function run<T>(
     ...(options.columns === undefined ? {} : { columns: [...options.columns] }),
     ...(options.evaluatedAt === undefined ? {} : { evaluatedAt: options.evaluatedAt }),
   };
-  const worker = startThread(data);
+  const worker = startThread(entry, data);
   const chunks = chunksOf(input);
   // Chunks nothing else holds are moved to the thread. Chunks from other sources may be the
   // caller's own buffers: copied, and the copy moved (posting a view would copy the whole buffer
@@ -183,15 +183,9 @@ function run<T>(
         case 'done':
           settle(null, message.result as T);
           break;
-        case 'error': {
-          const { error } = message;
-          settle(
-            error.code
-              ? new CsvError(error.code as CsvErrorCode, error.message, error.line ?? null)
-              : Object.assign(new Error(error.message), { stack: error.stack }),
-          );
+        case 'error':
+          settle(errorOf(message.error));
           break;
-        }
       }
     });
     worker.on('error', (error) => settle(error));

@@ -1,0 +1,108 @@
+import type { Worker } from 'node:worker_threads';
+import type { CsvPart } from './csv-parts.ts';
+import { startThread } from './csv-thread.ts';
+import {
+  type CsvPartThreadData,
+  errorOf,
+  type PartFromThread,
+  type PartToThread,
+} from './csv-thread-protocol.ts';
+import type { CsvShape, ScrubbedCsvPart } from './scrub-csv.ts';
+
+// From source a thread runs the .ts file under Node's type stripping; from dist/, the built entry.
+const entry = new URL(
+  import.meta.url.endsWith('.ts') ? './csv-part-thread-entry.ts' : './csv-part-thread-entry.js',
+  import.meta.url,
+);
+
+interface Waiting {
+  resolve: (part: ScrubbedCsvPart) => void;
+  reject: (error: Error) => void;
+}
+
+interface PartThread {
+  worker: Worker;
+  /** Its parts not yet scrubbed, by index. */
+  waiting: Map<number, Waiting>;
+}
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * Up to `count` threads scrubbing the parts of one file (`scrubCsvPart`), started as they are
+ * needed: a part goes to the thread with the fewest parts waiting. The tables are shared with the
+ * threads, not copied; each part's bytes are moved to its thread, and its output moved back.
+ */
+export class CsvPartThreads {
+  readonly #threads: PartThread[] = [];
+  #next = 0;
+  #closed = false;
+  readonly #count: number;
+  readonly #data: CsvPartThreadData;
+
+  constructor(count: number, data: CsvPartThreadData) {
+    this.#count = count;
+    this.#data = data;
+  }
+
+  scrub(part: CsvPart, shape: CsvShape): Promise<ScrubbedCsvPart> {
+    const thread = this.#pick();
+    const index = this.#next++;
+    return new Promise<ScrubbedCsvPart>((resolve, reject) => {
+      thread.waiting.set(index, { resolve, reject });
+      const { bytes, last } = part;
+      thread.worker.postMessage({ index, bytes, last, shape } satisfies PartToThread, [
+        bytes.buffer as ArrayBuffer,
+      ]);
+    });
+  }
+
+  /** Stops every thread; parts still waiting fail. */
+  close(): void {
+    this.#closed = true;
+    for (const thread of this.#threads) {
+      void thread.worker.terminate();
+      this.#fail(thread, new Error('The CSV threads were stopped'));
+    }
+  }
+
+  #pick(): PartThread {
+    if (this.#closed) throw new Error('The CSV threads were stopped');
+    let best: PartThread | undefined;
+    for (const thread of this.#threads) {
+      if (best === undefined || thread.waiting.size < best.waiting.size) best = thread;
+    }
+    if (best !== undefined && (best.waiting.size === 0 || this.#threads.length === this.#count)) return best;
+    return this.#start();
+  }
+
+  #start(): PartThread {
+    const thread: PartThread = { worker: startThread(entry, this.#data), waiting: new Map() };
+    thread.worker.on('message', (message: PartFromThread) => {
+      const waiting = thread.waiting.get(message.index);
+      if (!waiting) return;
+      thread.waiting.delete(message.index);
+      if (message.type === 'error') {
+        waiting.reject(errorOf(message.error));
+        return;
+      }
+      const { part } = message;
+      waiting.resolve({
+        ...part,
+        output: part.output.map(asBuffer),
+        prefix: part.prefix && asBuffer(part.prefix),
+      });
+    });
+    thread.worker.on('error', (error) => this.#fail(thread, error));
+    thread.worker.on('exit', (code) =>
+      this.#fail(thread, new Error(`A CSV thread stopped early (exit code ${code})`)),
+    );
+    this.#threads.push(thread);
+    return thread;
+  }
+
+  #fail(thread: PartThread, error: Error): void {
+    for (const waiting of thread.waiting.values()) waiting.reject(error);
+    thread.waiting.clear();
+  }
+}
