@@ -14,6 +14,7 @@ import {
   threadErrorOf,
 } from './csv-thread-protocol.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
+import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
 
 const port = parentPort!;
 const data = workerData as CsvThreadData;
@@ -84,7 +85,9 @@ async function run(): Promise<FromThread> {
         ? await countCsvRows(input(), options)
         : data.mode === 'count'
           ? await countCsv(input(), options)
-          : await scrubCsv(input(), output, options);
+          : (data.threads ?? 1) > 1
+            ? await scrubCsvInParallel(input(), output, { ...options, threads: data.threads })
+            : await scrubCsv(input(), output, options);
     return { type: 'done', result };
   } catch (error) {
     return { type: 'error', error: threadErrorOf(error) };
