@@ -34,6 +34,11 @@ export {
   type ThreadScrubOptions,
 } from './csv/csv-thread.ts';
 export {
+  PART_SIZES,
+  type ParallelScrubOptions,
+  scrubCsvInParallel,
+} from './csv/scrub-csv-parallel.ts';
+export {
   type FilterResultCsvOptions,
   type FilterResultCsvResult,
   filterResultCsv,

@@ -28,21 +28,29 @@ interface PartThread {
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** Parts a thread has waiting (one scrubbed, the next ready) before it counts as busy. */
+const AHEAD = 2;
+
 /**
- * Up to `count` threads scrubbing the parts of one file (`scrubCsvPart`), started as they are
- * needed: a part goes to the thread with the fewest parts waiting. The tables are shared with the
- * threads, not copied; each part's bytes are moved to its thread, and its output moved back.
+ * `count` threads scrubbing the parts of one file (`scrubCsvPart`), all started at once (each takes
+ * tens of milliseconds to load the engine): a part goes to the thread with the fewest parts
+ * waiting. The tables are shared with the threads, not copied; each part's bytes are moved to its
+ * thread, and its output moved back.
  */
 export class CsvPartThreads {
   readonly #threads: PartThread[] = [];
   #next = 0;
   #closed = false;
-  readonly #count: number;
   readonly #data: CsvPartThreadData;
 
   constructor(count: number, data: CsvPartThreadData) {
-    this.#count = count;
     this.#data = data;
+    for (let i = 0; i < count; i++) this.#start();
+  }
+
+  /** Whether every thread has parts enough waiting: the caller may as well scrub the next itself. */
+  busy(): boolean {
+    return this.#threads.every((thread) => thread.waiting.size >= AHEAD);
   }
 
   scrub(part: CsvPart, shape: CsvShape): Promise<ScrubbedCsvPart> {
@@ -68,15 +76,14 @@ export class CsvPartThreads {
 
   #pick(): PartThread {
     if (this.#closed) throw new Error('The CSV threads were stopped');
-    let best: PartThread | undefined;
+    let best = this.#threads[0]!;
     for (const thread of this.#threads) {
-      if (best === undefined || thread.waiting.size < best.waiting.size) best = thread;
+      if (thread.waiting.size < best.waiting.size) best = thread;
     }
-    if (best !== undefined && (best.waiting.size === 0 || this.#threads.length === this.#count)) return best;
-    return this.#start();
+    return best;
   }
 
-  #start(): PartThread {
+  #start(): void {
     const thread: PartThread = { worker: startThread(entry, this.#data), waiting: new Map() };
     thread.worker.on('message', (message: PartFromThread) => {
       const waiting = thread.waiting.get(message.index);
@@ -98,7 +105,6 @@ export class CsvPartThreads {
       this.#fail(thread, new Error(`A CSV thread stopped early (exit code ${code})`)),
     );
     this.#threads.push(thread);
-    return thread;
   }
 
   #fail(thread: PartThread, error: Error): void {

@@ -86,7 +86,7 @@ export class RecordSplitter {
  * last part.
  */
 export async function* partsOf(
-  chunks: AsyncIterable<Buffer>,
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   splitter: RecordSplitter,
   sizes: CsvPartSizes,
   maxRowBytes = DEFAULT_MAX_ROW_BYTES,

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, openCsv } from './csv-input.ts';
-import { type CsvPart, type CsvPartSizes, partsOf, RecordSplitter } from './csv-parts.ts';
+import { type CsvPartSizes, partsOf, RecordSplitter } from './csv-parts.ts';
 import { CsvPartThreads } from './csv-part-threads.ts';
 import type { ThreadScrubOptions } from './csv-thread.ts';
 import { release } from './csv-thread-protocol.ts';
@@ -79,7 +79,8 @@ export async function scrubCsvInParallel(
       const opened = await openCsv(input, options.separator);
       const { chunks, ...dialect } = opened;
       merge = new PartMerge(dialect);
-      const pool = new CsvPartThreads(threads, {
+      // This thread scrubs too, when the others have enough to do.
+      const pool = new CsvPartThreads(threads - 1, {
         dialect,
         phoneColumn,
         ...(header === undefined ? {} : { header }),
@@ -103,18 +104,20 @@ export async function scrubCsvInParallel(
         for await (const part of partsOf(chunks, splitter, partSizes, maxRowBytes)) {
           signal?.throwIfAborted();
           last = part.last;
-          const shape = merge.shape;
-          if (shape === null) {
-            yield* merge.add(merge.inPlace(part, partOptions), part.bytes.length);
-            onProgress?.(merge.progress());
-            continue;
-          }
+          // Until the first row is found (nothing is pending then), parts are scrubbed here one by
+          // one; then here only when every thread has enough to do.
+          const { shape } = merge;
           const bytes = part.bytes.length;
-          const scrubbed = pool.scrub(part, shape);
+          const scrubbed =
+            shape === null || pool.busy()
+              ? new Promise<ScrubbedCsvPart>((resolve) =>
+                  resolve(scrubCsvPart(part.bytes, part.last, dialect, shape, partOptions)),
+                )
+              : pool.scrub(part, shape);
           // Awaited in order below; a part that fails before then is not an unhandled rejection.
           scrubbed.catch(() => {});
           pending.push({ part: scrubbed, bytes });
-          if (pending.length >= 2 * threads) yield* next();
+          if (shape === null || pending.length >= 2 * threads) yield* next();
         }
         while (pending.length > 0) yield* next();
         if (!last) throw new Error('The CSV parts ended before the file did');
@@ -159,16 +162,7 @@ class PartMerge {
     this.#dialect = dialect;
   }
 
-  /** A part scrubbed on this thread: those before the file's first row. */
-  inPlace(part: CsvPart, options: Parameters<typeof scrubCsvPart>[4]): ScrubbedCsvPart {
-    try {
-      return scrubCsvPart(part.bytes, part.last, this.#dialect, null, options);
-    } catch (error) {
-      throw this.#moved(error);
-    }
-  }
-
-  /** A part scrubbed on a thread, or its error with the file's line. */
+  /** A part scrubbed, or its error with the file's line: the parts before it are merged. */
   async rethrow(part: Promise<ScrubbedCsvPart>): Promise<ScrubbedCsvPart> {
     try {
       return await part;
