@@ -36,7 +36,7 @@ export interface ParallelScrubOptions extends Omit<ThreadScrubOptions, 'ownedInp
  * (a message each way, a scrubber's set-up) costs little, and small enough that a few in flight per
  * thread hold little memory.
  */
-export const PART_SIZES: CsvPartSizes = { first: 64 * 1024, rest: 4 * 1024 * 1024 };
+export const PART_SIZES: CsvPartSizes = { first: 64 * 1024, rest: 2 * 1024 * 1024 };
 
 /**
  * `scrubCsv` on several threads, with the same output bytes and counts. The design, simplest first:
@@ -110,9 +110,14 @@ export async function scrubCsvInParallel(
           const bytes = part.bytes.length;
           const scrubbed =
             shape === null || pool.busy()
-              ? new Promise<ScrubbedCsvPart>((resolve) =>
-                  resolve(scrubCsvPart(part.bytes, part.last, dialect, shape, partOptions)),
-                )
+              ? new Promise<ScrubbedCsvPart>((resolve) => {
+                  try {
+                    resolve(scrubCsvPart(part.bytes, part.last, dialect, shape, partOptions));
+                  } finally {
+                    // Its own buffer, copied from: freed now rather than at the next collection.
+                    release(part.bytes);
+                  }
+                })
               : pool.scrub(part, shape);
           // Awaited in order below; a part that fails before then is not an unhandled rejection.
           scrubbed.catch(() => {});

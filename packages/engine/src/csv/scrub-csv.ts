@@ -323,6 +323,43 @@ export function checkPhoneColumn(phoneColumn: string | number): void {
   }
 }
 
+interface OptionalCells {
+  key: string;
+  /** For an invalid number. */
+  invalid: Buffer;
+  /** By area code (index npa). */
+  byAreaCode: Buffer[];
+}
+
+let lastCells: OptionalCells | null = null;
+
+/**
+ * The optional columns' cells for each area code, as of `evaluatedAt`. The last answer is kept: a
+ * file scrubbed in parts (`scrubCsvPart`) asks the same for every part, and each answer reads the
+ * time zones of 800 area codes.
+ */
+function optionalCells(sep: string, columns: readonly OptionalColumn[], evaluatedAt: number): OptionalCells {
+  const key = `${sep}|${columns.join(',')}|${evaluatedAt}`;
+  if (lastCells?.key === key) return lastCells;
+  const clock = new CallingClock(new Date(evaluatedAt));
+  const cells = (zones: readonly string[], callable: boolean | null) =>
+    Buffer.from(
+      columns
+        .map((column) =>
+          column === 'timezone' ? `${sep}${zones.join(' ')}` : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
+        )
+        .join(''),
+    );
+  const invalid = cells([], null);
+  const byAreaCode = Array.from({ length: 1000 }, (_, npa) => {
+    if (npa < 200) return invalid;
+    const window = callingWindowOf(`+1${npa}2000000`, 'unknown_geographic', clock);
+    return cells(window.timeZones, window.callableNow);
+  });
+  lastCells = { key, invalid, byAreaCode };
+  return lastCells;
+}
+
 /**
  * One pass over a file's bytes: scan a row, read its phone, classify, write the row with its two
  * cells. It is one class of some 470 lines, over the usual 500 for the file, on purpose: this is
@@ -432,23 +469,9 @@ class Scrubber {
     this.#headerSuffix = Buffer.from(headerNames.map((name) => `${sep}${name}`).join(''));
     let longestExtra = 0;
     if (columns.length > 0 && mode === 'scrub') {
-      const clock = new CallingClock(new Date(options.evaluatedAt ?? Date.now()));
-      const cells = (zones: readonly string[], callable: boolean | null) =>
-        Buffer.from(
-          columns
-            .map((column) =>
-              column === 'timezone'
-                ? `${sep}${zones.join(' ')}`
-                : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
-            )
-            .join(''),
-        );
-      this.#invalidExtra = cells([], null);
-      this.#extras = Array.from({ length: 1000 }, (_, npa) => {
-        if (npa < 200) return this.#invalidExtra;
-        const window = callingWindowOf(`+1${npa}2000000`, 'unknown_geographic', clock);
-        return cells(window.timeZones, window.callableNow);
-      });
+      const cells = optionalCells(sep, columns, options.evaluatedAt ?? Date.now());
+      this.#invalidExtra = cells.invalid;
+      this.#extras = cells.byAreaCode;
       longestExtra = Math.max(...this.#extras.map((extra) => extra.length));
     }
     this.#longestSuffix =
