@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,6 @@ import { compactPool, leadLines, mulberry32, usAreaCodes, writeLines } from '@sc
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import { areaCodeInfo } from '../src/area-codes.ts';
-import { availableParallelism, loadavg } from 'node:os';
 import { countCsvRows, scrubCsv } from '../src/csv/scrub-csv.ts';
 import { scrubCsvInParallel } from '../src/csv/scrub-csv-parallel.ts';
 import { DncListBuilder } from '../src/dnc/builder.ts';
@@ -112,7 +111,10 @@ async function hashOf(path: string): Promise<{ sha256: string }> {
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
-const load = () => loadavg().map((value) => value.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 async function main(): Promise<void> {
@@ -139,7 +141,8 @@ async function main(): Promise<void> {
         );
         if (child.status !== 0) throw new Error(`${subject} failed: ${child.stderr}`);
         const measure = JSON.parse(child.stdout) as Measure;
-        if (SCRUBS.includes(subject)) outputs.set(subject, { ...(await hashOf(join(dir, 'out.csv'))), result: measure.result! });
+        if (SCRUBS.includes(subject))
+          outputs.set(subject, { ...(await hashOf(join(dir, 'out.csv'))), result: measure.result! });
         const previous = best.get(subject);
         if (!previous || measure.seconds < previous.seconds) best.set(subject, measure);
       }

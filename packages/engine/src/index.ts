@@ -34,11 +34,6 @@ export {
   type ThreadScrubOptions,
 } from './csv/csv-thread.ts';
 export {
-  PART_SIZES,
-  type ParallelScrubOptions,
-  scrubCsvInParallel,
-} from './csv/scrub-csv-parallel.ts';
-export {
   type FilterResultCsvOptions,
   type FilterResultCsvResult,
   filterResultCsv,
@@ -70,6 +65,11 @@ export {
   type ScrubCsvResult,
   scrubCsv,
 } from './csv/scrub-csv.ts';
+export {
+  PART_SIZES,
+  type ParallelScrubOptions,
+  scrubCsvInParallel,
+} from './csv/scrub-csv-parallel.ts';
 export {
   type DataSource,
   type Datasets,

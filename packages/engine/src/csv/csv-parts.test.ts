@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '@scrub/test-fixtures';
+import { describe, expect, it } from 'vitest';
 import { partsOf, RecordSplitter } from './csv-parts.ts';
 import type { CsvLineEnding, CsvSeparator } from './dialect.ts';
 import { RowScanner } from './row-scanner.ts';
@@ -30,15 +30,7 @@ function expectCuts(bytes: Buffer, separator: CsvSeparator, lineEnding: CsvLineE
 describe('RecordSplitter', () => {
   it('cuts only where the row scanner starts a record: quoted line breaks, doubled quotes, quotes inside fields', () => {
     const file = Buffer.from(
-      [
-        'a,"line\nbreak",b',
-        '"x""\n""y",z',
-        'ab"c,"d\ne"',
-        '"q"r"\n,s',
-        '',
-        ',"",""""',
-        'tail',
-      ].join('\r\n'),
+      ['a,"line\nbreak",b', '"x""\n""y",z', 'ab"c,"d\ne"', '"q"r"\n,s', '', ',"",""""', 'tail'].join('\r\n'),
     );
     expectCuts(file, ',', '\r\n');
   });
@@ -47,8 +39,9 @@ describe('RecordSplitter', () => {
     const random = mulberry32(16);
     const alphabet = ['a', ',', ';', '"', '"', '\n', '\r', '\r\n', 'b'];
     for (let round = 0; round < 300; round++) {
-      const text = Array.from({ length: 1 + Math.floor(random() * 40) }, () =>
-        alphabet[Math.floor(random() * alphabet.length)],
+      const text = Array.from(
+        { length: 1 + Math.floor(random() * 40) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
       ).join('');
       const bytes = Buffer.from(text);
       const separator: CsvSeparator = round % 2 ? ';' : ',';

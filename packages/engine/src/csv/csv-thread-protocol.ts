@@ -1,6 +1,6 @@
 import type { SharedDncSet } from '../dnc/set.ts';
-import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { SharedExchangeTable } from '../exchange/exchange-table.ts';
+import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvDialect, CsvSeparator } from './dialect.ts';
 import type { CsvShape, OptionalColumn, ScrubbedCsvPart } from './scrub-csv.ts';
 

@@ -25,11 +25,13 @@ function leads(count: number, lineEnding = '\r\n'): string {
   const rows = ['Name,Notes,Phone,Formula'];
   for (let i = 0; i < count; i++) {
     const kind = i % 9;
-    if (kind === 0) rows.push(`"Lee${lineEnding}Ann",  "a ""quoted"" note,${lineEnding}two lines",${phone(i % 300)},=1+1`);
+    if (kind === 0)
+      rows.push(`"Lee${lineEnding}Ann",  "a ""quoted"" note,${lineEnding}two lines",${phone(i % 300)},=1+1`);
     else if (kind === 1) rows.push(`Bob 5" tall,plain,"${phone(i)}",@cmd`);
     else if (kind === 2) rows.push('');
     else if (kind === 3) rows.push(`short row ${i}`);
-    else if (kind === 4) rows.push(`"${lineEnding}",${lineEnding === '\r\n' ? '"\r\n"' : '""'},${phone(i % 300)},"-2"`);
+    else if (kind === 4)
+      rows.push(`"${lineEnding}",${lineEnding === '\r\n' ? '"\r\n"' : '""'},${phone(i % 300)},"-2"`);
     else if (kind === 5) rows.push(`Dup,,2012340007,`);
     else if (kind === 6) rows.push(`Junk,,12345,+x`);
     else rows.push(`Name ${i},"Street ${i}, Apt 2",${phone(i)},${i}`);
@@ -37,7 +39,12 @@ function leads(count: number, lineEnding = '\r\n'): string {
   return rows.join(lineEnding);
 }
 
-const base: ScrubCsvOptions = { phoneColumn: 'Phone', exchange, dnc, evaluatedAt: Date.UTC(2026, 10, 25, 18) };
+const base: ScrubCsvOptions = {
+  phoneColumn: 'Phone',
+  exchange,
+  dnc,
+  evaluatedAt: Date.UTC(2026, 10, 25, 18),
+};
 const SMALL: CsvPartSizes = { first: 1, rest: 300 };
 
 async function expectSame(file: Buffer, options: Partial<ScrubCsvOptions> = {}, sizes = SMALL) {
@@ -109,7 +116,9 @@ describe('scrubCsvInParallel', () => {
   });
 
   it('finds the header past blank lines longer than the first part, and writes it with the first rows only', async () => {
-    const file = Buffer.from(`${'\r\n'.repeat(500)}Name,Phone\r\n${',\r\n'.repeat(400)}Ann,2012345678\r\nBob,2012345679`);
+    const file = Buffer.from(
+      `${'\r\n'.repeat(500)}Name,Phone\r\n${',\r\n'.repeat(400)}Ann,2012345678\r\nBob,2012345679`,
+    );
     await expectSame(file);
   });
 
@@ -120,17 +129,21 @@ describe('scrubCsvInParallel', () => {
 
   it('refuses what scrubCsv refuses, at the same line of the file', async () => {
     const file = leads(1000);
-    expect((await refusals(Buffer.from(`${file}\r\nx,"never closed,2012345678`))).code).toBe('csv_unclosed_quote');
+    expect((await refusals(Buffer.from(`${file}\r\nx,"never closed,2012345678`))).code).toBe(
+      'csv_unclosed_quote',
+    );
     const long = `${file}\r\nlong,${'x'.repeat(2000)},2012345678\r\n${file}`;
     const tooLong = await refusals(Buffer.from(long), { maxRowBytes: 1000 });
     expect(tooLong.code).toBe('csv_row_too_large');
     expect(tooLong.line).toBeGreaterThan(1000);
     expect((await refusals(Buffer.from(`Name,Phone\r\n${'\r\n'.repeat(300)}`))).code).toBe('csv_header_only');
     expect((await refusals(Buffer.from('\r\n'.repeat(300)))).code).toBe('csv_empty');
-    expect((await refusals(Buffer.from(`${'\n'.repeat(400)}Name,Tel\n1,2`))).code).toBe('csv_column_not_found');
+    expect((await refusals(Buffer.from(`${'\n'.repeat(400)}Name,Tel\n1,2`))).code).toBe(
+      'csv_column_not_found',
+    );
   });
 
-  it('scrubs on the caller\'s thread alone with one thread', async () => {
+  it("scrubs on the caller's thread alone with one thread", async () => {
     const output = collector();
     await scrubCsvInParallel([Buffer.from('Phone\n2012345678\n')], output, { ...base, exchange, threads: 1 });
     expect(output.text()).toBe('Phone,Line Type,DNC\n2012345678,landline,0\n');

@@ -346,7 +346,9 @@ function optionalCells(sep: string, columns: readonly OptionalColumn[], evaluate
     Buffer.from(
       columns
         .map((column) =>
-          column === 'timezone' ? `${sep}${zones.join(' ')}` : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
+          column === 'timezone'
+            ? `${sep}${zones.join(' ')}`
+            : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
         )
         .join(''),
     );

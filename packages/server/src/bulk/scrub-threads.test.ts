@@ -24,10 +24,14 @@ function leads(): Buffer {
   const rows = ['Name,Notes,Phone,Company'];
   for (let i = 0; i < ROWS; i++) {
     const phone = `(201) ${234 + Math.floor((i % 20_000) / 10_000)}-${String(i % 10_000).padStart(4, '0')}`;
-    if (i % 11 === 0) rows.push(`"Lee\r\nAnn","said ""call me""\r\nafter 5pm, weekdays",${phone},=HYPERLINK("x")`);
+    if (i % 11 === 0)
+      rows.push(`"Lee\r\nAnn","said ""call me""\r\nafter 5pm, weekdays",${phone},=HYPERLINK("x")`);
     else if (i % 97 === 0) rows.push('');
     else if (i % 89 === 0) rows.push(`short ${i}`);
-    else rows.push(`Lead number ${i},"Street ${i}, Apartment ${i % 40}, Newark NJ",${phone},Company ${i % 500} LLC`);
+    else
+      rows.push(
+        `Lead number ${i},"Street ${i}, Apartment ${i % 40}, Newark NJ",${phone},Company ${i % 500} LLC`,
+      );
   }
   return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${rows.join('\r\n')}\r\n`)]);
 }
@@ -129,6 +133,8 @@ describe.each(testDatabases())('a large job on one thread and on several, on $ki
     expect(one.file_message).toMatch(/could not be read/);
     const result = await resultOf(two);
     expect(result.equals(await resultOf(one))).toBe(true);
-    expect(result.toString().startsWith('\ufeffName,Notes,Phone,Company,Line Type,DNC,Time Zone\r\n"Lee\r\nAnn"')).toBe(true);
+    expect(
+      result.toString().startsWith('\ufeffName,Notes,Phone,Company,Line Type,DNC,Time Zone\r\n"Lee\r\nAnn"'),
+    ).toBe(true);
   });
 });
