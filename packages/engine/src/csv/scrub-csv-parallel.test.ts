@@ -143,6 +143,38 @@ describe('scrubCsvInParallel', () => {
     );
   });
 
+  it('reports progress in order, and stops part way when aborted', async () => {
+    const file = Buffer.from(leads(3000));
+    const progress: number[] = [];
+    const done = await scrubCsvInParallel([file], collector(), {
+      ...base,
+      exchange,
+      threads: 2,
+      partSizes: SMALL,
+      onProgress: ({ rows }) => progress.push(rows),
+    });
+    expect(progress.length).toBeGreaterThan(10);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+    expect(progress.at(-1)).toBe(done.rows);
+
+    const controller = new AbortController();
+    const output = collector();
+    await expect(
+      scrubCsvInParallel([file], output, {
+        ...base,
+        exchange,
+        threads: 2,
+        partSizes: SMALL,
+        signal: controller.signal,
+        onProgress: ({ rows }) => {
+          if (rows > 500) controller.abort(new Error('stopped by the caller'));
+        },
+      }),
+    ).rejects.toThrow(/stopped by the caller|abort/i);
+    expect(output.destroyed).toBe(true);
+    expect(output.text().length).toBeLessThan(file.length / 2);
+  });
+
   it("scrubs on the caller's thread alone with one thread", async () => {
     const output = collector();
     await scrubCsvInParallel([Buffer.from('Phone\n2012345678\n')], output, { ...base, exchange, threads: 1 });
