@@ -28,6 +28,9 @@ const options: ScrubCsvOptions = {
   evaluatedAt: data.evaluatedAt,
 };
 
+// Parts are handed over once the engine is loaded: until then the caller scrubs them itself.
+port.postMessage({ type: 'ready' } satisfies PartFromThread);
+
 port.on('message', ({ index, bytes, last, shape }: PartToThread) => {
   let message: PartFromThread;
   let moved: ArrayBuffer[] = [];

@@ -22,6 +22,8 @@ interface Waiting {
 
 interface PartThread {
   worker: Worker;
+  /** Whether it has loaded the engine (a few tens of milliseconds after it starts). */
+  ready: boolean;
   /** Its parts not yet scrubbed, by index. */
   waiting: Map<number, Waiting>;
 }
@@ -32,9 +34,10 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 const AHEAD = 2;
 
 /**
- * `count` threads scrubbing the parts of one file (`scrubCsvPart`), all started at once (each takes
- * tens of milliseconds to load the engine): a part goes to the thread with the fewest parts
- * waiting. The tables are shared with the threads, not copied; each part's bytes are moved to its
+ * `count` threads scrubbing the parts of one file (`scrubCsvPart`), all started at once: a part
+ * goes to the ready thread with the fewest parts waiting. A thread takes tens of milliseconds to
+ * load the engine (hundreds from source, under type stripping), and counts as busy until then, so
+ * that the caller scrubs on rather than wait for it. The tables are shared with the threads, not copied; each part's bytes are moved to its
  * thread, and its output moved back.
  */
 export class CsvPartThreads {
@@ -48,11 +51,12 @@ export class CsvPartThreads {
     for (let i = 0; i < count; i++) this.#start();
   }
 
-  /** Whether every thread has parts enough waiting: the caller may as well scrub the next itself. */
+  /** Whether every thread is loading or has parts enough waiting: the caller may as well scrub the next itself. */
   busy(): boolean {
-    return this.#threads.every((thread) => thread.waiting.size >= AHEAD);
+    return this.#threads.every((thread) => !thread.ready || thread.waiting.size >= AHEAD);
   }
 
+  /** Hands a part to a thread, ready or not (a thread still loading reads its parts once it has). */
   scrub(part: CsvPart, shape: CsvShape): Promise<ScrubbedCsvPart> {
     const thread = this.#pick();
     const index = this.#next++;
@@ -76,16 +80,22 @@ export class CsvPartThreads {
 
   #pick(): PartThread {
     if (this.#closed) throw new Error('The CSV threads were stopped');
+    // The ready thread with the fewest parts waiting; while none is ready, the one with the fewest.
     let best = this.#threads[0]!;
     for (const thread of this.#threads) {
-      if (thread.waiting.size < best.waiting.size) best = thread;
+      const rank = (candidate: PartThread) => candidate.waiting.size - (candidate.ready ? 1e9 : 0);
+      if (rank(thread) < rank(best)) best = thread;
     }
     return best;
   }
 
   #start(): void {
-    const thread: PartThread = { worker: startThread(entry, this.#data), waiting: new Map() };
+    const thread: PartThread = { worker: startThread(entry, this.#data), ready: false, waiting: new Map() };
     thread.worker.on('message', (message: PartFromThread) => {
+      if (message.type === 'ready') {
+        thread.ready = true;
+        return;
+      }
       const waiting = thread.waiting.get(message.index);
       if (!waiting) return;
       thread.waiting.delete(message.index);

@@ -36,8 +36,9 @@ export interface PartToThread {
   shape: CsvShape;
 }
 
-/** A part scrubbed, or why it could not be. */
+/** The thread has loaded the engine; then each part scrubbed, or why it could not be. */
 export type PartFromThread =
+  | { type: 'ready' }
   | { type: 'done'; index: number; part: ScrubbedCsvPart }
   | { type: 'error'; index: number; error: ThreadError };
 

@@ -47,21 +47,29 @@ const base: ScrubCsvOptions = {
 };
 const SMALL: CsvPartSizes = { first: 1, rest: 300 };
 
+/**
+ * The parallel scrub's output and result are scrubCsv's. Parts go to the threads only (from
+ * source a thread takes long to load, and the caller would scrub a small file alone meanwhile),
+ * and then also to the caller's thread.
+ */
 async function expectSame(file: Buffer, options: Partial<ScrubCsvOptions> = {}, sizes = SMALL) {
   const one = collector();
-  const many = collector();
   const expected = await scrubCsv([file], one, { ...base, ...options });
-  const actual = await scrubCsvInParallel([file], many, {
-    ...base,
-    ...options,
-    exchange,
-    threads: 2,
-    partSizes: sizes,
-  });
-  expect(many.text()).toBe(one.text());
-  expect(many.bytes().equals(one.bytes())).toBe(true);
-  expect(actual).toEqual(expected);
-  return actual;
+  for (const inPlace of [false, true]) {
+    const many = collector();
+    const actual = await scrubCsvInParallel([file], many, {
+      ...base,
+      ...options,
+      exchange,
+      threads: 3,
+      partSizes: sizes,
+      inPlace,
+    });
+    expect(many.text()).toBe(one.text());
+    expect(many.bytes().equals(one.bytes())).toBe(true);
+    expect(actual).toEqual(expected);
+  }
+  return expected;
 }
 
 async function refusals(file: Buffer, options: Partial<ScrubCsvOptions> = {}, sizes = SMALL) {
@@ -72,7 +80,14 @@ async function refusals(file: Buffer, options: Partial<ScrubCsvOptions> = {}, si
     );
   const one = (await settle(scrubCsv([file], collector(), { ...base, ...options }))) as CsvError;
   const many = (await settle(
-    scrubCsvInParallel([file], collector(), { ...base, ...options, exchange, threads: 2, partSizes: sizes }),
+    scrubCsvInParallel([file], collector(), {
+      ...base,
+      ...options,
+      exchange,
+      threads: 2,
+      partSizes: sizes,
+      inPlace: false,
+    }),
   )) as CsvError;
   expect(one).toBeInstanceOf(CsvError);
   expect(many).toBeInstanceOf(CsvError);

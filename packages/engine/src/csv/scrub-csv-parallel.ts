@@ -28,6 +28,11 @@ export interface ParallelScrubOptions extends Omit<ThreadScrubOptions, 'ownedInp
   threads?: number;
   /** How large the parts are (tests cut small files into many). */
   partSizes?: CsvPartSizes;
+  /**
+   * Whether the caller's thread scrubs parts too while every thread is busy or still loading
+   * (default); false hands every part after the first row's to the threads (tests use it).
+   */
+  inPlace?: boolean;
 }
 
 /**
@@ -66,7 +71,13 @@ export async function scrubCsvInParallel(
   output: Writable,
   options: ParallelScrubOptions,
 ): Promise<ScrubCsvResult> {
-  const { threads = availableParallelism(), partSizes = PART_SIZES, signal, onProgress } = options;
+  const {
+    threads = availableParallelism(),
+    partSizes = PART_SIZES,
+    inPlace = true,
+    signal,
+    onProgress,
+  } = options;
   if (threads <= 1) return scrubCsv(input, output, options);
   checkPhoneColumn(options.phoneColumn);
   // One evaluation time for every part, so that no two threads tell the calling window apart.
@@ -109,7 +120,7 @@ export async function scrubCsvInParallel(
           const { shape } = merge;
           const bytes = part.bytes.length;
           const scrubbed =
-            shape === null || pool.busy()
+            shape === null || (inPlace && pool.busy())
               ? new Promise<ScrubbedCsvPart>((resolve) => {
                   try {
                     resolve(scrubCsvPart(part.bytes, part.last, dialect, shape, partOptions));
