@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { BlobStoreTarget } from './blob-store/blob-store.js';
@@ -55,8 +54,8 @@ export interface ServerConfig {
   /** Whether this process runs bulk jobs from the queue (off for processes that only answer the API). */
   runBulkWorker: boolean;
   /**
-   * Threads a large bulk job's scrub is spread over (SCRUB_SCRUB_THREADS; default the machine's
-   * cores, at most 4); 1 scrubs every job on one thread.
+   * Threads a large bulk job's scrub is spread over (SCRUB_SCRUB_THREADS; default 1: every job on
+   * one thread, as before). The result is the same either way.
    */
   scrubThreads: number;
   /**
@@ -282,7 +281,7 @@ const EnvSchema = z.object({
     .int('must be a whole number of threads')
     .min(1, 'must be at least 1 (1: one thread per job)')
     .max(64, 'must be at most 64')
-    .optional(),
+    .default(1),
   SCRUB_API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   SCRUB_VERIFY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
   SCRUB_REQUIRE_DNC: z
@@ -411,8 +410,9 @@ export function loadConfig(
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,
     runBulkWorker: e.SCRUB_BULK_WORKER,
-    // Past 4 threads the job's own thread (reading, merging the parts, the distinct-number set) is the limit.
-    scrubThreads: e.SCRUB_SCRUB_THREADS ?? Math.min(availableParallelism(), 4),
+    // Off by default until measured faster on the machine it runs on: on a machine whose cores are
+    // busy, the threads wait on each other (docs/benchmarks.md, goal 6).
+    scrubThreads: e.SCRUB_SCRUB_THREADS,
     requireDnc: [...new Set(e.SCRUB_REQUIRE_DNC)],
     payments: overrides.payments ?? loadPaymentSettings(env),
     rateLimits: {

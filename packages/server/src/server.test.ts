@@ -71,6 +71,7 @@ describe('the embedded setup', () => {
     expect(() => loadConfig({ SCRUB_SCRUB_THREADS: '0' })).toThrow(/SCRUB_SCRUB_THREADS: must be at least 1/);
     expect(() => loadConfig({ SCRUB_SCRUB_THREADS: 'two' })).toThrow(/SCRUB_SCRUB_THREADS/);
     expect(loadConfig({ SCRUB_SCRUB_THREADS: '3' }).scrubThreads).toBe(3);
+    expect(loadConfig({}).scrubThreads).toBe(1);
   });
 });
 
