@@ -4,6 +4,7 @@ import { startThread } from './csv-thread.ts';
 import {
   type CsvPartThreadData,
   errorOf,
+  movable,
   type PartFromThread,
   type PartToThread,
 } from './csv-thread-protocol.ts';
@@ -26,6 +27,8 @@ interface PartThread {
   ready: boolean;
   /** Its parts not yet scrubbed, by index. */
   waiting: Map<number, Waiting>;
+  /** Why it stopped (it failed, or exited): it takes no more parts. */
+  stopped: Error | null;
 }
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -37,8 +40,8 @@ const AHEAD = 2;
  * `count` threads scrubbing the parts of one file (`scrubCsvPart`), all started at once: a part
  * goes to the ready thread with the fewest parts waiting. A thread takes tens of milliseconds to
  * load the engine (hundreds from source, under type stripping), and counts as busy until then, so
- * that the caller scrubs on rather than wait for it. The tables are shared with the threads, not copied; each part's bytes are moved to its
- * thread, and its output moved back.
+ * that the caller scrubs on rather than wait for it. The tables are shared with the threads, not
+ * copied; each part's bytes are moved to its thread, and its output moved back.
  */
 export class CsvPartThreads {
   readonly #threads: PartThread[] = [];
@@ -53,19 +56,21 @@ export class CsvPartThreads {
 
   /** Whether every thread is loading or has parts enough waiting: the caller may as well scrub the next itself. */
   busy(): boolean {
-    return this.#threads.every((thread) => !thread.ready || thread.waiting.size >= AHEAD);
+    return this.#threads.every(
+      (thread) => !thread.ready || thread.stopped !== null || thread.waiting.size >= AHEAD,
+    );
   }
 
   /** Hands a part to a thread, ready or not (a thread still loading reads its parts once it has). */
   scrub(part: CsvPart, shape: CsvShape): Promise<ScrubbedCsvPart> {
     const thread = this.#pick();
+    if (thread.stopped !== null) return Promise.reject(thread.stopped);
     const index = this.#next++;
     return new Promise<ScrubbedCsvPart>((resolve, reject) => {
       thread.waiting.set(index, { resolve, reject });
       const { bytes, last } = part;
-      thread.worker.postMessage({ index, bytes, last, shape } satisfies PartToThread, [
-        bytes.buffer as ArrayBuffer,
-      ]);
+      // Moved when the part has a buffer of its own (`partsOf` makes one for each), else copied.
+      thread.worker.postMessage({ index, bytes, last, shape } satisfies PartToThread, movable(bytes, false));
     });
   }
 
@@ -80,17 +85,23 @@ export class CsvPartThreads {
 
   #pick(): PartThread {
     if (this.#closed) throw new Error('The CSV threads were stopped');
-    // The ready thread with the fewest parts waiting; while none is ready, the one with the fewest.
+    // A running thread before a stopped one, a ready one before one loading, then the fewest waiting.
+    const rank = (thread: PartThread) =>
+      (thread.stopped === null ? 0 : 2e9) + (thread.ready ? 0 : 1e9) + thread.waiting.size;
     let best = this.#threads[0]!;
     for (const thread of this.#threads) {
-      const rank = (candidate: PartThread) => candidate.waiting.size - (candidate.ready ? 1e9 : 0);
       if (rank(thread) < rank(best)) best = thread;
     }
     return best;
   }
 
   #start(): void {
-    const thread: PartThread = { worker: startThread(entry, this.#data), ready: false, waiting: new Map() };
+    const thread: PartThread = {
+      worker: startThread(entry, this.#data),
+      ready: false,
+      waiting: new Map(),
+      stopped: null,
+    };
     thread.worker.on('message', (message: PartFromThread) => {
       if (message.type === 'ready') {
         thread.ready = true;
@@ -118,6 +129,7 @@ export class CsvPartThreads {
   }
 
   #fail(thread: PartThread, error: Error): void {
+    thread.stopped ??= error;
     for (const waiting of thread.waiting.values()) waiting.reject(error);
     thread.waiting.clear();
   }

@@ -4,6 +4,7 @@ import { DncSet } from '../dnc/set.ts';
 import { sampleExchangeTable } from '../exchange/sample.ts';
 import { CsvError } from './csv-error.ts';
 import { collector } from './csv-fixtures.ts';
+import { CsvPartThreads } from './csv-part-threads.ts';
 import type { CsvPartSizes } from './csv-parts.ts';
 import { type ScrubCsvOptions, scrubCsv } from './scrub-csv.ts';
 import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
@@ -190,6 +191,26 @@ describe('scrubCsvInParallel', { timeout: 60_000 }, () => {
     ).rejects.toThrow(/stopped by the caller|abort/i);
     expect(output.destroyed).toBe(true);
     expect(output.text().length).toBeLessThan(file.length / 2);
+  });
+
+  it('fails, rather than waits, when a thread stops', async () => {
+    const threads = new CsvPartThreads(1, {
+      dialect: { encoding: 'utf-8', bom: false, separator: ',', lineEnding: '\n' },
+      phoneColumn: 0,
+      // Not a table: the thread fails as it starts.
+      exchange: { format: 'not a table' } as never,
+      dnc: null,
+      evaluatedAt: 0,
+    });
+    const part = { bytes: Buffer.from('2012345678\n'), last: false };
+    const shape = { header: null, columns: 1, phoneColumn: 0 };
+    try {
+      await expect(threads.scrub(part, shape)).rejects.toThrow(/not a shared exchange table/);
+      await expect(threads.scrub(part, shape)).rejects.toThrow(/not a shared exchange table/);
+      expect(threads.busy()).toBe(true);
+    } finally {
+      threads.close();
+    }
   });
 
   it("scrubs on the caller's thread alone with one thread", async () => {
