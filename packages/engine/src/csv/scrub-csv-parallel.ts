@@ -63,8 +63,9 @@ export const PART_SIZES: CsvPartSizes = { first: 64 * 1024, rest: 2 * 1024 * 102
  *   (`unreadableLines`, and the line of an error). The first error in the file's order is the one
  *   thrown, as in one pass.
  *
- * The caller's thread does the reading, cutting, merging and writing: about a sixth of a scrub's
- * work (most of it the distinct-number set), so two threads scrubbing beside it fill two cores.
+ * The caller's thread does the reading, cutting, merging and writing (about a sixth of a scrub's
+ * work, most of it the distinct-number set), and scrubs a part itself whenever every thread is
+ * busy or still loading. A file no larger than the first part (64 KiB) starts no thread.
  */
 export async function scrubCsvInParallel(
   input: CsvInput,
@@ -91,17 +92,19 @@ export async function scrubCsvInParallel(
       const { chunks, ...dialect } = opened;
       merge = new PartMerge(dialect);
       // This thread scrubs too, when the others have enough to do.
-      const pool = new CsvPartThreads(threads - 1, {
-        dialect,
-        phoneColumn,
-        ...(header === undefined ? {} : { header }),
-        ...(maxRowBytes === undefined ? {} : { maxRowBytes }),
-        exchange: exchange?.toShared() ?? null,
-        dnc: dnc?.toShared() ?? null,
-        ...(dncMask === undefined ? {} : { dncMask }),
-        ...(columns === undefined ? {} : { columns: [...columns] }),
-        evaluatedAt,
-      });
+      let pool: CsvPartThreads | null = null;
+      const startThreads = () =>
+        new CsvPartThreads(threads - 1, {
+          dialect,
+          phoneColumn,
+          ...(header === undefined ? {} : { header }),
+          ...(maxRowBytes === undefined ? {} : { maxRowBytes }),
+          exchange: exchange?.toShared() ?? null,
+          dnc: dnc?.toShared() ?? null,
+          ...(dncMask === undefined ? {} : { dncMask }),
+          ...(columns === undefined ? {} : { columns: [...columns] }),
+          evaluatedAt,
+        });
       // Parts handed to the threads and not yet written, in the file's order.
       const pending: { part: Promise<ScrubbedCsvPart>; bytes: number }[] = [];
       const next = async function* (this: void) {
@@ -115,12 +118,14 @@ export async function scrubCsvInParallel(
         for await (const part of partsOf(chunks, splitter, partSizes, maxRowBytes)) {
           signal?.throwIfAborted();
           last = part.last;
+          // Started as soon as there is more than one part, to load while this one is scrubbed.
+          if (!part.last) pool ??= startThreads();
           // Until the first row is found (nothing is pending then), parts are scrubbed here one by
           // one; then here only when every thread has enough to do.
           const { shape } = merge;
           const bytes = part.bytes.length;
           const scrubbed =
-            shape === null || (inPlace && pool.busy())
+            pool === null || shape === null || (inPlace && pool.busy())
               ? new Promise<ScrubbedCsvPart>((resolve) => {
                   try {
                     resolve(scrubCsvPart(part.bytes, part.last, dialect, shape, partOptions));
@@ -139,7 +144,7 @@ export async function scrubCsvInParallel(
         if (!last) throw new Error('The CSV parts ended before the file did');
         merge.finish();
       } finally {
-        pool.close();
+        pool?.close();
       }
     },
     output,
