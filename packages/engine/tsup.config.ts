@@ -1,12 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The CSV thread's entry is a file of its own: `new Worker()` loads it beside the bundle. The
+  // The CSV threads' entries are files of their own: `new Worker()` loads it beside the bundle. The
   // preview entry is `@scrub/engine/preview`, for browsers: no Node built-ins in its graph.
   entry: {
     index: 'src/index.ts',
     preview: 'src/preview.ts',
     'csv-thread-entry': 'src/csv/csv-thread-entry.ts',
+    'csv-part-thread-entry': 'src/csv/csv-part-thread-entry.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

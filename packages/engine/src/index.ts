@@ -66,6 +66,11 @@ export {
   scrubCsv,
 } from './csv/scrub-csv.ts';
 export {
+  PART_SIZES,
+  type ParallelScrubOptions,
+  scrubCsvInParallel,
+} from './csv/scrub-csv-parallel.ts';
+export {
   type DataSource,
   type Datasets,
   dataSourceOf,

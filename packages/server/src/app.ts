@@ -161,6 +161,7 @@ export async function buildApp({
     logger,
     runWorker: config.runBulkWorker,
     requireDnc: config.requireDnc,
+    scrubThreads: config.scrubThreads,
     unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
     onJobEnd: jobEventRecorder(publicUrl, config.webhooks.retryForSeconds),
   });

@@ -54,6 +54,11 @@ export interface ServerConfig {
   /** Whether this process runs bulk jobs from the queue (off for processes that only answer the API). */
   runBulkWorker: boolean;
   /**
+   * Threads a large bulk job's scrub is spread over (SCRUB_SCRUB_THREADS; default 1: every job on
+   * one thread, as before). The result is the same either way.
+   */
+  scrubThreads: number;
+  /**
    * Do-not-call lists checks may not answer without (SCRUB_REQUIRE_DNC: `federal`, `state:TX`...):
    * while one is not loaded, checks answer 503 and bulk jobs fail with their credits given back.
    */
@@ -271,6 +276,12 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'], 'must be true or false')
     .transform((flag) => flag === 'true' || flag === '1')
     .default(true),
+  SCRUB_SCRUB_THREADS: z.coerce
+    .number()
+    .int('must be a whole number of threads')
+    .min(1, 'must be at least 1 (1: one thread per job)')
+    .max(64, 'must be at most 64')
+    .default(1),
   SCRUB_API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   SCRUB_VERIFY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
   SCRUB_REQUIRE_DNC: z
@@ -399,6 +410,9 @@ export function loadConfig(
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,
     runBulkWorker: e.SCRUB_BULK_WORKER,
+    // Off by default until measured faster on the machine it runs on: on a machine whose cores are
+    // busy, the threads wait on each other (docs/benchmarks.md, goal 6).
+    scrubThreads: e.SCRUB_SCRUB_THREADS,
     requireDnc: [...new Set(e.SCRUB_REQUIRE_DNC)],
     payments: overrides.payments ?? loadPaymentSettings(env),
     rateLimits: {

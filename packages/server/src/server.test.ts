@@ -68,6 +68,10 @@ describe('the embedded setup', () => {
   it('refuses settings it cannot use, naming them', () => {
     expect(() => loadConfig({ SCRUB_PORT: 'eighty' })).toThrow(/SCRUB_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres/);
+    expect(() => loadConfig({ SCRUB_SCRUB_THREADS: '0' })).toThrow(/SCRUB_SCRUB_THREADS: must be at least 1/);
+    expect(() => loadConfig({ SCRUB_SCRUB_THREADS: 'two' })).toThrow(/SCRUB_SCRUB_THREADS/);
+    expect(loadConfig({ SCRUB_SCRUB_THREADS: '3' }).scrubThreads).toBe(3);
+    expect(loadConfig({}).scrubThreads).toBe(1);
   });
 });
 

@@ -5,15 +5,16 @@ import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DncSet } from '../dnc/set.ts';
 import { ExchangeTable } from '../exchange/exchange-table.ts';
-import { CsvError } from './csv-error.ts';
 import {
   type CsvThreadData,
   type FromThread,
   movable,
   release,
   type ToThread,
+  threadErrorOf,
 } from './csv-thread-protocol.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
+import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
 
 const port = parentPort!;
 const data = workerData as CsvThreadData;
@@ -84,16 +85,12 @@ async function run(): Promise<FromThread> {
         ? await countCsvRows(input(), options)
         : data.mode === 'count'
           ? await countCsv(input(), options)
-          : await scrubCsv(input(), output, options);
+          : (data.threads ?? 1) > 1
+            ? await scrubCsvInParallel(input(), output, { ...options, threads: data.threads })
+            : await scrubCsv(input(), output, options);
     return { type: 'done', result };
   } catch (error) {
-    return {
-      type: 'error',
-      error:
-        error instanceof CsvError
-          ? { message: error.message, code: error.code, line: error.line }
-          : { message: (error as Error).message, stack: (error as Error).stack },
-    };
+    return { type: 'error', error: threadErrorOf(error) };
   }
 }
 

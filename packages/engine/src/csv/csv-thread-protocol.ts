@@ -1,7 +1,8 @@
 import type { SharedDncSet } from '../dnc/set.ts';
 import type { SharedExchangeTable } from '../exchange/exchange-table.ts';
-import type { CsvSeparator } from './dialect.ts';
-import type { OptionalColumn } from './scrub-csv.ts';
+import { CsvError, type CsvErrorCode } from './csv-error.ts';
+import type { CsvDialect, CsvSeparator } from './dialect.ts';
+import type { CsvShape, OptionalColumn, ScrubbedCsvPart } from './scrub-csv.ts';
 
 /** What the thread is started with: the job, and the tables it maps rather than copies. */
 export interface CsvThreadData {
@@ -15,7 +16,31 @@ export interface CsvThreadData {
   dncMask?: number;
   columns?: OptionalColumn[];
   evaluatedAt?: number;
+  /** More than 1: the file is cut into parts scrubbed on this many threads (`scrubCsvInParallel`). */
+  threads?: number;
 }
+
+/** What a thread scrubbing parts of one file is started with (`csv-part-threads.ts`). */
+export interface CsvPartThreadData
+  extends Omit<CsvThreadData, 'mode' | 'separator' | 'threads' | 'evaluatedAt'> {
+  dialect: CsvDialect;
+  /** Every thread tells the calling window at the same moment. */
+  evaluatedAt: number;
+}
+
+/** A part to scrub, numbered in the file's order; its bytes are moved to the thread. */
+export interface PartToThread {
+  index: number;
+  bytes: Uint8Array;
+  last: boolean;
+  shape: CsvShape;
+}
+
+/** The thread has loaded the engine; then each part scrubbed, or why it could not be. */
+export type PartFromThread =
+  | { type: 'ready' }
+  | { type: 'done'; index: number; part: ScrubbedCsvPart }
+  | { type: 'error'; index: number; error: ThreadError };
 
 /** From the caller: the next piece of the file, or its end. */
 export type ToThread = { type: 'chunk'; chunk: Uint8Array } | { type: 'end' };
@@ -26,6 +51,20 @@ export interface ThreadError {
   code?: string;
   line?: number | null;
   stack?: string;
+}
+
+/** An error as it crosses to the other thread. */
+export function threadErrorOf(error: unknown): ThreadError {
+  return error instanceof CsvError
+    ? { message: error.message, code: error.code, line: error.line }
+    : { message: (error as Error).message, stack: (error as Error).stack };
+}
+
+/** An error that crossed from the other thread: a CsvError again when it was one. */
+export function errorOf(error: ThreadError): Error {
+  return error.code
+    ? new CsvError(error.code as CsvErrorCode, error.message, error.line ?? null)
+    : Object.assign(new Error(error.message), { stack: error.stack });
 }
 
 /** From the thread: asks for input, hands over output, reports progress, and settles once. */
@@ -56,7 +95,7 @@ export function movable(chunk: Uint8Array, whole: boolean): ArrayBuffer[] {
  * would otherwise hold on to about 100 MB in each thread. Only for a chunk whose buffer nothing
  * else holds (one that crossed threads).
  */
-export function release(chunk: Uint8Array): void {
+export function release(chunk: ArrayBufferView): void {
   const { buffer } = chunk;
   if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
 }

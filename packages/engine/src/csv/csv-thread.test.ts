@@ -55,6 +55,26 @@ describe('scrubbing on a worker thread', () => {
     expect(progress.at(-1)).toBe(actual.rows);
   });
 
+  it('cuts the file into parts on threads of its own when asked, with the same file and counts', async () => {
+    const here = collector();
+    const there = collector();
+    const progress: number[] = [];
+    const [expected, actual] = await Promise.all([
+      scrubCsv(chunks(), here, { phoneColumn: 'Phone', exchange, dnc, columns: ['timezone'] }),
+      scrubCsvInThread(chunks(), there, {
+        phoneColumn: 'Phone',
+        exchange,
+        dnc,
+        columns: ['timezone'],
+        threads: 2,
+        onProgress: ({ rows }) => progress.push(rows),
+      }),
+    ]);
+    expect(there.bytes().equals(here.bytes())).toBe(true);
+    expect(actual).toEqual(expected);
+    expect(progress.at(-1)).toBe(actual.rows);
+  });
+
   it('counts the same as counting in place', async () => {
     expect(await countCsvInThread(chunks(), { phoneColumn: 2, exchange })).toEqual(
       await countCsv(chunks(), { phoneColumn: 2, exchange }),

@@ -3,10 +3,10 @@ import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DncSet } from '../dnc/set.ts';
 import type { ExchangeTable } from '../exchange/exchange-table.ts';
-import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvInput } from './csv-input.ts';
 import {
   type CsvThreadData,
+  errorOf,
   type FromThread,
   movable,
   release,
@@ -41,6 +41,11 @@ export interface ThreadScrubOptions
    * whenever V8 next collects garbage, which for a large file is about 100 MB later.
    */
   releaseWritten?: boolean;
+  /**
+   * More than 1: the thread cuts the file into parts and scrubs them on this many threads of its
+   * own (`scrubCsvInParallel`): the same result, sooner on a machine with cores to spare. Default 1.
+   */
+  threads?: number;
 }
 
 // From source the thread runs the .ts file under Node's type stripping; from dist/, the built entry.
@@ -62,7 +67,7 @@ function closeInput(input: CsvInput): void {
  * which a Worker refuses: then the flags must be listed, and when a listed one is refused too the
  * thread starts without any (it needs none).
  */
-function startThread(data: CsvThreadData): Worker {
+export function startThread(entry: URL, data: unknown): Worker {
   if (!process.execArgv.some((flag) => flag.startsWith('--input-type'))) {
     return new Worker(entry, { workerData: data });
   }
@@ -107,8 +112,9 @@ function run<T>(
     ...(options.dncMask === undefined ? {} : { dncMask: options.dncMask }),
     ...(options.columns === undefined ? {} : { columns: [...options.columns] }),
     ...(options.evaluatedAt === undefined ? {} : { evaluatedAt: options.evaluatedAt }),
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
   };
-  const worker = startThread(data);
+  const worker = startThread(entry, data);
   const chunks = chunksOf(input);
   // Chunks nothing else holds are moved to the thread. Chunks from other sources may be the
   // caller's own buffers: copied, and the copy moved (posting a view would copy the whole buffer
@@ -183,15 +189,9 @@ function run<T>(
         case 'done':
           settle(null, message.result as T);
           break;
-        case 'error': {
-          const { error } = message;
-          settle(
-            error.code
-              ? new CsvError(error.code as CsvErrorCode, error.message, error.line ?? null)
-              : Object.assign(new Error(error.message), { stack: error.stack }),
-          );
+        case 'error':
+          settle(errorOf(message.error));
           break;
-        }
       }
     });
     worker.on('error', (error) => settle(error));

@@ -44,6 +44,11 @@ export class RowScanner {
     this.#maxRowBytes = maxRowBytes;
   }
 
+  /** The 1-based line the next row starts on: one past the line breaks scanned so far. */
+  get nextLine(): number {
+    return this.#nextLine;
+  }
+
   /**
    * Scans the row starting at `start`, and returns where the next one starts; -1 when the row does
    * not end before `end` and more bytes may follow (`final` false). At the end of the input

@@ -14,7 +14,7 @@ import type { DncSet } from '../dnc/set.ts';
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
 import { parsePhone } from '../parse-phone.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
-import { type CsvInput, type OpenedCsv, openCsv } from './csv-input.ts';
+import { type CsvInput, openCsv } from './csv-input.ts';
 import type { CsvDialect, CsvSeparator } from './dialect.ts';
 import { isFormulaCell } from './formula.ts';
 import { NumberSet } from './number-set.ts';
@@ -102,6 +102,38 @@ export interface CsvCounts extends CsvDialect {
   message: string | null;
 }
 
+/** A file's table, as its first row sets it. */
+export type CsvShape = Pick<CsvCounts, 'header' | 'columns' | 'phoneColumn'>;
+
+/** What a scrub counts that adds up over the parts of a file (`scrubCsvPart`). */
+export interface CsvTally {
+  rows: number;
+  blankRows: number;
+  lineTypes: Record<LineType, number>;
+  invalidReasons: Partial<Record<InvalidReason, number>>;
+  listedNotInService: number;
+  unreadableRows: number;
+  /** 1-based, from the part's first line; the first 100. */
+  unreadableLines: number[];
+  dncStatus: { clean: number; dnc: number; unchecked: number };
+  bytesWritten: number;
+}
+
+/** One part of a file scrubbed (`scrubCsvPart`): its rows' bytes and what they hold. */
+export interface ScrubbedCsvPart {
+  /** The part's rows, scrubbed; the byte-order mark and header in front of the file's first rows. */
+  output: Buffer[];
+  /** The file's table: the one given, or the one found in this part; null when not yet found. */
+  shape: CsvShape | null;
+  /** The byte-order mark and header when the part found the shape but had no rows to write them with. */
+  prefix: Buffer | null;
+  tally: CsvTally;
+  /** The part's valid numbers, in order (duplicates are told across the whole file). */
+  numbers: Float64Array;
+  /** Line breaks in the part: where the next part's lines start. */
+  lines: number;
+}
+
 /** The records of a file, without reading its numbers: what a job is charged when submitted. */
 export type CsvRowCount = Pick<
   CsvCounts,
@@ -157,8 +189,9 @@ export async function scrubCsv(
   let scrubber: Scrubber | undefined;
   await pipeline(
     async function* () {
-      scrubber = new Scrubber(await openCsv(input, options.separator), options, 'scrub');
-      yield* scrubber.run();
+      const opened = await openCsv(input, options.separator);
+      scrubber = new Scrubber(opened, options, 'scrub');
+      yield* scrubber.run(opened.chunks);
     },
     output,
     options.signal ? { signal: options.signal } : {},
@@ -172,8 +205,9 @@ export async function scrubCsv(
  */
 export async function countCsv(input: CsvInput, options: CountCsvOptions): Promise<CsvCounts> {
   checkPhoneColumn(options.phoneColumn);
-  const scrubber = new Scrubber(await openCsv(input, options.separator), options, 'count');
-  for await (const _ of scrubber.run());
+  const opened = await openCsv(input, options.separator);
+  const scrubber = new Scrubber(opened, options, 'count');
+  for await (const _ of scrubber.run(opened.chunks));
   const { dncStatus: _dnc, bytesWritten: _written, ...counts } = scrubber.result();
   return counts;
 }
@@ -188,14 +222,96 @@ export async function countCsvRows(
   options: Omit<CountCsvOptions, 'exchange' | 'dnc' | 'dncMask'>,
 ): Promise<CsvRowCount> {
   checkPhoneColumn(options.phoneColumn);
-  const scrubber = new Scrubber(await openCsv(input, options.separator), options, 'rows');
-  for await (const _ of scrubber.run());
+  const opened = await openCsv(input, options.separator);
+  const scrubber = new Scrubber(opened, options, 'rows');
+  for await (const _ of scrubber.run(opened.chunks));
   const { encoding, bom, separator, lineEnding, header, columns, phoneColumn, rows, blankRows } =
     scrubber.result();
   return { encoding, bom, separator, lineEnding, header, columns, phoneColumn, rows, blankRows };
 }
 
-function checkPhoneColumn(phoneColumn: string | number): void {
+/**
+ * Scrubs one part of a file: whole rows, from a record's start to the next part's (or the file's
+ * end, `last`), as UTF-8 without the byte-order mark, in the file's `dialect`. With the file's
+ * `shape` (found by an earlier part), every row is data; without it, the first row sets it as in
+ * `scrubCsv`. Valid numbers are handed back rather than told apart, and a part with no rows is not
+ * an error: the caller merges the parts in order (`scrub-csv-parallel.ts`). Lines (in errors and
+ * `unreadableLines`) count from the part's first.
+ */
+export function scrubCsvPart(
+  bytes: Buffer,
+  last: boolean,
+  dialect: CsvDialect,
+  shape: CsvShape | null,
+  options: ScrubCsvOptions,
+): ScrubbedCsvPart {
+  checkPhoneColumn(options.phoneColumn);
+  const scrubber = new Scrubber(dialect, options, 'scrub', shape);
+  const output = [...scrubber.part(bytes, last)];
+  return { output, ...scrubber.partResult() };
+}
+
+/** The result of a scrub from its parts: the dialect, the table, the tally, and the distinct numbers. */
+export function csvResultOf(
+  dialect: CsvDialect,
+  shape: CsvShape,
+  tally: CsvTally,
+  uniqueNumbers: number,
+  duplicates: number,
+): ScrubCsvResult {
+  const { encoding, bom, separator, lineEnding } = dialect;
+  const { header, columns, phoneColumn } = shape;
+  const { dncStatus, bytesWritten, ...counts } = tally;
+  return {
+    encoding,
+    bom,
+    separator,
+    lineEnding,
+    header,
+    columns,
+    phoneColumn,
+    rows: counts.rows,
+    blankRows: counts.blankRows,
+    lineTypes: counts.lineTypes,
+    uniqueNumbers,
+    duplicates,
+    invalidReasons: counts.invalidReasons,
+    listedNotInService: counts.listedNotInService,
+    unreadableRows: counts.unreadableRows,
+    unreadableLines: counts.unreadableLines,
+    message: messageOf(shape, tally, uniqueNumbers),
+    dncStatus,
+    bytesWritten,
+  };
+}
+
+/** A sentence for the file detail page about rows that could not be read; null when none. */
+function messageOf(shape: CsvShape, tally: CsvTally, uniqueNumbers: number): string | null {
+  const { unreadableRows, unreadableLines, listedNotInService, rows } = tally;
+  const sentences: string[] = [];
+  const column = shape.header?.[shape.phoneColumn]?.trim();
+  const named = column ? ` (${JSON.stringify(column)})` : '';
+  if (unreadableRows > 0) {
+    const lines = unreadableLines.join(', ');
+    const more = unreadableRows > unreadableLines.length ? ', ...' : '';
+    sentences.push(
+      `${plural(unreadableRows, 'row')} could not be read: too few columns to reach the phone column${named} (line${unreadableRows === 1 ? '' : 's'} ${lines}${more}). They are kept in the result as invalid.`,
+    );
+  }
+  if (listedNotInService > 0) {
+    sentences.push(
+      `${plural(listedNotInService, 'number')} the exchange data calls not in service ${listedNotInService === 1 ? 'is' : 'are'} on a do-not-call list, so ${listedNotInService === 1 ? 'it exists' : 'they exist'}: line type unknown_geographic, DNC 1.`,
+    );
+  }
+  if (rows > 0 && uniqueNumbers === 0) {
+    sentences.push(
+      `No row holds a valid US phone number in column ${shape.phoneColumn}${named}: is it the phone column?`,
+    );
+  }
+  return sentences.length > 0 ? sentences.join(' ') : null;
+}
+
+export function checkPhoneColumn(phoneColumn: string | number): void {
   const valid =
     typeof phoneColumn === 'string'
       ? phoneColumn.trim() !== ''
@@ -207,6 +323,45 @@ function checkPhoneColumn(phoneColumn: string | number): void {
   }
 }
 
+interface OptionalCells {
+  key: string;
+  /** For an invalid number. */
+  invalid: Buffer;
+  /** By area code (index npa). */
+  byAreaCode: Buffer[];
+}
+
+let lastCells: OptionalCells | null = null;
+
+/**
+ * The optional columns' cells for each area code, as of `evaluatedAt`. The last answer is kept: a
+ * file scrubbed in parts (`scrubCsvPart`) asks the same for every part, and each answer reads the
+ * time zones of 800 area codes.
+ */
+function optionalCells(sep: string, columns: readonly OptionalColumn[], evaluatedAt: number): OptionalCells {
+  const key = `${sep}|${columns.join(',')}|${evaluatedAt}`;
+  if (lastCells?.key === key) return lastCells;
+  const clock = new CallingClock(new Date(evaluatedAt));
+  const cells = (zones: readonly string[], callable: boolean | null) =>
+    Buffer.from(
+      columns
+        .map((column) =>
+          column === 'timezone'
+            ? `${sep}${zones.join(' ')}`
+            : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
+        )
+        .join(''),
+    );
+  const invalid = cells([], null);
+  const byAreaCode = Array.from({ length: 1000 }, (_, npa) => {
+    if (npa < 200) return invalid;
+    const window = callingWindowOf(`+1${npa}2000000`, 'unknown_geographic', clock);
+    return cells(window.timeZones, window.callableNow);
+  });
+  lastCells = { key, invalid, byAreaCode };
+  return lastCells;
+}
+
 /**
  * One pass over a file's bytes: scan a row, read its phone, classify, write the row with its two
  * cells. It is one class of some 470 lines, over the usual 500 for the file, on purpose: this is
@@ -214,7 +369,7 @@ function checkPhoneColumn(phoneColumn: string | number): void {
  * state lives in private fields the loop reads directly rather than across module boundaries.
  */
 class Scrubber {
-  readonly #opened: OpenedCsv;
+  readonly #opened: CsvDialect;
   readonly #options: ScrubCsvOptions;
   readonly #writes: boolean;
   /** Counting records only: no phone is read. */
@@ -269,6 +424,9 @@ class Scrubber {
   readonly #parseReasons = new Map<InvalidReason, number>();
   readonly #unique = new NumberSet();
   #duplicates = 0;
+  /** Scrubbing a part: its valid numbers, kept for the merge rather than told apart here. */
+  #partNumbers: Float64Array | null = null;
+  #partNumbersLength = 0;
   #clean = 0;
   #dnc = 0;
   #unchecked = 0;
@@ -278,8 +436,22 @@ class Scrubber {
   #bytesRead = 0;
   #bytesWritten = 0;
 
-  constructor(opened: OpenedCsv, options: ScrubCsvOptions, mode: 'scrub' | 'count' | 'rows') {
+  constructor(
+    opened: CsvDialect,
+    options: ScrubCsvOptions,
+    mode: 'scrub' | 'count' | 'rows',
+    /** A part of a file after the one its first row was in: every row is data, and numbers are kept. */
+    shape?: CsvShape | null,
+  ) {
     this.#opened = opened;
+    if (shape !== undefined) {
+      this.#partNumbers = new Float64Array(BATCH);
+      if (shape !== null) {
+        this.#header = shape.header;
+        this.#columns = shape.columns;
+        this.#phoneColumn = shape.phoneColumn;
+      }
+    }
     this.#options = options;
     this.#writes = mode === 'scrub';
     this.#rowsOnly = mode === 'rows';
@@ -299,32 +471,18 @@ class Scrubber {
     this.#headerSuffix = Buffer.from(headerNames.map((name) => `${sep}${name}`).join(''));
     let longestExtra = 0;
     if (columns.length > 0 && mode === 'scrub') {
-      const clock = new CallingClock(new Date(options.evaluatedAt ?? Date.now()));
-      const cells = (zones: readonly string[], callable: boolean | null) =>
-        Buffer.from(
-          columns
-            .map((column) =>
-              column === 'timezone'
-                ? `${sep}${zones.join(' ')}`
-                : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
-            )
-            .join(''),
-        );
-      this.#invalidExtra = cells([], null);
-      this.#extras = Array.from({ length: 1000 }, (_, npa) => {
-        if (npa < 200) return this.#invalidExtra;
-        const window = callingWindowOf(`+1${npa}2000000`, 'unknown_geographic', clock);
-        return cells(window.timeZones, window.callableNow);
-      });
+      const cells = optionalCells(sep, columns, options.evaluatedAt ?? Date.now());
+      this.#invalidExtra = cells.invalid;
+      this.#extras = cells.byAreaCode;
       longestExtra = Math.max(...this.#extras.map((extra) => extra.length));
     }
     this.#longestSuffix =
       Math.max(...this.#suffixes.map((suffix) => suffix.length), this.#headerSuffix.length) + longestExtra;
   }
 
-  async *run(): AsyncGenerator<Buffer> {
+  async *run(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
     const rows = new RowBuffer();
-    for await (const chunk of this.#opened.chunks) {
+    for await (const chunk of chunks) {
       const buf = rows.add(chunk);
       if (buf !== null) rows.carry(buf, yield* this.#step(buf, false));
     }
@@ -342,6 +500,32 @@ class Scrubber {
   }
 
   result(): ScrubCsvResult {
+    return csvResultOf(this.#opened, this.#shapeOf(), this.#tally(), this.#unique.size, this.#duplicates);
+  }
+
+  /** A part's rows, scrubbed: all of `buf`, which ends where a record starts unless it is the `last`. */
+  *part(buf: Buffer, last: boolean): Generator<Buffer> {
+    const used = yield* this.#step(buf, last);
+    // The scanner refuses a row too long to end in the part; any other unfinished row is a part cut
+    // where no record starts, which would scrub the rows around the cut wrongly.
+    if (used !== buf.length) throw new Error('A part of the file does not end where a record starts');
+  }
+
+  partResult(): Omit<ScrubbedCsvPart, 'output'> {
+    return {
+      shape: this.#columns === -1 ? null : this.#shapeOf(),
+      prefix: this.#prefix,
+      tally: this.#tally(),
+      numbers: this.#partNumbers!.subarray(0, this.#partNumbersLength),
+      lines: this.#scanner.nextLine - 1,
+    };
+  }
+
+  #shapeOf(): CsvShape {
+    return { header: this.#header, columns: this.#columns, phoneColumn: this.#phoneColumn };
+  }
+
+  #tally(): CsvTally {
     const lineTypes = Object.fromEntries(LINE_TYPES.map((name, i) => [name, this.#lineTypes[i]!])) as Record<
       LineType,
       number
@@ -351,25 +535,14 @@ class Scrubber {
       const reason = invalidReasonOf(code as ClassCode);
       if (count > 0 && reason !== null) invalidReasons[reason] = count;
     });
-    const { encoding, bom, separator, lineEnding } = this.#opened;
     return {
-      encoding,
-      bom,
-      separator,
-      lineEnding,
-      header: this.#header,
-      columns: this.#columns,
-      phoneColumn: this.#phoneColumn,
       rows: this.#rows,
       blankRows: this.#blankRows,
       lineTypes,
-      uniqueNumbers: this.#unique.size,
-      duplicates: this.#duplicates,
       invalidReasons,
       listedNotInService: this.#listedNotInService,
       unreadableRows: this.#unreadableRows,
       unreadableLines: this.#unreadableLines,
-      message: this.#message(),
       dncStatus: { clean: this.#clean, dnc: this.#dnc, unchecked: this.#unchecked },
       bytesWritten: this.#bytesWritten,
     };
@@ -648,8 +821,18 @@ class Scrubber {
       }
       kinds[n] = code;
       this.#lineTypes[code]!++;
-      if (!this.#unique.add(numbers[n]!)) this.#duplicates++;
+      if (this.#partNumbers !== null) this.#keep(numbers[n]!);
+      else if (!this.#unique.add(numbers[n]!)) this.#duplicates++;
     }
+  }
+
+  #keep(number: number): void {
+    if (this.#partNumbersLength === this.#partNumbers!.length) {
+      const grown = new Float64Array(this.#partNumbersLength * 2);
+      grown.set(this.#partNumbers!);
+      this.#partNumbers = grown;
+    }
+    this.#partNumbers![this.#partNumbersLength++] = number;
   }
 
   /** Row `n`'s cells after its own: Line Type and DNC, and the optional columns asked for. */
@@ -717,30 +900,6 @@ class Scrubber {
   #suffix(out: Buffer, at: number, padding: number, suffix: Buffer): number {
     for (let i = 0; i < padding; i++) out[at++] = this.#separator;
     return copy(suffix, 0, suffix.length, out, at);
-  }
-
-  #message(): string | null {
-    const sentences: string[] = [];
-    const column = this.#header?.[this.#phoneColumn]?.trim();
-    const named = column ? ` (${JSON.stringify(column)})` : '';
-    if (this.#unreadableRows > 0) {
-      const lines = this.#unreadableLines.join(', ');
-      const more = this.#unreadableRows > this.#unreadableLines.length ? ', ...' : '';
-      sentences.push(
-        `${plural(this.#unreadableRows, 'row')} could not be read: too few columns to reach the phone column${named} (line${this.#unreadableRows === 1 ? '' : 's'} ${lines}${more}). They are kept in the result as invalid.`,
-      );
-    }
-    if (this.#listedNotInService > 0) {
-      sentences.push(
-        `${plural(this.#listedNotInService, 'number')} the exchange data calls not in service ${this.#listedNotInService === 1 ? 'is' : 'are'} on a do-not-call list, so ${this.#listedNotInService === 1 ? 'it exists' : 'they exist'}: line type unknown_geographic, DNC 1.`,
-      );
-    }
-    if (this.#rows > 0 && this.#unique.size === 0) {
-      sentences.push(
-        `No row holds a valid US phone number in column ${this.#phoneColumn}${named}: is it the phone column?`,
-      );
-    }
-    return sentences.length > 0 ? sentences.join(' ') : null;
   }
 }
 

@@ -5,7 +5,7 @@ import type { ReferenceData } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import type { SuppressionLists } from '../suppression/suppression-lists.js';
 import { BulkWorker, type JobProcessor } from './bulk-worker.js';
-import { CsvJobProcessor, SMALL_FILE_BYTES } from './csv-processor.js';
+import { CsvJobProcessor, PARALLEL_FILE_BYTES, SMALL_FILE_BYTES } from './csv-processor.js';
 import { JobExpiry } from './job-expiry.js';
 import { JobSignals } from './job-signals.js';
 import { type OnJobEnd, requeueOrphanedJobs } from './job-store.js';
@@ -23,6 +23,8 @@ export interface BulkOptions {
   runWorker: boolean;
   /** SCRUB_REQUIRE_DNC. */
   requireDnc: readonly string[];
+  /** SCRUB_SCRUB_THREADS: threads a large job's scrub is spread over. Default 1. */
+  scrubThreads?: number;
   /** How long after creation a job never submitted is removed, with its file. */
   unsubmittedJobTtlSeconds: number;
   /** Runs in the transaction that ends each job (its webhook event). */
@@ -52,6 +54,7 @@ export async function setUpBulk({
   logger,
   runWorker,
   requireDnc,
+  scrubThreads = 1,
   unsubmittedJobTtlSeconds,
   onJobEnd,
 }: BulkOptions): Promise<BulkServices> {
@@ -61,6 +64,7 @@ export async function setUpBulk({
     requireDnc,
     SMALL_FILE_BYTES,
     suppressionLists,
+    { threads: scrubThreads, fromBytes: PARALLEL_FILE_BYTES },
   );
   const signals = await JobSignals.open(database, logger);
   const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals, onJobEnd });
