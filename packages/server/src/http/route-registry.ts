@@ -35,6 +35,15 @@ export interface RouteRequest<R extends RouteSpec> {
 
 export type RouteHandler<R extends RouteSpec> = (input: RouteRequest<R>) => Promise<Answer<R>>;
 
+export interface RouteOptions<R extends RouteSpec> {
+  /**
+   * Writes the route's answer as JSON in place of the contract's serializer (zod's check of the
+   * answer, then `JSON.stringify`), for an answer too large to check item by item. It must write
+   * what the contract's would: its test compares the two.
+   */
+  serialize?: (answer: Answer<R>) => string;
+}
+
 /**
  * Refusals that are the outcome of the work (402: a card declined, 3-D Secure wanted, credits short;
  * 409: the account's state refuses it; 410: a link used up) are stored like answers, so a retry
@@ -65,7 +74,8 @@ export class RouteRegistry {
     private readonly limiter?: PrincipalLimiter,
   ) {}
 
-  add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>): void {
+  add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>, options: RouteOptions<R> = {}): void {
+    const { serialize } = options;
     const { authenticator } = this;
     if (spec.auth !== 'none' && !authenticator) {
       throw new Error(
@@ -83,6 +93,7 @@ export class RouteRegistry {
         ...(spec.body ? { body: spec.body } : {}),
         ...(spec.response ? { response: { [status]: spec.response } } : {}),
       },
+      ...(serialize ? { serializerCompiler: () => serialize as (data: unknown) => string } : {}),
       // Before the body is read: a caller without credentials learns that first, whatever they sent.
       ...(spec.auth !== 'none' && authenticator
         ? {
