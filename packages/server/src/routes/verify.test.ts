@@ -70,7 +70,7 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     const payer = await account(10);
     const unlimited = await account(0, { plan_reference: '79541679412214' });
     for (const { key } of [payer, unlimited]) {
-      for (const query of [
+      const queries: Record<string, string>[] = [
         { p: '201-234-5678' },
         { p: '201-234-5678' }, // the repeat, from the cache
         { p: '800-356-9377' },
@@ -78,7 +78,8 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
         { p: 'not a "number" \\ é' },
         { p: '123-456-7890' },
         { p: '219-234-5678', proof: '1' },
-      ]) {
+      ];
+      for (const query of queries) {
         const res = await t.app.inject({
           method: 'GET',
           url: '/verify',
