@@ -29,8 +29,8 @@ const inflate = promisify(inflateRaw);
  * The answer compressed (on the thread pool), then sealed: a batch check's answer is megabytes of
  * repetitive JSON, which the sealed bytes would no longer let the database compress.
  */
-async function seal(scope: string, key: string, body: unknown): Promise<string> {
-  const packed = await deflate(JSON.stringify(body ?? null), { level: 1 });
+async function seal(scope: string, key: string, json: string): Promise<string> {
+  const packed = await deflate(json, { level: 1 });
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', sealingKeyOf(scope, key), iv);
   const sealed = Buffer.concat([cipher.update(packed), cipher.final()]);
@@ -129,10 +129,17 @@ export class IdempotencyStore {
     );
   }
 
-  async complete(scope: string, rawKey: string, status: number, body: unknown): Promise<void> {
+  /** Keeps the answer for replays; `json` is its text when the route has written it already. */
+  async complete(
+    scope: string,
+    rawKey: string,
+    status: number,
+    body: unknown,
+    json = JSON.stringify(body ?? null),
+  ): Promise<void> {
     await this.db
       .updateTable('idempotency_keys')
-      .set({ status_code: status, response_body: await seal(scope, rawKey, body), completed_at: new Date() })
+      .set({ status_code: status, response_body: await seal(scope, rawKey, json), completed_at: new Date() })
       .where('scope', '=', scope)
       .where('key', '=', lookupOf(rawKey))
       .execute();

@@ -119,7 +119,14 @@ export class RouteRegistry {
             reply,
           });
         if (spec.method === 'GET') return reply.status(status).send(await run());
-        return this.#once(request, reply, principal, status, run);
+        return this.#once(
+          request,
+          reply,
+          principal,
+          status,
+          run,
+          serialize as ((answer: unknown) => string) | undefined,
+        );
       },
     });
   }
@@ -134,6 +141,7 @@ export class RouteRegistry {
     principal: Principal | null,
     status: number,
     run: () => Promise<unknown>,
+    serialize?: (answer: unknown) => string,
   ): Promise<FastifyReply> {
     const key = this.idempotency && idempotencyKeyOf(request.headers['idempotency-key']);
     if (!this.idempotency || !key) return reply.status(status).send(await run());
@@ -154,8 +162,14 @@ export class RouteRegistry {
       }
       throw error;
     }
-    await store.complete(scope, key, status, answer);
-    return reply.status(status).send(answer);
+    if (!serialize) {
+      await store.complete(scope, key, status, answer);
+      return reply.status(status).send(answer);
+    }
+    // Written once, for the store and the reply (a batch check's answer is megabytes).
+    const json = serialize(answer);
+    await store.complete(scope, key, status, answer, json);
+    return reply.status(status).type('application/json; charset=utf-8').send(json);
   }
 
   /** Methods allowed on a concrete URL path; empty when no route has that path. */
