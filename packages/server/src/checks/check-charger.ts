@@ -108,8 +108,8 @@ export class CheckCharger {
   }
 
   /**
-   * Charges all of one account's queued checks in a single statement (atomic on its own: no
-   * transaction, one round trip), if the account pays for checks (neither paused nor unlimited)
+   * Charges all of one account's queued checks in a single call of `charge_checks` (migration
+   * 0017: atomic on its own, no transaction, one round trip, its plans made once), if the account pays for checks (neither paused nor unlimited)
    * and its balance covers them all. Otherwise it changes nothing and answers false, and the
    * checks go through the full transaction, which refuses the ones the balance cannot cover.
    * The entries and balances are those the full transaction would write.
@@ -118,23 +118,12 @@ export class CheckCharger {
     const references = charges.filter((charge) => charge.cost > 0).map((charge) => charge.reference);
     const total = references.length;
     if (total === 0) return false;
-    const now = new Date();
-    const { rows } = await sql<{ credits: number }>`
-      with charged as (
-        update profiles set credits = credits - ${total}, updated_at = ${now}
-        where id = ${profileId} and credits >= ${total} and plan_status = 'active'
-          and (plan_reference is null or plan_reference <> all(${[...UNLIMITED_PLAN_REFERENCES]}::text[])
-            or (plan_expires_at is not null and plan_expires_at <= ${now}))
-        returning credits
-      ), entries as (
-        insert into credit_ledger (profile_id, delta, balance_after, kind, reference)
-        select ${profileId}, -1, charged.credits + ${total} - entry.n, 'check', entry.reference
-        from charged, unnest(${references}::text[]) with ordinality as entry(reference, n)
-        order by entry.n
-      )
-      select credits from charged`.execute(this.db);
+    const { rows } = await sql<{ credits: number | null }>`
+      select charge_checks(${profileId}, ${references}::text[], ${new Date()}, ${[...UNLIMITED_PLAN_REFERENCES]}::text[]) as credits`.execute(
+      this.db,
+    );
     const charged = rows[0];
-    if (!charged) return false;
+    if (!charged || charged.credits === null) return false;
     let balance = charged.credits + total;
     for (const charge of charges) {
       balance -= charge.cost;

@@ -1,9 +1,11 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestIdentity } from '../../test/id-tokens.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
+import { fingerprintOf } from './idempotency.js';
 
 const PAYG = '79541679412213';
 const address = { customer_name: 'Ida Potent', line1: '1 Main St', city: 'Newark', state: 'NJ' };
@@ -182,6 +184,63 @@ describe('Idempotency-Key on every POST, PUT, PATCH and DELETE', () => {
     const stored = await t.database.db.selectFrom('idempotency_keys').selectAll().execute();
     expect(JSON.stringify(stored)).not.toContain(newKey);
     expect(JSON.stringify(stored)).not.toContain('rotate-1');
+  });
+
+  it('a batch check repeated with its key answers the first answer, stored compressed, and charges once', async () => {
+    const a = await account(5_000);
+    const phones = Array.from({ length: 2_000 }, (_, i) => `201${200 + (i % 700)}${String(1000 + i)}`);
+    const first = await send(a.key, 'POST', '/verify', { phones }, 'batch-1');
+    const again = await send(a.key, 'POST', '/verify', { phones }, 'batch-1');
+
+    expect(first.status).toBe(200);
+    expect(again).toEqual({ ...first, replayed: 'true' });
+    expect((await ledgerTotals(t.database.db, a.profileId)).balance).toBe(
+      5_000 - first.body.credits_deducted,
+    );
+    // About 800 KB of answer: kept compressed, not as the megabytes it is.
+    const stored = await t.database.db
+      .selectFrom('idempotency_keys')
+      .select('response_body')
+      .where('scope', '=', a.profileId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(first.body).length).toBeGreaterThan(700_000);
+    expect(stored.response_body?.length).toBeLessThan(200_000);
+  });
+
+  it('replays an answer stored before answers were compressed', async () => {
+    const a = await account();
+    const key = 'stored-before';
+    const body = {
+      api_key: 'sk_old_answer',
+      api_key_id: 'k1',
+      last4: 'swer',
+      created_at: '2026-11-24T10:00:00.000Z',
+    };
+    // The sealing of the earlier release: AES-256-GCM over the JSON, no compression, no prefix.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv(
+      'aes-256-gcm',
+      createHash('sha256').update(`seal:${a.profileId}:${key}`).digest(),
+      iv,
+    );
+    const sealed = Buffer.concat([cipher.update(JSON.stringify(body), 'utf8'), cipher.final()]);
+    await t.database.db
+      .insertInto('idempotency_keys')
+      .values({
+        scope: a.profileId,
+        key: createHash('sha256').update(`lookup:${key}`).digest('hex'),
+        fingerprint: fingerprintOf('PUT', '/apikey', undefined),
+        status_code: 200,
+        response_body: Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64'),
+        completed_at: new Date(),
+      })
+      .execute();
+
+    expect(await send(a.key, 'PUT', '/apikey', undefined, key)).toEqual({
+      status: 200,
+      body,
+      replayed: 'true',
+    });
   });
 
   it('refuses a malformed key, and a key still in progress is a 409', async () => {

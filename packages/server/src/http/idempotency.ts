@@ -1,4 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { deflateRaw, inflateRaw } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../storage/schema.js';
 import { ApiError } from './api-error.js';
@@ -18,18 +20,30 @@ const lookupOf = (key: string) => createHash('sha256').update(`lookup:${key}`).d
 const sealingKeyOf = (scope: string, key: string) =>
   createHash('sha256').update(`seal:${scope}:${key}`).digest();
 
-function seal(scope: string, key: string, body: unknown): string {
+/** Sealed answers stored since they are compressed start with this; those stored before have no prefix. */
+const COMPRESSED = 'z:';
+const deflate = promisify(deflateRaw);
+const inflate = promisify(inflateRaw);
+
+/**
+ * The answer compressed (on the thread pool), then sealed: a batch check's answer is megabytes of
+ * repetitive JSON, which the sealed bytes would no longer let the database compress.
+ */
+async function seal(scope: string, key: string, json: string): Promise<string> {
+  const packed = await deflate(json, { level: 1 });
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', sealingKeyOf(scope, key), iv);
-  const sealed = Buffer.concat([cipher.update(JSON.stringify(body ?? null), 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+  const sealed = Buffer.concat([cipher.update(packed), cipher.final()]);
+  return COMPRESSED + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
 }
 
-function unseal(scope: string, key: string, stored: string): unknown {
-  const bytes = Buffer.from(stored, 'base64');
+async function unseal(scope: string, key: string, stored: string): Promise<unknown> {
+  const compressed = stored.startsWith(COMPRESSED);
+  const bytes = Buffer.from(compressed ? stored.slice(COMPRESSED.length) : stored, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', sealingKeyOf(scope, key), bytes.subarray(0, 12));
   decipher.setAuthTag(bytes.subarray(12, 28));
-  return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8'));
+  const opened = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]);
+  return JSON.parse((compressed ? await inflate(opened) : opened).toString('utf8'));
 }
 
 export type IdempotencyStart = { kind: 'new' } | { kind: 'replay'; status: number; body: unknown };
@@ -92,7 +106,11 @@ export class IdempotencyStore {
       );
     }
     if (row.completed_at && row.status_code !== null && row.response_body !== null) {
-      return { kind: 'replay', status: row.status_code, body: unseal(scope, rawKey, row.response_body) };
+      return {
+        kind: 'replay',
+        status: row.status_code,
+        body: await unseal(scope, rawKey, row.response_body),
+      };
     }
     const takenOver = await this.db
       .updateTable('idempotency_keys')
@@ -111,10 +129,17 @@ export class IdempotencyStore {
     );
   }
 
-  async complete(scope: string, rawKey: string, status: number, body: unknown): Promise<void> {
+  /** Keeps the answer for replays; `json` is its text when the route has written it already. */
+  async complete(
+    scope: string,
+    rawKey: string,
+    status: number,
+    body: unknown,
+    json = JSON.stringify(body ?? null),
+  ): Promise<void> {
     await this.db
       .updateTable('idempotency_keys')
-      .set({ status_code: status, response_body: seal(scope, rawKey, body), completed_at: new Date() })
+      .set({ status_code: status, response_body: await seal(scope, rawKey, json), completed_at: new Date() })
       .where('scope', '=', scope)
       .where('key', '=', lookupOf(rawKey))
       .execute();

@@ -35,6 +35,15 @@ export interface RouteRequest<R extends RouteSpec> {
 
 export type RouteHandler<R extends RouteSpec> = (input: RouteRequest<R>) => Promise<Answer<R>>;
 
+export interface RouteOptions<R extends RouteSpec> {
+  /**
+   * Writes the route's answer as JSON in place of the contract's serializer (zod's check of the
+   * answer, then `JSON.stringify`), for an answer too large to check item by item. It must write
+   * what the contract's would: its test compares the two.
+   */
+  serialize?: (answer: Answer<R>) => string;
+}
+
 /**
  * Refusals that are the outcome of the work (402: a card declined, 3-D Secure wanted, credits short;
  * 409: the account's state refuses it; 410: a link used up) are stored like answers, so a retry
@@ -65,7 +74,8 @@ export class RouteRegistry {
     private readonly limiter?: PrincipalLimiter,
   ) {}
 
-  add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>): void {
+  add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>, options: RouteOptions<R> = {}): void {
+    const { serialize } = options;
     const { authenticator } = this;
     if (spec.auth !== 'none' && !authenticator) {
       throw new Error(
@@ -83,6 +93,7 @@ export class RouteRegistry {
         ...(spec.body ? { body: spec.body } : {}),
         ...(spec.response ? { response: { [status]: spec.response } } : {}),
       },
+      ...(serialize ? { serializerCompiler: () => serialize as (data: unknown) => string } : {}),
       // Before the body is read: a caller without credentials learns that first, whatever they sent.
       ...(spec.auth !== 'none' && authenticator
         ? {
@@ -108,7 +119,14 @@ export class RouteRegistry {
             reply,
           });
         if (spec.method === 'GET') return reply.status(status).send(await run());
-        return this.#once(request, reply, principal, status, run);
+        return this.#once(
+          request,
+          reply,
+          principal,
+          status,
+          run,
+          serialize as ((answer: unknown) => string) | undefined,
+        );
       },
     });
   }
@@ -123,6 +141,7 @@ export class RouteRegistry {
     principal: Principal | null,
     status: number,
     run: () => Promise<unknown>,
+    serialize?: (answer: unknown) => string,
   ): Promise<FastifyReply> {
     const key = this.idempotency && idempotencyKeyOf(request.headers['idempotency-key']);
     if (!this.idempotency || !key) return reply.status(status).send(await run());
@@ -143,8 +162,14 @@ export class RouteRegistry {
       }
       throw error;
     }
-    await store.complete(scope, key, status, answer);
-    return reply.status(status).send(answer);
+    if (!serialize) {
+      await store.complete(scope, key, status, answer);
+      return reply.status(status).send(answer);
+    }
+    // Written once, for the store and the reply (a batch check's answer is megabytes).
+    const json = serialize(answer);
+    await store.complete(scope, key, status, answer, json);
+    return reply.status(status).type('application/json; charset=utf-8').send(json);
   }
 
   /** Methods allowed on a concrete URL path; empty when no route has that path. */

@@ -1,4 +1,9 @@
-import { ErrorEnvelopeSchema, MAX_BATCH_NUMBERS, VerifyBatchResultSchema } from '@scrub/contract';
+import {
+  ErrorEnvelopeSchema,
+  MAX_BATCH_NUMBERS,
+  VerifyBatchItemSchema,
+  VerifyBatchResultSchema,
+} from '@scrub/contract';
 import { DncListBuilder, DncSet, sampleExchangeTable } from '@scrub/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
@@ -40,7 +45,7 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
   });
   afterAll(() => t?.close());
 
-  async function account(credits: number) {
+  async function account(credits: number, planReference?: string) {
     accounts++;
     const db = t.database.db;
     const profile = await ensureProfile(db, {
@@ -50,6 +55,13 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
       role: 'User',
     });
     if (credits > 0) await applyLedgerEntry(db, { profileId: profile.id, delta: credits, kind: 'grant' });
+    if (planReference) {
+      await db
+        .updateTable('profiles')
+        .set({ plan_reference: planReference })
+        .where('id', '=', profile.id)
+        .execute();
+    }
     const { api_key } = await rotateApiKey(db, profile.id);
     return { profileId: profile.id, key: api_key };
   }
@@ -105,6 +117,49 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
       .where('kind', '=', 'check')
       .execute();
     expect(entries).toEqual([{ delta: -5, kind: 'check' }]);
+  });
+
+  it("writes its answer byte for byte as the contract's serializer would, for every kind of answer", async () => {
+    // The route writes its answer with JSON.stringify instead of checking it with zod first: the
+    // text must be what zod's parse of it, written again, gives (every field, in the contract's
+    // order, nothing more), for answers of every kind and for unlimited holders.
+    const odd = [
+      '"quoted"',
+      'back\\slash',
+      'tab\there',
+      'é ünïcode ☎',
+      '\ud83d\ude00 emoji',
+      '201-234-5678 ext. 9',
+      ' +1 (201) 345-6789 ',
+    ];
+    const numbers = Array.from({ length: 300 }, (_, i) => `20${1 + (i % 9)}${200 + i}${String(1000 + i)}`);
+    const payer = await account(10_000);
+    const unlimited = await account(0, '79541679412214');
+    await single(payer.key, '201-234-5678');
+    for (const { key } of [payer, unlimited]) {
+      for (const [i, phones] of [MIXED, odd, numbers, [...MIXED, ...numbers, ...MIXED]].entries()) {
+        // Every other batch with an Idempotency-Key, as the SDK sends: written once, for the
+        // store and the reply.
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/verify',
+          headers: {
+            'x-api-key': key,
+            'content-type': 'application/json',
+            ...(i % 2 === 1 ? { 'idempotency-key': `bytes-${key.slice(-6)}-${i}` } : {}),
+          },
+          payload: JSON.stringify({ phones }),
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.body).toBe(JSON.stringify(VerifyBatchResultSchema.parse(JSON.parse(res.body))));
+        expect(Object.keys(JSON.parse(res.body).results[0])).toEqual(
+          Object.keys(VerifyBatchItemSchema.shape).filter(
+            (k) => k !== 'proof' && (key === payer.key || !k.startsWith('credits_')),
+          ),
+        );
+      }
+    }
   });
 
   it('honours the cache: numbers checked lately are answered cached and free', async () => {

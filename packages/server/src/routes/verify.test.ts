@@ -63,6 +63,37 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
     return { status: res.statusCode, body: res.json() };
   }
 
+  it("writes its answer byte for byte as the contract's serializer would, proofs and unlimited holders included", async () => {
+    // The route writes its answer with JSON.stringify instead of checking it with zod first: the
+    // text must be what zod's parse of it, written again, gives (every field, in the contract's
+    // order, nothing more).
+    const payer = await account(10);
+    const unlimited = await account(0, { plan_reference: '79541679412214' });
+    for (const { key } of [payer, unlimited]) {
+      const queries: Record<string, string>[] = [
+        { p: '201-234-5678' },
+        { p: '201-234-5678' }, // the repeat, from the cache
+        { p: '800-356-9377' },
+        { p: '202-333-4444 x12' },
+        { p: 'not a "number" \\ é' },
+        { p: '123-456-7890' },
+        { p: '219-234-5678', proof: '1' },
+      ];
+      for (const query of queries) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: '/verify',
+          query,
+          headers: { 'x-api-key': key },
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.body).toBe(JSON.stringify(VerifyResultSchema.parse(JSON.parse(res.body))));
+        if (query.proof) expect(res.json().proof).toEqual(expect.any(String));
+      }
+    }
+  });
+
   it('answers three kinds of number differently, and charges only the valid ones', async () => {
     const { key, profileId } = await account(10);
     const geographic = await verify(key, '201-234-5678');
@@ -136,6 +167,13 @@ describe.each(testDatabases())('GET /verify on $kind', (database) => {
       // An hour on, the cached answer is as of now: open in Chicago too.
       vi.setSystemTime(new Date('2026-07-01T13:30:00Z'));
       expect((await verify(key, '219-234-5678')).body).toMatchObject({ cached: true, callable_now: true });
+      // The window closes at 21:00 sharp, whatever was answered a moment before in the same minute.
+      vi.setSystemTime(new Date('2026-07-02T00:59:00.000Z'));
+      expect((await verify(key, '317-234-5678')).body).toMatchObject({ callable_now: true });
+      vi.setSystemTime(new Date('2026-07-02T00:59:59.999Z'));
+      expect((await verify(key, '317-234-5678')).body).toMatchObject({ callable_now: true });
+      vi.setSystemTime(new Date('2026-07-02T01:00:00.000Z'));
+      expect((await verify(key, '317-234-5678')).body).toMatchObject({ callable_now: false });
     } finally {
       vi.useRealTimers();
     }
