@@ -20,6 +20,14 @@ function log(message) {
   process.stderr.write(`[scrub] ${message}\n`);
 }
 
+// SCRUB_LOG_LEVEL=debug (or trace) logs each step's time: milliseconds since the epoch, so the
+// steps of this process, the one it re-runs under Node 24 and the service line up.
+const debug = ['debug', 'trace'].includes(process.env.SCRUB_LOG_LEVEL ?? '');
+function step(name) {
+  if (debug) log(`${Date.now()} ${name}`);
+}
+step(`dev.mjs started under Node ${process.versions.node}`);
+
 function run(file, args, options = {}) {
   const result = spawnSync(file, args, { stdio: 'inherit', cwd: root, ...options });
   if (result.error) throw result.error;
@@ -73,8 +81,15 @@ function installIfNeeded() {
 
 ensureModernNode();
 installIfNeeded();
+step('install checked');
 
-const serverEnv = { ...process.env, SCRUB_DATA_DIR: process.env.SCRUB_DATA_DIR ?? join(root, '.data') };
+const serverEnv = {
+  ...process.env,
+  SCRUB_DATA_DIR: process.env.SCRUB_DATA_DIR ?? join(root, '.data'),
+  // Node keeps the service's compiled modules here (from Node 22.1): a second start loads them
+  // about a fifth faster. Node checks each file's contents, so a change is never served stale.
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(root, 'node_modules', '.cache', 'node-compile-cache'),
+};
 const bin = (pkg) => join(root, 'packages', pkg, 'dist', 'bin.js');
 
 // The repository's own commands run from dist/; build once when it is missing.
@@ -115,6 +130,7 @@ function buildJsIfChanged() {
   const fingerprint = buildInputsFingerprint();
   const outputs = [bin('server'), bin('cli'), join(root, 'packages', 'dashboard', 'dist', 'index.html')];
   const built = outputs.every((output) => existsSync(output));
+  step('build fingerprint taken');
   if (built && existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint) {
     log('Nothing changed since the last build: starting the built service.');
     return;
