@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
@@ -46,22 +45,6 @@ const parsers = { [INT8]: Number, [NUMERIC]: Number };
  */
 export const PGLITE_SETTINGS = ['shared_buffers=16MB'];
 
-/**
- * How much of PGlite's WebAssembly (PostgreSQL) a function runs in V8's baseline compiler before
- * V8 optimises it: the largest value V8 takes, against its default of 13,000,000. Optimising
- * PostgreSQL's largest function takes V8 about 600 MB and 2.5 s of CPU; with the default budget
- * that happens during every start (the peak of the embedded default, and a core busy while the
- * service starts), with this one only once the database has been busy for a while. Node's own
- * `--wasm-tiering-budget` or `--liftoff-only` on its command line is left alone.
- * Measured in `bench/memory.ts`, `bench/verify.ts` and docs/benchmarks.md (issue 16, goal 7).
- */
-export const PGLITE_WASM_TIERING_BUDGET = 2_147_483_647;
-
-function delayWasmOptimisation(): void {
-  const chosen = process.execArgv.some((arg) => /^--(wasm[-_]tiering[-_]budget|liftoff[-_]only)/.test(arg));
-  if (!chosen) setFlagsFromString(`--wasm-tiering-budget=${PGLITE_WASM_TIERING_BUDGET}`);
-}
-
 // Each engine's driver is loaded only when it is the one configured.
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') {
@@ -92,7 +75,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   let pglite: PGlite;
   try {
-    delayWasmOptimisation();
     const { PGlite } = await import('@electric-sql/pglite');
     pglite = await PGlite.create({
       dataDir: target.dataDir ?? undefined,
