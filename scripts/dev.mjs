@@ -88,7 +88,8 @@ const serverEnv = {
   SCRUB_DATA_DIR: process.env.SCRUB_DATA_DIR ?? join(root, '.data'),
   // Node keeps the service's compiled modules here (from Node 22.1): a second start loads them
   // about a fifth faster. Node checks each file's contents, so a change is never served stale.
-  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(root, 'node_modules', '.cache', 'node-compile-cache'),
+  NODE_COMPILE_CACHE:
+    process.env.NODE_COMPILE_CACHE ?? join(root, 'node_modules', '.cache', 'node-compile-cache'),
 };
 const bin = (pkg) => join(root, 'packages', pkg, 'dist', 'bin.js');
 

@@ -23,8 +23,9 @@ export interface RunningServer {
  */
 export async function startServer(config: ServerConfig, logger: Logger | false): Promise<RunningServer> {
   // Each step's time since the process started, at debug level (SCRUB_LOG_LEVEL=debug): where a start goes.
-  const step = (name: string) =>
-    logger && logger.debug({ at: Date.now(), ms: Math.round(performance.now()) }, `start: ${name}`);
+  const step = (name: string) => {
+    if (logger) logger.debug({ at: Date.now(), ms: Math.round(performance.now()) }, `start: ${name}`);
+  };
   step('modules loaded');
   // With PostgreSQL and S3 nothing need be written there, and the directory may not exist (nor be creatable).
   const keepsDataHere =
