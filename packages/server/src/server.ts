@@ -33,8 +33,14 @@ export async function startServer(config: ServerConfig, logger: Logger | false):
     config.blobStore.kind === 'local';
   secureDataDir(config.dataDir, { create: keepsDataHere });
   const [opened, loaded] = await Promise.allSettled([
-    openDatabase(config.database).finally(() => step('database opened')),
-    ReferenceData.open(config, logger).finally(() => step('reference data loaded')),
+    openDatabase(config.database).then((opened) => {
+      step('database opened');
+      return opened;
+    }),
+    ReferenceData.open(config, logger).then((loaded) => {
+      step('reference data loaded');
+      return loaded;
+    }),
   ]);
   if (opened.status === 'rejected' || loaded.status === 'rejected') {
     if (opened.status === 'fulfilled') await opened.value.close();
