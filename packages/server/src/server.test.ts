@@ -65,6 +65,26 @@ describe('the embedded setup', () => {
     expect(readdirSync(dataDir)).toEqual([]);
   });
 
+  it('refuses a second server on a data directory in use, and the first keeps its database and data', async () => {
+    const dataDir = tempDataDir();
+    const config = loadConfig({ SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0' });
+    const first = await startServer(config, false);
+    try {
+      await expect(startServer(config, false)).rejects.toThrow(/is already open in this process/);
+      const health = (await (await fetch(`${first.url}/health`)).json()) as {
+        status: string;
+        reference_data: Record<string, string>;
+      };
+      expect(health.status).toBe('ok');
+      expect(health.reference_data.exchange).toBeTruthy();
+    } finally {
+      await first.close();
+    }
+    // The refused start left nothing behind: the next one opens the directory.
+    const third = await startServer(config, false);
+    await third.close();
+  }, 90_000);
+
   it('refuses settings it cannot use, naming them', () => {
     expect(() => loadConfig({ SCRUB_PORT: 'eighty' })).toThrow(/SCRUB_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres/);
@@ -101,4 +121,45 @@ describe.runIf(existsSync(bin))('scrub-server (built)', () => {
     expect(await exitCode).toBe(0);
     expect(stdout).toContain('shutting down');
   });
+
+  it('at debug level, logs each step of its start with the time since the process began', async () => {
+    const child = spawn(process.execPath, [bin, 'start'], {
+      env: { ...process.env, SCRUB_DATA_DIR: tempDataDir(), SCRUB_PORT: '0', SCRUB_LOG_LEVEL: 'debug' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    let stderr = '';
+    await new Promise<void>((resolve) =>
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        if (stderr.includes('Scrub is running at')) resolve();
+      }),
+    );
+    const exitCode = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exitCode).toBe(0);
+    const steps = stdout
+      .split('\n')
+      .filter((line) => line.includes('"start: '))
+      .map((line) => JSON.parse(line) as { msg: string; ms: number; at: number });
+    expect(steps.map((s) => s.msg).sort()).toEqual(
+      [
+        'start: app built',
+        'start: database migrated',
+        'start: database opened',
+        'start: listening',
+        'start: modules loaded',
+        'start: plans seeded',
+        'start: reference data loaded',
+      ].sort(),
+    );
+    expect(steps.at(0)?.msg).toBe('start: modules loaded');
+    expect(steps.at(-1)?.msg).toBe('start: listening');
+    const times = steps.map((s) => s.ms);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times[0]).toBeGreaterThan(0);
+  }, 90_000);
 });

@@ -16,23 +16,49 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens and migrates the database, seeds the catalogue, loads the reference data, then listens. */
+/**
+ * Opens and migrates the database, seeds the catalogue, loads the reference data, then listens.
+ * The reference data loads while the database opens: neither needs the other, and the service
+ * listens only once both are ready (a check never answers without its data).
+ */
 export async function startServer(config: ServerConfig, logger: Logger | false): Promise<RunningServer> {
+  // Each step's time since the process started, at debug level (SCRUB_LOG_LEVEL=debug): where a start goes.
+  const step = (name: string) => {
+    if (logger) logger.debug({ at: Date.now(), ms: Math.round(performance.now()) }, `start: ${name}`);
+  };
+  step('modules loaded');
   // With PostgreSQL and S3 nothing need be written there, and the directory may not exist (nor be creatable).
   const keepsDataHere =
     (config.database.kind === 'pglite' && config.database.dataDir !== null) ||
     config.blobStore.kind === 'local';
   secureDataDir(config.dataDir, { create: keepsDataHere });
-  const database = await openDatabase(config.database);
-  let referenceData: ReferenceData | undefined;
+  const [opened, loaded] = await Promise.allSettled([
+    openDatabase(config.database).then((opened) => {
+      step('database opened');
+      return opened;
+    }),
+    ReferenceData.open(config, logger).then((loaded) => {
+      step('reference data loaded');
+      return loaded;
+    }),
+  ]);
+  if (opened.status === 'rejected' || loaded.status === 'rejected') {
+    if (opened.status === 'fulfilled') await opened.value.close();
+    if (loaded.status === 'fulfilled') await loaded.value.close();
+    throw opened.status === 'rejected' ? opened.reason : (loaded as PromiseRejectedResult).reason;
+  }
+  const database = opened.value;
+  const data = loaded.value;
   try {
     const applied = await migrateToLatest(database.db);
     if (logger && applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    step('database migrated');
     await seedPlans(database.db);
-    const data = await ReferenceData.open(config, logger);
-    referenceData = data;
+    step('plans seeded');
     const app = await buildApp({ config, database, logger, referenceData: data });
+    step('app built');
     await app.listen({ host: config.host, port: config.port });
+    step('listening');
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const shownHost = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;
@@ -51,7 +77,7 @@ export async function startServer(config: ServerConfig, logger: Logger | false):
       },
     };
   } catch (error) {
-    await referenceData?.close();
+    await data.close();
     await database.close();
     throw error;
   }
