@@ -49,6 +49,7 @@ export {
   importScrubbedCsv,
   type ScrubbedCsvProblem,
 } from './csv/import-scrubbed-csv.ts';
+export { type OpenedCsv, openCsv } from './csv/csv-input.ts';
 export { previewCsv } from './csv/preview-csv.ts';
 export {
   type CountCsvOptions,

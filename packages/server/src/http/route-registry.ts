@@ -74,7 +74,7 @@ export class RouteRegistry {
     }
     this.#known.push({ pattern: toPattern(spec.path), method: spec.method });
     const status = spec.status ?? 200;
-    this.app.withTypeProvider<ZodTypeProvider>().route({
+    const define = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>().route({
       method: spec.method,
       url: toFastifyPath(spec.path),
       schema: {
@@ -108,8 +108,24 @@ export class RouteRegistry {
             reply,
           });
         if (spec.method === 'GET') return reply.status(status).send(await run());
+        // A streamed answer is written by its handler (reply.hijack) and cannot be replayed.
+        if (spec.streamBody) {
+          await run();
+          return reply;
+        }
         return this.#once(request, reply, principal, status, run);
       },
+    });
+    if (!spec.streamBody) {
+      define(this.app);
+      return;
+    }
+    // In a scope of its own: the body reaches the handler unread, as a stream of any size, and the
+    // handler judges its type; the rest of the API keeps its parsers.
+    this.app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+      define(scope);
     });
   }
 
