@@ -291,7 +291,13 @@ export async function runStreamJob(
       wake();
     });
     const charging = charge();
-    const scrubbing = bulk.processor.scrubStream(job, scrubInput(), output, abort.signal);
+    // Done once the result is stored, not only written.
+    const scrubbing = bulk.processor
+      .scrubStream(job, scrubInput(), output, abort.signal)
+      .then(async (rows) => {
+        await finished(output);
+        return rows;
+      });
     // A failure of one stops the others; the credits running out stops only the reading (the
     // count of the rest of the request is then of no interest), and the scrub ends at the last
     // row paid for.
