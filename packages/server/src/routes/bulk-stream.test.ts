@@ -1,5 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { BulkJobSchema, CreatedBulkJobSchema, JOB_ID_HEADER, streamCreditsRanOut } from '@scrub/contract';
+import {
+  BulkJobSchema,
+  CreatedBulkJobSchema,
+  ErrorEnvelopeSchema,
+  FileListSchema,
+  JOB_ID_HEADER,
+  streamCreditsRanOut,
+} from '@scrub/contract';
 import { areaCodeInfo } from '@scrub/engine';
 import { crmLeadLines, mulberry32, usAreaCodes } from '@scrub/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +66,7 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     return { profileId: id, headers: { 'x-api-key': api_key } };
   }
 
-  const stream = (headers: Record<string, string>, body: BodyInit, query = 'phone_col=phone') =>
+  const stream = (headers: Record<string, string>, body: string | Buffer | ReadableStream<Uint8Array>, query = 'phone_col=phone') =>
     fetch(`${base}/bulk/jobs/stream?file_name=leads.csv&${query}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'text/csv' },
@@ -127,7 +134,7 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     expect(balanceB.sum).toBe(balanceB.balance);
 
     // Listed with its files: the result again, and the upload byte for byte as sent.
-    const files = await (await fetch(`${base}/files`, { headers: b.headers })).json();
+    const files = FileListSchema.parse(await (await fetch(`${base}/files`, { headers: b.headers })).json());
     expect(files.files[0]).toMatchObject({ file_reference: done.file_reference, status: 'completed' });
     const again = Buffer.from(await (await fetch(here(done.result_url!))).arrayBuffer());
     expect(again.equals(streamed)).toBe(true);
@@ -201,7 +208,7 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     const { headers, profileId } = await account(0);
     const res = await stream(headers, leadFile(50));
     expect(res.status).toBe(402);
-    expect((await res.json()).error.code).toBe('insufficient_credits');
+    expect(ErrorEnvelopeSchema.parse(await res.json()).error.code).toBe('insufficient_credits');
     expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(0);
   });
 
@@ -243,10 +250,10 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     const { headers, profileId } = await account(100);
     const noColumn = await stream(headers, 'name,phone\nAnn,2015550123\n', 'phone_col=mobile');
     expect(noColumn.status).toBe(400);
-    expect((await noColumn.json()).error.message).toMatch(/mobile/);
+    expect(ErrorEnvelopeSchema.parse(await noColumn.json()).error.message).toMatch(/mobile/);
     const empty = await stream(headers, '');
     expect(empty.status).toBe(400);
-    expect((await empty.json()).error.code).toBe('csv_empty');
+    expect(ErrorEnvelopeSchema.parse(await empty.json()).error.code).toBe('csv_empty');
     const json = await fetch(`${base}/bulk/jobs/stream?phone_col=phone`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -255,7 +262,7 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     expect(json.status).toBe(415);
     const neither = await stream(headers, 'phone\n2015550123\n', '');
     expect(neither.status).toBe(400);
-    expect((await neither.json()).error.message).toMatch(/phone_col .* or phone_index/);
+    expect(ErrorEnvelopeSchema.parse(await neither.json()).error.message).toMatch(/phone_col .* or phone_index/);
     expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(100);
   });
 });
