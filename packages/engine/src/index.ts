@@ -26,6 +26,7 @@ export {
   numberInvalidMessage,
 } from './classify.ts';
 export type { CsvInput } from './csv/csv-input.ts';
+export { type OpenedCsv, openCsv } from './csv/csv-input.ts';
 export {
   countCsvInThread,
   countCsvRowsInThread,
@@ -49,7 +50,6 @@ export {
   importScrubbedCsv,
   type ScrubbedCsvProblem,
 } from './csv/import-scrubbed-csv.ts';
-export { type OpenedCsv, openCsv } from './csv/csv-input.ts';
 export { previewCsv } from './csv/preview-csv.ts';
 export {
   type CountCsvOptions,

@@ -168,16 +168,20 @@ export class Bulk extends APIResource {
   async stream(
     source: UploadSource,
     { phone_col, columns, ...params }: BulkStreamParams,
-    options: RequestOptions = {},
+    { onUploadProgress, ...options }: RequestOptions & Pick<RunOptions, 'onUploadProgress'> = {},
   ): Promise<BulkStream> {
-    const { chunks } = await openSource(source);
+    const { chunks, length } = await openSource(source);
     const iterator = chunks[Symbol.asyncIterator]();
     const encoder = new TextEncoder();
+    let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         const next = await iterator.next();
         if (next.done) return controller.close();
-        controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+        const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
+        sent += bytes.byteLength;
+        onUploadProgress?.(sent, length);
+        controller.enqueue(bytes);
       },
       async cancel() {
         await iterator.return?.();

@@ -99,7 +99,10 @@ describe('bulk.stream', () => {
       .post('/bulk/jobs/stream')
       .query(true)
       .reply(402, {
-        error: { code: 'insufficient_credits', message: 'Not enough credits: this needs 40 and the account has 0.' },
+        error: {
+          code: 'insufficient_credits',
+          message: 'Not enough credits: this needs 40 and the account has 0.',
+        },
         message: 'Not enough credits',
         credits_required: 40,
         credits_available: 0,
@@ -114,7 +117,12 @@ describe('bulk.stream', () => {
     nock(BASE)
       .post('/bulk/jobs/stream')
       .query(true)
-      .reply(404, { error: { code: 'not_found', message: 'No such endpoint: POST /bulk/jobs/stream' }, message: '' });
-    await expect(client().bulk.stream(Buffer.from(CSV), { phone_col: 'Phone' })).rejects.toBeInstanceOf(NotFoundError);
+      .reply(404, {
+        error: { code: 'not_found', message: 'No such endpoint: POST /bulk/jobs/stream' },
+        message: '',
+      });
+    await expect(client().bulk.stream(Buffer.from(CSV), { phone_col: 'Phone' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });

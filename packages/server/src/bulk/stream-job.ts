@@ -381,7 +381,8 @@ function failureMessage(failure: unknown): string {
   if (failure instanceof ClientGone) return STREAM_LOST_ERROR;
   if (failure instanceof CreditsRanOut) return streamCreditsRanOut(0);
   if (failure instanceof UnprocessableFile) return `${failure.message} Your credits were given back.`;
-  if (failure instanceof CsvError) return `${(refusalOf(failure) as ApiError).message} Your credits were given back.`;
+  if (failure instanceof CsvError)
+    return `${(refusalOf(failure) as ApiError).message} Your credits were given back.`;
   if (failure instanceof ApiError) return `${failure.message} Your credits were given back.`;
   return 'The file could not be processed because of a server error. Your credits were given back.';
 }

@@ -66,7 +66,11 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     return { profileId: id, headers: { 'x-api-key': api_key } };
   }
 
-  const stream = (headers: Record<string, string>, body: string | Buffer | ReadableStream<Uint8Array>, query = 'phone_col=phone') =>
+  const stream = (
+    headers: Record<string, string>,
+    body: string | Buffer | ReadableStream<Uint8Array>,
+    query = 'phone_col=phone',
+  ) =>
     fetch(`${base}/bulk/jobs/stream?file_name=leads.csv&${query}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'text/csv' },
@@ -92,7 +96,11 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
         })
       ).json(),
     );
-    await fetch(here(created.upload_url!), { method: 'PUT', headers: { 'content-type': 'text/csv' }, body: file });
+    await fetch(here(created.upload_url!), {
+      method: 'PUT',
+      headers: { 'content-type': 'text/csv' },
+      body: file,
+    });
     await fetch(`${base}/bulk/jobs/${created.job_id}/submit`, { method: 'POST', headers });
     const done = BulkJobSchema.parse(
       await (await fetch(`${base}/bulk/jobs/${created.job_id}?wait=20`, { headers })).json(),
@@ -165,7 +173,9 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     const reader = res.body!.getReader();
     const first = await reader.read();
     expect(sent).toBe(1);
-    expect(Buffer.from(first.value!).toString('utf8')).toMatch(/^\uFEFF?name,email,phone,notes,Line Type,DNC\r\n/);
+    expect(Buffer.from(first.value!).toString('utf8')).toMatch(
+      /^\uFEFF?name,email,phone,notes,Line Type,DNC\r\n/,
+    );
     firstRows();
     while (!(await reader.read()).done);
     const done = await job(headers, res.headers.get(JOB_ID_HEADER)!);
@@ -262,7 +272,9 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     expect(json.status).toBe(415);
     const neither = await stream(headers, 'phone\n2015550123\n', '');
     expect(neither.status).toBe(400);
-    expect(ErrorEnvelopeSchema.parse(await neither.json()).error.message).toMatch(/phone_col .* or phone_index/);
+    expect(ErrorEnvelopeSchema.parse(await neither.json()).error.message).toMatch(
+      /phone_col .* or phone_index/,
+    );
     expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(100);
   });
 });
