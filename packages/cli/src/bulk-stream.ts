@@ -34,7 +34,7 @@ class ReplayableStdin {
     for (;;) {
       const next = await this.#source.next();
       if (next.done) return;
-      const chunk = Buffer.from(next.value);
+      const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
       if (this.#kept !== null) {
         this.#kept.push(chunk);
         this.#keptBytes += chunk.length;
