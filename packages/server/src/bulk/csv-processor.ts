@@ -198,8 +198,9 @@ export class CsvJobProcessor implements JobProcessor {
   /**
    * Scrubs a streamed job's rows (`POST /bulk/jobs/stream`) from `input` into `output` on a
    * thread, with the data and options `process` uses: the same file gives the same bytes. The
-   * output is left to the caller to store and hash. Throws UnprocessableFile for a file the scrub
-   * refuses.
+   * output is left to the caller to store and hash. `input`'s chunks are taken over (each must be
+   * a buffer of its own), and each chunk of the result freed once `output` has written it.
+   * Throws UnprocessableFile for a file the scrub refuses.
    */
   async scrubStream(
     job: JobRow,
@@ -219,6 +220,10 @@ export class CsvJobProcessor implements JobProcessor {
         exchange: snapshot.exchange,
         dnc: dnc.set,
         signal,
+        // The caller hands over pieces of its own and is done with each piece of the result once
+        // written (as for a stored upload: freed as they go).
+        ownedInput: true,
+        releaseWritten: true,
       });
       return {
         numbersChecked: result.uniqueNumbers,

@@ -30,6 +30,8 @@ const MIN_BLOCK = 10_000;
 const MAX_BLOCK = 250_000;
 /** Bytes the row count may run ahead of the scrub before reading more of the request waits. */
 const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
+/** The largest piece handed to the scrub at once. */
+const MAX_PIECE_BYTES = 1024 * 1024;
 const BEAT_MS = 10_000;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -167,17 +169,26 @@ export async function runStreamJob(
   }
 
   async function* scrubInput(): AsyncGenerator<Buffer> {
-    if (opened!.bom) yield UTF8_BOM;
+    if (opened!.bom) yield Buffer.from(UTF8_BOM);
     for (;;) {
       abort.signal.throwIfAborted();
       const limit = stopAt ?? allowedBytes;
       if (releasedBytes < limit && pending.length > 0) {
-        const chunk = pending[0]!;
-        const take = Math.min(chunk.length, limit - releasedBytes);
-        const piece = take === chunk.length ? (pending.shift() as Buffer) : chunk.subarray(0, take);
-        if (take < chunk.length) pending[0] = chunk.subarray(take);
-        pendingBytes -= take;
-        releasedBytes += take;
+        // What has arrived and is paid for, in one piece of up to 1 MiB: the request's chunks are
+        // small (64 kB or less), and the scrub thread spends less per chunk on fewer, larger ones.
+        // A buffer of its own, so that the thread may take it over rather than copy it.
+        const size = Math.min(limit - releasedBytes, pendingBytes, MAX_PIECE_BYTES);
+        const piece = Buffer.allocUnsafeSlow(size);
+        for (let filled = 0; filled < size; ) {
+          const chunk = pending[0]!;
+          const take = Math.min(chunk.length, size - filled);
+          chunk.copy(piece, filled, 0, take);
+          if (take === chunk.length) pending.shift();
+          else pending[0] = chunk.subarray(take);
+          filled += take;
+        }
+        pendingBytes -= size;
+        releasedBytes += size;
         wake();
         yield piece;
         continue;
