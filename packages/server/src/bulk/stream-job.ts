@@ -81,7 +81,8 @@ export async function runStreamJob(
   options: StreamJobOptions,
   request: IncomingMessage,
   response: ServerResponse,
-  hijack: () => void,
+  /** Takes the answer over from the framework; answers the headers it had set (request id, limits...). */
+  hijack: () => Record<string, string | number | string[] | undefined>,
 ): Promise<void> {
   const { db, blobStore, bulk, maxUploadBytes } = deps;
   const onJobEnd: OnJobEnd | undefined = bulk.onJobEnd;
@@ -261,8 +262,9 @@ export async function runStreamJob(
     write(chunk: Buffer, _encoding, done) {
       if (!started) {
         started = true;
-        hijack();
+        const framework = Object.entries(hijack()).filter(([, value]) => value !== undefined);
         response.writeHead(200, {
+          ...(Object.fromEntries(framework) as Record<string, string | number | string[]>),
           'content-type': 'text/csv; charset=utf-8',
           'cache-control': 'no-store',
           [JOB_ID_HEADER]: job.id,

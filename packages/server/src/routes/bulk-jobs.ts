@@ -7,6 +7,7 @@ import { runStreamJob } from '../bulk/stream-job.js';
 import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
@@ -157,7 +158,11 @@ export function registerBulkJobs({
       },
       request.raw,
       reply.raw,
-      () => reply.hijack(),
+      () => {
+        // onSend hooks do not run for an answer written by hand: theirs are added here.
+        reply.hijack();
+        return { ...reply.getHeaders(), ...SECURITY_HEADERS, 'x-request-id': request.id };
+      },
     );
   });
 

@@ -119,6 +119,7 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     const res = await stream(b.headers, slowly(file, 2_000, 5));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
     const jobId = res.headers.get(JOB_ID_HEADER)!;
     const streamed = Buffer.from(await res.arrayBuffer());
     expect(streamed.equals(before.result)).toBe(true);
