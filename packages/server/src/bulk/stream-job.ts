@@ -392,7 +392,11 @@ export async function runStreamJob(
 /** What the job record says about a failure. */
 function failureMessage(failure: unknown): string {
   if (failure instanceof ClientGone) return STREAM_LOST_ERROR;
-  if (failure instanceof CreditsRanOut) return streamCreditsRanOut(0);
+  if (failure instanceof CreditsRanOut) {
+    return failure.paused
+      ? 'Your plan was paused while the file streamed: nothing was charged.'
+      : `Not enough credits for the first ${failure.need.toLocaleString('en-US')} records (the account has ${failure.available.toLocaleString('en-US')}): nothing was scrubbed or charged.`;
+  }
   if (failure instanceof UnprocessableFile) return `${failure.message} Your credits were given back.`;
   if (failure instanceof CsvError)
     return `${(refusalOf(failure) as ApiError).message} Your credits were given back.`;
