@@ -6,6 +6,7 @@ import { JOB_ID_HEADER, type OutputColumn, streamCreditsRanOut } from '@scrub/co
 import { CsvError, countCsvRows, openCsv } from '@scrub/engine';
 import type { Kysely } from 'kysely';
 import { insufficientCredits } from '../account/ledger.js';
+import { planPausedError } from '../account/plan-status.js';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { ApiError } from '../http/api-error.js';
 import type { Database } from '../storage/schema.js';
@@ -378,7 +379,7 @@ export async function runStreamJob(
   if (!started) {
     if (failure instanceof CreditsRanOut) {
       throw failure.paused
-        ? new ApiError('plan_paused', 'Your plan is paused: resume it to scrub files.')
+        ? planPausedError()
         : insufficientCredits(failure.need, failure.available);
     }
     throw refusalOf(failure);
