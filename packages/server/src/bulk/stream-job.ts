@@ -31,8 +31,9 @@ const MIN_BLOCK = 10_000;
 const MAX_BLOCK = 250_000;
 /** Bytes the row count may run ahead of the scrub before reading more of the request waits. */
 const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
-/** The largest piece handed to the scrub at once. */
+/** The largest piece handed to the scrub at once, and the first (each next one twice the last). */
 const MAX_PIECE_BYTES = 1024 * 1024;
+const FIRST_PIECE_BYTES = 64 * 1024;
 const BEAT_MS = 10_000;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -170,6 +171,7 @@ export async function runStreamJob(
     }
   }
 
+  let pieces = 0;
   async function* scrubInput(): AsyncGenerator<Buffer> {
     if (opened!.bom) yield Buffer.from(UTF8_BOM);
     for (;;) {
@@ -179,7 +181,9 @@ export async function runStreamJob(
         // What has arrived and is paid for, in one piece of up to 1 MiB: the request's chunks are
         // small (64 kB or less), and the scrub thread spends less per chunk on fewer, larger ones.
         // A buffer of its own, so that the thread may take it over rather than copy it.
-        const size = Math.min(limit - releasedBytes, pendingBytes, MAX_PIECE_BYTES);
+        // The first pieces small, for the first rows to come out soon.
+        const cap = Math.min(MAX_PIECE_BYTES, FIRST_PIECE_BYTES * 2 ** pieces++);
+        const size = Math.min(limit - releasedBytes, pendingBytes, cap);
         const piece = Buffer.allocUnsafeSlow(size);
         for (let filled = 0; filled < size; ) {
           const chunk = pending[0]!;
@@ -378,9 +382,7 @@ export async function runStreamJob(
 
   if (!started) {
     if (failure instanceof CreditsRanOut) {
-      throw failure.paused
-        ? planPausedError()
-        : insufficientCredits(failure.need, failure.available);
+      throw failure.paused ? planPausedError() : insufficientCredits(failure.need, failure.available);
     }
     throw refusalOf(failure);
   }
