@@ -151,6 +151,30 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     expect(upload.equals(file)).toBe(true);
   });
 
+  it("gives a UTF-16 file the queued job's bytes too, and keeps the upload as sent", async () => {
+    const text = `\uFEFFname;phone\r\n${Array.from({ length: 60 }, (_, i) => `Zoë ${i};(201) 555-${String(1000 + i)}`).join('\r\n')}\r\n`;
+    const file = Buffer.from(text, 'utf16le');
+    const a = await account(100);
+    const b = await account(100);
+    const before = await queued(a.headers, file);
+    // In pieces of an odd number of bytes: characters are cut in two between them.
+    let at = 0;
+    const pieces = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= file.length) return controller.close();
+        controller.enqueue(file.subarray(at, (at += 333)));
+      },
+    });
+    const res = await stream(b.headers, pieces);
+    expect(res.status).toBe(200);
+    const streamed = Buffer.from(await res.arrayBuffer());
+    expect(streamed.toString('utf8')).toMatch(/^\uFEFFname;phone;Line Type;DNC\r\nZoë 0;/);
+    expect(streamed.equals(before.result)).toBe(true);
+    const done = await job(b.headers, res.headers.get(JOB_ID_HEADER)!);
+    const upload = Buffer.from(await (await fetch(here(done.uploaded_file!))).arrayBuffer());
+    expect(upload.equals(file)).toBe(true);
+  });
+
   it('sends the first result rows before the whole file has arrived', async () => {
     const { headers } = await account(10_000);
     const file = leadFile(2_000, 7);
