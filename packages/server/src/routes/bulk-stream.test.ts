@@ -162,7 +162,8 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     const pieces = new ReadableStream<Uint8Array>({
       pull(controller) {
         if (at >= file.length) return controller.close();
-        controller.enqueue(file.subarray(at, (at += 333)));
+        controller.enqueue(file.subarray(at, at + 333));
+        at += 333;
       },
     });
     const res = await stream(b.headers, pieces);
