@@ -38,6 +38,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub bulk leads.csv --phone-col 3 --wait -o scrubbed.csv',
     'scrub bulk leads.csv --phone-col Phone --wait --line-type mobile --dnc 0 > callable.csv',
     'cat leads.csv | scrub bulk - --phone-col Phone --name leads.csv --yes',
+    'cat leads.csv | scrub bulk - --phone-col Phone --wait > scrubbed.csv',
     'scrub bulk leads.csv --phone-col Phone --columns timezone,callable_now --wait > with-zones.csv',
     'scrub bulk leads.csv --phone-col Phone --wait --fail-on dnc,unchecked -o scrubbed.csv',
   ],

@@ -135,7 +135,54 @@ export const GetBulkJobQuerySchema = z.object({
     .optional(),
 });
 
+/** The response header of `POST /bulk/jobs/stream` naming the job, for `GET /bulk/jobs/{job_id}`. */
+export const JOB_ID_HEADER = 'scrub-job-id';
+
+/**
+ * `POST /bulk/jobs/stream`: the job's options in the query (the body is the file). The phone column
+ * is `phone_col` (header text) or `phone_index` (0-based position), one of them.
+ */
+export const StreamBulkJobQuerySchema = z
+  .object({
+    file_name: z.string().trim().min(1).max(255).default('stdin.csv'),
+    phone_col: z.string().trim().min(1).max(255).optional(),
+    phone_index: z.coerce
+      .number()
+      .int('phone_index must be a whole number')
+      .nonnegative('phone_index counts from 0')
+      .max(10_000)
+      .optional(),
+    header_row: z.coerce
+      .number()
+      .pipe(z.union([z.literal(0), z.literal(1)]))
+      .default(1),
+    /** Optional result columns (`OUTPUT_COLUMNS`), comma-separated. */
+    columns: z
+      .string()
+      .transform((text) => text.split(',').filter((column) => column.trim() !== ''))
+      .pipe(z.array(z.enum(OUTPUT_COLUMNS)).max(OUTPUT_COLUMNS.length))
+      .optional(),
+  })
+  .refine((query) => (query.phone_col === undefined) !== (query.phone_index === undefined), {
+    message: 'Give the phone column as phone_col (its header text) or phone_index (0-based), one of them',
+    path: ['phone_col'],
+  });
+export type StreamBulkJobQuery = z.input<typeof StreamBulkJobQuerySchema>;
+
+/** Why a streamed job stopped early for want of credits: what its job record's `error` says. */
+export const streamCreditsRanOut = (rows: number) =>
+  `Your credits ran out after ${rows.toLocaleString('en-US')} records: the result holds those records, and the rest of the file was not scrubbed or charged. Buy credits and send the rest.`;
+
 export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
+  streamBulkJob: {
+    method: 'POST',
+    path: '/bulk/jobs/stream',
+    auth: 'user',
+    summary:
+      'Scrub a CSV streamed in the body; the result CSV streams back as rows arrive (charged in blocks as they come)',
+    query: StreamBulkJobQuerySchema,
+    streamBody: true,
+  },
   createBulkJob: {
     method: 'POST',
     path: '/bulk/jobs',

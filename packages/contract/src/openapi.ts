@@ -83,7 +83,9 @@ function operation(name: string, route: RouteSpec): JsonSchema {
         content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
       }
     : {
-        description: 'The file, as a download',
+        description: route.streamBody
+          ? 'The result CSV, streamed as the file arrives; the job id in the `Scrub-Job-Id` header'
+          : 'The file, as a download',
         content: {
           'text/csv': { schema: { type: 'string' } },
           'application/octet-stream': { schema: { type: 'string' } },
@@ -124,7 +126,22 @@ function operation(name: string, route: RouteSpec): JsonSchema {
           },
         }
       : {}),
-    ...(route.method !== 'GET' && route.method !== 'DELETE'
+    ...(route.streamBody
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'text/csv': {
+                schema: {
+                  type: 'string',
+                  description: 'The CSV file, streamed: the answer starts before it has all arrived.',
+                },
+              },
+            },
+          },
+        }
+      : {}),
+    ...(route.method !== 'GET' && route.method !== 'DELETE' && !route.streamBody
       ? {
           'x-idempotency-key': 'Send an `Idempotency-Key` header to make a retry of this call safe.',
         }

@@ -54,6 +54,11 @@ export interface RouteSpec {
    * (`POST /verify`: `{"phones": [...]}`).
    */
   csvBody?: true;
+  /**
+   * The body is a file streamed as it is read (`text/csv`, any size), not JSON, and the answer a
+   * stream made while it arrives (`POST /bulk/jobs/stream`): no `Idempotency-Key` replay.
+   */
+  streamBody?: true;
   /** Absent when the answer is not JSON (CSV downloads). */
   response?: z.ZodType;
   status?: number;

@@ -26,6 +26,7 @@ export {
   numberInvalidMessage,
 } from './classify.ts';
 export type { CsvInput } from './csv/csv-input.ts';
+export { type OpenedCsv, openCsv } from './csv/csv-input.ts';
 export {
   countCsvInThread,
   countCsvRowsInThread,

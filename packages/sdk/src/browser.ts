@@ -141,6 +141,8 @@ export {
 export {
   Bulk,
   type BulkJobCreateParams,
+  type BulkStream,
+  type BulkStreamParams,
   type RunOptions,
   type UploadOptions,
   type UploadSource,

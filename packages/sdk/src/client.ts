@@ -15,7 +15,7 @@ import {
 import { identityCaller } from './auth/identity-client.js';
 import { SessionManager } from './auth/session-manager.js';
 import { defaultTokenStorage, type TokenStorage } from './auth/token-storage.js';
-import { adoptApiKey, fetchFunction, pause } from './core/internal.js';
+import { adoptApiKey, answerHeaders, fetchFunction, pause, streamedBody } from './core/internal.js';
 import { isRetryableStatus, retryDelayMs } from './core/retry.js';
 import {
   APIConnectionError,
@@ -90,6 +90,12 @@ interface RequestParts {
   params: Record<string, string | number>;
   query: Record<string, unknown>;
   body: unknown;
+}
+
+/** The options of a call whose route takes a streamed file (`streamBody`): the file itself. */
+export interface StreamedRequestOptions extends RequestOptions {
+  [streamedBody]?: ReadableStream<Uint8Array>;
+  [answerHeaders]?: (headers: Headers) => void;
 }
 
 /** Browsers have no `process`, and some bundlers provide one without `env`. */
@@ -246,7 +252,8 @@ export class Scrub {
   private async call(route: RouteSpec, parts: RequestParts, options: RequestOptions, answer: Answer) {
     const url = this.buildURL(route, parts);
     // Made once per call, so every retry (and the resend after a refresh) carries the same key.
-    const idempotencyKey = route.method === 'GET' ? undefined : crypto.randomUUID();
+    // A streamed body is sent once, never replayed: no key to replay it by.
+    const idempotencyKey = route.method === 'GET' || route.streamBody ? undefined : crypto.randomUUID();
     const send = (credential: Credential) =>
       this.send(
         route,
@@ -297,12 +304,14 @@ export class Scrub {
     headers: Headers,
     answer: Answer,
   ): Promise<unknown> {
-    const init: RequestInit = {
-      method: route.method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    };
-    const maxRetries = options.maxRetries ?? this.maxRetries;
+    const streamed = route.streamBody ? (options as StreamedRequestOptions)[streamedBody] : undefined;
+    const init: RequestInit = streamed
+      ? // A file streamed as it is read: sent once (no retries), and never kept for a redirect
+        // (Node's fetch would otherwise hold every byte sent, nodejs/undici#4058).
+        ({ method: route.method, headers, body: streamed, duplex: 'half', redirect: 'error' } as RequestInit)
+      : { method: route.method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+    if (streamed) headers.set('content-type', 'text/csv');
+    const maxRetries = streamed ? 0 : (options.maxRetries ?? this.maxRetries);
 
     for (let retriesDone = 0; ; retriesDone++) {
       const canRetry = retriesDone < maxRetries;
@@ -316,7 +325,10 @@ export class Scrub {
       }
 
       const { response, text } = exchange;
-      if (response.ok && answer === 'stream') return downloadStream(url, response, options.signal);
+      if (response.ok && answer === 'stream') {
+        (options as StreamedRequestOptions)[answerHeaders]?.(response.headers);
+        return downloadStream(url, response, options.signal);
+      }
       if (response.ok) {
         try {
           return JSON.parse(text);

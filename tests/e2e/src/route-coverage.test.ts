@@ -35,6 +35,7 @@ const SDK_CALLS: Partial<Record<RouteKey, SdkCall>> = {
   submitBulkJob: (scrub) => scrub.bulk.submit('job'),
   getBulkJob: (scrub) => scrub.bulk.get('job'),
   quoteBulkJob: (scrub) => scrub.bulk.quote('job'),
+  streamBulkJob: (scrub) => scrub.bulk.stream(new Uint8Array(), { phone_col: 'Phone' }),
   listFiles: (scrub) => scrub.files.list(),
   getFile: (scrub) => scrub.files.get('ref'),
   downloadResult: (scrub) => scrub.files.download('ref'),

@@ -4,13 +4,14 @@ import { CsvError, type CsvPreview, previewCsvFile } from '@scrub/engine/preview
 import type { BulkJob, CreatedBulkJob, Scrub } from '@scrub/sdk';
 import { z } from 'zod';
 import { confirmBulkCharge } from '../bulk-quote.js';
+import { streamBulk } from '../bulk-stream.js';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { saveDownload } from '../download.js';
 import { CliError, FailOnMatchedError, UsageError } from '../errors.js';
 import { FailOnSchema, matchedJobCounts } from '../fail-on.js';
 import { printJob, waitForJob } from '../job-output.js';
-import { localCsv } from '../local-csv.js';
+import { type LocalCsv, localCsv } from '../local-csv.js';
 import { bar, formatBytes, progressLine } from '../progress-line.js';
 import { downloadFilters, ResultFilterOptionsSchema } from '../result-filters.js';
 import { renderTable } from '../table.js';
@@ -203,55 +204,99 @@ function checkUsage(file: string, options: BulkOptions, context: Context): void 
 }
 
 /**
+ * Whether the job can go by the streaming route: waiting for a result, asking nothing first (a
+ * terminal shows the cost and asks, from a quote of the uploaded file), the whole result wanted
+ * (filters apply to a download) and no --map (the streaming route takes no mapping).
+ */
+function streams(options: BulkOptions, context: Context): boolean {
+  return (
+    options.wait === true &&
+    options.phoneCol !== undefined &&
+    (options.yes === true || !context.canPrompt) &&
+    options.lineType === undefined &&
+    options.dnc === undefined &&
+    options.map.length === 0
+  );
+}
+
+/** After the result: the job on stdout when the result went to a file, then --fail-on. */
+async function finish(context: Context, options: BulkOptions, done: BulkJob): Promise<void> {
+  if (options.output !== undefined) await printJob(context, done);
+  const matched = matchedJobCounts(done, options.failOn);
+  if (matched.length > 0) {
+    throw new FailOnMatchedError(`Rows matched --fail-on ${options.failOn.join(',')}: ${matched.join(', ')}`);
+  }
+}
+
+/**
  * `scrub bulk <file|->`: creates a job, uploads the CSV, submits it (charging one credit per unique
  * number) and prints the job; with --wait, waits and prints the result CSV (every input row, plus
  * `Line Type` and `DNC`) to stdout or -o FILE, where stdout then gets the job; then exits 5 when
- * the job counted a row of a --fail-on condition.
+ * the job counted a row of a --fail-on condition. With --wait and nothing to ask, the file is
+ * streamed (`scrub.bulk.stream`): result rows come out while it is still being sent.
  */
 export async function bulk(file: string, rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(BulkOptionsSchema, rawOptions);
   checkUsage(file, options, context);
   const { scrub } = await requireCredentials(context);
-  const { mappableFields } = await import('@scrub/sdk');
 
-  const csv = await localCsv(file, context);
+  let csv: LocalCsv | null = null;
   try {
-    const shown = await preview(csv.path, options.header);
-    const columns = shown instanceof CsvError ? undefined : shown.columns;
-    const phoneCol =
-      options.phoneCol === undefined
-        ? await askPhoneColumn(context, shown)
-        : columnRef('--phone-col', options.phoneCol, options.header, columns);
-    const job = await scrub.bulk.create({
-      file_name: options.name ?? csv.name,
-      phone_col: phoneCol,
-      header_row: options.header ? 1 : 0,
-      mapping: parseMapping(options.map, options.header, columns, mappableFields),
-      ...(options.columns === undefined ? {} : { columns: options.columns }),
-    });
-    await upload(context, scrub, job, csv.path);
-    await confirmBulkCharge(context, scrub, job.job_id, options.yes);
-    const submitted = await submit(scrub, job.job_id);
-    const { stderr } = context.io;
-
-    if (!options.wait) {
-      await printJob(context, submitted);
-      if (stderr.isTTY) stderr.write(`Follow it with: scrub jobs wait ${submitted.job_id}\n`);
-      return;
-    }
-    // Stopping the wait does not stop the job: say how to pick it up again.
-    if (stderr.isTTY) stderr.write(`Job ${submitted.job_id} queued (Ctrl-C stops waiting, not the job).\n`);
-    const done = await waitForJob(context, scrub, submitted.job_id);
-    const result = await scrub.files.download(done.file_reference, downloadFilters(options));
-    await saveDownload(context.io, result, options.output);
-    if (options.output !== undefined) await printJob(context, done);
-    const matched = matchedJobCounts(done, options.failOn);
-    if (matched.length > 0) {
-      throw new FailOnMatchedError(
-        `Rows matched --fail-on ${options.failOn.join(',')}: ${matched.join(', ')}`,
+    if (streams(options, context)) {
+      csv = file === '-' ? null : await localCsv(file, context);
+      const streamed = await streamBulk(
+        context,
+        scrub,
+        csv?.path ?? '-',
+        {
+          file_name: options.name ?? csv?.name ?? 'stdin.csv',
+          phone_col: columnRef('--phone-col', options.phoneCol!, options.header, undefined),
+          header_row: options.header ? 1 : 0,
+          ...(options.columns === undefined ? {} : { columns: options.columns }),
+        },
+        options.output,
       );
+      if ('job' in streamed) return await finish(context, options, streamed.job);
+      // A service without the streaming route: the same file as a queued job.
+      csv ??= streamed.fallback;
     }
+    csv ??= await localCsv(file, context);
+    await queued(context, scrub, csv, options);
   } finally {
-    await csv.remove();
+    await csv?.remove();
   }
+}
+
+/** The queued job: create, upload, submit, and with --wait the result once it has ended. */
+async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: BulkOptions): Promise<void> {
+  const { mappableFields } = await import('@scrub/sdk');
+  const shown = await preview(csv.path, options.header);
+  const columns = shown instanceof CsvError ? undefined : shown.columns;
+  const phoneCol =
+    options.phoneCol === undefined
+      ? await askPhoneColumn(context, shown)
+      : columnRef('--phone-col', options.phoneCol, options.header, columns);
+  const job = await scrub.bulk.create({
+    file_name: options.name ?? csv.name,
+    phone_col: phoneCol,
+    header_row: options.header ? 1 : 0,
+    mapping: parseMapping(options.map, options.header, columns, mappableFields),
+    ...(options.columns === undefined ? {} : { columns: options.columns }),
+  });
+  await upload(context, scrub, job, csv.path);
+  await confirmBulkCharge(context, scrub, job.job_id, options.yes);
+  const submitted = await submit(scrub, job.job_id);
+  const { stderr } = context.io;
+
+  if (!options.wait) {
+    await printJob(context, submitted);
+    if (stderr.isTTY) stderr.write(`Follow it with: scrub jobs wait ${submitted.job_id}\n`);
+    return;
+  }
+  // Stopping the wait does not stop the job: say how to pick it up again.
+  if (stderr.isTTY) stderr.write(`Job ${submitted.job_id} queued (Ctrl-C stops waiting, not the job).\n`);
+  const done = await waitForJob(context, scrub, submitted.job_id);
+  const result = await scrub.files.download(done.file_reference, downloadFilters(options));
+  await saveDownload(context.io, result, options.output);
+  await finish(context, options, done);
 }

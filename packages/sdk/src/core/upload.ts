@@ -77,7 +77,7 @@ async function* readerChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator
   }
 }
 
-async function openSource(source: UploadSource): Promise<SourceBytes> {
+export async function openSource(source: UploadSource): Promise<SourceBytes> {
   if (typeof source === 'string') {
     if (!pathOpener) {
       throw new ScrubError(

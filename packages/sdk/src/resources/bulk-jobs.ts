@@ -3,12 +3,14 @@ import {
   type BulkJobQuote,
   type CreateBulkJob,
   type CreatedBulkJob,
+  JOB_ID_HEADER,
+  type OutputColumn,
   routes,
 } from '@scrub/contract';
-import type { RequestOptions } from '../client.js';
-import { fetchFunction, pause } from '../core/internal.js';
+import type { RequestOptions, StreamedRequestOptions } from '../client.js';
+import { answerHeaders, fetchFunction, pause, streamedBody } from '../core/internal.js';
 import { APIResource } from '../core/resource.js';
-import { putUpload, type UploadOptions, type UploadSource } from '../core/upload.js';
+import { openSource, putUpload, type UploadOptions, type UploadSource } from '../core/upload.js';
 import { BulkJobFailedError, ConflictError, ScrubError } from '../errors.js';
 
 export type { UploadOptions, UploadSource } from '../core/upload.js';
@@ -42,6 +44,28 @@ const PROGRESS_HOLD_SECONDS = 2;
 export interface RunOptions extends WaitOptions {
   /** The upload's progress, as `upload()` reports it. */
   onUploadProgress?: UploadOptions['onProgress'];
+}
+
+/** `stream()`'s job: the phone column by header text or 0-based position, as `create` takes it. */
+export interface BulkStreamParams {
+  /** The name the dashboard shows. Default `stdin.csv`. */
+  file_name?: string;
+  phone_col: string | number;
+  header_row?: 0 | 1;
+  columns?: OutputColumn[];
+}
+
+/** A streamed job under way. */
+export interface BulkStream {
+  /** The job, for `get()`. */
+  jobId: string;
+  /**
+   * The result CSV as it is made, byte for byte what the job's result download gives. It ends only
+   * when the job completed; when the job failed part-way (the credits ran out, the file could not
+   * be read further) it errors with `BulkJobFailedError` carrying the job, after the rows that were
+   * scrubbed; a broken connection is an `APIConnectionError` (the job fails, its credits given back).
+   */
+  result: ReadableStream<Uint8Array>;
 }
 
 export class Bulk extends APIResource {
@@ -130,6 +154,81 @@ export class Bulk extends APIResource {
       }
       if (delay > 0) await this.client[pause](delay, options.signal);
     }
+  }
+
+  /**
+   * Scrubs `source` as it is read: it is sent in the request's body (`POST /bulk/jobs/stream`) and
+   * the result CSV comes back while it is still being sent, so the first rows arrive before the
+   * file has all gone. Charged as a queued job of the same file (in blocks as rows arrive; see
+   * docs/api.md). Resolves once the service answers, after the file's first lines: a refusal
+   * before any row (`InsufficientCreditsError`, `BadRequestError` for a file it cannot read) is
+   * thrown here; a service without the route answers `NotFoundError`. Read `result` while the
+   * upload goes on: the service waits for its answer to be read. Not retried.
+   */
+  async stream(
+    source: UploadSource,
+    { phone_col, columns, ...params }: BulkStreamParams,
+    { onUploadProgress, ...options }: RequestOptions & Pick<RunOptions, 'onUploadProgress'> = {},
+  ): Promise<BulkStream> {
+    const { chunks, length } = await openSource(source);
+    const iterator = chunks[Symbol.asyncIterator]();
+    const encoder = new TextEncoder();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) return controller.close();
+        const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
+        sent += bytes.byteLength;
+        onUploadProgress?.(sent, length);
+        controller.enqueue(bytes);
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    });
+    let jobId = '';
+    const answer = await this.client.request(
+      routes.streamBulkJob,
+      {
+        ...params,
+        ...(typeof phone_col === 'number' ? { phone_index: phone_col } : { phone_col }),
+        ...(columns && columns.length > 0 ? { columns: columns.join(',') } : {}),
+      },
+      {
+        ...options,
+        [streamedBody]: body,
+        [answerHeaders]: (headers: Headers) => {
+          jobId = headers.get(JOB_ID_HEADER) ?? '';
+        },
+      } as StreamedRequestOptions,
+    );
+    return { jobId, result: this.#endedByJob(answer, jobId, options) };
+  }
+
+  /** The answer's rows, then its end or, for a job that failed part-way, the job's own error. */
+  #endedByJob(answer: ReadableStream<Uint8Array>, jobId: string, options: RequestOptions) {
+    const reader = answer.getReader();
+    const failedJob = async () => {
+      const job = await this.get(jobId, options).catch(() => null);
+      return job?.status === 'failed' ? new BulkJobFailedError(job) : null;
+    };
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let next: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          // The service breaks off the answer of a job that failed part-way: say why.
+          throw (await failedJob()) ?? error;
+        }
+        if (!next.done) return controller.enqueue(next.value);
+        const failed = await failedJob();
+        if (failed) throw failed;
+        controller.close();
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
   }
 
   /**

@@ -1,6 +1,8 @@
+import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import {
   CsvError,
+  type CsvInput,
   countCsv,
   countCsvInThread,
   countCsvRows,
@@ -212,6 +214,53 @@ export class CsvJobProcessor implements JobProcessor {
       );
       if (error instanceof CsvError) throw unprocessable(error);
       throw storeError ?? error;
+    }
+  }
+
+  /**
+   * Scrubs a streamed job's rows (`POST /bulk/jobs/stream`) from `input` into `output` on a
+   * thread, with the data and options `process` uses: the same file gives the same bytes. The
+   * output is left to the caller to store and hash. `input`'s chunks are taken over (each must be
+   * a buffer of its own), and each chunk of the result freed once `output` has written it.
+   * Throws UnprocessableFile for a file the scrub refuses.
+   */
+  async scrubStream(
+    job: JobRow,
+    input: CsvInput,
+    output: Writable,
+    signal: AbortSignal,
+  ): Promise<Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'>> {
+    const snapshot = this.referenceData.current();
+    const dnc = await this.#dncFor(snapshot, job);
+    const columns = (job.output_columns ?? []) as OptionalColumn[];
+    const evaluatedAt = new Date();
+    try {
+      const result = await scrubCsvInThread(input, output, {
+        phoneColumn: job.phone_col,
+        header: job.header_row,
+        ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
+        exchange: snapshot.exchange,
+        dnc: dnc.set,
+        signal,
+        // The caller hands over pieces of its own and is done with each piece of the result once
+        // written (as for a stored upload: freed as they go).
+        ownedInput: true,
+        releaseWritten: true,
+      });
+      return {
+        numbersChecked: result.uniqueNumbers,
+        datasetVersions: jobVersions(snapshot, dnc),
+        totalRows: result.rows,
+        duplicates: result.duplicates,
+        chargeable: result.uniqueNumbers,
+        lineTypes: withoutZeros(result.lineTypes),
+        dncStatus: withoutZeros(result.dncStatus),
+        fileMessage: result.message,
+        columnsEvaluatedAt: columns.length > 0 ? evaluatedAt : null,
+      };
+    } catch (error) {
+      if (error instanceof CsvError) throw unprocessable(error);
+      throw error;
     }
   }
 }

@@ -2,6 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import type { Database } from '../storage/schema.js';
+import { failStaleStreamJobs, type OnJobEnd } from './job-store.js';
+
+/** A streamed job whose request has not beaten for this long is failed (its process died). */
+const STREAM_STALE_SECONDS = 120;
 
 /** How many unsubmitted jobs one sweep removes; the next sweep takes the rest. */
 const BATCH = 500;
@@ -47,6 +51,8 @@ export interface JobExpiryOptions {
   ttlSeconds: number;
   /** How often to sweep. */
   everySeconds: number;
+  /** Runs in the transaction that fails a lost streamed job (its webhook event). */
+  onJobEnd?: OnJobEnd | undefined;
 }
 
 /** Sweeps unsubmitted jobs past their TTL now and then, in the processes that run the bulk worker. */
@@ -73,6 +79,8 @@ export class JobExpiry {
           new Date(now.getTime() - ttlSeconds * 1000),
         );
         if (removed > 0 && logger) logger.info({ removed }, 'removed bulk jobs never submitted');
+        const lost = await failStaleStreamJobs(db, STREAM_STALE_SECONDS, this.options.onJobEnd);
+        if (lost > 0 && logger) logger.warn({ lost }, 'failed streamed bulk jobs whose request was lost');
       } catch (error) {
         if (logger) logger.warn({ err: error }, 'could not remove expired bulk jobs; will try again');
       }

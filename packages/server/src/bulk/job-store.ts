@@ -216,6 +216,8 @@ export async function claimNextJob(
           eb.and([
             eb('status', '=', 'processing'),
             eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
+            // A streamed job's file came with its request: no worker can run it again.
+            eb('worker_id', 'not like', `${STREAM_WORKER_PREFIX}%`),
           ]),
         ]),
       )
@@ -241,8 +243,13 @@ export async function claimNextJob(
   });
 }
 
-/** Puts back every job left `processing` by a process that is gone (the embedded database has one process). */
+/**
+ * Puts back every job left `processing` by a process that is gone (the embedded database has one
+ * process). A streamed job left so cannot be run again (its file came with a request that is gone):
+ * it fails, every credit given back.
+ */
 export async function requeueOrphanedJobs(db: Kysely<Database>): Promise<number> {
+  await failStaleStreamJobs(db, 0);
   const rows = await db
     .updateTable('bulk_jobs')
     .set({ status: 'queued', worker_id: null, heartbeat_at: null })
@@ -482,4 +489,163 @@ export async function completeImportedJob(
     .where('status', '=', 'awaiting_upload')
     .returningAll()
     .executeTakeFirst();
+}
+
+/** `worker_id` of a job being streamed (`POST /bulk/jobs/stream`): the request is its worker. */
+export const STREAM_WORKER_PREFIX = 'stream:';
+
+/** What a streamed job's request says to a process that finds it dead. */
+export const STREAM_LOST_ERROR =
+  'The connection that sent this file was lost before the job finished. Your credits were given back.';
+
+/**
+ * Records a streamed job, already processing under `workerId` (its request), charged nothing yet:
+ * it is charged block by block as its rows arrive (`reserveStreamCredits`). A paused plan is
+ * refused here, before anything is read.
+ */
+export async function startStreamJob(db: Kysely<Database>, job: NewJob, workerId: string): Promise<JobRow> {
+  return db.transaction().execute(async (trx) => {
+    requireActivePlan(await getProfile(trx, job.profileId));
+    const created = await insertJob(trx, job);
+    return trx
+      .updateTable('bulk_jobs')
+      .set({
+        status: 'processing',
+        worker_id: workerId,
+        heartbeat_at: sql<Date>`now()`,
+        attempts: 1,
+        submitted_at: new Date(),
+        updated_at: new Date(),
+      })
+      .where('id', '=', created.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+export type Reservation =
+  | { ok: true; credits: number }
+  | { ok: false; available: number; reason: 'credits' | 'paused' | 'lost' };
+
+/**
+ * Charges a streamed job for rows before they are scrubbed: `want` credits (a block ahead), or as
+ * many as the balance holds when that is short, but never fewer than `need` (the rows counted and
+ * not yet paid for): short of `need`, nothing is charged and the answer says so. An unlimited
+ * account is charged nothing. Also proves the request alive (the heartbeat).
+ */
+export async function reserveStreamCredits(
+  db: Kysely<Database>,
+  jobId: string,
+  workerId: string,
+  need: number,
+  want: number,
+  processedRows: number,
+): Promise<Reservation> {
+  return db.transaction().execute(async (trx) => {
+    const job = await lockClaimed(trx, jobId, workerId);
+    if (!job) return { ok: false, available: 0, reason: 'lost' };
+    const profile = await getProfile(trx, job.profile_id);
+    if (profile.plan_status === 'paused') return { ok: false, available: profile.credits, reason: 'paused' };
+    const charge = hasUnlimited(profile) ? 0 : Math.min(Math.max(want, need), profile.credits);
+    if (!hasUnlimited(profile) && charge < need) {
+      return { ok: false, available: profile.credits, reason: 'credits' };
+    }
+    if (charge > 0) {
+      await applyLedgerEntry(trx, {
+        profileId: job.profile_id,
+        delta: -charge,
+        kind: 'bulk_charge',
+        reference: job.id,
+        note: `${charge.toLocaleString('en-US')} records reserved as ${job.file_name} streams in`,
+      });
+    }
+    await trx
+      .updateTable('bulk_jobs')
+      .set({
+        credits_charged: job.credits_charged + charge,
+        processed_rows: processedRows,
+        heartbeat_at: sql<Date>`now()`,
+        updated_at: new Date(),
+      })
+      .where('id', '=', jobId)
+      .execute();
+    return { ok: true, credits: job.credits_charged + charge };
+  });
+}
+
+/**
+ * Ends a streamed job that scrubbed `outcome.totalRows` records: credits reserved beyond them are
+ * given back, and then, as for a queued job, those of duplicates and invalid numbers; the job is
+ * then what a queued job of the same rows would be (charged the records, reversed the rest).
+ * With `error` (the credits ran out part-way), it is failed with that message, its rows done
+ * charged the same way. Undefined when the job is no longer this request's.
+ */
+export async function settleStreamJob(
+  db: Kysely<Database>,
+  jobId: string,
+  workerId: string,
+  outcome: JobOutcome,
+  error: string | null,
+  onEnd?: OnJobEnd,
+): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await lockClaimed(trx, jobId, workerId);
+    if (!locked) return undefined;
+    const excess = Math.max(locked.credits_charged - outcome.totalRows, 0);
+    if (excess > 0) {
+      await applyLedgerEntry(trx, {
+        profileId: locked.profile_id,
+        delta: excess,
+        kind: 'reversal',
+        reference: locked.id,
+        note: 'reserved for records the stream did not bring',
+      });
+    }
+    const job = { ...locked, credits_charged: locked.credits_charged - excess };
+    const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
+    const reversed = await reverse(trx, job, unused, 'duplicates and invalid numbers are not charged');
+    const done = await settle(trx, jobId, {
+      status: error === null ? 'completed' : 'failed',
+      error,
+      result_key: error === null ? outcome.resultKey : null,
+      total_rows: outcome.totalRows,
+      processed_rows: outcome.totalRows,
+      duplicates: outcome.duplicates,
+      credits_charged: job.credits_charged,
+      credits_reversed: reversed,
+      line_types: JSON.stringify(outcome.lineTypes),
+      dnc_status: JSON.stringify(outcome.dncStatus),
+      file_message: outcome.fileMessage,
+      upload_sha256: outcome.uploadSha256,
+      result_sha256: outcome.resultSha256,
+      numbers_checked: outcome.numbersChecked,
+      dataset_versions: JSON.stringify(outcome.datasetVersions),
+      columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
+    });
+    await onEnd?.(trx, done);
+    return done;
+  });
+}
+
+/**
+ * Fails streamed jobs whose request has not beaten for `staleSeconds` (its process died, or the
+ * database lost it): every credit given back. Answers how many.
+ */
+export async function failStaleStreamJobs(
+  db: Kysely<Database>,
+  staleSeconds: number,
+  onEnd?: OnJobEnd,
+): Promise<number> {
+  const stale = await db
+    .selectFrom('bulk_jobs')
+    .select('id')
+    .where('status', '=', 'processing')
+    .where('worker_id', 'like', `${STREAM_WORKER_PREFIX}%`)
+    .where('heartbeat_at', '<=', sql<Date>`now() - make_interval(secs => ${staleSeconds})`)
+    .execute();
+  let failed = 0;
+  for (const { id } of stale) {
+    if (await failJob(db, id, null, STREAM_LOST_ERROR, onEnd)) failed++;
+  }
+  return failed;
 }

@@ -33,7 +33,9 @@ export interface BulkOptions {
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
 export interface BulkServices {
-  processor: JobProcessor;
+  processor: JobProcessor & Pick<CsvJobProcessor, 'scrubStream'>;
+  /** Runs in the transaction that ends each job (its webhook event); streamed jobs end in the API. */
+  onJobEnd: OnJobEnd | undefined;
   worker: BulkWorker;
   /** Queued and ended jobs, told to every process (workers wake, waiting clients are answered). */
   signals: JobSignals;
@@ -74,6 +76,7 @@ export async function setUpBulk({
     logger,
     ttlSeconds: unsubmittedJobTtlSeconds,
     everySeconds: Math.min(3600, unsubmittedJobTtlSeconds),
+    onJobEnd,
   });
   if (runWorker) {
     // The embedded database belongs to this process alone: whatever it left processing, it died doing.
@@ -83,6 +86,7 @@ export async function setUpBulk({
   }
   return {
     processor,
+    onJobEnd,
     worker,
     signals,
     expiry,

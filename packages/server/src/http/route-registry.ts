@@ -84,50 +84,67 @@ export class RouteRegistry {
     }
     this.#known.push({ pattern: toPattern(spec.path), method: spec.method });
     const status = spec.status ?? 200;
-    this.app.withTypeProvider<ZodTypeProvider>().route({
-      method: spec.method,
-      url: toFastifyPath(spec.path),
-      schema: {
-        ...(spec.query ? { querystring: spec.query } : {}),
-        ...(spec.params ? { params: spec.params } : {}),
-        ...(spec.body ? { body: spec.body } : {}),
-        ...(spec.response ? { response: { [status]: spec.response } } : {}),
-      },
-      ...(serialize ? { serializerCompiler: () => serialize as (data: unknown) => string } : {}),
-      // Before the body is read: a caller without credentials learns that first, whatever they sent.
-      ...(spec.auth !== 'none' && authenticator
-        ? {
-            onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-              const principal = await authenticator.authenticate(request, spec);
-              this.#principals.set(request, principal);
-              await this.limiter?.admitPrincipal(request, reply, principal);
-            },
+    const define = (app: FastifyInstance) =>
+      app.withTypeProvider<ZodTypeProvider>().route({
+        method: spec.method,
+        url: toFastifyPath(spec.path),
+        schema: {
+          ...(spec.query ? { querystring: spec.query } : {}),
+          ...(spec.params ? { params: spec.params } : {}),
+          ...(spec.body ? { body: spec.body } : {}),
+          ...(spec.response ? { response: { [status]: spec.response } } : {}),
+        },
+        ...(serialize ? { serializerCompiler: () => serialize as (data: unknown) => string } : {}),
+        // Before the body is read: a caller without credentials learns that first, whatever they sent.
+        ...(spec.auth !== 'none' && authenticator
+          ? {
+              onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+                const principal = await authenticator.authenticate(request, spec);
+                this.#principals.set(request, principal);
+                await this.limiter?.admitPrincipal(request, reply, principal);
+              },
+            }
+          : {}),
+        handler: async (request, reply) => {
+          const principal = this.#principals.get(request) ?? null;
+          if (spec.auth !== 'none' && !principal) {
+            throw new Error(`${spec.path} reached its handler unauthenticated`);
           }
-        : {}),
-      handler: async (request, reply) => {
-        const principal = this.#principals.get(request) ?? null;
-        if (spec.auth !== 'none' && !principal) {
-          throw new Error(`${spec.path} reached its handler unauthenticated`);
-        }
-        const run = () =>
-          handler({
-            principal: principal as PrincipalOf<R>,
-            query: request.query as Infer<R['query']>,
-            params: request.params as Infer<R['params']>,
-            body: request.body as Infer<R['body']>,
+          const run = () =>
+            handler({
+              principal: principal as PrincipalOf<R>,
+              query: request.query as Infer<R['query']>,
+              params: request.params as Infer<R['params']>,
+              body: request.body as Infer<R['body']>,
+              request,
+              reply,
+            });
+          if (spec.method === 'GET') return reply.status(status).send(await run());
+          // A streamed answer is written by its handler (reply.hijack) and cannot be replayed.
+          if (spec.streamBody) {
+            await run();
+            return reply;
+          }
+          return this.#once(
             request,
             reply,
-          });
-        if (spec.method === 'GET') return reply.status(status).send(await run());
-        return this.#once(
-          request,
-          reply,
-          principal,
-          status,
-          run,
-          serialize as ((answer: unknown) => string) | undefined,
-        );
-      },
+            principal,
+            status,
+            run,
+            serialize as ((answer: unknown) => string) | undefined,
+          );
+        },
+      });
+    if (!spec.streamBody) {
+      define(this.app);
+      return;
+    }
+    // In a scope of its own: the body reaches the handler unread, as a stream of any size, and the
+    // handler judges its type; the rest of the API keeps its parsers.
+    this.app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+      define(scope);
     });
   }
 

@@ -3,9 +3,12 @@ import { messages, routes } from '@scrub/contract';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { UnprocessableFile } from '../bulk/bulk-worker.js';
 import { bulkJobOf, createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
+import { runStreamJob } from '../bulk/stream-job.js';
 import { grantJobUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
 
@@ -17,6 +20,7 @@ export function registerBulkJobs({
   bulk,
   config,
   publicUrl,
+  referenceData,
 }: ServerContext): void {
   const { processor, signals } = bulk;
   const { db } = database;
@@ -124,6 +128,42 @@ export function registerBulkJobs({
       sufficient: !paused && profile.credits >= required,
       plan_paused: paused,
     };
+  });
+
+  // The file in the body, the result in the answer as rows come (bulk/stream-job.ts).
+  registry.add(routes.streamBulkJob, async ({ principal, query, request, reply }) => {
+    const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+    if (type !== 'text/csv') {
+      throw new ApiError(
+        'unsupported_media_type',
+        `POST /bulk/jobs/stream takes the CSV file as its body with 'Content-Type: text/csv'; this request sent ${type ? `'${type}'` : 'no Content-Type'}.`,
+      );
+    }
+    if (Number(request.headers['content-length']) > config.maxUploadBytes) {
+      throw new ApiError(
+        'payload_too_large',
+        `The file is ${Number(request.headers['content-length']).toLocaleString('en-US')} bytes; the largest accepted is ${config.maxUploadBytes.toLocaleString('en-US')}.`,
+      );
+    }
+    // Scrubbing without a DNC list would call its numbers clean.
+    refusePausedChecks(referenceData, config.requireDnc);
+    await runStreamJob(
+      { db, blobStore, bulk, maxUploadBytes: config.maxUploadBytes },
+      {
+        profileId: principal.profileId,
+        fileName: query.file_name,
+        phoneCol: query.phone_index ?? query.phone_col ?? 0,
+        headerRow: query.header_row === 1,
+        columns: query.columns ?? [],
+      },
+      request.raw,
+      reply.raw,
+      () => {
+        // onSend hooks do not run for an answer written by hand: theirs are added here.
+        reply.hijack();
+        return { ...reply.getHeaders(), ...SECURITY_HEADERS, 'x-request-id': request.id };
+      },
+    );
   });
 
   // With `wait`, a job still queued or processing is answered when it ends, or after `wait`
