@@ -159,6 +159,7 @@ export const StreamBulkJobQuerySchema = z
     /** Optional result columns (`OUTPUT_COLUMNS`), comma-separated. */
     columns: z
       .string()
+      .max(200)
       .transform((text) => text.split(',').filter((column) => column.trim() !== ''))
       .pipe(z.array(z.enum(OUTPUT_COLUMNS)).max(OUTPUT_COLUMNS.length))
       .optional(),
