@@ -173,7 +173,7 @@ describe('the dashboard in Chromium', () => {
       .join(' ');
   });
 
-  test('public screens are accessible and photographed', async () => {
+  test('public screens are accessible (and photographed with SCRUB_SCREENSHOTS=1)', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const errors: string[] = [];
