@@ -295,6 +295,23 @@ export interface JobOutcome {
   columnsEvaluatedAt?: Date | null;
 }
 
+/** What a finished scrub writes on its job row, whichever way the job came in. */
+function outcomeColumns(outcome: JobOutcome) {
+  return {
+    total_rows: outcome.totalRows,
+    processed_rows: outcome.totalRows,
+    duplicates: outcome.duplicates,
+    line_types: JSON.stringify(outcome.lineTypes),
+    dnc_status: JSON.stringify(outcome.dncStatus),
+    file_message: outcome.fileMessage,
+    upload_sha256: outcome.uploadSha256,
+    result_sha256: outcome.resultSha256,
+    numbers_checked: outcome.numbersChecked,
+    dataset_versions: JSON.stringify(outcome.datasetVersions),
+    columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
+  };
+}
+
 /** Locks the job; undefined when another worker holds it now (this one lost its claim). */
 async function lockClaimed(trx: Transaction<Database>, jobId: string, workerId: string) {
   return trx
@@ -360,18 +377,8 @@ export async function completeJob(
     const done = await settle(trx, jobId, {
       status: 'completed',
       result_key: outcome.resultKey,
-      total_rows: outcome.totalRows,
-      processed_rows: outcome.totalRows,
-      duplicates: outcome.duplicates,
       credits_reversed: reversed,
-      line_types: JSON.stringify(outcome.lineTypes),
-      dnc_status: JSON.stringify(outcome.dncStatus),
-      file_message: outcome.fileMessage,
-      upload_sha256: outcome.uploadSha256,
-      result_sha256: outcome.resultSha256,
-      numbers_checked: outcome.numbersChecked,
-      dataset_versions: JSON.stringify(outcome.datasetVersions),
-      columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
+      ...outcomeColumns(outcome),
     });
     await onEnd?.(trx, done);
     return done;
@@ -608,19 +615,9 @@ export async function settleStreamJob(
       status: error === null ? 'completed' : 'failed',
       error,
       result_key: error === null ? outcome.resultKey : null,
-      total_rows: outcome.totalRows,
-      processed_rows: outcome.totalRows,
-      duplicates: outcome.duplicates,
       credits_charged: job.credits_charged,
       credits_reversed: reversed,
-      line_types: JSON.stringify(outcome.lineTypes),
-      dnc_status: JSON.stringify(outcome.dncStatus),
-      file_message: outcome.fileMessage,
-      upload_sha256: outcome.uploadSha256,
-      result_sha256: outcome.resultSha256,
-      numbers_checked: outcome.numbersChecked,
-      dataset_versions: JSON.stringify(outcome.datasetVersions),
-      columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
+      ...outcomeColumns(outcome),
     });
     await onEnd?.(trx, done);
     return done;
