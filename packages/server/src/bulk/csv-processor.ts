@@ -8,6 +8,7 @@ import {
   countCsvRows,
   countCsvRowsInThread,
   type OptionalColumn,
+  type ScrubCsvResult,
   scrubCsv,
   scrubCsvInThread,
 } from '@scrub/engine';
@@ -63,6 +64,25 @@ function jobVersions(snapshot: ReferenceSnapshot, dnc: AccountDnc): Record<strin
 
 const withoutZeros = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0));
+
+/** What a scrub's counts make of its job's outcome, for a queued job and a streamed one alike. */
+function scrubOutcome(
+  result: ScrubCsvResult,
+  datasetVersions: Record<string, string>,
+  columnsEvaluatedAt: Date | null,
+): Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'> {
+  return {
+    numbersChecked: result.uniqueNumbers,
+    datasetVersions,
+    totalRows: result.rows,
+    duplicates: result.duplicates,
+    chargeable: result.uniqueNumbers,
+    lineTypes: withoutZeros(result.lineTypes),
+    dncStatus: withoutZeros(result.dncStatus),
+    fileMessage: result.message,
+    columnsEvaluatedAt,
+  };
+}
 
 /**
  * Scrubs a job's upload into its result file with the engine, on a worker thread (the API's event
@@ -194,15 +214,7 @@ export class CsvJobProcessor implements JobProcessor {
         resultKey,
         uploadSha256: input.sha256(),
         resultSha256: output.sha256(),
-        numbersChecked: result.uniqueNumbers,
-        datasetVersions: jobVersions(snapshot, dnc),
-        totalRows: result.rows,
-        duplicates: result.duplicates,
-        chargeable: result.uniqueNumbers,
-        lineTypes: withoutZeros(result.lineTypes),
-        dncStatus: withoutZeros(result.dncStatus),
-        fileMessage: result.message,
-        columnsEvaluatedAt: columns.length > 0 ? evaluatedAt : null,
+        ...scrubOutcome(result, jobVersions(snapshot, dnc), columns.length > 0 ? evaluatedAt : null),
       };
     } catch (error) {
       input.stream.destroy();
@@ -247,17 +259,7 @@ export class CsvJobProcessor implements JobProcessor {
         ownedInput: true,
         releaseWritten: true,
       });
-      return {
-        numbersChecked: result.uniqueNumbers,
-        datasetVersions: jobVersions(snapshot, dnc),
-        totalRows: result.rows,
-        duplicates: result.duplicates,
-        chargeable: result.uniqueNumbers,
-        lineTypes: withoutZeros(result.lineTypes),
-        dncStatus: withoutZeros(result.dncStatus),
-        fileMessage: result.message,
-        columnsEvaluatedAt: columns.length > 0 ? evaluatedAt : null,
-      };
+      return scrubOutcome(result, jobVersions(snapshot, dnc), columns.length > 0 ? evaluatedAt : null);
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);
       throw error;
