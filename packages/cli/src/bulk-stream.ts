@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { streamCreditsRanOut } from '@scrub/contract';
+import { STREAM_CREDITS_RAN_OUT } from '@scrub/contract';
 import type { BulkJob, BulkStreamParams, Scrub } from '@scrub/sdk';
 import type { Context } from './context.js';
 import { saveDownload } from './download.js';
@@ -124,8 +124,8 @@ export async function streamBulk(
     await saveDownload(context.io, streamed.result, output);
   } catch (error) {
     const job = error instanceof BulkJobFailedError ? error.job : null;
-    // Out of credits part-way: the rows paid for came out; exit 4, as a refused charge does.
-    if (job?.total_rows && job.error === streamCreditsRanOut(job.total_rows)) {
+    // Out of credits part-way: nothing charged, nothing kept; exit 4, as a refused charge does.
+    if (job?.error === STREAM_CREDITS_RAN_OUT) {
       throw new CliError(`Bulk job ${job.job_id} stopped: ${job.error}`, 4, 'insufficient_credits');
     }
     throw error;

@@ -170,9 +170,12 @@ export const StreamBulkJobQuerySchema = z
   });
 export type StreamBulkJobQuery = z.input<typeof StreamBulkJobQuerySchema>;
 
-/** Why a streamed job stopped early for want of credits: what its job record's `error` says. */
-export const streamCreditsRanOut = (rows: number) =>
-  `Your credits ran out after ${rows.toLocaleString('en-US')} records: the result holds those records, and the rest of the file was not scrubbed or charged. Buy credits and send the rest.`;
+/**
+ * Why a streamed job stopped part-way for want of credits: what its job record's `error` says. The
+ * rows sent before are not a whole result, so nothing is charged or kept.
+ */
+export const STREAM_CREDITS_RAN_OUT =
+  'Your credits ran out before the end of the file: the rows sent so far are not a whole result, so nothing was charged or kept. Buy credits and send the file again.';
 
 export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
   streamBulkJob: {

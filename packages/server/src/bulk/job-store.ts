@@ -551,7 +551,13 @@ export async function reserveStreamCredits(
   return db.transaction().execute(async (trx) => {
     const job = await lockClaimed(trx, jobId, workerId);
     if (!job) return { ok: false, available: 0, reason: 'lost' };
-    const profile = await getProfile(trx, job.profile_id);
+    // Locked: another charge to the account waits, rather than leaving this one short of its sum.
+    const profile = await trx
+      .selectFrom('profiles')
+      .selectAll()
+      .where('id', '=', job.profile_id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (profile.plan_status === 'paused') return { ok: false, available: profile.credits, reason: 'paused' };
     const charge = hasUnlimited(profile) ? 0 : Math.min(Math.max(want, need), profile.credits);
     if (!hasUnlimited(profile) && charge < need) {
@@ -584,15 +590,14 @@ export async function reserveStreamCredits(
  * Ends a streamed job that scrubbed `outcome.totalRows` records: credits reserved beyond them are
  * given back, and then, as for a queued job, those of duplicates and invalid numbers; the job is
  * then what a queued job of the same rows would be (charged the records, reversed the rest).
- * With `error` (the credits ran out part-way), it is failed with that message, its rows done
- * charged the same way. Undefined when the job is no longer this request's.
+ * Undefined when the job is no longer this request's. (A stream that stops part-way is failed by
+ * `failJob`, every credit given back.)
  */
 export async function settleStreamJob(
   db: Kysely<Database>,
   jobId: string,
   workerId: string,
   outcome: JobOutcome,
-  error: string | null,
   onEnd?: OnJobEnd,
 ): Promise<JobRow | undefined> {
   return db.transaction().execute(async (trx) => {
@@ -612,9 +617,8 @@ export async function settleStreamJob(
     const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
     const reversed = await reverse(trx, job, unused, 'duplicates and invalid numbers are not charged');
     const done = await settle(trx, jobId, {
-      status: error === null ? 'completed' : 'failed',
-      error,
-      result_key: error === null ? outcome.resultKey : null,
+      status: 'completed',
+      result_key: outcome.resultKey,
       credits_charged: job.credits_charged,
       credits_reversed: reversed,
       ...outcomeColumns(outcome),

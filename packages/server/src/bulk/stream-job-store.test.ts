@@ -68,25 +68,19 @@ describe.each(testDatabases())('streamed jobs in the job table on $kind', ({ ope
   it('ends charged as a queued job would be: the unused reservation, duplicates and invalid numbers given back', async () => {
     const job = await start();
     await reserveStreamCredits(database.db, job.id, 'stream:one', 10, 500, 0);
-    const done = await settleStreamJob(
-      database.db,
-      job.id,
-      'stream:one',
-      {
-        resultKey: 'results/x.csv',
-        uploadSha256: '0'.repeat(64),
-        resultSha256: '1'.repeat(64),
-        numbersChecked: 7,
-        datasetVersions: {},
-        totalRows: 10,
-        duplicates: 2,
-        chargeable: 7,
-        lineTypes: {},
-        dncStatus: {},
-        fileMessage: null,
-      },
-      null,
-    );
+    const done = await settleStreamJob(database.db, job.id, 'stream:one', {
+      resultKey: 'results/x.csv',
+      uploadSha256: '0'.repeat(64),
+      resultSha256: '1'.repeat(64),
+      numbersChecked: 7,
+      datasetVersions: {},
+      totalRows: 10,
+      duplicates: 2,
+      chargeable: 7,
+      lineTypes: {},
+      dncStatus: {},
+      fileMessage: null,
+    });
     expect(done).toMatchObject({
       status: 'completed',
       credits_charged: 10,

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { JOB_ID_HEADER, type OutputColumn, streamCreditsRanOut } from '@scrub/contract';
+import { JOB_ID_HEADER, type OutputColumn, STREAM_CREDITS_RAN_OUT } from '@scrub/contract';
 import { CsvError, countCsvRows, openCsv } from '@scrub/engine';
 import type { Kysely } from 'kysely';
 import { insufficientCredits } from '../account/ledger.js';
@@ -352,52 +352,52 @@ export async function runStreamJob(
     resultSha256: resultHash.copy().digest('hex'),
   });
 
-  if (failure === undefined && outcome) {
-    await settleStreamJob(db, job.id, workerId, fullOutcome(outcome), null, onJobEnd);
-    await bulk.signals.ended(job.id);
-    response.end();
-    return;
+  // A client that went away after the last row, while the result was being stored, did not get
+  // a whole answer: the job is failed like any dropped stream.
+  if (failure === undefined && abort.signal.aborted) failure = abort.signal.reason;
+
+  try {
+    if (failure === undefined && outcome) {
+      await settleStreamJob(db, job.id, workerId, fullOutcome(outcome), onJobEnd);
+      await bulk.signals.ended(job.id);
+      response.end();
+      return;
+    }
+  } catch (error) {
+    failure = error;
   }
 
-  // Whatever failed, nothing of it is kept as the job's files.
+  // Whatever failed, nothing of it is kept and nothing is charged: rows that went out before the
+  // failure are not a whole result (the client may not even have received them all).
   request.pause();
   upload.destroy();
   result.destroy();
-  await Promise.allSettled([blobStore.delete(job.upload_key), blobStore.delete(resultKey)]);
-
-  if (failure instanceof CreditsRanOut && outcome && outcome.totalRows > 0) {
-    // The rows paid for were scrubbed and sent: they are charged as a queued job's would be.
-    await settleStreamJob(
-      db,
-      job.id,
-      workerId,
-      fullOutcome(outcome),
-      streamCreditsRanOut(outcome.totalRows),
-      onJobEnd,
-    );
-  } else {
-    await failJob(db, job.id, workerId, failureMessage(failure), onJobEnd);
-  }
-  await bulk.signals.ended(job.id);
-
-  if (!started) {
-    if (failure instanceof CreditsRanOut) {
-      throw failure.paused ? planPausedError() : insufficientCredits(failure.need, failure.available);
+  try {
+    await Promise.allSettled([blobStore.delete(job.upload_key), blobStore.delete(resultKey)]);
+    await failJob(db, job.id, workerId, failureMessage(failure, started), onJobEnd);
+    await bulk.signals.ended(job.id);
+  } finally {
+    // Headers and rows have gone: the response is cut off without its last chunk, so any HTTP
+    // client sees a broken transfer rather than a short file that looks whole.
+    if (started) {
+      await firstBytes;
+      response.destroy();
     }
-    throw refusalOf(failure);
   }
-  // Headers and rows have gone: the response is cut off without its last chunk, so any HTTP client
-  // sees a broken transfer rather than a short file that looks whole.
-  await firstBytes;
-  response.destroy();
+  if (started) return;
+  if (failure instanceof CreditsRanOut) {
+    throw failure.paused ? planPausedError() : insufficientCredits(failure.need, failure.available);
+  }
+  throw refusalOf(failure);
 }
 
 /** What the job record says about a failure. */
-function failureMessage(failure: unknown): string {
+function failureMessage(failure: unknown, rowsSent: boolean): string {
   if (failure instanceof ClientGone) return STREAM_LOST_ERROR;
   if (failure instanceof CreditsRanOut) {
-    return failure.paused
-      ? 'Your plan was paused while the file streamed: nothing was charged.'
+    if (failure.paused) return 'Your plan was paused while the file streamed: nothing was charged.';
+    return rowsSent
+      ? STREAM_CREDITS_RAN_OUT
       : `Not enough credits for the first ${failure.need.toLocaleString('en-US')} records (the account has ${failure.available.toLocaleString('en-US')}): nothing was scrubbed or charged.`;
   }
   if (failure instanceof UnprocessableFile) return `${failure.message} Your credits were given back.`;
