@@ -21,25 +21,38 @@ const MAX_KEPT_BYTES = 64 * 1024 * 1024;
  * `POST /bulk/jobs/stream` (an older one answers 404 at once) can still be sent the whole file as
  * a queued job.
  */
-class ReplayableStdin {
+export class ReplayableStdin {
   readonly #source: AsyncIterator<string | Buffer>;
   #kept: Buffer[] | null = [];
   #keptBytes = 0;
+  /** The read the upload has asked for and not yet had: it is kept before anyone gets it. */
+  #inFlight: Promise<Buffer | null> | null = null;
+  #replaying = false;
 
   constructor(stdin: AsyncIterable<string | Buffer>) {
     this.#source = stdin[Symbol.asyncIterator]();
   }
 
+  /** The next piece of stdin (null at its end), kept while it may have to be sent again. */
+  async #read(): Promise<Buffer | null> {
+    const next = await this.#source.next();
+    if (next.done) return null;
+    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    if (this.#kept !== null) {
+      this.#kept.push(chunk);
+      this.#keptBytes += chunk.length;
+      if (this.#keptBytes > MAX_KEPT_BYTES) this.#kept = null;
+    }
+    return chunk;
+  }
+
   async *chunks(): AsyncGenerator<Buffer> {
-    for (;;) {
-      const next = await this.#source.next();
-      if (next.done) return;
-      const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-      if (this.#kept !== null) {
-        this.#kept.push(chunk);
-        this.#keptBytes += chunk.length;
-        if (this.#keptBytes > MAX_KEPT_BYTES) this.#kept = null;
-      }
+    while (!this.#replaying) {
+      this.#inFlight = this.#read();
+      const chunk = await this.#inFlight;
+      this.#inFlight = null;
+      // Once the file is being sent again, what this read brought is in it already.
+      if (chunk === null || this.#replaying) return;
       yield chunk;
     }
   }
@@ -51,6 +64,9 @@ class ReplayableStdin {
 
   /** The whole of stdin in a temporary file: what was sent, then the rest. */
   async toFile(): Promise<LocalCsv> {
+    this.#replaying = true;
+    // A read the upload started before the service answered: its piece joins what was kept.
+    await this.#inFlight?.catch(() => null);
     const kept = this.#kept;
     if (kept === null) {
       throw new CliError(
