@@ -165,8 +165,10 @@ export function registerVerify({
   proofSigner,
 }: ServerContext): void {
   // Versions and data source of a snapshot, worked out once per snapshot rather than once per answer.
-  const sharedVersions = new WeakMap<ReferenceSnapshot, Record<string, string>>();
-  const dataSources = new WeakMap<ReferenceSnapshot, CheckAnswer['data_source']>();
+  const ofSnapshot = new WeakMap<
+    ReferenceSnapshot,
+    { shared: Record<string, string>; dataSource: CheckAnswer['data_source'] }
+  >();
   const clockOfThisMinute = minuteClocks();
 
   /**
@@ -178,14 +180,12 @@ export function registerVerify({
     const snapshot = referenceData.current();
     const dnc = await suppressionLists.dncFor(snapshot, profileId);
     const generation = `${referenceData.ref.generation}.${dnc.version}`;
-    let shared = sharedVersions.get(snapshot);
-    let dataSource = dataSources.get(snapshot);
-    if (shared === undefined || dataSource === undefined) {
-      shared = versionsOf(snapshot);
-      dataSource = dataSourceOf(snapshot);
-      sharedVersions.set(snapshot, shared);
-      dataSources.set(snapshot, dataSource);
+    let worked = ofSnapshot.get(snapshot);
+    if (worked === undefined) {
+      worked = { shared: versionsOf(snapshot), dataSource: dataSourceOf(snapshot) };
+      ofSnapshot.set(snapshot, worked);
     }
+    const { shared, dataSource } = worked;
     // An account with a list of its own answers from it too, and says which version.
     const versions = dnc.set === snapshot.dnc ? shared : { ...shared, 'dnc:internal': dnc.version };
     return { snapshot, generation, versions, dataSource, dnc: dnc.set };

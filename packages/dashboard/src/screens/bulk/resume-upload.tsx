@@ -54,7 +54,7 @@ export function ResumeUpload({
         // The whole file had arrived before the page went away: only the submit is missing.
         if (!(failure instanceof ConflictError)) throw failure;
       }
-      const _job = await scrub.bulk.submit(pending.jobId);
+      await scrub.bulk.submit(pending.jobId);
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
       notifySuccess(messages.jobQueued);
