@@ -7,6 +7,10 @@ import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../http/api-error.js';
 import type { BulkJobsTable, Database } from '../storage/schema.js';
 
+// Over 500 lines, kept whole: this is the one module that changes a job's state and its credits
+// (created, submitted, claimed, completed, failed, streamed), and its helpers that lock a job and
+// give credits back are shared by every one of those transitions.
+
 export type JobRow = Selectable<BulkJobsTable>;
 
 type Db = Kysely<Database> | Transaction<Database>;
