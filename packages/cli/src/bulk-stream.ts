@@ -108,7 +108,9 @@ export async function streamBulk(
   params: BulkStreamParams,
   output: string | undefined,
 ): Promise<StreamedBulk> {
-  const { NotFoundError, BulkJobFailedError, InsufficientCreditsError } = await import('@scrub/sdk');
+  const { NotFoundError, PayloadTooLargeError, BulkJobFailedError, InsufficientCreditsError } = await import(
+    '@scrub/sdk'
+  );
   const stdin = file === '-' ? new ReplayableStdin(context.io.stdin) : null;
   const line = progressLine(context.io);
   let streamed: Awaited<ReturnType<Scrub['bulk']['stream']>>;
@@ -132,7 +134,9 @@ export async function streamBulk(
         'insufficient_credits',
       );
     }
-    if (!(error instanceof NotFoundError)) throw error;
+    // A service without the route answers 404, or 413 when the body is over its JSON limit (1 MiB):
+    // the queued job then answers for the file (its own size limit included).
+    if (!(error instanceof NotFoundError) && !(error instanceof PayloadTooLargeError)) throw error;
     return { fallback: stdin ? await stdin.toFile() : null };
   }
   stdin?.forget();
@@ -140,9 +144,15 @@ export async function streamBulk(
     await saveDownload(context.io, streamed.result, output);
   } catch (error) {
     const job = error instanceof BulkJobFailedError ? error.job : null;
-    // Out of credits part-way: nothing charged, nothing kept; exit 4, as a refused charge does.
-    if (job?.error === STREAM_CREDITS_RAN_OUT) {
-      throw new CliError(`Bulk job ${job.job_id} stopped: ${job.error}`, 4, 'insufficient_credits');
+    // Stopped part-way (the credits ran out, the plan was paused): the rows scrubbed before are
+    // charged and kept with the job. Out of credits exits 4, as a refused charge does.
+    if (job?.result_url) {
+      const ranOut = job.error?.startsWith(STREAM_CREDITS_RAN_OUT) === true;
+      throw new CliError(
+        `Bulk job ${job.job_id} stopped: ${job.error} Download that part: scrub export ${job.file_reference} -o FILE`,
+        ranOut ? 4 : 1,
+        ranOut ? 'insufficient_credits' : 'job_failed',
+      );
     }
     throw error;
   } finally {

@@ -170,12 +170,22 @@ export const StreamBulkJobQuerySchema = z
   });
 export type StreamBulkJobQuery = z.input<typeof StreamBulkJobQuerySchema>;
 
+/** How a streamed job's `error` begins when the credits ran out part-way (`streamStoppedPartWay`). */
+export const STREAM_CREDITS_RAN_OUT = 'Your credits ran out after';
+
 /**
- * Why a streamed job stopped part-way for want of credits: what its job record's `error` says. The
- * rows sent before are not a whole result, so nothing is charged or kept.
+ * What a streamed job's `error` says when it stopped part-way after rows went out: the credits ran
+ * out, the plan was paused, or the connection was lost. The rows scrubbed are charged and their
+ * result kept with the failed job (`result_url`); the rest of the file was not scrubbed or charged.
  */
-export const STREAM_CREDITS_RAN_OUT =
-  'Your credits ran out before the end of the file: the rows sent so far are not a whole result, so nothing was charged or kept. Buy credits and send the file again.';
+export function streamStoppedPartWay(why: 'credits' | 'paused' | 'connection', records: number): string {
+  const count = `${records.toLocaleString('en-US')} ${records === 1 ? 'record' : 'records'}`;
+  const kept =
+    'those were scrubbed and charged, and their result is kept with this job; the rest of the file was not scrubbed or charged.';
+  if (why === 'credits') return `${STREAM_CREDITS_RAN_OUT} ${count}: ${kept} Buy credits and send the rest.`;
+  if (why === 'paused') return `Your plan was paused while the file streamed, after ${count}: ${kept}`;
+  return `The connection that sent this file was lost after ${count}: ${kept} Send the rest again.`;
+}
 
 export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
   streamBulkJob: {

@@ -79,45 +79,77 @@ describe('scrub bulk - --wait streams', () => {
     expect(streamed).toBe(queued.stdout);
   });
 
-  it('falls back on a queued job when the service has no streaming route, sending all of stdin', async () => {
-    // A proxy in front of the service that answers 404 for POST /bulk/jobs/stream, as an older service does.
-    const proxy = createServer(async (request, response) => {
-      if (request.url?.startsWith('/bulk/jobs/stream')) {
-        response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({
-            error: { code: 'not_found', message: 'No such endpoint' },
-            message: 'No such endpoint',
-          }),
-        );
-        return;
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      const answer = await fetch(`${server.url}${request.url}`, {
-        method: request.method,
-        headers: Object.fromEntries(
-          Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'connection'),
-        ) as Record<string, string>,
-        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
-      });
-      response.writeHead(answer.status, Object.fromEntries(answer.headers));
-      response.end(Buffer.from(await answer.arrayBuffer()));
+  it('exits 4 when the credits run out part-way, pointing at the part that was scrubbed and charged', async () => {
+    const poor = await apiKeyAccount(server, dataDir, 2_000);
+    const lines = [HEADER, ...Array.from({ length: 20_000 }, (_, i) => row(i))];
+    const output = join(dataDir, 'ran-out.csv');
+    const result = await scrub(['bulk', '-', '--phone-col', 'Phone', '--wait', '-o', output], poor, {
+      stdin: `${lines.join('\r\n')}\r\n`,
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const address = proxy.address() as { port: number };
-    try {
-      const lines = [HEADER, ...Array.from({ length: 500 }, (_, i) => row(i))];
-      const result = await scrub(
-        ['--json', 'bulk', '-', '--phone-col', 'Phone', '--wait', '-o', join(dataDir, 'fallback.csv')],
-        { ...env, SCRUB_API_URL: `http://127.0.0.1:${address.port}` },
-        { stdin: `${lines.join('\r\n')}\r\n` },
-      );
-      expect(result.code, result.stderr).toBe(0);
-      const job = JSON.parse(result.stdout) as BulkJob;
-      expect(job).toMatchObject({ status: 'completed', total_rows: 500 });
-    } finally {
-      proxy.close();
-    }
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toMatch(
+      /Your credits ran out after [\d,]+ records: those were scrubbed and charged/,
+    );
+    const reference = /scrub export (\S+) -o FILE/.exec(result.stderr)?.[1];
+    expect(reference).toBeTruthy();
+    const part = await scrub(['export', reference!], poor);
+    expect(part.code, part.stderr).toBe(0);
+    expect(part.stdout).toMatch(/^Name,Phone,Notes,Line Type,DNC\r\nLead 0,/);
+    const records = Number(/ran out after ([\d,]+) records/.exec(result.stderr)![1]!.replace(/,/g, ''));
+    expect(records).toBeGreaterThan(0);
+    expect(records).toBeLessThanOrEqual(2_000);
   });
+
+  // An older service without the route answers 404, or 413 once the body is over its JSON limit.
+  it.each([
+    [404, 'not_found', 'No such endpoint'],
+    [413, 'payload_too_large', 'The request body is larger than this API accepts.'],
+  ])(
+    'falls back on a queued job when the service answers %i for the streaming route, sending all of stdin',
+    async (status, code, message) => {
+      // A proxy in front of the service that answers for POST /bulk/jobs/stream as an older service does.
+      const proxy = createServer(async (request, response) => {
+        if (request.url?.startsWith('/bulk/jobs/stream')) {
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ error: { code, message }, message }));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        const answer = await fetch(`${server.url}${request.url}`, {
+          method: request.method,
+          headers: Object.fromEntries(
+            Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'connection'),
+          ) as Record<string, string>,
+          body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+        });
+        response.writeHead(answer.status, Object.fromEntries(answer.headers));
+        response.end(Buffer.from(await answer.arrayBuffer()));
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const address = proxy.address() as { port: number };
+      try {
+        const lines = [HEADER, ...Array.from({ length: 500 }, (_, i) => row(i))];
+        const result = await scrub(
+          [
+            '--json',
+            'bulk',
+            '-',
+            '--phone-col',
+            'Phone',
+            '--wait',
+            '-o',
+            join(dataDir, `fallback-${status}.csv`),
+          ],
+          { ...env, SCRUB_API_URL: `http://127.0.0.1:${address.port}` },
+          { stdin: `${lines.join('\r\n')}\r\n` },
+        );
+        expect(result.code, result.stderr).toBe(0);
+        const job = JSON.parse(result.stdout) as BulkJob;
+        expect(job).toMatchObject({ status: 'completed', total_rows: 500 });
+      } finally {
+        proxy.close();
+      }
+    },
+  );
 });

@@ -63,7 +63,8 @@ export interface BulkStream {
    * The result CSV as it is made, byte for byte what the job's result download gives. It ends only
    * when the job completed; when the job failed part-way (the credits ran out, the file could not
    * be read further) it errors with `BulkJobFailedError` carrying the job, after the rows that were
-   * scrubbed; a broken connection is an `APIConnectionError` (the job fails, its credits given back).
+   * scrubbed (cut off by the credits or the connection, those rows are charged and their result kept:
+   * `job.result_url`); a broken connection is an `APIConnectionError`.
    */
   result: ReadableStream<Uint8Array>;
 }

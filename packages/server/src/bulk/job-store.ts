@@ -424,7 +424,8 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     total_rows: row.total_rows,
     processed_rows: row.processed_rows,
     duplicates: row.duplicates,
-    result_url: row.status === 'completed' ? `${files}/result` : null,
+    // A streamed job cut off part-way keeps the result of the rows it scrubbed (and charged).
+    result_url: row.result_key !== null ? `${files}/result` : null,
     uploaded_file: row.status === 'awaiting_upload' ? null : `${files}/upload`,
     file_reference: row.file_reference,
     credits_charged: row.credits_charged,
@@ -594,8 +595,9 @@ export async function reserveStreamCredits(
  * Ends a streamed job that scrubbed `outcome.totalRows` records: credits reserved beyond them are
  * given back, and then, as for a queued job, those of duplicates and invalid numbers; the job is
  * then what a queued job of the same rows would be (charged the records, reversed the rest).
- * Undefined when the job is no longer this request's. (A stream that stops part-way is failed by
- * `failJob`, every credit given back.)
+ * Undefined when the job is no longer this request's. A stream `stopped` part-way after rows went
+ * out (the message says why) is settled the same way for the rows it scrubbed, but as `failed`:
+ * its result is kept, it has no upload (only part of the file arrived) and no proof.
  */
 export async function settleStreamJob(
   db: Kysely<Database>,
@@ -603,6 +605,7 @@ export async function settleStreamJob(
   workerId: string,
   outcome: JobOutcome,
   onEnd?: OnJobEnd,
+  stopped?: string,
 ): Promise<JobRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const locked = await lockClaimed(trx, jobId, workerId);
@@ -626,6 +629,7 @@ export async function settleStreamJob(
       credits_charged: job.credits_charged,
       credits_reversed: reversed,
       ...outcomeColumns(outcome),
+      ...(stopped === undefined ? {} : { status: 'failed', error: stopped, upload_sha256: null }),
     });
     await onEnd?.(trx, done);
     return done;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { JOB_ID_HEADER, type OutputColumn, STREAM_CREDITS_RAN_OUT } from '@scrub/contract';
+import { JOB_ID_HEADER, type OutputColumn, streamStoppedPartWay } from '@scrub/contract';
 import { CsvError, countCsvRows, openCsv } from '@scrub/engine';
 import type { Kysely } from 'kysely';
 import { insufficientCredits } from '../account/ledger.js';
@@ -17,7 +17,6 @@ import {
   type JobOutcome,
   type JobRow,
   newResultKey,
-  type OnJobEnd,
   reserveStreamCredits,
   STREAM_LOST_ERROR,
   STREAM_WORKER_PREFIX,
@@ -26,8 +25,11 @@ import {
 } from './job-store.js';
 import type { BulkServices } from './setup.js';
 
-/** Credits reserved at a time: at least this many rows, at most `MAX_BLOCK`, doubling as the file goes. */
-const MIN_BLOCK = 10_000;
+/**
+ * Credits reserved at a time: the rows counted and not yet paid for, and as many again as were
+ * paid for before, up to this (a stream reserves little more than it has brought, so that two at
+ * once share a balance as two queued jobs would).
+ */
 const MAX_BLOCK = 250_000;
 /** Bytes the row count may run ahead of the scrub before reading more of the request waits. */
 const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
@@ -52,12 +54,17 @@ export interface StreamJobDeps {
   maxUploadBytes: number;
 }
 
+/** Takes the answer over from the framework; answers the headers it had set (request id, limits...). */
+type Hijack = () => Record<string, string | number | string[] | undefined>;
+
+type ScrubbedRows = Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'>;
+
 /** The client went away before the answer ended. */
 class ClientGone extends Error {
   override name = 'ClientGone';
 }
 
-/** The balance could not pay for the next rows: `rows` were scrubbed and paid for. */
+/** The balance could not pay for the next rows (or the plan was paused): the scrub ends at the last row paid for. */
 class CreditsRanOut extends Error {
   override name = 'CreditsRanOut';
   constructor(
@@ -68,6 +75,9 @@ class CreditsRanOut extends Error {
     super('credits ran out');
   }
 }
+
+/** Why a stream that had sent rows stopped before the end of its file. */
+type Cut = 'credits' | 'paused' | 'connection';
 
 /**
  * `POST /bulk/jobs/stream`: scrubs the CSV in the request body while it arrives and writes the
@@ -83,14 +93,11 @@ export async function runStreamJob(
   options: StreamJobOptions,
   request: IncomingMessage,
   response: ServerResponse,
-  /** Takes the answer over from the framework; answers the headers it had set (request id, limits...). */
-  hijack: () => Record<string, string | number | string[] | undefined>,
+  hijack: Hijack,
 ): Promise<void> {
-  const { db, blobStore, bulk, maxUploadBytes } = deps;
-  const onJobEnd: OnJobEnd | undefined = bulk.onJobEnd;
   const workerId = `${STREAM_WORKER_PREFIX}${randomUUID()}`;
   const job = await startStreamJob(
-    db,
+    deps.db,
     {
       profileId: options.profileId,
       fileName: options.fileName,
@@ -102,303 +109,435 @@ export async function runStreamJob(
     },
     workerId,
   );
+  await new StreamJob(deps, job, workerId, request, response, hijack).run();
+}
 
-  const abort = new AbortController();
-  const stop = (reason: Error) => {
-    if (!abort.signal.aborted) abort.abort(reason);
-    wake();
-  };
-  response.on('close', () => {
-    if (!response.writableEnded) stop(new ClientGone('the client went away'));
-  });
-
-  // Waiters for any change of the shared state below.
-  let waiters: (() => void)[] = [];
-  function wake() {
-    const woken = waiters;
-    waiters = [];
-    for (const resolve of woken) resolve();
-  }
-  const changed = () =>
-    new Promise<void>((resolve) => {
-      waiters.push(resolve);
-    });
+/**
+ * One streamed job's request: three loops that share the state below and wake each other when it
+ * changes. The count reads the request (storing and hashing it) and notes where rows end; the
+ * charge pays for counted rows a block ahead; the scrub takes what is paid for and writes its
+ * result to the response and to the store.
+ */
+class StreamJob {
+  readonly #abort = new AbortController();
+  #waiters: (() => void)[] = [];
 
   // The request, stored as sent (the job's upload) and hashed on the way.
-  const upload = blobStore.createWriteStream(job.upload_key, 'text/csv');
-  const uploadStored = finished(upload);
-  uploadStored.catch((error: unknown) => stop(error instanceof Error ? error : new Error(String(error))));
-  const uploadHash = createHash('sha256');
-  let receivedBytes = 0;
-  async function* requestBytes(): AsyncGenerator<Buffer> {
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      abort.signal.throwIfAborted();
-      receivedBytes += chunk.length;
-      if (receivedBytes > maxUploadBytes) {
-        throw new ApiError(
-          'payload_too_large',
-          `The file is larger than the largest accepted, ${maxUploadBytes.toLocaleString('en-US')} bytes.`,
-        );
-      }
-      uploadHash.update(chunk);
-      if (!upload.write(chunk)) await new Promise((resolve) => upload.once('drain', resolve));
-      yield chunk;
-    }
-    upload.end();
-  }
+  readonly #upload;
+  readonly #uploadStored;
+  readonly #uploadHash = createHash('sha256');
+  #receivedBytes = 0;
 
   // The file as UTF-8 without its byte-order mark: the row count's byte offsets are offsets in it.
-  let opened: Awaited<ReturnType<typeof openCsv>> | undefined;
-  const pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let releasedBytes = 0;
+  #opened: Awaited<ReturnType<typeof openCsv>> | undefined;
+  /** Counted bytes the scrub has not had yet. */
+  readonly #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  /** Bytes handed to the scrub. */
+  #releasedBytes = 0;
   /** Bytes the scrub may have: whole rows paid for. Infinity once the file is counted and paid. */
-  let allowedBytes = 0;
-  /** Set when the credits ran out: the scrub ends at this byte, the end of the last row paid for. */
-  let stopAt: number | null = null;
-  let counted = false;
-  const boundaries: { rows: number; bytes: number }[] = [];
-  let paidRows = 0;
+  #allowedBytes = 0;
+  /** Set when the stream stops part-way: the scrub ends at this byte, the end of a whole row. */
+  #stopAt: number | null = null;
+  #cut: Cut | null = null;
+  #counted = false;
+  /** Rows counted and where they end, not yet looked at by the charge. */
+  readonly #unpaid: { rows: number; bytes: number }[] = [];
+  /** Where counted rows end, from the first not yet handed to the scrub (where a cut may fall). */
+  readonly #rowEnds: number[] = [];
+  #paidRows = 0;
+  #pieces = 0;
 
-  async function* countInput(): AsyncGenerator<Buffer> {
-    for await (const chunk of opened!.chunks) {
-      while (pendingBytes > MAX_AHEAD_BYTES && stopAt === null && !abort.signal.aborted) await changed();
-      if (stopAt !== null || abort.signal.aborted) return;
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      wake();
+  // The result: to the response as it comes (headers sent with its first bytes) and to the store.
+  readonly #resultKey = newResultKey();
+  readonly #result;
+  readonly #resultStored;
+  readonly #resultHash = createHash('sha256');
+  #started = false;
+  /** The client went away: the scrub's rows go to the stored result only. */
+  #clientLeft = false;
+
+  constructor(
+    private readonly deps: StreamJobDeps,
+    private readonly job: JobRow,
+    private readonly workerId: string,
+    private readonly request: IncomingMessage,
+    private readonly response: ServerResponse,
+    private readonly hijack: Hijack,
+  ) {
+    this.#upload = deps.blobStore.createWriteStream(job.upload_key, 'text/csv');
+    this.#uploadStored = finished(this.#upload);
+    this.#uploadStored.catch((error: unknown) => this.#fail(error));
+    this.#result = deps.blobStore.createWriteStream(this.#resultKey, 'text/csv');
+    this.#resultStored = finished(this.#result);
+    this.#resultStored.catch((error: unknown) => this.#fail(error));
+    response.on('close', () => {
+      if (!response.writableEnded) this.#clientGone();
+    });
+  }
+
+  async run(): Promise<void> {
+    const heartbeat = setInterval(() => {
+      beat(this.deps.db, this.job.id, this.workerId, this.#paidRows)
+        .then((held) => {
+          if (!held) this.#fail(new Error('the streamed job was taken from its request'));
+        })
+        .catch(() => {});
+    }, BEAT_MS);
+    let outcome: ScrubbedRows | undefined;
+    let failure: unknown;
+    try {
+      outcome = await this.#scrubAll();
+    } catch (error) {
+      // A client gone before any row went out broke whatever was waiting on its request.
+      const reason: unknown = this.#abort.signal.reason;
+      failure = reason instanceof ClientGone ? reason : error;
+    } finally {
+      clearInterval(heartbeat);
+      this.#wake();
+    }
+    await this.#end(outcome, failure);
+  }
+
+  /** Runs the count, the charge and the scrub together; answers the scrub's rows. */
+  async #scrubAll(): Promise<ScrubbedRows> {
+    this.#opened = await openCsv(this.#requestBytes());
+    const counting = countCsvRows(this.#countInput(), {
+      phoneColumn: this.job.phone_col,
+      header: this.job.header_row,
+      onProgress: ({ rows, bytes }) => {
+        this.#unpaid.push({ rows, bytes });
+        this.#rowEnds.push(bytes);
+        this.#wake();
+      },
+    }).then(() => {
+      this.#counted = true;
+      this.#wake();
+    });
+    const charging = this.#charge();
+    // Done once the result is stored, not only written.
+    const output = this.#output();
+    const scrubbing = this.deps.bulk.processor
+      .scrubStream(this.job, this.#scrubInput(), output, this.#abort.signal)
+      .then(async (rows) => {
+        await finished(output);
+        return rows;
+      });
+    // A failure of one stops the others. A cut (the credits ran out, the client went away) stops
+    // the count (the rest of the request is of no interest) and the charge, and the scrub ends at
+    // the row it was given.
+    counting.catch((error: unknown) => this.#stopAt === null && this.#fail(error));
+    charging.catch((error: unknown) => !(error instanceof CreditsRanOut) && this.#fail(error));
+    scrubbing.catch((error: unknown) => this.#fail(error));
+    const [countResult, chargeResult, scrubResult] = await Promise.allSettled([
+      counting,
+      charging,
+      scrubbing,
+    ]);
+    if (scrubResult.status === 'rejected') {
+      // No row paid for: the scrub had nothing to read (a header alone is no file to it).
+      const ranOut = chargeResult.status === 'rejected' && chargeResult.reason instanceof CreditsRanOut;
+      throw ranOut && this.#paidRows === 0 ? chargeResult.reason : scrubResult.reason;
+    }
+    if (chargeResult.status === 'rejected') {
+      // Out of credits before any row went out: refused as a whole; after, a cut like any other.
+      const ranOut = chargeResult.reason;
+      if (!(ranOut instanceof CreditsRanOut) || !this.#started) throw ranOut;
+      this.#cut ??= ranOut.paused ? 'paused' : 'credits';
+    }
+    if (countResult.status === 'rejected' && this.#cut === null) throw countResult.reason;
+    if (this.#cut === null) await this.#uploadStored;
+    return scrubResult.value;
+  }
+
+  /** Stops everything: the job fails with every credit given back. */
+  #fail(reason: unknown): void {
+    if (!this.#abort.signal.aborted) {
+      this.#abort.abort(reason instanceof Error ? reason : new Error(String(reason)));
+    }
+    this.#wake();
+  }
+
+  /**
+   * The client went away. Before any row went out, the job fails. After, the scrub finishes the
+   * rows it was given, up to the end of the row it is in, and the job keeps and charges those
+   * (all of them when the file had all arrived: the job completes).
+   */
+  #clientGone(): void {
+    this.#clientLeft = true;
+    if (this.#abort.signal.aborted || this.#cut !== null) return;
+    // The scrub has the whole file already: the job completes, its result downloadable.
+    if (this.#counted && this.#allowedBytes === Number.POSITIVE_INFINITY && this.#pendingBytes === 0) return;
+    const cutAt = this.#rowEnds.find((bytes) => bytes >= this.#releasedBytes);
+    if (!this.#started || cutAt === undefined) {
+      this.#fail(new ClientGone('the client went away'));
+      return;
+    }
+    this.#stopAt = cutAt;
+    this.#cut = 'connection';
+    this.#wake();
+  }
+
+  /** Wakes the loops waiting for a change of the shared state. */
+  #wake(): void {
+    const woken = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of woken) resolve();
+  }
+
+  #changed(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#waiters.push(resolve);
+    });
+  }
+
+  async *#requestBytes(): AsyncGenerator<Buffer> {
+    const { maxUploadBytes } = this.deps;
+    try {
+      for await (const chunk of this.request as AsyncIterable<Buffer>) {
+        this.#abort.signal.throwIfAborted();
+        this.#receivedBytes += chunk.length;
+        if (this.#receivedBytes > maxUploadBytes) {
+          throw new ApiError(
+            'payload_too_large',
+            `The file is larger than the largest accepted, ${maxUploadBytes.toLocaleString('en-US')} bytes.`,
+          );
+        }
+        this.#uploadHash.update(chunk);
+        if (!this.#upload.write(chunk)) await new Promise((resolve) => this.#upload.once('drain', resolve));
+        yield chunk;
+      }
+    } catch (error) {
+      // The request broke off: the client went away.
+      if (this.request.errored || (this.request.destroyed && !this.request.complete)) this.#clientGone();
+      throw error;
+    }
+    this.#upload.end();
+  }
+
+  async *#countInput(): AsyncGenerator<Buffer> {
+    for await (const chunk of this.#opened!.chunks) {
+      while (this.#pendingBytes > MAX_AHEAD_BYTES && this.#running()) await this.#changed();
+      if (!this.#running()) return;
+      this.#pending.push(chunk);
+      this.#pendingBytes += chunk.length;
+      this.#wake();
       yield chunk;
     }
   }
 
-  let pieces = 0;
-  async function* scrubInput(): AsyncGenerator<Buffer> {
-    if (opened!.bom) yield Buffer.from(UTF8_BOM);
+  /** Neither cut nor failed. */
+  #running(): boolean {
+    return this.#stopAt === null && !this.#abort.signal.aborted;
+  }
+
+  async *#scrubInput(): AsyncGenerator<Buffer> {
+    if (this.#opened!.bom) yield Buffer.from(UTF8_BOM);
     for (;;) {
-      abort.signal.throwIfAborted();
-      const limit = stopAt ?? allowedBytes;
-      if (releasedBytes < limit && pending.length > 0) {
-        // What has arrived and is paid for, in one piece of up to 1 MiB: the request's chunks are
-        // small (64 kB or less), and the scrub thread spends less per chunk on fewer, larger ones.
-        // A buffer of its own, so that the thread may take it over rather than copy it.
-        // The first pieces small, for the first rows to come out soon.
-        const cap = Math.min(MAX_PIECE_BYTES, FIRST_PIECE_BYTES * 2 ** pieces++);
-        const size = Math.min(limit - releasedBytes, pendingBytes, cap);
-        const piece = Buffer.allocUnsafeSlow(size);
-        for (let filled = 0; filled < size; ) {
-          const chunk = pending[0]!;
-          const take = Math.min(chunk.length, size - filled);
-          chunk.copy(piece, filled, 0, take);
-          if (take === chunk.length) pending.shift();
-          else pending[0] = chunk.subarray(take);
-          filled += take;
-        }
-        pendingBytes -= size;
-        releasedBytes += size;
-        wake();
-        yield piece;
+      this.#abort.signal.throwIfAborted();
+      const limit = this.#stopAt ?? this.#allowedBytes;
+      if (this.#releasedBytes < limit && this.#pending.length > 0) {
+        yield this.#nextPiece(limit);
         continue;
       }
-      if (stopAt !== null && releasedBytes >= stopAt) return;
-      if (counted && allowedBytes === Number.POSITIVE_INFINITY && pending.length === 0) return;
-      await changed();
+      if (this.#stopAt !== null && this.#releasedBytes >= this.#stopAt) return;
+      if (this.#counted && this.#allowedBytes === Number.POSITIVE_INFINITY && this.#pending.length === 0) {
+        return;
+      }
+      await this.#changed();
     }
+  }
+
+  /**
+   * What has arrived and is paid for (up to `limit`), in one piece of up to 1 MiB: the request's
+   * chunks are small (64 kB or less), and the scrub thread spends less per chunk on fewer, larger
+   * ones. A buffer of its own, so that the thread may take it over rather than copy it. The first
+   * pieces small, for the first rows to come out soon.
+   */
+  #nextPiece(limit: number): Buffer {
+    const cap = Math.min(MAX_PIECE_BYTES, FIRST_PIECE_BYTES * 2 ** this.#pieces++);
+    const size = Math.min(limit - this.#releasedBytes, this.#pendingBytes, cap);
+    const piece = Buffer.allocUnsafeSlow(size);
+    for (let filled = 0; filled < size; ) {
+      const chunk = this.#pending[0]!;
+      const take = Math.min(chunk.length, size - filled);
+      chunk.copy(piece, filled, 0, take);
+      if (take === chunk.length) this.#pending.shift();
+      else this.#pending[0] = chunk.subarray(take);
+      filled += take;
+    }
+    this.#pendingBytes -= size;
+    this.#releasedBytes += size;
+    // Rows the scrub has been given in full can no longer be where a cut falls.
+    while (this.#rowEnds.length > 1 && this.#rowEnds[0]! < this.#releasedBytes) this.#rowEnds.shift();
+    this.#wake();
+    return piece;
   }
 
   /** Pays for counted rows before the scrub may have them, a block ahead. */
-  async function charge(): Promise<void> {
+  async #charge(): Promise<void> {
     let charged = 0;
     let unlimited = false;
     for (;;) {
-      abort.signal.throwIfAborted();
-      if (boundaries.length === 0) {
-        if (counted) {
-          allowedBytes = Number.POSITIVE_INFINITY;
-          wake();
+      this.#abort.signal.throwIfAborted();
+      if (this.#cut !== null) return;
+      if (this.#unpaid.length === 0) {
+        if (this.#counted) {
+          this.#allowedBytes = Number.POSITIVE_INFINITY;
+          this.#wake();
           return;
         }
-        await changed();
+        await this.#changed();
         continue;
       }
-      const batch = boundaries.splice(0);
+      const batch = this.#unpaid.splice(0);
       const latest = batch[batch.length - 1]!;
       if (!unlimited && latest.rows > charged) {
         const need = latest.rows - charged;
-        const want = Math.min(MAX_BLOCK, Math.max(MIN_BLOCK, charged));
-        const reserved = await reserveStreamCredits(db, job.id, workerId, need, want, paidRows);
+        const want = Math.min(MAX_BLOCK, charged);
+        const { db } = this.deps;
+        const reserved = await reserveStreamCredits(
+          db,
+          this.job.id,
+          this.workerId,
+          need,
+          want,
+          this.#paidRows,
+        );
         if (!reserved.ok) {
           if (reserved.reason === 'lost') throw new Error('the streamed job was taken from its request');
-          // The scrub ends after the last whole row paid for.
-          const paid = batch.filter((boundary) => boundary.rows <= charged).pop();
-          if (paid) {
-            allowedBytes = paid.bytes;
-            paidRows = paid.rows;
-          }
-          stopAt = allowedBytes;
-          wake();
+          this.#runOutAt(batch.filter((boundary) => boundary.rows <= charged).pop());
           throw new CreditsRanOut(need, reserved.available, reserved.reason === 'paused');
         }
         // An unlimited account is charged nothing: a reservation of 0 covers every row.
         if (reserved.credits === charged) unlimited = true;
         charged = reserved.credits;
       }
-      allowedBytes = latest.bytes;
-      paidRows = latest.rows;
-      wake();
+      this.#allowedBytes = latest.bytes;
+      this.#paidRows = latest.rows;
+      this.#wake();
     }
   }
 
-  // The result: to the response as it comes (headers sent with its first bytes) and to the store.
-  const resultKey = newResultKey();
-  const result = blobStore.createWriteStream(resultKey, 'text/csv');
-  const resultStored = finished(result);
-  resultStored.catch((error: unknown) => stop(error instanceof Error ? error : new Error(String(error))));
-  const resultHash = createHash('sha256');
-  let started = false;
-  let startedResolve: () => void = () => {};
-  const firstBytes = new Promise<void>((resolve) => {
-    startedResolve = resolve;
-  });
-  const write = (target: Writable, chunk: Buffer) =>
-    new Promise<void>((resolve, reject) => {
-      target.write(chunk, (error) => (error ? reject(error) : resolve()));
-    });
-  const output = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      if (!started) {
-        started = true;
-        const framework = Object.entries(hijack()).filter(([, value]) => value !== undefined);
-        response.writeHead(200, {
-          ...(Object.fromEntries(framework) as Record<string, string | number | string[]>),
-          'content-type': 'text/csv; charset=utf-8',
-          'cache-control': 'no-store',
-          [JOB_ID_HEADER]: job.id,
-        });
-        startedResolve();
-      }
-      resultHash.update(chunk);
-      Promise.all([write(result, chunk), write(response, chunk)]).then(() => done(), done);
-    },
-    final(done) {
-      result.end();
-      resultStored.then(() => done(), done);
-    },
-  });
+  /** The scrub ends after the last whole row paid for (`paid`, or the last before it). */
+  #runOutAt(paid: { rows: number; bytes: number } | undefined): void {
+    if (paid) {
+      this.#allowedBytes = paid.bytes;
+      this.#paidRows = paid.rows;
+    }
+    this.#stopAt = this.#allowedBytes;
+    this.#wake();
+  }
 
-  const heartbeat = setInterval(() => {
-    beat(db, job.id, workerId, paidRows)
-      .then((held) => {
-        if (!held) stop(new Error('the streamed job was taken from its request'));
-      })
-      .catch(() => {});
-  }, BEAT_MS);
-
-  let outcome: Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'> | undefined;
-  let failure: unknown;
-  try {
-    opened = await openCsv(requestBytes());
-    const counting = countCsvRows(countInput(), {
-      phoneColumn: options.phoneCol,
-      header: options.headerRow,
-      onProgress: ({ rows, bytes }) => {
-        boundaries.push({ rows, bytes });
-        wake();
+  /** Where the scrub writes: the response (while its client is there) and the stored result. */
+  #output(): Writable {
+    return new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        if (!this.#started) this.#sendHeaders();
+        this.#resultHash.update(chunk);
+        Promise.all([write(this.#result, chunk), this.#send(chunk)]).then(() => done(), done);
       },
-    }).then(() => {
-      counted = true;
-      wake();
+      final: (done) => {
+        this.#result.end();
+        this.#resultStored.then(() => done(), done);
+      },
     });
-    const charging = charge();
-    // Done once the result is stored, not only written.
-    const scrubbing = bulk.processor
-      .scrubStream(job, scrubInput(), output, abort.signal)
-      .then(async (rows) => {
-        await finished(output);
-        return rows;
-      });
-    // A failure of one stops the others; the credits running out stops only the reading (the
-    // count of the rest of the request is then of no interest), and the scrub ends at the last
-    // row paid for.
-    const failed = (error: unknown) => stop(error instanceof Error ? error : new Error(String(error)));
-    counting.catch((error: unknown) => stopAt === null && failed(error));
-    charging.catch((error: unknown) => !(error instanceof CreditsRanOut) && failed(error));
-    scrubbing.catch(failed);
-    const [countResult, chargeResult, scrubResult] = await Promise.allSettled([
-      counting,
-      charging,
-      scrubbing,
-    ]);
-    if (chargeResult.status === 'rejected' && chargeResult.reason instanceof CreditsRanOut) {
-      if (scrubResult.status === 'fulfilled') outcome = scrubResult.value;
-      else if (paidRows > 0) throw scrubResult.reason;
-      throw chargeResult.reason;
-    }
-    for (const settled of [countResult, chargeResult, scrubResult]) {
-      if (settled.status === 'rejected') throw settled.reason;
-    }
-    outcome = (scrubResult as PromiseFulfilledResult<typeof outcome>).value;
-    await uploadStored;
-  } catch (error) {
-    failure = abort.signal.aborted && abort.signal.reason instanceof ClientGone ? abort.signal.reason : error;
-  } finally {
-    clearInterval(heartbeat);
-    wake();
   }
 
-  const fullOutcome = (rows: NonNullable<typeof outcome>): JobOutcome => ({
-    ...rows,
-    resultKey,
-    uploadSha256: uploadHash.copy().digest('hex'),
-    resultSha256: resultHash.copy().digest('hex'),
-  });
+  #sendHeaders(): void {
+    this.#started = true;
+    const framework = Object.entries(this.hijack()).filter(([, value]) => value !== undefined);
+    this.response.writeHead(200, {
+      ...(Object.fromEntries(framework) as Record<string, string | number | string[]>),
+      'content-type': 'text/csv; charset=utf-8',
+      'cache-control': 'no-store',
+      [JOB_ID_HEADER]: this.job.id,
+    });
+  }
 
-  // A client that went away after the last row, while the result was being stored, did not get
-  // a whole answer: the job is failed like any dropped stream.
-  if (failure === undefined && abort.signal.aborted) failure = abort.signal.reason;
+  /** Writes to the client; done at once when it has gone (the stored result still takes the rows). */
+  #send(chunk: Buffer): Promise<void> {
+    const { response } = this;
+    if (this.#clientLeft || response.destroyed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      response.once('close', resolve);
+      response.write(chunk, () => {
+        response.off('close', resolve);
+        resolve();
+      });
+    });
+  }
 
-  try {
-    if (failure === undefined && outcome) {
-      await settleStreamJob(db, job.id, workerId, fullOutcome(outcome), onJobEnd);
-      await bulk.signals.ended(job.id);
-      response.end();
+  /**
+   * Settles the job. Whole: charged as a queued job. Cut part-way after rows went out: the rows the
+   * scrub finished are charged and their result kept with the failed job; the rest of the file
+   * was not scrubbed or charged. Anything else: failed, every credit given back, nothing kept.
+   */
+  async #end(outcome: ScrubbedRows | undefined, failure: unknown): Promise<void> {
+    if (failure !== undefined || !outcome) return this.#discard(failure);
+    const { db, bulk, blobStore } = this.deps;
+    const stopped = this.#cut === null ? undefined : streamStoppedPartWay(this.#cut, outcome.totalRows);
+    try {
+      await settleStreamJob(db, this.job.id, this.workerId, this.#outcomeOf(outcome), bulk.onJobEnd, stopped);
+    } catch (error) {
+      return this.#discard(error);
+    }
+    await bulk.signals.ended(this.job.id);
+    if (stopped === undefined) {
+      this.response.end();
       return;
     }
-  } catch (error) {
-    failure = error;
+    // The answer is cut off (a broken transfer, not a short file that looks whole), and the part
+    // of the file that arrived is not kept: it is not the customer's file.
+    this.response.destroy();
+    this.request.pause();
+    this.#upload.destroy();
+    await blobStore.delete(this.job.upload_key);
   }
 
-  // Whatever failed, nothing of it is kept and nothing is charged: rows that went out before the
-  // failure are not a whole result (the client may not even have received them all).
-  request.pause();
-  upload.destroy();
-  result.destroy();
-  try {
-    await Promise.allSettled([blobStore.delete(job.upload_key), blobStore.delete(resultKey)]);
-    await failJob(db, job.id, workerId, failureMessage(failure, started), onJobEnd);
-    await bulk.signals.ended(job.id);
-  } finally {
-    // Headers and rows have gone: the response is cut off without its last chunk, so any HTTP
-    // client sees a broken transfer rather than a short file that looks whole.
-    if (started) {
-      await firstBytes;
-      response.destroy();
+  #outcomeOf(rows: ScrubbedRows): JobOutcome {
+    return {
+      ...rows,
+      resultKey: this.#resultKey,
+      uploadSha256: this.#uploadHash.copy().digest('hex'),
+      resultSha256: this.#resultHash.copy().digest('hex'),
+    };
+  }
+
+  /** Fails the job, every credit given back, its files deleted; refuses the request when no row went out. */
+  async #discard(failure: unknown): Promise<void> {
+    const { db, bulk, blobStore } = this.deps;
+    this.request.pause();
+    this.#upload.destroy();
+    this.#result.destroy();
+    try {
+      await Promise.allSettled([blobStore.delete(this.job.upload_key), blobStore.delete(this.#resultKey)]);
+      await failJob(db, this.job.id, this.workerId, failureMessage(failure), bulk.onJobEnd);
+      await bulk.signals.ended(this.job.id);
+    } finally {
+      // Headers and rows have gone: the response is cut off without its last chunk, so any HTTP
+      // client sees a broken transfer rather than a short file that looks whole.
+      if (this.#started) this.response.destroy();
     }
+    if (this.#started) return;
+    if (failure instanceof CreditsRanOut) {
+      throw failure.paused ? planPausedError() : insufficientCredits(failure.need, failure.available);
+    }
+    throw refusalOf(failure);
   }
-  if (started) return;
-  if (failure instanceof CreditsRanOut) {
-    throw failure.paused ? planPausedError() : insufficientCredits(failure.need, failure.available);
-  }
-  throw refusalOf(failure);
 }
 
-/** What the job record says about a failure. */
-function failureMessage(failure: unknown, rowsSent: boolean): string {
+const write = (target: Writable, chunk: Buffer) =>
+  new Promise<void>((resolve, reject) => {
+    target.write(chunk, (error) => (error ? reject(error) : resolve()));
+  });
+
+/** What the job record says about a failure that kept nothing. */
+function failureMessage(failure: unknown): string {
   if (failure instanceof ClientGone) return STREAM_LOST_ERROR;
   if (failure instanceof CreditsRanOut) {
     if (failure.paused) return 'Your plan was paused while the file streamed: nothing was charged.';
-    return rowsSent
-      ? STREAM_CREDITS_RAN_OUT
-      : `Not enough credits for the first ${failure.need.toLocaleString('en-US')} records (the account has ${failure.available.toLocaleString('en-US')}): nothing was scrubbed or charged.`;
+    return `Not enough credits for the first ${failure.need.toLocaleString('en-US')} records (the account has ${failure.available.toLocaleString('en-US')}): nothing was scrubbed or charged.`;
   }
   if (failure instanceof UnprocessableFile) return `${failure.message} Your credits were given back.`;
   if (failure instanceof CsvError)

@@ -16,7 +16,9 @@ export function fileStatement(
     throw new ApiError(
       'conflict',
       job.status === 'failed'
-        ? 'This job failed: nothing was scrubbed, so there is nothing to prove.'
+        ? job.result_key === null
+          ? 'This job failed: nothing was scrubbed, so there is nothing to prove.'
+          : 'This job stopped part-way: its result holds only the first rows of the file, so no proof of the file is signed.'
         : `This job is ${job.status.replace('_', ' ')}: its proof is ready once it has completed.`,
     );
   }

@@ -139,8 +139,8 @@ export function registerFiles({
 
   registry.add(routes.downloadResult, async ({ params, query, reply }) => {
     const job = await getJobByReference(db, params.file_reference);
-    if (job.status !== 'completed' || job.result_key === null)
-      throw new ApiError('results_not_ready', messages.resultsNotReady);
+    // Completed, or a streamed job cut off part-way: the result of the rows it scrubbed.
+    if (job.result_key === null) throw new ApiError('results_not_ready', messages.resultsNotReady);
     const result = await blobStore.read(job.result_key);
     if (!result) throw new ApiError('file_not_found', messages.noFileFound);
     reply
