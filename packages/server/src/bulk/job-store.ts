@@ -540,9 +540,10 @@ export type Reservation =
   | { ok: false; available: number; reason: 'credits' | 'paused' | 'lost' };
 
 /**
- * Charges a streamed job for rows before they are scrubbed: `want` credits (a block ahead), or as
- * many as the balance holds when that is short, but never fewer than `need` (the rows counted and
- * not yet paid for): short of `need`, nothing is charged and the answer says so. An unlimited
+ * Charges a streamed job for rows before they are scrubbed: `want` credits (a block ahead), but
+ * never fewer than `need` (the rows counted and not yet paid for), and ahead of `need` at most
+ * half of what the balance holds beyond it: short of `need`, nothing is charged and the answer
+ * says so. An unlimited
  * account is charged nothing. Also proves the request alive (the heartbeat).
  */
 export async function reserveStreamCredits(
@@ -564,10 +565,13 @@ export async function reserveStreamCredits(
       .forUpdate()
       .executeTakeFirstOrThrow();
     if (profile.plan_status === 'paused') return { ok: false, available: profile.credits, reason: 'paused' };
-    const charge = hasUnlimited(profile) ? 0 : Math.min(Math.max(want, need), profile.credits);
-    if (!hasUnlimited(profile) && charge < need) {
+    if (!hasUnlimited(profile) && profile.credits < need) {
       return { ok: false, available: profile.credits, reason: 'credits' };
     }
+    // Ahead of the rows counted, at most half of what the balance holds beyond them: the account's
+    // other jobs and streams keep the rest.
+    const ahead = Math.min(Math.max(want - need, 0), Math.floor((profile.credits - need) / 2));
+    const charge = hasUnlimited(profile) ? 0 : need + ahead;
     if (charge > 0) {
       await applyLedgerEntry(trx, {
         profileId: job.profile_id,

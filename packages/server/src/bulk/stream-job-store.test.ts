@@ -47,20 +47,27 @@ describe.each(testDatabases())('streamed jobs in the job table on $kind', ({ ope
       'stream:one',
     );
 
-  it('charges a block ahead, as much as the balance holds, and refuses short of what was counted', async () => {
+  it('charges a block ahead, at most half of the balance beyond what was counted, and refuses short of that', async () => {
     const job = await start();
+    // 1,000 held: the 300 counted, and ahead of them half of the 700 beyond (a block of 800 asked).
     expect(await reserveStreamCredits(database.db, job.id, 'stream:one', 300, 800, 0)).toEqual({
       ok: true,
-      credits: 800,
+      credits: 650,
     });
-    // 200 left: a block of 800 is cut to what there is, never below what was counted.
+    // 350 left: the 150 counted and half of the 200 beyond.
     expect(await reserveStreamCredits(database.db, job.id, 'stream:one', 150, 800, 300)).toEqual({
       ok: true,
-      credits: 1_000,
+      credits: 900,
     });
-    expect(await reserveStreamCredits(database.db, job.id, 'stream:one', 1, 800, 1_000)).toMatchObject({
+    // 100 left: never below what was counted, and then all of it.
+    expect(await reserveStreamCredits(database.db, job.id, 'stream:one', 101, 800, 650)).toMatchObject({
       ok: false,
       reason: 'credits',
+      available: 100,
+    });
+    expect(await reserveStreamCredits(database.db, job.id, 'stream:one', 100, 800, 650)).toEqual({
+      ok: true,
+      credits: 1_000,
     });
     expect((await ledgerTotals(database.db, profileId)).balance).toBe(0);
   });

@@ -259,6 +259,22 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     await expectPartOf(done, headers, [400, 3], profileId, 120);
   });
 
+  it('runs two streams at once on a balance that pays for both, as two queued jobs would', async () => {
+    const { headers, profileId } = await account(1_000);
+    const [first, second] = await Promise.all([
+      stream(headers, slowly(leadFile(400, 8), 50, 10)),
+      stream(headers, slowly(leadFile(400, 9), 50, 10)),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await Promise.all([first.arrayBuffer(), second.arrayBuffer()]);
+    const jobs = await Promise.all(
+      [first, second].map((res) => job(headers, res.headers.get(JOB_ID_HEADER)!)),
+    );
+    expect(jobs.map((done) => done.status)).toEqual(['completed', 'completed']);
+    const paid = jobs.reduce((sum, done) => sum + done.credits_charged - done.credits_reversed, 0);
+    expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(1_000 - paid);
+  });
+
   it('refuses with 402 before any row when the account has no credits, and charges nothing', async () => {
     const { headers, profileId } = await account(0);
     const res = await stream(headers, leadFile(50));
