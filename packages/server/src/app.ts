@@ -86,96 +86,37 @@ export async function buildApp({
   tokenVerifier,
   referenceData = ReferenceData.sample(),
 }: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    loggerInstance: (logger || undefined) as FastifyBaseLogger | undefined,
-    bodyLimit: config.maxBodyBytes,
-    genReqId: () => randomUUID(),
-    // A hop count, as a function: Fastify's types take booleans, address lists and functions.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
-    frameworkErrors,
-    clientErrorHandler,
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  installSecurityHeaders(app);
-  installErrorHandler(app);
-  installJsonBody(app);
-  installCsvBody(app);
-  installNulGuard(app);
-  await installCors(app, config);
-  const rateLimits = new RateLimitGate(
-    new SharedRateLimiter(new RateLimitStore(database.db)),
-    config.rateLimits,
-  );
-  // Before every route, the identity protocol and the dashboard's files: an address is counted
-  // first. Not the operator channel, nor the built-in payment provider the service itself calls.
-  app.addHook('onRequest', async (request, reply) => {
-    if (
-      request.url.startsWith(`${LOCAL_CONTROL_PREFIX}/`) ||
-      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`)
-    )
-      return;
-    await rateLimits.admitAddress(request, reply);
-  });
+  const app = createFastify(config, logger);
+  await installHttpHooks(app, config);
+  const rateLimits = installAddressLimits(app, config, database);
 
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);
   const identity = await setUpIdentity(app, { config, database, logger, mailer, publicUrl });
   const blobStore = await setUpBlobStore(app, config, publicUrl);
-  // Built per token: the built-in pool's issuer carries the listening port, known only once listening.
-  const builtInVerifier: TokenVerifier | null =
-    identity &&
-    ((token) =>
-      createTokenVerifier({ issuer: identity.issuer, audience: identity.clientId, jwks: identity.keySet })(
-        token,
-      ));
-
   const apiKeyOwners = new ApiKeyOwners(database.db, config.apiKeyCacheSeconds);
   const actAsTokens = new ActAsTokens(database.db);
-  const actAsRecorder = new ActAsRecorder(app, database, actAsTokens, logger);
-  const authenticator = new Authenticator({
-    db: database.db,
+  const authenticator = createAuthenticator(app, {
+    config,
+    database,
+    logger,
+    tokenVerifier,
+    identity,
     apiKeyOwners,
-    verifier: tokenVerifier === undefined ? (verifierFromConfig(config) ?? builtInVerifier) : tokenVerifier,
-    adminEmails: config.adminEmails,
     actAsTokens,
-    onIdentified: actAsRecorder.identified,
-    onActAsRefused: actAsRecorder.refused,
   });
   const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db), rateLimits);
   const suppressionLists = await SuppressionLists.open(database, logger);
   app.addHook('onClose', () => suppressionLists.close());
-  const bulk = await setUpBulk({
+  const { bulk, webhooks } = await setUpJobs(app, {
+    config,
     database,
+    logger,
     blobStore,
     referenceData,
     suppressionLists,
     mailer,
     publicUrl,
-    logger,
-    runWorker: config.runBulkWorker,
-    requireDnc: config.requireDnc,
-    scrubThreads: config.scrubThreads,
-    unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
-    onJobEnd: jobEventRecorder(publicUrl, config.webhooks.retryForSeconds),
-  });
-  const webhooks = setUpWebhooks({
-    database,
-    settings: config.webhooks,
-    logger,
-    signals: bulk.signals,
-    runDeliverer: config.runBulkWorker,
-  });
-  // The deliverer stops before the signals it listens to.
-  app.addHook('onClose', async () => {
-    await webhooks.close();
-    await bulk.close();
   });
   const paymentsSetup = await setUpPayments(app, {
     settings: config.payments,
@@ -204,11 +145,148 @@ export async function buildApp({
     payments: createPaymentServices(app, paymentsSetup, database, mailer, publicUrl),
     proofSigner: await setUpProofSigner(config, publicUrl),
   };
-  for (const register of routeModules) register(context);
-  // The operator channel (`/_local/`, embedded database only): not part of the public API.
-  setUpLocalControl(app, config, database);
-  await setUpDashboard(app, config);
-  registry.installNotFoundHandler();
+  await registerRoutes(app, context);
   await app.ready();
   return app;
+}
+
+function createFastify(config: ServerConfig, logger: Logger | false): FastifyInstance {
+  return Fastify({
+    loggerInstance: (logger || undefined) as FastifyBaseLogger | undefined,
+    bodyLimit: config.maxBodyBytes,
+    genReqId: () => randomUUID(),
+    // A hop count, as a function: Fastify's types take booleans, address lists and functions.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    frameworkErrors,
+    clientErrorHandler,
+  });
+}
+
+/** What every request and answer goes through: schemas, headers, errors, body parsers, CORS. */
+async function installHttpHooks(app: FastifyInstance, config: ServerConfig): Promise<void> {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installSecurityHeaders(app);
+  installErrorHandler(app);
+  installJsonBody(app);
+  installCsvBody(app);
+  installNulGuard(app);
+  await installCors(app, config);
+}
+
+/** The rate limits, counted in the database: a client address's here, an API key's and an account's in the registry. */
+function installAddressLimits(
+  app: FastifyInstance,
+  config: ServerConfig,
+  database: DatabaseHandle,
+): RateLimitGate {
+  const rateLimits = new RateLimitGate(
+    new SharedRateLimiter(new RateLimitStore(database.db)),
+    config.rateLimits,
+  );
+  // Before every route, the identity protocol and the dashboard's files: an address is counted
+  // first. Not the operator channel, nor the built-in payment provider the service itself calls.
+  app.addHook('onRequest', async (request, reply) => {
+    if (
+      request.url.startsWith(`${LOCAL_CONTROL_PREFIX}/`) ||
+      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`)
+    )
+      return;
+    await rateLimits.admitAddress(request, reply);
+  });
+  return rateLimits;
+}
+
+/** Works out who calls: API keys, ID tokens (the configured Cognito pool's or the built-in one's), act-as tokens. */
+function createAuthenticator(
+  app: FastifyInstance,
+  {
+    config,
+    database,
+    logger,
+    tokenVerifier,
+    identity,
+    apiKeyOwners,
+    actAsTokens,
+  }: Pick<AppOptions, 'config' | 'database' | 'logger' | 'tokenVerifier'> &
+    Pick<ServerContext, 'identity' | 'apiKeyOwners' | 'actAsTokens'>,
+): Authenticator {
+  // Built per token: the built-in pool's issuer carries the listening port, known only once listening.
+  const builtInVerifier: TokenVerifier | null =
+    identity &&
+    ((token) =>
+      createTokenVerifier({ issuer: identity.issuer, audience: identity.clientId, jwks: identity.keySet })(
+        token,
+      ));
+  const actAsRecorder = new ActAsRecorder(app, database, actAsTokens, logger);
+  return new Authenticator({
+    db: database.db,
+    apiKeyOwners,
+    verifier: tokenVerifier === undefined ? (verifierFromConfig(config) ?? builtInVerifier) : tokenVerifier,
+    adminEmails: config.adminEmails,
+    actAsTokens,
+    onIdentified: actAsRecorder.identified,
+    onActAsRefused: actAsRecorder.refused,
+  });
+}
+
+/** The bulk job queue and its worker, and the webhooks told of jobs' ends; both stopped on close. */
+async function setUpJobs(
+  app: FastifyInstance,
+  {
+    config,
+    database,
+    logger,
+    blobStore,
+    referenceData,
+    suppressionLists,
+    mailer,
+    publicUrl,
+  }: Pick<
+    ServerContext,
+    'config' | 'database' | 'blobStore' | 'referenceData' | 'suppressionLists' | 'mailer' | 'publicUrl'
+  > & { logger: Logger | false },
+): Promise<Pick<ServerContext, 'bulk' | 'webhooks'>> {
+  const bulk = await setUpBulk({
+    database,
+    blobStore,
+    referenceData,
+    suppressionLists,
+    mailer,
+    publicUrl,
+    logger,
+    runWorker: config.runBulkWorker,
+    requireDnc: config.requireDnc,
+    scrubThreads: config.scrubThreads,
+    unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
+    onJobEnd: jobEventRecorder(publicUrl, config.webhooks.retryForSeconds),
+  });
+  const webhooks = setUpWebhooks({
+    database,
+    settings: config.webhooks,
+    logger,
+    signals: bulk.signals,
+    runDeliverer: config.runBulkWorker,
+  });
+  // The deliverer stops before the signals it listens to.
+  app.addHook('onClose', async () => {
+    await webhooks.close();
+    await bulk.close();
+  });
+  return { bulk, webhooks };
+}
+
+/** The contract's routes, then the operator channel and the dashboard; anything else is a 404 or 405. */
+async function registerRoutes(app: FastifyInstance, context: ServerContext): Promise<void> {
+  for (const register of routeModules) register(context);
+  // The operator channel (`/_local/`, embedded database only): not part of the public API.
+  setUpLocalControl(app, context.config, context.database);
+  await setUpDashboard(app, context.config);
+  context.registry.installNotFoundHandler();
 }

@@ -331,38 +331,9 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<ServerConfig> = {},
 ): ServerConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ConfigError(`Invalid settings: ${problems}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(env);
+  refuseConflictingSettings(e);
   const dataDir = e.SCRUB_DATA_DIR ?? join(process.cwd(), '.data');
-  if (Boolean(e.SCRUB_COGNITO_USER_POOL_ID) !== Boolean(e.SCRUB_COGNITO_CLIENT_ID)) {
-    throw new ConfigError(
-      'Invalid settings: SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID go together; set both or neither',
-    );
-  }
-  if (e.SCRUB_COGNITO_DOMAIN && !e.SCRUB_COGNITO_USER_POOL_ID) {
-    throw new ConfigError(
-      'Invalid settings: SCRUB_COGNITO_DOMAIN is the hosted sign-in of an Amazon Cognito pool: set SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID too',
-    );
-  }
-  if (e.SCRUB_S3_BUCKET ? !e.SCRUB_S3_REGION : e.SCRUB_S3_REGION || e.SCRUB_S3_ENDPOINT) {
-    throw new ConfigError(
-      'Invalid settings: SCRUB_S3_BUCKET and SCRUB_S3_REGION go together (SCRUB_S3_ENDPOINT only with them); set both, or neither to keep files in the data directory',
-    );
-  }
-  if (e.SCRUB_UNSUBMITTED_JOB_TTL_SECONDS < e.SCRUB_UPLOAD_URL_TTL_SECONDS) {
-    throw new ConfigError(
-      'Invalid settings: SCRUB_UNSUBMITTED_JOB_TTL_SECONDS must be at least SCRUB_UPLOAD_URL_TTL_SECONDS: a job must outlive its upload URL',
-    );
-  }
-  if (e.NODE_ENV === 'production' && !e.SCRUB_COGNITO_USER_POOL_ID) {
-    throw new ConfigError(
-      'Invalid settings: NODE_ENV=production needs an Amazon Cognito user pool (SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID); the built-in identity provider is for local use only',
-    );
-  }
   return {
     host: e.SCRUB_HOST,
     port: e.SCRUB_PORT,
@@ -376,26 +347,8 @@ export function loadConfig(
     maxUploadBytes: e.SCRUB_MAX_UPLOAD_BYTES,
     uploadUrlTtlSeconds: e.SCRUB_UPLOAD_URL_TTL_SECONDS,
     unsubmittedJobs: { ttlSeconds: e.SCRUB_UNSUBMITTED_JOB_TTL_SECONDS, max: e.SCRUB_MAX_UNSUBMITTED_JOBS },
-    blobStore:
-      e.SCRUB_S3_BUCKET && e.SCRUB_S3_REGION
-        ? {
-            kind: 's3',
-            bucket: e.SCRUB_S3_BUCKET,
-            region: e.SCRUB_S3_REGION,
-            endpoint: e.SCRUB_S3_ENDPOINT ?? null,
-            forcePathStyle: e.SCRUB_S3_FORCE_PATH_STYLE,
-          }
-        : { kind: 'local', dir: join(dataDir, 'files') },
-    cognito:
-      e.SCRUB_COGNITO_USER_POOL_ID && e.SCRUB_COGNITO_CLIENT_ID
-        ? {
-            // A pool id starts with its region: us-east-1_AbCdEf123.
-            region: e.SCRUB_COGNITO_REGION ?? e.SCRUB_COGNITO_USER_POOL_ID.split('_')[0]!,
-            userPoolId: e.SCRUB_COGNITO_USER_POOL_ID,
-            clientId: e.SCRUB_COGNITO_CLIENT_ID,
-            hostedDomain: e.SCRUB_COGNITO_DOMAIN ?? null,
-          }
-        : null,
+    blobStore: blobStoreOf(e, dataDir),
+    cognito: cognitoOf(e),
     adminEmails: e.SCRUB_ADMIN_EMAILS,
     publicUrl: e.SCRUB_PUBLIC_URL ?? null,
     corsOrigins: e.SCRUB_CORS_ORIGINS,
@@ -434,4 +387,71 @@ export function loadConfig(
     },
     ...overrides,
   };
+}
+
+type Env = z.output<typeof EnvSchema>;
+
+/** The environment read by the schema; every setting that cannot be read is named at once. */
+function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid settings: ${problems}`);
+  }
+  return parsed.data;
+}
+
+/** Settings each readable alone that cannot go together. */
+function refuseConflictingSettings(e: Env): void {
+  if (Boolean(e.SCRUB_COGNITO_USER_POOL_ID) !== Boolean(e.SCRUB_COGNITO_CLIENT_ID)) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID go together; set both or neither',
+    );
+  }
+  if (e.SCRUB_COGNITO_DOMAIN && !e.SCRUB_COGNITO_USER_POOL_ID) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_COGNITO_DOMAIN is the hosted sign-in of an Amazon Cognito pool: set SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID too',
+    );
+  }
+  if (e.SCRUB_S3_BUCKET ? !e.SCRUB_S3_REGION : e.SCRUB_S3_REGION || e.SCRUB_S3_ENDPOINT) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_S3_BUCKET and SCRUB_S3_REGION go together (SCRUB_S3_ENDPOINT only with them); set both, or neither to keep files in the data directory',
+    );
+  }
+  if (e.SCRUB_UNSUBMITTED_JOB_TTL_SECONDS < e.SCRUB_UPLOAD_URL_TTL_SECONDS) {
+    throw new ConfigError(
+      'Invalid settings: SCRUB_UNSUBMITTED_JOB_TTL_SECONDS must be at least SCRUB_UPLOAD_URL_TTL_SECONDS: a job must outlive its upload URL',
+    );
+  }
+  if (e.NODE_ENV === 'production' && !e.SCRUB_COGNITO_USER_POOL_ID) {
+    throw new ConfigError(
+      'Invalid settings: NODE_ENV=production needs an Amazon Cognito user pool (SCRUB_COGNITO_USER_POOL_ID and SCRUB_COGNITO_CLIENT_ID); the built-in identity provider is for local use only',
+    );
+  }
+}
+
+/** An S3 bucket when one is set, else `<dataDir>/files`. */
+function blobStoreOf(e: Env, dataDir: string): BlobStoreTarget {
+  return e.SCRUB_S3_BUCKET && e.SCRUB_S3_REGION
+    ? {
+        kind: 's3',
+        bucket: e.SCRUB_S3_BUCKET,
+        region: e.SCRUB_S3_REGION,
+        endpoint: e.SCRUB_S3_ENDPOINT ?? null,
+        forcePathStyle: e.SCRUB_S3_FORCE_PATH_STYLE,
+      }
+    : { kind: 'local', dir: join(dataDir, 'files') };
+}
+
+/** The Amazon Cognito pool whose tokens the API accepts, or null for the built-in pool. */
+function cognitoOf(e: Env): ServerConfig['cognito'] {
+  return e.SCRUB_COGNITO_USER_POOL_ID && e.SCRUB_COGNITO_CLIENT_ID
+    ? {
+        // A pool id starts with its region: us-east-1_AbCdEf123.
+        region: e.SCRUB_COGNITO_REGION ?? e.SCRUB_COGNITO_USER_POOL_ID.split('_')[0]!,
+        userPoolId: e.SCRUB_COGNITO_USER_POOL_ID,
+        clientId: e.SCRUB_COGNITO_CLIENT_ID,
+        hostedDomain: e.SCRUB_COGNITO_DOMAIN ?? null,
+      }
+    : null;
 }

@@ -19,6 +19,10 @@ import {
 import { invalidRequest, LocalStripeError, type StripeErrorBody } from './stripe-error.js';
 import { signWebhook } from './webhook-signature.js';
 
+// Over 500 lines, kept whole: the LocalStripe class is the one request pipeline of the built-in
+// provider (API keys, the route table, idempotency, one transaction per operation, expansion) and
+// the webhook deliveries of the events it records; they share its database, timer and state.
+
 /** The API version this provider answers as: the one `stripe` 23.x sends. */
 export const LOCAL_API_VERSION = '2026-10-28.endive';
 

@@ -41,23 +41,7 @@ export interface RecordedRefund {
  */
 export async function recordRefund(db: Kysely<Database>, input: RefundRecordInput): Promise<RecordedRefund> {
   return db.transaction().execute(async (trx) => {
-    const purchase = await trx
-      .selectFrom('purchases')
-      .innerJoin('profiles', 'profiles.id', 'purchases.profile_id')
-      .select([
-        'purchases.id',
-        'purchases.profile_id',
-        'purchases.plan_name',
-        'purchases.amount_cents',
-        'purchases.credits',
-        'purchases.bonus_credits',
-        'purchases.refunded_cents',
-        'profiles.email',
-        'profiles.credits as balance',
-      ])
-      .where('purchases.id', '=', input.purchaseId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const purchase = await lockPurchase(trx, input.purchaseId);
     const existing = await trx
       .selectFrom('refunds')
       .selectAll()
@@ -84,15 +68,7 @@ export async function recordRefund(db: Kysely<Database>, input: RefundRecordInpu
       };
     }
     const refundedCents = Math.min(purchase.amount_cents, purchase.refunded_cents + input.amountCents);
-    const granted = purchase.credits + purchase.bonus_credits;
-    const { due: dueBefore } = await trx
-      .selectFrom('refunds')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('credits_due'), eb.lit(0)).as('due'))
-      .where('purchase_id', '=', purchase.id)
-      .executeTakeFirstOrThrow();
-    const dueTotal =
-      purchase.amount_cents > 0 ? Math.round((granted * refundedCents) / purchase.amount_cents) : 0;
-    const creditsDue = Math.max(0, dueTotal - Number(dueBefore));
+    const creditsDue = await creditsDueFor(trx, purchase, refundedCents);
     let balance = purchase.balance;
     const creditsTaken = Math.min(creditsDue, balance);
     if (creditsTaken > 0) {
@@ -125,22 +101,7 @@ export async function recordRefund(db: Kysely<Database>, input: RefundRecordInpu
       .set({ refunded_cents: refundedCents })
       .where('id', '=', purchase.id)
       .execute();
-    if (input.admin) {
-      await recordAudit(trx, {
-        actor: input.admin,
-        subject: { profileId: purchase.profile_id, email: purchase.email },
-        action: 'purchase.refund',
-        detail: {
-          purchase_id: purchase.id,
-          refund_id: input.providerRefundId,
-          amount: input.amountCents / 100,
-          reason: input.reason,
-          credits_taken: creditsTaken,
-          credits_shortfall: creditsShortfall,
-        },
-        requestId: input.requestId,
-      });
-    }
+    if (input.admin) await auditRefund(trx, input, input.admin, purchase, { creditsTaken, creditsShortfall });
     return {
       ...base,
       refundId: input.providerRefundId,
@@ -153,5 +114,69 @@ export async function recordRefund(db: Kysely<Database>, input: RefundRecordInpu
       balance,
       created: true,
     };
+  });
+}
+
+/** The purchase and its account's balance, locked until the refund is recorded. */
+function lockPurchase(trx: Kysely<Database>, purchaseId: string) {
+  return trx
+    .selectFrom('purchases')
+    .innerJoin('profiles', 'profiles.id', 'purchases.profile_id')
+    .select([
+      'purchases.id',
+      'purchases.profile_id',
+      'purchases.plan_name',
+      'purchases.amount_cents',
+      'purchases.credits',
+      'purchases.bonus_credits',
+      'purchases.refunded_cents',
+      'profiles.email',
+      'profiles.credits as balance',
+    ])
+    .where('purchases.id', '=', purchaseId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+type LockedPurchase = Awaited<ReturnType<typeof lockPurchase>>;
+
+/** The credits this refund takes back: the purchase's share for all the money refunded, less earlier refunds'. */
+async function creditsDueFor(
+  trx: Kysely<Database>,
+  purchase: LockedPurchase,
+  refundedCents: number,
+): Promise<number> {
+  const granted = purchase.credits + purchase.bonus_credits;
+  const { due: dueBefore } = await trx
+    .selectFrom('refunds')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('credits_due'), eb.lit(0)).as('due'))
+    .where('purchase_id', '=', purchase.id)
+    .executeTakeFirstOrThrow();
+  const dueTotal =
+    purchase.amount_cents > 0 ? Math.round((granted * refundedCents) / purchase.amount_cents) : 0;
+  return Math.max(0, dueTotal - Number(dueBefore));
+}
+
+/** An admin's refund in the audit log. */
+async function auditRefund(
+  trx: Kysely<Database>,
+  input: RefundRecordInput,
+  admin: NonNullable<RefundRecordInput['admin']>,
+  purchase: LockedPurchase,
+  { creditsTaken, creditsShortfall }: { creditsTaken: number; creditsShortfall: number },
+): Promise<void> {
+  await recordAudit(trx, {
+    actor: admin,
+    subject: { profileId: purchase.profile_id, email: purchase.email },
+    action: 'purchase.refund',
+    detail: {
+      purchase_id: purchase.id,
+      refund_id: input.providerRefundId,
+      amount: input.amountCents / 100,
+      reason: input.reason,
+      credits_taken: creditsTaken,
+      credits_shortfall: creditsShortfall,
+    },
+    requestId: input.requestId,
   });
 }

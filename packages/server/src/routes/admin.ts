@@ -6,23 +6,26 @@ import { clientScope } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ServerContext } from '../context.js';
 import { idempotencyKeyOf } from '../http/idempotency-key.js';
+import type { RouteHandler } from '../http/route-registry.js';
 import { identityAdminFor } from '../identity-admin/setup.js';
 import { listPurchases } from '../payments/purchase-ledger.js';
+
+const call = (principal: Principal, request: { id: string }): AdminCall => ({
+  actor: principal,
+  requestId: request.id,
+});
+
+/** The account named in the path, if the caller may see it (404 otherwise). */
+const target = ({ database }: ServerContext, principal: Principal, params: { user_id: string }) =>
+  findAccount(database.db, params.user_id, clientScope(principal));
 
 /**
  * The admin area: users, their credits and passwords, acting as them, and the audit log. An
  * Agency reaches the routes open to it (the access table's `agency` row) for its own clients only:
  * every account is looked up within the caller's scope.
  */
-export function registerAdmin({
-  registry,
-  database,
-  config,
-  identity,
-  apiKeyOwners,
-  actAsTokens,
-  payments,
-}: ServerContext): void {
+export function registerAdmin(context: ServerContext): void {
+  const { registry, database, config, identity, apiKeyOwners, actAsTokens } = context;
   const { db } = database;
   const admin = new UserAdmin({
     db,
@@ -30,20 +33,13 @@ export function registerAdmin({
     apiKeyOwners,
     actAsTokens,
   });
-  const call = (principal: Principal, request: { id: string }): AdminCall => ({
-    actor: principal,
-    requestId: request.id,
-  });
-  /** The account named in the path, if the caller may see it (404 otherwise). */
-  const target = (principal: Principal, params: { user_id: string }) =>
-    findAccount(db, params.user_id, clientScope(principal));
 
   registry.add(routes.adminListUsers, async ({ principal, query }) =>
     listUsers(db, query, clientScope(principal)),
   );
 
   registry.add(routes.adminGetUser, async ({ principal, params }) =>
-    adminUserInfo(db, await target(principal, params)),
+    adminUserInfo(db, await target(context, principal, params)),
   );
 
   registry.add(routes.adminCreateUser, async ({ principal, request, body }) =>
@@ -51,51 +47,61 @@ export function registerAdmin({
   );
 
   registry.add(routes.adminUpdateUser, async ({ principal, request, params, body }) => {
-    await admin.update(call(principal, request), await target(principal, params), body);
+    await admin.update(call(principal, request), await target(context, principal, params), body);
     return { message: adminMessages.userUpdated };
   });
 
   registry.add(routes.adminDeleteUser, async ({ principal, request, params }) => {
-    await admin.disable(call(principal, request), await target(principal, params));
+    await admin.disable(call(principal, request), await target(context, principal, params));
     return { message: adminMessages.userDisabled };
   });
 
   registry.add(routes.adminEnableUser, async ({ principal, request, params }) => {
-    await admin.enable(call(principal, request), await target(principal, params));
+    await admin.enable(call(principal, request), await target(context, principal, params));
     return { message: adminMessages.userEnabled };
   });
 
   registry.add(routes.adminResetPassword, async ({ principal, request, params, body }) => {
-    await admin.resetPassword(call(principal, request), await target(principal, params), body.password);
+    await admin.resetPassword(
+      call(principal, request),
+      await target(context, principal, params),
+      body.password,
+    );
     return { message: adminMessages.passwordReset };
   });
 
   registry.add(routes.adminSignOutUser, async ({ principal, request, params }) => {
-    await admin.signOut(call(principal, request), await target(principal, params));
+    await admin.signOut(call(principal, request), await target(context, principal, params));
     return { message: adminMessages.signedOut };
   });
 
   registry.add(routes.adminAdjustCredits, async ({ principal, request, params, body }) => {
     const credits = await admin.adjustCredits(
       call(principal, request),
-      await target(principal, params),
+      await target(context, principal, params),
       body,
     );
     return { message: `Credits adjusted by ${body.plan_credits}: the balance is ${credits}.`, credits };
   });
 
   registry.add(routes.adminActAsUser, async ({ principal, request, params }) =>
-    admin.actAs(call(principal, request), await target(principal, params)),
+    admin.actAs(call(principal, request), await target(context, principal, params)),
   );
 
   registry.add(routes.adminListPurchases, async ({ principal, params, query }) => ({
-    purchases: await listPurchases(db, (await target(principal, params)).id, query),
+    purchases: await listPurchases(db, (await target(context, principal, params)).id, query),
   }));
 
-  registry.add(routes.adminRefundPurchase, async ({ principal, request, params, body }) => {
-    const refund = await payments.refunds.refund(
+  registry.add(routes.adminRefundPurchase, adminRefundPurchase(context));
+
+  registry.add(routes.adminListAudit, async ({ query }) => listAudit(db, query));
+}
+
+function adminRefundPurchase(context: ServerContext): RouteHandler<typeof routes.adminRefundPurchase> {
+  return async ({ principal, request, params, body }) => {
+    const refund = await context.payments.refunds.refund(
       call(principal, request),
-      await target(principal, params),
+      await target(context, principal, params),
       params.purchase_id,
       body,
       idempotencyKeyOf(request),
@@ -113,7 +119,5 @@ export function registerAdmin({
       credits_shortfall: refund.creditsShortfall,
       credits: refund.balance,
     };
-  });
-
-  registry.add(routes.adminListAudit, async ({ query }) => listAudit(db, query));
+  };
 }

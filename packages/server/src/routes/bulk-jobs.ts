@@ -4,63 +4,57 @@ import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { UnprocessableFile } from '../bulk/bulk-worker.js';
 import { bulkJobOf, createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
 import { runStreamJob } from '../bulk/stream-job.js';
-import { grantJobUpload } from '../bulk/upload-grant.js';
+import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import type { RouteHandler } from '../http/route-registry.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
 
 /** Bulk jobs: create (upload URL or inline CSV), submit (count, charge, queue), follow. */
-export function registerBulkJobs({
-  registry,
-  database,
-  blobStore,
-  bulk,
-  config,
-  publicUrl,
-  referenceData,
-}: ServerContext): void {
-  const { processor, signals } = bulk;
+export function registerBulkJobs(context: ServerContext): void {
+  const { registry } = context;
+  registry.add(routes.createBulkJob, createBulkJob(context));
+  registry.add(routes.submitBulkJob, submitBulkJob(context));
+  registry.add(routes.quoteBulkJob, quoteBulkJob(context));
+  registry.add(routes.streamBulkJob, streamBulkJob(context));
+  registry.add(routes.getBulkJob, getBulkJob(context));
+}
+
+/** Reads the file; one that cannot be read is a 400 and costs nothing. */
+async function readFile<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof UnprocessableFile) {
+      throw new ApiError(error.reason === 'empty' ? 'csv_empty' : 'bad_request', error.message);
+    }
+    throw error;
+  }
+}
+
+/** Counts the records, charges them and queues the job. */
+async function submit({ database, blobStore, bulk, config }: ServerContext, job: JobRow): Promise<JobRow> {
+  await requireUpload(blobStore, config, job);
+  const records = await readFile(() => bulk.processor.count(job));
+  const queued = await submitJob(database.db, job, records);
+  await bulk.signals.queued();
+  return queued;
+}
+
+/** The caller's bulk job: an existing-file upload is not one (it is submitted at /files/existing). */
+async function getOwnBulkJob({ database }: ServerContext, profileId: string, jobId: string): Promise<JobRow> {
+  const job = await getOwnJob(database.db, profileId, jobId);
+  if (job.file_method === 'upload') throw new ApiError('not_found', `No bulk job ${jobId}.`);
+  return job;
+}
+
+function createBulkJob(context: ServerContext): RouteHandler<typeof routes.createBulkJob> {
+  const { database, blobStore, config, publicUrl } = context;
   const { db } = database;
-
-  /** The uploaded file, checked to be there and within the size limit. */
-  async function requireUpload(job: JobRow): Promise<void> {
-    const stored = await blobStore.stat(job.upload_key);
-    if (!stored) {
-      throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
-    }
-    if (stored.size > config.maxUploadBytes) {
-      throw new ApiError(
-        'payload_too_large',
-        `The file is ${stored.size.toLocaleString('en-US')} bytes; the largest accepted is ${config.maxUploadBytes.toLocaleString('en-US')}.`,
-      );
-    }
-  }
-
-  /** Reads the file; one that cannot be read is a 400 and costs nothing. */
-  async function readFile<T>(read: () => Promise<T>): Promise<T> {
-    try {
-      return await read();
-    } catch (error) {
-      if (error instanceof UnprocessableFile) {
-        throw new ApiError(error.reason === 'empty' ? 'csv_empty' : 'bad_request', error.message);
-      }
-      throw error;
-    }
-  }
-
-  /** Counts the records, charges them and queues the job. */
-  async function submit(job: JobRow): Promise<JobRow> {
-    await requireUpload(job);
-    const records = await readFile(() => processor.count(job));
-    const queued = await submitJob(db, job, records);
-    await signals.queued();
-    return queued;
-  }
-
-  registry.add(routes.createBulkJob, async ({ principal, body }) => {
+  return async ({ principal, body }) => {
     const job = await createJob(db, {
       profileId: principal.profileId,
       fileName: body.file_name,
@@ -73,7 +67,7 @@ export function registerBulkJobs({
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.
       await blobStore.write(job.upload_key, Readable.from([Buffer.from(body.csv_content)]), 'text/csv');
-      const queued = await submit(job);
+      const queued = await submit(context, job);
       return {
         ...bulkJobOf(queued, publicUrl()),
         message: messages.jobQueued,
@@ -86,34 +80,33 @@ export function registerBulkJobs({
       message: 'Job created: PUT the CSV (Content-Type: text/csv) to upload_url, then submit the job.',
       ...(await grantJobUpload(db, blobStore, config, job)),
     };
-  });
+  };
+}
 
-  /** The caller's bulk job: an existing-file upload is not one (it is submitted at /files/existing). */
-  async function getOwnBulkJob(profileId: string, jobId: string): Promise<JobRow> {
-    const job = await getOwnJob(db, profileId, jobId);
-    if (job.file_method === 'upload') throw new ApiError('not_found', `No bulk job ${jobId}.`);
-    return job;
-  }
-
-  registry.add(routes.submitBulkJob, async ({ principal, params }) => {
-    const job = await getOwnBulkJob(principal.profileId, params.job_id);
+function submitBulkJob(context: ServerContext): RouteHandler<typeof routes.submitBulkJob> {
+  return async ({ principal, params }) => {
+    const job = await getOwnBulkJob(context, principal.profileId, params.job_id);
     // Submitting again is answered with the job as it stands, charged once: a client whose first
     // submit timed out can safely send it again.
-    return bulkJobOf(job.status === 'awaiting_upload' ? await submit(job) : job, publicUrl());
-  });
+    const submitted = job.status === 'awaiting_upload' ? await submit(context, job) : job;
+    return bulkJobOf(submitted, context.publicUrl());
+  };
+}
 
-  // What submitting would charge, for the wizard's "Found N phone numbers (requires N credits)".
-  registry.add(routes.quoteBulkJob, async ({ principal, params }) => {
-    const job = await getOwnBulkJob(principal.profileId, params.job_id);
+/** What submitting would charge, for the wizard's "Found N phone numbers (requires N credits)". */
+function quoteBulkJob(context: ServerContext): RouteHandler<typeof routes.quoteBulkJob> {
+  const { database, blobStore, bulk, config } = context;
+  return async ({ principal, params }) => {
+    const job = await getOwnBulkJob(context, principal.profileId, params.job_id);
     if (job.status !== 'awaiting_upload') {
       throw new ApiError(
         'conflict',
         `This job was already submitted and charged ${job.credits_charged} credits.`,
       );
     }
-    await requireUpload(job);
-    const counts = await readFile(() => processor.quote(job));
-    const profile = await getProfile(db, principal.profileId);
+    await requireUpload(blobStore, config, job);
+    const counts = await readFile(() => bulk.processor.quote(job));
+    const profile = await getProfile(database.db, principal.profileId);
     const unlimited = hasUnlimited(profile);
     const required = unlimited ? 0 : counts.records;
     const paused = profile.plan_status === 'paused';
@@ -128,10 +121,18 @@ export function registerBulkJobs({
       sufficient: !paused && profile.credits >= required,
       plan_paused: paused,
     };
-  });
+  };
+}
 
-  // The file in the body, the result in the answer as rows come (bulk/stream-job.ts).
-  registry.add(routes.streamBulkJob, async ({ principal, query, request, reply }) => {
+/** The file in the body, the result in the answer as rows come (bulk/stream-job.ts). */
+function streamBulkJob({
+  database,
+  blobStore,
+  bulk,
+  config,
+  referenceData,
+}: ServerContext): RouteHandler<typeof routes.streamBulkJob> {
+  return async ({ principal, query, request, reply }) => {
     const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
     if (type !== 'text/csv') {
       throw new ApiError(
@@ -148,7 +149,7 @@ export function registerBulkJobs({
     // Scrubbing without a DNC list would call its numbers clean.
     refusePausedChecks(referenceData, config.requireDnc);
     await runStreamJob(
-      { db, blobStore, bulk, maxUploadBytes: config.maxUploadBytes },
+      { db: database.db, blobStore, bulk, maxUploadBytes: config.maxUploadBytes },
       {
         profileId: principal.profileId,
         fileName: query.file_name,
@@ -164,12 +165,17 @@ export function registerBulkJobs({
         return { ...reply.getHeaders(), ...SECURITY_HEADERS, 'x-request-id': request.id };
       },
     );
-  });
+  };
+}
 
-  // With `wait`, a job still queued or processing is answered when it ends, or after `wait`
-  // seconds with its progress: a client learns of the end at once without polling.
-  registry.add(routes.getBulkJob, async ({ principal, params, query, request }) => {
-    const watch = query.wait ? signals.watchEnd(params.job_id) : null;
+/**
+ * With `wait`, a job still queued or processing is answered when it ends, or after `wait`
+ * seconds with its progress: a client learns of the end at once without polling.
+ */
+function getBulkJob({ database, bulk, publicUrl }: ServerContext): RouteHandler<typeof routes.getBulkJob> {
+  const { db } = database;
+  return async ({ principal, params, query, request }) => {
+    const watch = query.wait ? bulk.signals.watchEnd(params.job_id) : null;
     try {
       const job = await getOwnJob(db, principal.profileId, params.job_id);
       if (!watch || !isRunning(job)) return bulkJobOf(job, publicUrl());
@@ -182,5 +188,5 @@ export function registerBulkJobs({
     } finally {
       watch?.stop();
     }
-  });
+  };
 }

@@ -3,6 +3,7 @@ import { type DncChange, type DncRejected, type DncSummary, routes } from '@scru
 import { ImportError, importDncCsv, parsePhone } from '@scrub/engine';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
+import type { RouteHandler } from '../http/route-registry.js';
 import { INTERNAL_LIST } from '../suppression/suppression-lists.js';
 import {
   addSuppressedNumbers,
@@ -31,52 +32,61 @@ function readNumbers(inputs: readonly string[]): { numbers: number[]; rejected: 
  * The account's own suppression list (internal DNC): add, remove, import, list, export. Every
  * change is announced to every process, so the next check anywhere counts it.
  */
-export function registerDnc({ registry, database, referenceData, suppressionLists }: ServerContext): void {
+export function registerDnc(context: ServerContext): void {
+  const { registry, database } = context;
   const { db } = database;
 
-  async function summaryOf(profileId: string): Promise<DncSummary> {
-    const { count, updatedAt } = await suppressionSummary(db, profileId);
-    return {
-      count,
-      operator_count: referenceData.current().internal?.get(profileId)?.size ?? 0,
-      updated_at: updatedAt?.toISOString() ?? null,
-      list_name: INTERNAL_LIST,
-    };
-  }
-
-  async function changeOf(
-    profileId: string,
-    changed: number,
-    unchanged: number,
-    rejected: DncRejected[],
-    rejectedCount = rejected.length,
-  ): Promise<DncChange> {
-    if (changed > 0) await suppressionLists.changed(profileId);
-    return {
-      changed,
-      unchanged,
-      rejected,
-      rejected_count: rejectedCount,
-      summary: await summaryOf(profileId),
-    };
-  }
-
-  registry.add(routes.getDncSummary, async ({ principal }) => summaryOf(principal.profileId));
+  registry.add(routes.getDncSummary, async ({ principal }) => summaryOf(context, principal.profileId));
 
   registry.add(routes.addDncNumbers, async ({ principal, body }) => {
     const { numbers, rejected } = readNumbers(body.numbers);
     const added = numbers.length === 0 ? 0 : await addSuppressedNumbers(db, principal.profileId, numbers);
-    return changeOf(principal.profileId, added, numbers.length - added, rejected);
+    return changeOf(context, principal.profileId, added, numbers.length - added, rejected);
   });
 
   registry.add(routes.removeDncNumbers, async ({ principal, body }) => {
     const { numbers, rejected } = readNumbers(body.numbers);
     const removed =
       numbers.length === 0 ? 0 : await removeSuppressedNumbers(db, principal.profileId, numbers);
-    return changeOf(principal.profileId, removed, numbers.length - removed, rejected);
+    return changeOf(context, principal.profileId, removed, numbers.length - removed, rejected);
   });
 
-  registry.add(routes.importDncList, async ({ principal, body }) => {
+  registry.add(routes.importDncList, importDncList(context));
+  registry.add(routes.listDncNumbers, listDncNumbers(context));
+  registry.add(routes.exportDncList, exportDncList(context));
+}
+
+async function summaryOf({ database, referenceData }: ServerContext, profileId: string): Promise<DncSummary> {
+  const { count, updatedAt } = await suppressionSummary(database.db, profileId);
+  return {
+    count,
+    operator_count: referenceData.current().internal?.get(profileId)?.size ?? 0,
+    updated_at: updatedAt?.toISOString() ?? null,
+    list_name: INTERNAL_LIST,
+  };
+}
+
+async function changeOf(
+  context: ServerContext,
+  profileId: string,
+  changed: number,
+  unchanged: number,
+  rejected: DncRejected[],
+  rejectedCount = rejected.length,
+): Promise<DncChange> {
+  if (changed > 0) await context.suppressionLists.changed(profileId);
+  return {
+    changed,
+    unchanged,
+    rejected,
+    rejected_count: rejectedCount,
+    summary: await summaryOf(context, profileId),
+  };
+}
+
+function importDncList(context: ServerContext): RouteHandler<typeof routes.importDncList> {
+  const { db } = context.database;
+  return async ({ principal, body }) => {
     let imported: Awaited<ReturnType<typeof importDncCsv>>;
     try {
       // Bytes, never the string itself: the importer reads a string as a file's path.
@@ -106,15 +116,24 @@ export function registerDnc({ registry, database, referenceData, suppressionList
     const profileId = principal.profileId;
     if (body.mode === 'replace') {
       const { added, removed } = await replaceSuppressedNumbers(db, profileId, numbers);
-      return changeOf(profileId, added + removed, numbers.length - added, rejected, report.problemCount);
+      return changeOf(
+        context,
+        profileId,
+        added + removed,
+        numbers.length - added,
+        rejected,
+        report.problemCount,
+      );
     }
     const added = await addSuppressedNumbers(db, profileId, numbers);
-    return changeOf(profileId, added, numbers.length - added, rejected, report.problemCount);
-  });
+    return changeOf(context, profileId, added, numbers.length - added, rejected, report.problemCount);
+  };
+}
 
-  registry.add(routes.listDncNumbers, async ({ principal, query }) => {
+function listDncNumbers({ database }: ServerContext): RouteHandler<typeof routes.listDncNumbers> {
+  return async ({ principal, query }) => {
     const digits = (query.search ?? '').replace(/\D/g, '');
-    const { rows, total } = await listSuppressedNumbers(db, principal.profileId, {
+    const { rows, total } = await listSuppressedNumbers(database.db, principal.profileId, {
       page: query.page,
       limit: query.limit,
       digits,
@@ -125,13 +144,15 @@ export function registerDnc({ registry, database, referenceData, suppressionList
       total_pages: Math.max(1, Math.ceil(total / query.limit)),
       total_count: total,
     };
-  });
+  };
+}
 
-  registry.add(routes.exportDncList, async ({ principal, reply }) => {
+function exportDncList({ database }: ServerContext): RouteHandler<typeof routes.exportDncList> {
+  return async ({ principal, reply }) => {
     const profileId = principal.profileId;
     async function* csv() {
       yield 'phone_number,added_at\n';
-      for await (const batch of suppressedEntries(db, profileId)) {
+      for await (const batch of suppressedEntries(database.db, profileId)) {
         yield batch.map((entry) => `${e164(entry.number)},${entry.addedAt.toISOString()}\n`).join('');
       }
     }
@@ -139,5 +160,5 @@ export function registerDnc({ registry, database, referenceData, suppressionList
       .type('text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="suppression-list.csv"');
     return Readable.from(csv());
-  });
+  };
 }

@@ -14,10 +14,11 @@ import {
   listSubmittedJobs,
 } from '../bulk/job-store.js';
 import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
-import { grantJobUpload } from '../bulk/upload-grant.js';
+import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { RateLimiter } from '../http/rate-limiter.js';
+import type { RouteHandler } from '../http/route-registry.js';
 import { fileStatement } from '../proof/file-statement.js';
 
 /** Mails of files an account may ask for in an hour (each request sends to at most 5 addresses). */
@@ -46,39 +47,46 @@ function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
 }
 
 /** The export page's list, the public file page, both downloads, and Upload Existing Files. */
-export function registerFiles({
-  registry,
-  database,
-  blobStore,
-  config,
-  publicUrl,
-  mailer,
-  proofSigner,
-}: ServerContext): void {
+export function registerFiles(context: ServerContext): void {
+  const { registry, database, publicUrl } = context;
   const { db } = database;
+  registry.add(routes.createExistingFile, createExistingFile(context));
+  registry.add(routes.submitExistingFile, async ({ principal, params }) =>
+    fileViewOf(
+      await storeExisting(context, await getOwnJob(db, principal.profileId, params.job_id)),
+      publicUrl(),
+    ),
+  );
+  registry.add(routes.listFiles, listFiles(context));
+  registry.add(routes.getFile, async ({ params }) =>
+    fileViewOf(await getJobByReference(db, params.file_reference), publicUrl()),
+  );
+  registry.add(routes.downloadResult, downloadResult(context));
+  registry.add(routes.emailFile, emailFile(context));
+  registry.add(routes.getFileProof, getFileProof(context));
+  registry.add(routes.downloadUpload, downloadUpload(context));
+}
 
-  /** The seed gates Upload Existing Files on an active plan, and on nothing else (no credits are used). */
-  const requireActive = async (profileId: string) => requireActivePlan(await getProfile(db, profileId));
+/** The seed gates Upload Existing Files on an active plan, and on nothing else (no credits are used). */
+async function requireActive({ database }: ServerContext, profileId: string): Promise<void> {
+  requireActivePlan(await getProfile(database.db, profileId));
+}
 
-  /** Checks and stores an uploaded existing file; a job stored already is answered as it stands. */
-  async function storeExisting(job: JobRow): Promise<JobRow> {
-    if (job.file_method !== 'upload') throw new ApiError('not_found', `No existing-file upload ${job.id}.`);
-    if (job.status !== 'awaiting_upload') return job;
-    await requireActive(job.profile_id);
-    const stored = await blobStore.stat(job.upload_key);
-    if (!stored)
-      throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
-    if (stored.size > config.maxUploadBytes) {
-      throw new ApiError(
-        'payload_too_large',
-        `The file is ${stored.size.toLocaleString('en-US')} bytes; the largest accepted is ${config.maxUploadBytes.toLocaleString('en-US')}.`,
-      );
-    }
-    return importExistingFile(db, blobStore, job);
-  }
+/** Checks and stores an uploaded existing file; a job stored already is answered as it stands. */
+async function storeExisting(context: ServerContext, job: JobRow): Promise<JobRow> {
+  const { database, blobStore, config } = context;
+  if (job.file_method !== 'upload') throw new ApiError('not_found', `No existing-file upload ${job.id}.`);
+  if (job.status !== 'awaiting_upload') return job;
+  await requireActive(context, job.profile_id);
+  await requireUpload(blobStore, config, job);
+  return importExistingFile(database.db, blobStore, job);
+}
 
-  registry.add(routes.createExistingFile, async ({ principal, body }) => {
-    await requireActive(principal.profileId);
+function createExistingFile(context: ServerContext): RouteHandler<typeof routes.createExistingFile> {
+  const { database, blobStore, config, publicUrl } = context;
+  const { db } = database;
+  return async ({ principal, body }) => {
+    await requireActive(context, principal.profileId);
     const job = await createJob(db, {
       profileId: principal.profileId,
       fileName: body.file_name,
@@ -92,7 +100,7 @@ export function registerFiles({
     });
     if (body.csv_content !== undefined) {
       await blobStore.write(job.upload_key, Readable.from([Buffer.from(body.csv_content)]), 'text/csv');
-      const stored = await storeExisting(job);
+      const stored = await storeExisting(context, job);
       return {
         ...bulkJobOf(stored, publicUrl()),
         message: 'File stored: it is in your files, charged nothing.',
@@ -107,38 +115,34 @@ export function registerFiles({
       ...(await grantJobUpload(db, blobStore, config, job)),
       file: null,
     };
-  });
-
-  registry.add(routes.submitExistingFile, async ({ principal, params }) =>
-    fileViewOf(await storeExisting(await getOwnJob(db, principal.profileId, params.job_id)), publicUrl()),
-  );
-
-  /** The file page's links carry the export filters, so "Get CSV" downloads what the page asked for. */
-  const withFilters = (row: JobRow, query: FileListQuery) => {
-    const view = fileViewOf(row, publicUrl());
-    const filters = new URLSearchParams();
-    if (query.line_type && query.line_type !== 'all') filters.set('line_type', query.line_type);
-    if (query.dnc && query.dnc !== 'all') filters.set('dnc', query.dnc);
-    if (view.file_url && view.file_url !== 'Failed' && filters.size > 0) view.file_url += `?${filters}`;
-    return view;
   };
+}
 
-  registry.add(routes.listFiles, async ({ principal, query }) => {
-    const { rows, total } = await listSubmittedJobs(db, principal.profileId, query);
+/** The file page's links carry the export filters, so "Get CSV" downloads what the page asked for. */
+function withFilters(row: JobRow, query: FileListQuery, publicUrl: string) {
+  const view = fileViewOf(row, publicUrl);
+  const filters = new URLSearchParams();
+  if (query.line_type && query.line_type !== 'all') filters.set('line_type', query.line_type);
+  if (query.dnc && query.dnc !== 'all') filters.set('dnc', query.dnc);
+  if (view.file_url && view.file_url !== 'Failed' && filters.size > 0) view.file_url += `?${filters}`;
+  return view;
+}
+
+function listFiles({ database, publicUrl }: ServerContext): RouteHandler<typeof routes.listFiles> {
+  return async ({ principal, query }) => {
+    const { rows, total } = await listSubmittedJobs(database.db, principal.profileId, query);
     return {
-      files: rows.map((row) => withFilters(row, query)),
+      files: rows.map((row) => withFilters(row, query, publicUrl())),
       page: query.page,
       total_pages: Math.max(1, Math.ceil(total / query.limit)),
       total_files_count: total,
     };
-  });
+  };
+}
 
-  registry.add(routes.getFile, async ({ params }) =>
-    fileViewOf(await getJobByReference(db, params.file_reference), publicUrl()),
-  );
-
-  registry.add(routes.downloadResult, async ({ params, query, reply }) => {
-    const job = await getJobByReference(db, params.file_reference);
+function downloadResult({ database, blobStore }: ServerContext): RouteHandler<typeof routes.downloadResult> {
+  return async ({ params, query, reply }) => {
+    const job = await getJobByReference(database.db, params.file_reference);
     // Completed, or a streamed job cut off part-way: the result of the rows it scrubbed.
     if (job.result_key === null) throw new ApiError('results_not_ready', messages.resultsNotReady);
     const result = await blobStore.read(job.result_key);
@@ -148,11 +152,13 @@ export function registerFiles({
       .header('content-disposition', attachment(job.file_name, '-scrubbed'));
     const filter = filterOf(query);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
-  });
+  };
+}
 
+function emailFile({ database, publicUrl, mailer }: ServerContext): RouteHandler<typeof routes.emailFile> {
   const fileMailLimit = new RateLimiter(FILE_MAILS_PER_HOUR, 3600_000);
-  registry.add(routes.emailFile, async ({ principal, params, body }) => {
-    const job = await getJobByReference(db, params.file_reference);
+  return async ({ principal, params, body }) => {
+    const job = await getJobByReference(database.db, params.file_reference);
     // Only the owner mails a file: anyone else is told what an unknown reference gets.
     if (job.profile_id !== principal.profileId) throw new ApiError('file_not_found', messages.noFileFound);
     if (job.status !== 'completed' || job.result_key === null)
@@ -179,20 +185,29 @@ export function registerFiles({
       });
     }
     return { message: `Sent to ${to.join(', ')}.`, sent_to: to };
-  });
+  };
+}
 
-  registry.add(routes.getFileProof, async ({ params }) => {
+function getFileProof({
+  database,
+  publicUrl,
+  proofSigner,
+}: ServerContext): RouteHandler<typeof routes.getFileProof> {
+  const { db } = database;
+  return async ({ params }) => {
     const job = await getJobByReference(db, params.file_reference);
     const { email } = await getProfile(db, job.profile_id);
     const { jws, statement } = await proofSigner.sign(fileStatement(job, { id: job.profile_id, email }));
     return { jws, statement, keys_url: `${publicUrl()}${PROOF_KEYS_PATH}` };
-  });
+  };
+}
 
-  registry.add(routes.downloadUpload, async ({ params, reply }) => {
-    const job = await getJobByReference(db, params.file_reference);
+function downloadUpload({ database, blobStore }: ServerContext): RouteHandler<typeof routes.downloadUpload> {
+  return async ({ params, reply }) => {
+    const job = await getJobByReference(database.db, params.file_reference);
     const upload = job.status === 'awaiting_upload' ? null : await blobStore.read(job.upload_key);
     if (!upload) throw new ApiError('file_not_found', messages.noFileFound);
     reply.type('text/csv').header('content-disposition', attachment(job.file_name, ''));
     return upload;
-  });
+  };
 }

@@ -11,6 +11,7 @@ import type { Principal } from '../auth/principal.js';
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
+import type { RouteHandler } from '../http/route-registry.js';
 import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 import { type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
@@ -155,148 +156,158 @@ function batchItem(
  * up); a repeat within the cache time is answered from the cache, free, and says `cached: true`.
  * POST /verify: up to 10,000 numbers, charged as those single checks would be, in one charge.
  */
-export function registerVerify({
-  registry,
-  config,
-  referenceData,
-  suppressionLists,
-  checkCharger,
-  answerCache,
-  proofSigner,
-}: ServerContext): void {
-  // Versions and data source of a snapshot, worked out once per snapshot rather than once per answer.
-  const ofSnapshot = new WeakMap<
-    ReferenceSnapshot,
-    { shared: Record<string, string>; dataSource: CheckAnswer['data_source'] }
-  >();
-  const clockOfThisMinute = minuteClocks();
-
-  /**
-   * One snapshot per request (a swap during it cannot mix versions), and the account's own list
-   * from memory: a query only when it changed since this process read it.
-   */
-  async function snapshotForChecks(profileId: string) {
-    refusePausedChecks(referenceData, config.requireDnc);
-    const snapshot = referenceData.current();
-    const dnc = await suppressionLists.dncFor(snapshot, profileId);
-    const generation = `${referenceData.ref.generation}.${dnc.version}`;
-    let worked = ofSnapshot.get(snapshot);
-    if (worked === undefined) {
-      worked = { shared: versionsOf(snapshot), dataSource: dataSourceOf(snapshot) };
-      ofSnapshot.set(snapshot, worked);
-    }
-    const { shared, dataSource } = worked;
-    // An account with a list of its own answers from it too, and says which version.
-    const versions = dnc.set === snapshot.dnc ? shared : { ...shared, 'dnc:internal': dnc.version };
-    return { snapshot, generation, versions, dataSource, dnc: dnc.set };
-  }
-
-  /** `proof=1`: the answer, signed; charged nothing more than the answer itself. */
-  async function withProof(result: VerifyResult, { profileId, email }: Principal): Promise<VerifyResult> {
-    const checkedAt = new Date();
-    const registry = ftcRegistryOf(result.dataset_versions);
-    const { jws } = await proofSigner.sign<VerifyProofStatement>({
-      type: 'scrub.verify',
-      phone_number: result.phone_number,
-      line_type: result.line_type,
-      dnc: result.dnc,
-      dnc_lists_checked: result.dnc_lists_checked,
-      account: { id: profileId, email },
-      datasets: result.dataset_versions,
-      ftc_registry: registry,
-      checked_at: checkedAt.toISOString(),
-      valid_until: validUntil(checkedAt, registry),
-    });
-    return { ...result, proof: jws };
-  }
-
+export function registerVerify(context: ServerContext): void {
+  const { registry } = context;
   registry.add(
     routes.verify,
-    async ({ query, principal }) => {
-      const result = await answerOne(query.p, principal.profileId);
-      return query.proof === '1' || query.proof === 'true' ? withProof(result, principal) : result;
-    },
+    verify(context),
     // Built in the contract's order above; written as it is rather than checked by zod on every request.
     { serialize: (answer) => JSON.stringify(answer) },
   );
-
-  async function answerOne(p: string, profileId: string): Promise<VerifyResult> {
-    const { snapshot, generation, versions, dataSource, dnc } = await snapshotForChecks(profileId);
-    const clock = clockOfThisMinute();
-    const answer = answerFor(p, snapshot, dnc, versions, dataSource);
-    if (answer.line_type === 'invalid') {
-      return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
-    }
-
-    const e164 = answer.phone_number;
-    // A repeat waits for the first check's payment; if that was refused, the next waiter pays.
-    for (let cached = answerCache.get(profileId, generation, e164); cached; ) {
-      if (await cached.paid)
-        return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164), clock);
-      const next = answerCache.get(profileId, generation, e164);
-      cached = next === cached ? undefined : next;
-    }
-    let settlePaid: (paid: boolean) => void = () => {};
-    answerCache.set(profileId, generation, e164, {
-      answer,
-      paid: new Promise((resolve) => {
-        settlePaid = resolve;
-      }),
-    });
-    try {
-      const charge = await checkCharger.charge(profileId, 1, e164);
-      settlePaid(true);
-      return withCharge(answer, false, charge, clock);
-    } catch (error) {
-      answerCache.delete(profileId, generation, e164);
-      settlePaid(false);
-      throw error;
-    }
-  }
-
   registry.add(
     routes.verifyBatch,
-    async ({ body, principal }) => {
-      const { profileId } = principal;
-      const { snapshot, generation, versions, dataSource, dnc } = await snapshotForChecks(profileId);
-      const clock = clockOfThisMinute();
-      const { phones } = body;
-      const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource));
-      const { first, billable, cached } = await billingOf(answers, answerCache, profileId, generation);
-
-      // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.
-      let settlePaid: (paid: boolean) => void = () => {};
-      const paid = new Promise<boolean>((resolve) => {
-        settlePaid = resolve;
-      });
-      for (const e164 of billable) {
-        answerCache.set(profileId, generation, e164, { answer: first.get(e164)!, paid });
-      }
-      let charge: CheckCharge;
-      try {
-        charge = await checkCharger.chargeBatch(profileId, billable.length, `batch of ${phones.length}`);
-        settlePaid(true);
-      } catch (error) {
-        for (const e164 of billable) answerCache.delete(profileId, generation, e164);
-        settlePaid(false);
-        throw error;
-      }
-
-      // Each number answered as its single check would be: the first of a new number costs 1, a
-      // repeat in the batch or an answer from the cache 0 (`cached: true`), an invalid one 0.
-      const free: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 0 };
-      const paidOne: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 1 };
-      const results = answers.map((answer, i) => {
-        const valid = answer.line_type !== 'invalid';
-        const fresh = valid && !cached.has(answer.phone_number) && first.get(answer.phone_number) === answer;
-        return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne : free, clock);
-      });
-      if (charge.unlimited) return { results };
-      return { results, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
-    },
+    verifyBatch(context),
     // Up to 10,000 answers, built above field by field in the contract's order: written as they
     // are, not checked by zod one by one first (three times the cost of writing them). The test
     // compares the text with the contract's own serializer's for many answers.
     { serialize: (answer) => JSON.stringify(answer) },
   );
+}
+
+/** Versions and data source of a snapshot, worked out once per snapshot rather than once per answer. */
+const ofSnapshot = new WeakMap<
+  ReferenceSnapshot,
+  { shared: Record<string, string>; dataSource: CheckAnswer['data_source'] }
+>();
+
+const clockOfThisMinute = minuteClocks();
+
+/**
+ * One snapshot per request (a swap during it cannot mix versions), and the account's own list
+ * from memory: a query only when it changed since this process read it.
+ */
+async function snapshotForChecks(
+  { referenceData, config, suppressionLists }: ServerContext,
+  profileId: string,
+) {
+  refusePausedChecks(referenceData, config.requireDnc);
+  const snapshot = referenceData.current();
+  const dnc = await suppressionLists.dncFor(snapshot, profileId);
+  const generation = `${referenceData.ref.generation}.${dnc.version}`;
+  let worked = ofSnapshot.get(snapshot);
+  if (worked === undefined) {
+    worked = { shared: versionsOf(snapshot), dataSource: dataSourceOf(snapshot) };
+    ofSnapshot.set(snapshot, worked);
+  }
+  const { shared, dataSource } = worked;
+  // An account with a list of its own answers from it too, and says which version.
+  const versions = dnc.set === snapshot.dnc ? shared : { ...shared, 'dnc:internal': dnc.version };
+  return { snapshot, generation, versions, dataSource, dnc: dnc.set };
+}
+
+/** `proof=1`: the answer, signed; charged nothing more than the answer itself. */
+async function withProof(
+  { proofSigner }: ServerContext,
+  result: VerifyResult,
+  { profileId, email }: Principal,
+): Promise<VerifyResult> {
+  const checkedAt = new Date();
+  const registry = ftcRegistryOf(result.dataset_versions);
+  const { jws } = await proofSigner.sign<VerifyProofStatement>({
+    type: 'scrub.verify',
+    phone_number: result.phone_number,
+    line_type: result.line_type,
+    dnc: result.dnc,
+    dnc_lists_checked: result.dnc_lists_checked,
+    account: { id: profileId, email },
+    datasets: result.dataset_versions,
+    ftc_registry: registry,
+    checked_at: checkedAt.toISOString(),
+    valid_until: validUntil(checkedAt, registry),
+  });
+  return { ...result, proof: jws };
+}
+
+function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
+  return async ({ query, principal }) => {
+    const result = await answerOne(context, query.p, principal.profileId);
+    return query.proof === '1' || query.proof === 'true' ? withProof(context, result, principal) : result;
+  };
+}
+
+async function answerOne(context: ServerContext, p: string, profileId: string): Promise<VerifyResult> {
+  const { checkCharger, answerCache } = context;
+  const { snapshot, generation, versions, dataSource, dnc } = await snapshotForChecks(context, profileId);
+  const clock = clockOfThisMinute();
+  const answer = answerFor(p, snapshot, dnc, versions, dataSource);
+  if (answer.line_type === 'invalid') {
+    return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
+  }
+
+  const e164 = answer.phone_number;
+  // A repeat waits for the first check's payment; if that was refused, the next waiter pays.
+  for (let cached = answerCache.get(profileId, generation, e164); cached; ) {
+    if (await cached.paid)
+      return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164), clock);
+    const next = answerCache.get(profileId, generation, e164);
+    cached = next === cached ? undefined : next;
+  }
+  let settlePaid: (paid: boolean) => void = () => {};
+  answerCache.set(profileId, generation, e164, {
+    answer,
+    paid: new Promise((resolve) => {
+      settlePaid = resolve;
+    }),
+  });
+  try {
+    const charge = await checkCharger.charge(profileId, 1, e164);
+    settlePaid(true);
+    return withCharge(answer, false, charge, clock);
+  } catch (error) {
+    answerCache.delete(profileId, generation, e164);
+    settlePaid(false);
+    throw error;
+  }
+}
+
+function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyBatch> {
+  const { checkCharger, answerCache } = context;
+  return async ({ body, principal }) => {
+    const { profileId } = principal;
+    const { snapshot, generation, versions, dataSource, dnc } = await snapshotForChecks(context, profileId);
+    const clock = clockOfThisMinute();
+    const { phones } = body;
+    const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource));
+    const { first, billable, cached } = await billingOf(answers, answerCache, profileId, generation);
+
+    // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.
+    let settlePaid: (paid: boolean) => void = () => {};
+    const paid = new Promise<boolean>((resolve) => {
+      settlePaid = resolve;
+    });
+    for (const e164 of billable) {
+      answerCache.set(profileId, generation, e164, { answer: first.get(e164)!, paid });
+    }
+    let charge: CheckCharge;
+    try {
+      charge = await checkCharger.chargeBatch(profileId, billable.length, `batch of ${phones.length}`);
+      settlePaid(true);
+    } catch (error) {
+      for (const e164 of billable) answerCache.delete(profileId, generation, e164);
+      settlePaid(false);
+      throw error;
+    }
+
+    // Each number answered as its single check would be: the first of a new number costs 1, a
+    // repeat in the batch or an answer from the cache 0 (`cached: true`), an invalid one 0.
+    const free: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 0 };
+    const paidOne: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 1 };
+    const results = answers.map((answer, i) => {
+      const valid = answer.line_type !== 'invalid';
+      const fresh = valid && !cached.has(answer.phone_number) && first.get(answer.phone_number) === answer;
+      return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne : free, clock);
+    });
+    if (charge.unlimited) return { results };
+    return { results, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
+  };
 }
