@@ -25,7 +25,8 @@ for (const dir of ROOTS) {
       if (ts.isFunctionLike(node) && node.body) {
         const first = file.getLineAndCharacterOfPosition(node.getStart()).line;
         const last = file.getLineAndCharacterOfPosition(node.end).line;
-        if (last - first + 1 > MAX_LINES) long.push(`${relative(root, path)}:${first + 1} (${last - first + 1} lines)`);
+        if (last - first + 1 > MAX_LINES)
+          long.push(`${relative(root, path)}:${first + 1} (${last - first + 1} lines)`);
       }
       ts.forEachChild(node, visit);
     };
