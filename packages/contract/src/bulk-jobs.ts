@@ -175,15 +175,21 @@ export const STREAM_CREDITS_RAN_OUT = 'Your credits ran out after';
 
 /**
  * What a streamed job's `error` says when it stopped part-way after rows went out: the credits ran
- * out, the plan was paused, or the connection was lost. The rows scrubbed are charged and their
+ * out, the plan was paused, the rest of the file could not be read, or the connection was lost. The rows scrubbed are charged and their
  * result kept with the failed job (`result_url`); the rest of the file was not scrubbed or charged.
  */
-export function streamStoppedPartWay(why: 'credits' | 'paused' | 'connection', records: number): string {
+export function streamStoppedPartWay(
+  why: 'credits' | 'paused' | 'connection' | 'unreadable',
+  records: number,
+  /** For `unreadable`: what is wrong with the file. */
+  problem = '',
+): string {
   const count = `${records.toLocaleString('en-US')} ${records === 1 ? 'record' : 'records'}`;
   const kept =
     'those were scrubbed and charged, and their result is kept with this job; the rest of the file was not scrubbed or charged.';
   if (why === 'credits') return `${STREAM_CREDITS_RAN_OUT} ${count}: ${kept} Buy credits and send the rest.`;
   if (why === 'paused') return `Your plan was paused while the file streamed, after ${count}: ${kept}`;
+  if (why === 'unreadable') return `The file could not be read after ${count} (${problem}): ${kept}`;
   return `The connection that sent this file was lost after ${count}: ${kept} Send the rest again.`;
 }
 

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -77,7 +78,13 @@ class CreditsRanOut extends Error {
 }
 
 /** Why a stream that had sent rows stopped before the end of its file. */
-type Cut = 'credits' | 'paused' | 'connection';
+type Cut = 'credits' | 'paused' | 'connection' | 'unreadable';
+
+/** Why the service stopped a stream (`#stoppedBy`): the credits, the plan, or the file. */
+function cutOf(stoppedBy: unknown): Cut {
+  if (stoppedBy instanceof CreditsRanOut) return stoppedBy.paused ? 'paused' : 'credits';
+  return 'unreadable';
+}
 
 /**
  * `POST /bulk/jobs/stream`: scrubs the CSV in the request body while it arrives and writes the
@@ -139,6 +146,8 @@ class StreamJob {
   #allowedBytes = 0;
   /** Set when the stream stops part-way: the scrub ends at this byte, the end of a whole row. */
   #stopAt: number | null = null;
+  /** What stopped the stream before the end of its file, on the service's side. */
+  #stoppedBy: unknown = null;
   #cut: Cut | null = null;
   #counted = false;
   /** Rows counted and where they end, not yet looked at by the charge. */
@@ -184,6 +193,8 @@ class StreamJob {
         })
         .catch(() => {});
     }, BEAT_MS);
+    // A job that has failed stops proving itself alive: should its end never come, the sweep ends it.
+    this.#abort.signal.addEventListener('abort', () => clearInterval(heartbeat));
     let outcome: ScrubbedRows | undefined;
     let failure: unknown;
     try {
@@ -202,7 +213,40 @@ class StreamJob {
   /** Runs the count, the charge and the scrub together; answers the scrub's rows. */
   async #scrubAll(): Promise<ScrubbedRows> {
     this.#opened = await openCsv(this.#requestBytes());
-    const counting = countCsvRows(this.#countInput(), {
+    const counting = this.#count();
+    const charging = this.#charge();
+    const scrubbing = this.#scrub();
+    // The charge or the scrub failing stops the others. The count failing (a file that cannot be
+    // read further, or over the size limit) stops like the credits running out: the scrub ends at
+    // the last row paid for. After such a stop, nothing waits for the count (the rest of the
+    // request is of no interest, and its client may be slow to send it).
+    counting.catch((error: unknown) => this.#stopAtLastPaidRow(error));
+    charging.catch((error: unknown) => !(error instanceof CreditsRanOut) && this.#fail(error));
+    scrubbing.catch((error: unknown) => this.#fail(error));
+    const [chargeResult, scrubResult] = await Promise.allSettled([charging, scrubbing]);
+    const stoppedBy = this.#stoppedBy;
+    if (scrubResult.status === 'rejected') {
+      // Nothing paid for: the scrub had nothing to read (a header alone is no file to it).
+      throw stoppedBy !== null && this.#paidRows === 0 ? stoppedBy : scrubResult.reason;
+    }
+    if (chargeResult.status === 'rejected' && !(chargeResult.reason instanceof CreditsRanOut)) {
+      throw chargeResult.reason;
+    }
+    if (stoppedBy !== null && this.#cut === null) {
+      // Before any row went out: refused as a whole. After: a cut like the client's.
+      if (!this.#started) throw stoppedBy;
+      this.#cut = cutOf(stoppedBy);
+    }
+    if (this.#cut === null) {
+      await counting;
+      await this.#uploadStored;
+    }
+    return scrubResult.value;
+  }
+
+  /** The record count ahead of the scrub: where rows end, for the charge and for a cut. */
+  #count(): Promise<void> {
+    return countCsvRows(this.#countInput(), {
       phoneColumn: this.job.phone_col,
       header: this.job.header_row,
       onProgress: ({ rows, bytes }) => {
@@ -214,40 +258,34 @@ class StreamJob {
       this.#counted = true;
       this.#wake();
     });
-    const charging = this.#charge();
-    // Done once the result is stored, not only written.
+  }
+
+  /** The scrub of what is paid for, to the response and the store; done once the result is stored. */
+  async #scrub(): Promise<ScrubbedRows> {
     const output = this.#output();
-    const scrubbing = this.deps.bulk.processor
-      .scrubStream(this.job, this.#scrubInput(), output, this.#abort.signal)
-      .then(async (rows) => {
-        await finished(output);
-        return rows;
-      });
-    // A failure of one stops the others. A cut (the credits ran out, the client went away) stops
-    // the count (the rest of the request is of no interest) and the charge, and the scrub ends at
-    // the row it was given.
-    counting.catch((error: unknown) => this.#stopAt === null && this.#fail(error));
-    charging.catch((error: unknown) => !(error instanceof CreditsRanOut) && this.#fail(error));
-    scrubbing.catch((error: unknown) => this.#fail(error));
-    const [countResult, chargeResult, scrubResult] = await Promise.allSettled([
-      counting,
-      charging,
-      scrubbing,
-    ]);
-    if (scrubResult.status === 'rejected') {
-      // No row paid for: the scrub had nothing to read (a header alone is no file to it).
-      const ranOut = chargeResult.status === 'rejected' && chargeResult.reason instanceof CreditsRanOut;
-      throw ranOut && this.#paidRows === 0 ? chargeResult.reason : scrubResult.reason;
+    const rows = await this.deps.bulk.processor.scrubStream(
+      this.job,
+      this.#scrubInput(),
+      output,
+      this.#abort.signal,
+    );
+    await finished(output);
+    return rows;
+  }
+
+  /**
+   * The credits ran out, or the file cannot be read further (`reason`): the scrub ends after the
+   * last whole row paid for (`paid`, or the last before).
+   */
+  #stopAtLastPaidRow(reason: unknown, paid?: { rows: number; bytes: number }): void {
+    if (this.#stopAt !== null || this.#abort.signal.aborted) return;
+    this.#stoppedBy = reason;
+    if (paid) {
+      this.#allowedBytes = paid.bytes;
+      this.#paidRows = paid.rows;
     }
-    if (chargeResult.status === 'rejected') {
-      // Out of credits before any row went out: refused as a whole; after, a cut like any other.
-      const ranOut = chargeResult.reason;
-      if (!(ranOut instanceof CreditsRanOut) || !this.#started) throw ranOut;
-      this.#cut ??= ranOut.paused ? 'paused' : 'credits';
-    }
-    if (countResult.status === 'rejected' && this.#cut === null) throw countResult.reason;
-    if (this.#cut === null) await this.#uploadStored;
-    return scrubResult.value;
+    this.#stopAt = this.#allowedBytes;
+    this.#wake();
   }
 
   /** Stops everything: the job fails with every credit given back. */
@@ -266,8 +304,8 @@ class StreamJob {
   #clientGone(): void {
     this.#clientLeft = true;
     if (this.#abort.signal.aborted || this.#cut !== null) return;
-    // The scrub has the whole file already: the job completes, its result downloadable.
-    if (this.#counted && this.#allowedBytes === Number.POSITIVE_INFINITY && this.#pendingBytes === 0) return;
+    // The whole file has arrived: the job completes without its client, its result downloadable.
+    if (this.request.complete) return;
     const cutAt = this.#rowEnds.find((bytes) => bytes >= this.#releasedBytes);
     if (!this.#started || cutAt === undefined) {
       this.#fail(new ClientGone('the client went away'));
@@ -304,7 +342,8 @@ class StreamJob {
           );
         }
         this.#uploadHash.update(chunk);
-        if (!this.#upload.write(chunk)) await new Promise((resolve) => this.#upload.once('drain', resolve));
+        // Rejects when the store fails, or the job does.
+        if (!this.#upload.write(chunk)) await once(this.#upload, 'drain', { signal: this.#abort.signal });
         yield chunk;
       }
     } catch (error) {
@@ -380,7 +419,7 @@ class StreamJob {
     let unlimited = false;
     for (;;) {
       this.#abort.signal.throwIfAborted();
-      if (this.#cut !== null) return;
+      if (this.#stopAt !== null) return;
       if (this.#unpaid.length === 0) {
         if (this.#counted) {
           this.#allowedBytes = Number.POSITIVE_INFINITY;
@@ -406,8 +445,9 @@ class StreamJob {
         );
         if (!reserved.ok) {
           if (reserved.reason === 'lost') throw new Error('the streamed job was taken from its request');
-          this.#runOutAt(batch.filter((boundary) => boundary.rows <= charged).pop());
-          throw new CreditsRanOut(need, reserved.available, reserved.reason === 'paused');
+          const ranOut = new CreditsRanOut(need, reserved.available, reserved.reason === 'paused');
+          this.#stopAtLastPaidRow(ranOut, batch.filter((boundary) => boundary.rows <= charged).pop());
+          throw ranOut;
         }
         // An unlimited account is charged nothing: a reservation of 0 covers every row.
         if (reserved.credits === charged) unlimited = true;
@@ -417,16 +457,6 @@ class StreamJob {
       this.#paidRows = latest.rows;
       this.#wake();
     }
-  }
-
-  /** The scrub ends after the last whole row paid for (`paid`, or the last before it). */
-  #runOutAt(paid: { rows: number; bytes: number } | undefined): void {
-    if (paid) {
-      this.#allowedBytes = paid.bytes;
-      this.#paidRows = paid.rows;
-    }
-    this.#stopAt = this.#allowedBytes;
-    this.#wake();
   }
 
   /** Where the scrub writes: the response (while its client is there) and the stored result. */
@@ -476,12 +506,26 @@ class StreamJob {
   async #end(outcome: ScrubbedRows | undefined, failure: unknown): Promise<void> {
     if (failure !== undefined || !outcome) return this.#discard(failure);
     const { db, bulk, blobStore } = this.deps;
-    const stopped = this.#cut === null ? undefined : streamStoppedPartWay(this.#cut, outcome.totalRows);
+    const why = this.#cut;
+    const stopped =
+      why === null
+        ? undefined
+        : streamStoppedPartWay(why, outcome.totalRows, why === 'unreadable' ? reasonOf(this.#stoppedBy) : '');
+    let settled: JobRow | undefined;
     try {
-      await settleStreamJob(db, this.job.id, this.workerId, this.#outcomeOf(outcome), bulk.onJobEnd, stopped);
+      settled = await settleStreamJob(
+        db,
+        this.job.id,
+        this.workerId,
+        this.#outcomeOf(outcome),
+        bulk.onJobEnd,
+        stopped,
+      );
     } catch (error) {
       return this.#discard(error);
     }
+    // Taken from this request (the sweep failed it, every credit given back): nothing is kept.
+    if (!settled) return this.#discard(new Error('the streamed job was taken from its request'));
     await bulk.signals.ended(this.job.id);
     if (stopped === undefined) {
       this.response.end();
@@ -492,6 +536,7 @@ class StreamJob {
     this.response.destroy();
     this.request.pause();
     this.#upload.destroy();
+    await this.#uploadStored.catch(() => {});
     await blobStore.delete(this.job.upload_key);
   }
 
@@ -544,6 +589,12 @@ function failureMessage(failure: unknown): string {
     return `${(refusalOf(failure) as ApiError).message} Your credits were given back.`;
   if (failure instanceof ApiError) return `${failure.message} Your credits were given back.`;
   return 'The file could not be processed because of a server error. Your credits were given back.';
+}
+
+/** What was wrong with a file the count could not read further, in the customer's words. */
+function reasonOf(failure: unknown): string {
+  const refusal = refusalOf(failure);
+  return refusal instanceof Error ? refusal.message : String(refusal);
 }
 
 /** A failure before the first result byte, answered as the queued job's submit would answer it. */

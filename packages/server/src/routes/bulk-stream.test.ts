@@ -259,8 +259,53 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     await expectPartOf(done, headers, [400, 3], profileId, 120);
   });
 
-  it('runs two streams at once on a balance that pays for both, as two queued jobs would', async () => {
-    const { headers, profileId } = await account(1_000);
+  it('keeps and charges the rows before a part of the file it cannot read, once rows went out', async () => {
+    const { headers, profileId } = await account(10_000);
+    const lines = leadRecords(2_000, 11);
+    let sent = 0;
+    let firstRows: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      firstRows = resolve;
+    });
+    // The first 1,000 records, then (once rows came back) a quote never closed.
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === 1) await answered;
+        if (sent === 2) return controller.close();
+        sent++;
+        controller.enqueue(
+          Buffer.from(
+            sent === 1
+              ? `\uFEFF${lines.slice(0, 1_001).join('\r\n')}\r\n`
+              : 'Ann Lee,ann@x.com,2015550123,"never closed\r\n',
+          ),
+        );
+      },
+    });
+    const res = await stream(headers, body);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    await reader.read();
+    firstRows();
+    await expect(
+      (async () => {
+        while (!(await reader.read()).done);
+      })(),
+    ).rejects.toThrow();
+    const done = await job(headers, res.headers.get(JOB_ID_HEADER)!);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(
+      /^The file could not be read after [\d,]+ records \(.*quote.*\): those were scrubbed and charged/i,
+    );
+    expect(done.total_rows).toBeGreaterThan(0);
+    expect(done.total_rows).toBeLessThanOrEqual(1_000);
+    await expectPartOf(done, headers, [2_000, 11], profileId, 10_000);
+  });
+
+  it('runs two streams at once on a balance that pays for both with room for their blocks ahead', async () => {
+    // 800 records in all: each stream holds at most about its own records again ahead, and never
+    // more than half of what is left (a first block of 10,000 used to take the whole balance).
+    const { headers, profileId } = await account(2_000);
     const [first, second] = await Promise.all([
       stream(headers, slowly(leadFile(400, 8), 50, 10)),
       stream(headers, slowly(leadFile(400, 9), 50, 10)),
@@ -272,7 +317,7 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     );
     expect(jobs.map((done) => done.status)).toEqual(['completed', 'completed']);
     const paid = jobs.reduce((sum, done) => sum + done.credits_charged - done.credits_reversed, 0);
-    expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(1_000 - paid);
+    expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(2_000 - paid);
   });
 
   it('refuses with 402 before any row when the account has no credits, and charges nothing', async () => {
