@@ -462,6 +462,9 @@ export function fileViewOf(row: JobRow, publicUrl: string): FileView {
     line_types: row.line_types,
     dnc_status: row.dnc_status,
     file_message: row.file_message,
+    error: row.status === 'failed' ? row.error : null,
+    // A failed job keeps a result only when it was cut off part-way after scrubbing some records.
+    part_url: row.status === 'failed' ? job.result_url : null,
   };
 }
 
