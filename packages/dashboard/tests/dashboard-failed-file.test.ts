@@ -122,6 +122,8 @@ describe('a failed job on the Export and File detail screens in Chromium', () =>
       .getByText(`${paid.toLocaleString('en-US')} (reversed ${job.credits_reversed.toLocaleString('en-US')})`)
       .waitFor();
     await expect(page.getByTestId('get-csv').count()).resolves.toBe(0);
+    // The part of the file that arrived was not kept: nothing to offer as the original.
+    await expect(row.getByRole('link', { name: /^Download the original/ }).count()).resolves.toBe(0);
     await record(page, 'export-failed');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -145,6 +147,7 @@ describe('a failed job on the Export and File detail screens in Chromium', () =>
     await expect(page.getByTestId('file-error').textContent()).resolves.toBe(`Failed: ${job.error}`);
     const detailPart = page.getByRole('link', { name: 'Download scrubbed part' });
     await expect(detailPart.getAttribute('href')).resolves.toBe(`/files/${reference}/result`);
+    await expect(page.getByRole('link', { name: 'Download uploaded file' }).count()).resolves.toBe(0);
     await record(page, 'file-detail-failed');
 
     expect(errors).toEqual([]);

@@ -426,7 +426,11 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     duplicates: row.duplicates,
     // A streamed job cut off part-way keeps the result of the rows it scrubbed (and charged).
     result_url: row.result_key !== null ? `${files}/result` : null,
-    uploaded_file: row.status === 'awaiting_upload' ? null : `${files}/upload`,
+    // A streamed job cut off part-way (failed, with a result) did not keep the part of the file that arrived.
+    uploaded_file:
+      row.status === 'awaiting_upload' || (row.status === 'failed' && row.result_key !== null)
+        ? null
+        : `${files}/upload`,
     file_reference: row.file_reference,
     credits_charged: row.credits_charged,
     credits_reversed: row.credits_reversed,

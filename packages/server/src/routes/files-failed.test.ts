@@ -111,8 +111,11 @@ describe.each(testDatabases())('the file view of a failed job on $kind', (kind) 
         file_url: 'Failed',
         error: job.error,
         part_url: job.result_url,
+        // The part of the file that arrived is not kept: no link to download it.
+        uploaded_file: null,
       });
     }
+    expect(job.uploaded_file).toBeNull();
     // The part is the job's kept result, byte for byte, named as a part.
     const part = await fetch(here(view.part_url!));
     expect(part.status).toBe(200);

@@ -87,9 +87,11 @@ export default function FileDetailPage() {
         <CountList title="DNC details" counts={view.dnc_status} />
       </SimpleGrid>
       <Group>
-        <Button variant="default" component="a" {...originalLink(view.file_reference, view.file_name)}>
-          Download uploaded file
-        </Button>
+        {view.uploaded_file && (
+          <Button variant="default" component="a" {...originalLink(view.file_reference, view.file_name)}>
+            Download uploaded file
+          </Button>
+        )}
         {failed && !none ? (
           <Button component="a" {...partLink(view.file_reference, view.file_name, {})}>
             Download scrubbed part
