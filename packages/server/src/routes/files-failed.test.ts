@@ -1,9 +1,4 @@
-import {
-  BulkJobSchema,
-  FileListSchema,
-  FileViewSchema,
-  JOB_ID_HEADER,
-} from '@scrub/contract';
+import { BulkJobSchema, FileListSchema, FileViewSchema, JOB_ID_HEADER } from '@scrub/contract';
 import { areaCodeInfo } from '@scrub/engine';
 import { crmLeadLines, mulberry32, usAreaCodes } from '@scrub/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,7 +131,12 @@ describe.each(testDatabases())('the file view of a failed job on $kind', (kind) 
     expect(job.status).toBe('completed');
     const [listed] = await files(headers);
     for (const shown of [listed, await file(job.file_reference)]) {
-      expect(shown).toMatchObject({ status: 'completed', file_url: job.result_url, error: null, part_url: null });
+      expect(shown).toMatchObject({
+        status: 'completed',
+        file_url: job.result_url,
+        error: null,
+        part_url: null,
+      });
     }
     const result = await fetch(here(job.result_url!));
     expect(result.headers.get('content-disposition')).toContain('filename="leads-scrubbed.csv"');

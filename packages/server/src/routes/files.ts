@@ -153,7 +153,10 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
     reply
       .type('text/csv; charset=utf-8')
       // A failed job's kept result is the part of the file it scrubbed: named so, not to pass for the whole.
-      .header('content-disposition', attachment(job.file_name, job.status === 'failed' ? '-scrubbed-part' : '-scrubbed'));
+      .header(
+        'content-disposition',
+        attachment(job.file_name, job.status === 'failed' ? '-scrubbed-part' : '-scrubbed'),
+      );
     const filter = filterOf(query);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
   };
