@@ -47,6 +47,13 @@ export const FileViewSchema = z.object({
   line_types: CountsSchema,
   dnc_status: CountsSchema,
   file_message: z.string().nullable(),
+  /** Why a failed job failed (the job's `error`); null for any other job. */
+  error: z.string().nullable(),
+  /**
+   * A failed job that kept the result of the records it scrubbed and charged (a streamed job cut
+   * off part-way): that result's URL, in the form of `file_url`'s. Null otherwise.
+   */
+  part_url: z.string().nullable(),
 });
 export type FileView = z.infer<typeof FileViewSchema>;
 

@@ -20,6 +20,8 @@ const file: FileView = {
   line_types: {},
   dnc_status: {},
   file_message: null,
+  error: null,
+  part_url: null,
 };
 
 describe('fileCells', () => {

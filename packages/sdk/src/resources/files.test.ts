@@ -29,6 +29,8 @@ function file(n: number): FileView {
     line_types: { mobile: 10 },
     dnc_status: { '0': 10 },
     file_message: null,
+    error: null,
+    part_url: null,
   };
 }
 

@@ -426,7 +426,11 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     duplicates: row.duplicates,
     // A streamed job cut off part-way keeps the result of the rows it scrubbed (and charged).
     result_url: row.result_key !== null ? `${files}/result` : null,
-    uploaded_file: row.status === 'awaiting_upload' ? null : `${files}/upload`,
+    // A streamed job cut off part-way (failed, with a result) did not keep the part of the file that arrived.
+    uploaded_file:
+      row.status === 'awaiting_upload' || (row.status === 'failed' && row.result_key !== null)
+        ? null
+        : `${files}/upload`,
     file_reference: row.file_reference,
     credits_charged: row.credits_charged,
     credits_reversed: row.credits_reversed,
@@ -462,6 +466,9 @@ export function fileViewOf(row: JobRow, publicUrl: string): FileView {
     line_types: row.line_types,
     dnc_status: row.dnc_status,
     file_message: row.file_message,
+    error: row.status === 'failed' ? row.error : null,
+    // A failed job keeps a result only when it was cut off part-way after scrubbing some records.
+    part_url: row.status === 'failed' ? job.result_url : null,
   };
 }
 

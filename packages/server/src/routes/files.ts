@@ -118,13 +118,16 @@ function createExistingFile(context: ServerContext): RouteHandler<typeof routes.
   };
 }
 
-/** The file page's links carry the export filters, so "Get CSV" downloads what the page asked for. */
+/** The file page's links carry the export filters, so "Get CSV" (and a failed job's part) downloads what the page asked for. */
 function withFilters(row: JobRow, query: FileListQuery, publicUrl: string) {
   const view = fileViewOf(row, publicUrl);
   const filters = new URLSearchParams();
   if (query.line_type && query.line_type !== 'all') filters.set('line_type', query.line_type);
   if (query.dnc && query.dnc !== 'all') filters.set('dnc', query.dnc);
-  if (view.file_url && view.file_url !== 'Failed' && filters.size > 0) view.file_url += `?${filters}`;
+  if (filters.size > 0) {
+    if (view.file_url && view.file_url !== 'Failed') view.file_url += `?${filters}`;
+    if (view.part_url) view.part_url += `?${filters}`;
+  }
   return view;
 }
 
@@ -149,7 +152,11 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
     if (!result) throw new ApiError('file_not_found', messages.noFileFound);
     reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', attachment(job.file_name, '-scrubbed'));
+      // A failed job's kept result is the part of the file it scrubbed: named so, not to pass for the whole.
+      .header(
+        'content-disposition',
+        attachment(job.file_name, job.status === 'failed' ? '-scrubbed-part' : '-scrubbed'),
+      );
     const filter = filterOf(query);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
   };

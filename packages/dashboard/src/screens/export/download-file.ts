@@ -32,6 +32,15 @@ export function resultLink(
   };
 }
 
+/**
+ * A failed job's kept result: the records a streamed job cut off part-way scrubbed (and charged).
+ * The same download as the result's, named as a part, as the service names it.
+ */
+export function partLink(reference: string, fileName: string, filter: ResultFilter): DownloadLink {
+  const link = resultLink(reference, fileName, filter);
+  return { ...link, download: `${baseName(fileName)}-scrubbed-part.csv` };
+}
+
 /** The CSV as it was uploaded. */
 export function originalLink(reference: string, fileName: string): DownloadLink {
   return {

@@ -1,18 +1,20 @@
 import { Button, Group } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import { Link } from 'react-router';
-import { originalLink, type ResultFilter, resultLink } from './download-file';
+import { originalLink, partLink, type ResultFilter, resultLink } from './download-file';
 import { EmailFileButton } from './email-file-button';
 
 /**
  * View (file detail) and the downloads: the filtered result once completed, the original always;
- * Email sends the result's links once completed.
+ * Email sends the result's links once completed. A failed job that kept the result of the records
+ * it scrubbed (a streamed job cut off part-way) offers that part, filtered the same way.
  */
 export function FileActions({ file, filter }: { file: FileView; filter: ResultFilter }) {
   const ready = file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
+  const part = file.status === 'failed' && file.part_url !== null;
   return (
     <Group gap="xs">
-      {file.status === 'completed' && (
+      {(file.status === 'completed' || file.status === 'failed') && (
         <Button
           size="compact-sm"
           variant="light"
@@ -32,6 +34,17 @@ export function FileActions({ file, filter }: { file: FileView; filter: ResultFi
           data-testid="get-csv"
         >
           Get CSV
+        </Button>
+      )}
+      {part && (
+        <Button
+          size="compact-sm"
+          component="a"
+          {...partLink(file.file_reference, file.file_name, filter)}
+          aria-label={`Get part: the scrubbed part of ${file.file_name}`}
+          data-testid="get-part"
+        >
+          Get part
         </Button>
       )}
       {ready && <EmailFileButton file={file} filter={filter} />}

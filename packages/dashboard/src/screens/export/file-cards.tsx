@@ -2,7 +2,7 @@ import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import type { ResultFilter } from './download-file';
 import { FileActions } from './file-actions';
-import { FileCount, FileStatus, methodLabel, uploadedAt } from './file-status';
+import { FileCount, FileCredits, FileError, FileStatus, methodLabel, uploadedAt } from './file-status';
 
 /** The file list below 600 px: one card per file. */
 export function FileCards({
@@ -25,6 +25,7 @@ export function FileCards({
             </Text>
             <FileStatus file={file} />
           </Group>
+          <FileError file={file} mb="xs" />
           <SimpleGrid cols={2} spacing={4}>
             <Text size="sm" c="dimmed">
               Uploaded at
@@ -46,11 +47,7 @@ export function FileCards({
               Credits charged
             </Text>
             <Text size="sm">
-              {file.status === 'failed' ? (
-                `0 (reversed ${file.credits_reversed.toLocaleString('en-US')})`
-              ) : (
-                <FileCount file={file} value={file.credits_charged} />
-              )}
+              <FileCredits file={file} />
             </Text>
           </SimpleGrid>
           <Group mt="sm">

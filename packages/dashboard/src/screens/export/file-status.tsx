@@ -1,4 +1,4 @@
-import { Badge, Loader } from '@mantine/core';
+import { Badge, Loader, Text, type TextProps } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 
 /** A badge keeps its whole word: a narrow table column must not cut it to "COMPL…". */
@@ -38,6 +38,30 @@ export function FileCount({ file, value }: { file: FileView; value: number }) {
     return <Loader size="xs" aria-label="Still processing" />;
   }
   return <>{value.toLocaleString('en-US')}</>;
+}
+
+/** Why a failed job failed, in the job's own words (null for any other job). */
+export function FileError({ file, ...props }: { file: FileView } & TextProps) {
+  if (!file.error) return null;
+  return (
+    <Text size="xs" c="var(--scrub-bad-text)" data-testid="file-error" {...props}>
+      {file.error}
+    </Text>
+  );
+}
+
+/**
+ * Credits a job cost: what it was charged, or for a failed job what it kept (the records a job cut
+ * off part-way scrubbed; none otherwise) and what was given back.
+ */
+export function FileCredits({ file }: { file: FileView }) {
+  if (file.status !== 'failed') return <FileCount file={file} value={file.credits_charged} />;
+  const kept = Math.max(file.credits_charged - file.credits_reversed, 0);
+  return (
+    <>
+      {kept.toLocaleString('en-US')} (reversed {file.credits_reversed.toLocaleString('en-US')})
+    </>
+  );
 }
 
 export const uploadedAt = (file: FileView) => file.created_at.slice(0, 10);

@@ -2,7 +2,7 @@ import { Table, Text } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import type { ResultFilter } from './download-file';
 import { FileActions } from './file-actions';
-import { FileCount, FileStatus, methodLabel, uploadedAt } from './file-status';
+import { FileCount, FileCredits, FileError, FileStatus, methodLabel, uploadedAt } from './file-status';
 
 /** The file list at 600 px and wider. */
 export function FileTable({
@@ -42,6 +42,7 @@ export function FileTable({
                     {methodLabel(file)}
                   </Text>
                 )}
+                <FileError file={file} />
               </Table.Td>
               <Table.Td>{uploadedAt(file)}</Table.Td>
               <Table.Td>
@@ -54,11 +55,7 @@ export function FileTable({
                 <FileCount file={file} value={file.duplicates} />
               </Table.Td>
               <Table.Td>
-                {file.status === 'failed' ? (
-                  <Text size="sm">0 (reversed {file.credits_reversed.toLocaleString('en-US')})</Text>
-                ) : (
-                  <FileCount file={file} value={file.credits_charged} />
-                )}
+                <FileCredits file={file} />
               </Table.Td>
               <Table.Td>
                 <FileActions file={file} filter={filter} />

@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
-import { originalLink, resultLink } from '../export/download-file';
+import { originalLink, partLink, resultLink } from '../export/download-file';
 import { CountList } from './count-list';
 
 /** Public: the unguessable file reference in the address is the only credential. */
@@ -41,14 +41,17 @@ export default function FileDetailPage() {
 
   const view = file.data;
   const failed = view.status === 'failed';
+  // A failed job with a part (cut off after scrubbing some records) reads as a completed job of
+  // those records: their output and their charge. Any other failed job kept and charged nothing.
+  const none = failed && view.part_url === null;
   const facts: [string, string][] = [
     ['File ID', view.file_reference],
     ['File name', view.file_name],
     ['Uploaded', view.created_at.slice(0, 10)],
     ['Total records (CSV)', view.total_records.toLocaleString('en-US')],
-    ['Total records (output)', failed ? '0' : view.processed_rows.toLocaleString('en-US')],
+    ['Total records (output)', none ? '0' : view.processed_rows.toLocaleString('en-US')],
     ['Credits reversed for duplicates', view.credits_reversed.toLocaleString('en-US')],
-    ['Total credits', failed ? '0' : view.credits_charged.toLocaleString('en-US')],
+    ['Total credits', none ? '0' : view.credits_charged.toLocaleString('en-US')],
   ];
 
   return (
@@ -58,6 +61,11 @@ export default function FileDetailPage() {
       {view.file_message && (
         <Text c="var(--scrub-bad-text)" role="status">
           {view.file_message}
+        </Text>
+      )}
+      {view.error && (
+        <Text c="var(--scrub-bad-text)" data-testid="file-error">
+          Failed: {view.error}
         </Text>
       )}
       <Paper withBorder p="lg">
@@ -79,10 +87,16 @@ export default function FileDetailPage() {
         <CountList title="DNC details" counts={view.dnc_status} />
       </SimpleGrid>
       <Group>
-        <Button variant="default" component="a" {...originalLink(view.file_reference, view.file_name)}>
-          Download uploaded file
-        </Button>
-        {failed ? (
+        {view.uploaded_file && (
+          <Button variant="default" component="a" {...originalLink(view.file_reference, view.file_name)}>
+            Download uploaded file
+          </Button>
+        )}
+        {failed && !none ? (
+          <Button component="a" {...partLink(view.file_reference, view.file_name, {})}>
+            Download scrubbed part
+          </Button>
+        ) : failed ? (
           <Button color="red" disabled>
             Failed
           </Button>
