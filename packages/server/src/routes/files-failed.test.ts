@@ -143,41 +143,16 @@ describe.each(testDatabases())('the file view of a failed job on $kind', (kind) 
   });
 
   it('says why a job that kept nothing failed, with no part', async () => {
-    const headers = await account(1_000);
-    // Rows that scrub, then (once their result has come back) a quote never closed: the file cannot
-    // be read further, every credit is given back and nothing is kept.
-    const broken = Buffer.from(`2015550101,"Bob\r\n${'2015550102,Cy\r\n'.repeat(90_000)}`);
-    let firstRows: () => void = () => {};
-    const answered = new Promise<void>((resolve) => {
-      firstRows = resolve;
-    });
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (sent === 1) await answered;
-        if (sent === 2) return controller.close();
-        controller.enqueue(sent === 0 ? leadFile(1_000, 5) : broken);
-        sent++;
-      },
-    });
-    const res = await stream(headers, body);
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    await reader.read();
-    firstRows();
-    await expect(
-      (async () => {
-        while (!(await reader.read()).done);
-      })(),
-    ).rejects.toThrow();
-    const job = await jobOf(headers, res);
-    expect(job.status).toBe('failed');
-    expect(job.error).toBeTruthy();
-    expect(job.result_url).toBeNull();
-    expect(await file(job.file_reference)).toMatchObject({
-      status: 'failed',
-      file_url: 'Failed',
-      error: job.error,
+    // No credits for the first rows: refused before any row went out, the job failed, nothing kept.
+    const headers = await account(0);
+    const res = await stream(headers, leadFile(50, 5));
+    expect(res.status).toBe(402);
+    const listed = FileListSchema.parse(await (await fetch(`${base}/files`, { headers })).json());
+    expect(listed.files).toHaveLength(1);
+    expect(listed.files[0]).toMatchObject({ status: 'failed', file_url: 'Failed', part_url: null });
+    expect(listed.files[0]!.error).toMatch(/^Not enough credits for the first/);
+    expect(await file(listed.files[0]!.file_reference)).toMatchObject({
+      error: listed.files[0]!.error,
       part_url: null,
     });
   });
