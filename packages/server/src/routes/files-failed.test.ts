@@ -1,34 +1,12 @@
 import { BulkJobSchema, FileListSchema, FileViewSchema, JOB_ID_HEADER } from '@scrub/contract';
-import { areaCodeInfo } from '@scrub/engine';
-import { crmLeadLines, mulberry32, usAreaCodes } from '@scrub/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
+import { leadFile, slowly } from '../../test/lead-files.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-
-/** A CRM export of `rows` records, with a byte-order mark and CRLF. */
-function leadFile(rows: number, seed: number): Buffer {
-  const lines = [...crmLeadLines(rows, { random: mulberry32(seed), areaCodes: usAreaCodes(areaCodeInfo) })];
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`);
-}
-
-/** The file in pieces of `rows` lines, `pauseMs` apart: a pipe from a slow producer. */
-function slowly(file: Buffer, rows: number, pauseMs: number): ReadableStream<Uint8Array> {
-  const lines = file.toString('utf8').split('\r\n');
-  let at = 0;
-  return new ReadableStream({
-    async pull(controller) {
-      if (at >= lines.length) return controller.close();
-      if (at > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      const piece = lines.slice(at, at + rows);
-      at += rows;
-      controller.enqueue(Buffer.from(at >= lines.length ? piece.join('\r\n') : `${piece.join('\r\n')}\r\n`));
-    },
-  });
-}
 
 describe.each(testDatabases())('the file view of a failed job on $kind', (kind) => {
   let t: TestApp;
