@@ -124,8 +124,10 @@ export class Files extends APIResource {
   /**
    * The result CSV as a web `ReadableStream` of bytes, filtered by the service, read as you read it
    * (never held whole). In Node, `Readable.fromWeb(stream)` or `pipeline(stream, file)` take it.
-   * `ConflictError` (code `results_not_ready`) until the job has completed; `NotFoundError`
-   * (`file_not_found`) for an unknown reference or a job that failed.
+   * `ConflictError` (code `results_not_ready`) until the job has completed, and for a job that
+   * failed with nothing kept; a streamed job cut off part-way gives the result of the records it
+   * scrubbed and charged (its file view's `part_url`). `NotFoundError` (`file_not_found`) for an
+   * unknown reference.
    */
   download(
     fileReference: string,
