@@ -68,6 +68,11 @@ const MIN_CUT_WORD_DIGITS = 4;
 
 // 2015550123, 201-555-0123, (201) 555-0123, +1 201.555.0123, 12015550123.
 const PLAIN = /^(\+?1[-. ]?)?(?:\((\d{3})\) ?|(\d{3})[-. ]?)(\d{3})[-. ]?(\d{4})$/;
+// What CRM exports write besides: a spreadsheet's float (2015550123.0, 12015550123.0,
+// +12015550123.0), and a plain form with an extension ((201)555-0123 x12, ... ext. 12, ... #12).
+const PLAIN_FLOAT = /^(\+1|1(?=\d{10}\.))?(\d{10})\.0+$/;
+const PLAIN_EXTENSION =
+  /^(\+?1[-. ]?)?(?:\((\d{3})\) ?|(\d{3})[-. ]?)(\d{3})[-. ]?(\d{4}) *(?:x|#|ext)\.? *(\d{1,10})$/i;
 
 const KEYPAD = '22233344455566677778889999';
 
@@ -234,6 +239,30 @@ function notNanp(international: string, show: () => string, plus: boolean): Pars
 }
 
 /**
+ * A spreadsheet's float of a plain number, or a plain form with an extension, read as the general
+ * path reads it (the same digits, notes and extension); null for anything else. Ten digits starting
+ * with 0 go to the general path, which reads 00 and 011 as international prefixes.
+ */
+function readPlainFloatOrExtension(input: string): ParsedPhone | null {
+  const float = PLAIN_FLOAT.exec(input);
+  if (float) {
+    const [, countryCode, digits = ''] = float;
+    if (countryCode === undefined && digits.startsWith('0')) return null;
+    const notes: ParseNote[] = ['spreadsheet_float'];
+    if (countryCode !== undefined) notes.push('country_code_removed');
+    return { ok: true, digits, number: Number(digits), e164: `+1${digits}`, notes };
+  }
+  const withExtension = PLAIN_EXTENSION.exec(input);
+  if (!withExtension) return null;
+  const [, countryCode, bracketed, areaCode, exchange, line, extension] = withExtension;
+  const digits = `${bracketed ?? areaCode}${exchange}${line}`;
+  if (countryCode === undefined && digits.startsWith('0')) return null;
+  const notes: ParseNote[] = ['extension_removed'];
+  if (countryCode !== undefined) notes.push('country_code_removed');
+  return { ok: true, digits, number: Number(digits), e164: `+1${digits}`, notes, extension };
+}
+
+/**
  * Reads what people paste and spreadsheets export as a 10-digit NANP number, or says why it
  * cannot. Syntax only: whether the number exists is `classifyCode`'s question. Never guesses a
  * missing digit. See the README's "Rules" for every form it reads and refuses.
@@ -250,6 +279,8 @@ export function parsePhone(input: string): ParseResult {
   if (input.length > MAX_INPUT_LENGTH) {
     return fail('too_long', `Too long for a phone number: ${input.length} characters`);
   }
+  const quick = readPlainFloatOrExtension(input);
+  if (quick) return quick;
   // Quoted only for a message: most inputs are numbers, and quoting one costs as much as reading it.
   const show = () => quote(input);
   const notes: ParseNote[] = [];
