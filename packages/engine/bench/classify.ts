@@ -64,8 +64,8 @@ const setRate = best('Set.has', () => {
 });
 process.stdout.write(`ratio          ${(classifyRate / setRate).toFixed(2)}x the Set\n`);
 
-// Plain forms take a quick path; the others (spreadsheet floats, quotes, extensions, labels,
-// Unicode) the general one.
+// Plain forms take a quick path, and so do spreadsheet floats and extensions after a plain form;
+// the others (quotes, labels, Unicode) the general one.
 const FORMS: readonly ((a: string, b: string, c: string) => string)[] = [
   (a, b, c) => `(${a}) ${b}-${c}`,
   (a, b, c) => `${a}-${b}-${c}`,

@@ -1,7 +1,7 @@
 // Bulk CSV scrubbing beside a bare csv-parse -> csv-stringify pass over the same file, in one run.
 //
 //   pnpm --filter @scrub/engine bench:csv
-//   node bench/csv.ts [rows] [rounds]        (default 1,000,000 rows, 3 rounds)
+//   node bench/csv.ts [rows] [rounds] [--crm]    (default 1,000,000 rows, 3 rounds)
 //
 // Target (issue 5): scrubbing takes at most half the time of the bare pass. Each subject runs in
 // its own process, file to file on disk (what the worker does between the upload and the result),
@@ -14,7 +14,9 @@
 // last name, email, street, city, state, zip, phone, date of birth), some streets quoted with a
 // comma, phones in the forms people and spreadsheets write (plain, dashed, dotted, bracketed, +1,
 // spreadsheet floats, extensions, quoted), 3% repeats, 3% junk, 3% toll free, 12% on the
-// do-not-call list.
+// do-not-call list. With --crm, the file is the CRM export of issue 16's goal 1 instead
+// (`crmLeadLines`: name, email, phone, notes; phones spelled `+1 201 555 0123`, `(201)555-0123 x12`,
+// `2015550123.0`, `201.555.0123`; 5% of the notes quoted over several lines), the customer job's file.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -23,7 +25,14 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { compactPool, leadLines, mulberry32, usAreaCodes, writeLines } from '@scrub/test-fixtures';
+import {
+  compactPool,
+  crmLeadLines,
+  leadLines,
+  mulberry32,
+  usAreaCodes,
+  writeLines,
+} from '@scrub/test-fixtures';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import { areaCodeInfo } from '../src/area-codes.ts';
@@ -95,7 +104,10 @@ async function runSubject(subject: Subject, path: string, outPath: string): Prom
       rows: result.rows,
       uniqueNumbers: result.uniqueNumbers,
       dnc: result.dncStatus.dnc,
-      result: JSON.stringify(result),
+      // The reasons in a fixed order: a threaded scrub meets them in another order (the same counts).
+      result: JSON.stringify(result, (key, value) =>
+        key === 'invalidReasons' ? Object.fromEntries(Object.entries(value).sort()) : value,
+      ),
     };
   }
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
@@ -118,16 +130,19 @@ const load = () =>
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 async function main(): Promise<void> {
-  const rows = Number(process.argv[2] ?? 1_000_000);
-  const rounds = Number(process.argv[3] ?? 3);
+  const crm = process.argv.includes('--crm');
+  const [rowsArgument, roundsArgument] = process.argv.slice(2).filter((arg) => arg !== '--crm');
+  const rows = Number(rowsArgument ?? 1_000_000);
+  const rounds = Number(roundsArgument ?? 3);
   const dir = await mkdtemp(join(tmpdir(), 'scrub-csv-bench-'));
   try {
     const path = join(dir, 'leads.csv');
     let began = process.hrtime.bigint();
-    await writeLines(path, leadLines(rows, { random: mulberry32(0xc5f11e), areaCodes: US_AREA_CODES, pool }));
+    const lines = crm ? crmLeadLines : leadLines;
+    await writeLines(path, lines(rows, { random: mulberry32(0xc5f11e), areaCodes: US_AREA_CODES, pool }));
     const { size } = await stat(path);
     out(
-      `Node ${process.version}; ${rows.toLocaleString('en-US')} rows, ${mb(size)}, generated in ${(Number(process.hrtime.bigint() - began) / 1e9).toFixed(1)} s; ${THREADS} cores, load average ${load()}`,
+      `Node ${process.version}; ${rows.toLocaleString('en-US')} rows${crm ? ' (CRM export)' : ''}, ${mb(size)}, generated in ${(Number(process.hrtime.bigint() - began) / 1e9).toFixed(1)} s; ${THREADS} cores, load average ${load()}`,
     );
     const best = new Map<Subject, Measure>();
     const outputs = new Map<Subject, { sha256: string; result: string }>();

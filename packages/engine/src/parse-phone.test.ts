@@ -414,8 +414,79 @@ describe('parsePhone: the quick path for plain forms', () => {
     '+1-201.555 0123',
     '1201555012',
     '0201555012',
+    '2015550123.0',
+    '12015550123.00',
+    '+12015550123.0',
+    '1201555012.0',
+    '(201)555-0123 x12',
+    '+1 201 555 0123 ext. 4567',
+    '1-201-555-0123 #9',
+    '201.555.0123X1234567890',
   ])('%s', (input) => {
-    expect(parsePhone(input)).toEqual(parsePhone(` ${input}`));
+    expect(JSON.stringify(parsePhone(input))).toBe(JSON.stringify(parsePhone(` ${input}`)));
+  });
+
+  it('answers as the general path does over 200,000 generated spellings, near misses and junk', () => {
+    const PLAIN = /^(\+?1[-. ]?)?(?:\((\d{3})\) ?|(\d{3})[-. ]?)(\d{3})[-. ]?(\d{4})$/;
+    let seed = 0xc0ffee;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return Math.floor((seed / 4_294_967_296) * n);
+    };
+    const pick = <T>(items: readonly T[]) => items[random(items.length)]!;
+    const digits = (count: number) => Array.from({ length: count }, () => String(random(10))).join('');
+    const spellings: ((d: string) => string)[] = [
+      (d) => `+1 ${d.slice(0, 3)} ${d.slice(3, 6)} ${d.slice(6)}`,
+      (d) => `(${d.slice(0, 3)})${d.slice(3, 6)}-${d.slice(6)}`,
+      (d) => `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`,
+      (d) => `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6)}`,
+      (d) => `1-${d.slice(0, 3)}-${d.slice(3, 6)}-${d.slice(6)}`,
+      (d) => d,
+      (d) => `${pick(['', '', '1', '+1', '+', '00', '011', '-'])}${d}.${'0'.repeat(random(3))}`,
+    ];
+    const marks = [' x', 'x', ' X', ' x.', ' ext', ' ext.', ' EXT ', ' #', ' extension ', ' x:', ' y', ''];
+    const noise = [
+      '0',
+      '1',
+      ' ',
+      '\t',
+      '\u00a0',
+      '\u0663',
+      '\uff13',
+      '-',
+      '.',
+      '(',
+      ')',
+      '+',
+      'x',
+      'e',
+      'A',
+      'O',
+      '#',
+      ',',
+      '"',
+      "'",
+      '=',
+    ];
+    const disagreements: string[] = [];
+    let compared = 0;
+    for (let i = 0; i < 200_000; i++) {
+      const d = `${pick(['2', '9', '0', '1'])}${digits(8 + random(4))}`;
+      const spelling = random(spellings.length);
+      let text = spellings[spelling]!(d);
+      if (spelling < 6 && random(2) === 0) text += `${pick(marks)}${digits(random(13))}`;
+      if (random(4) === 0) {
+        const at = random(text.length + 1);
+        text = text.slice(0, at) + pick(noise) + text.slice(at + random(2));
+      }
+      if (PLAIN.test(text)) continue;
+      compared++;
+      // A leading space sends an input down the general path.
+      if (JSON.stringify(parsePhone(text)) !== JSON.stringify(parsePhone(` ${text}`)))
+        disagreements.push(text);
+    }
+    expect(disagreements).toEqual([]);
+    expect(compared).toBeGreaterThan(100_000);
   });
 });
 

@@ -68,6 +68,11 @@ const MIN_CUT_WORD_DIGITS = 4;
 
 // 2015550123, 201-555-0123, (201) 555-0123, +1 201.555.0123, 12015550123.
 const PLAIN = /^(\+?1[-. ]?)?(?:\((\d{3})\) ?|(\d{3})[-. ]?)(\d{3})[-. ]?(\d{4})$/;
+// What CRM exports write besides: a spreadsheet's float (2015550123.0, 12015550123.0,
+// +12015550123.0), and a plain form with an extension ((201)555-0123 x12, ... ext. 12, ... #12).
+const PLAIN_FLOAT = /^(\+1|1(?=\d{10}\.))?(\d{10})\.0+$/;
+const PLAIN_EXTENSION =
+  /^(\+?1[-. ]?)?(?:\((\d{3})\) ?|(\d{3})[-. ]?)(\d{3})[-. ]?(\d{4}) *(?:x|#|ext)\.? *(\d{1,10})$/i;
 
 const KEYPAD = '22233344455566677778889999';
 
@@ -127,11 +132,11 @@ function normalizeUnicode(input: string): string {
 type NumericCell = { text: string; note: ParseNote } | ParseFailure | null;
 
 /** A cell that is a number as a spreadsheet wrote it; null when the cell is not one. */
-function readNumericCell(text: string, shown: string): NumericCell {
+function readNumericCell(text: string, show: () => string): NumericCell {
   const match = NUMERIC.exec(text);
   if (!match) return null;
   const [, sign = '', integer = '', fraction, exponent] = match;
-  if (sign === '-') return fail('negative_number', `Negative number ${shown}: not a phone number`);
+  if (sign === '-') return fail('negative_number', `Negative number ${show()}: not a phone number`);
   if (exponent !== undefined) {
     // Exact only when the mantissa holds every digit: 2.015550123E9 does, 2.01555E+09 lost four.
     const mantissa = integer + (fraction ?? '');
@@ -140,11 +145,11 @@ function readNumericCell(text: string, shown: string): NumericCell {
       const significant = mantissa.replace(/^0+/, '').length;
       return fail(
         'scientific_notation',
-        `Scientific notation ${shown} keeps only ${significant} significant digits; the rest were lost. Format the column as text and export it again`,
+        `Scientific notation ${show()} keeps only ${significant} significant digits; the rest were lost. Format the column as text and export it again`,
       );
     }
     if (/[1-9]/.test(mantissa.slice(Math.max(point, 0)))) {
-      return fail('scientific_notation', `Scientific notation ${shown} is not a whole number`);
+      return fail('scientific_notation', `Scientific notation ${show()} is not a whole number`);
     }
     return {
       text: mantissa.slice(0, Math.max(point, 0)).replace(/^0+/, ''),
@@ -172,7 +177,7 @@ interface LetterRun {
 }
 
 /** Reads digits and keypad letters, refusing any other character than separators and a leading +. */
-function walk(text: string, shown: string): Walk | ParseFailure {
+function walk(text: string, show: () => string): Walk | ParseFailure {
   const result: Walk = { digits: '', runOf: [], plus: false, writtenDigits: 0 };
   const runs: LetterRun[] = [];
   let run: LetterRun | null = null;
@@ -201,7 +206,7 @@ function walk(text: string, shown: string): Walk | ParseFailure {
       const char = String.fromCodePoint(text.codePointAt(i)!);
       return fail(
         'invalid_characters',
-        `Character ${JSON.stringify(char)} in ${shown} is not part of a phone number`,
+        `Character ${JSON.stringify(char)} in ${show()} is not part of a phone number`,
       );
     }
   }
@@ -211,16 +216,16 @@ function walk(text: string, shown: string): Walk | ParseFailure {
     if (letters.length === 1 && (isDigit(text[start - 1]) || isDigit(text[start + 1]))) {
       return fail(
         'letters_ambiguous',
-        `Letter "${text[start]}" among the digits of ${shown}: a typo for a digit (O for 0, l for 1)? Write the number in digits`,
+        `Letter "${text[start]}" among the digits of ${show()}: a typo for a digit (O for 0, l for 1)? Write the number in digits`,
       );
     }
   }
   return result;
 }
 
-function notNanp(international: string, shown: string, plus: boolean): ParseFailure {
+function notNanp(international: string, show: () => string, plus: boolean): ParseFailure {
   if (international.startsWith('0')) {
-    return fail('not_nanp', `Not a US number: ${shown} has a country code starting with 0, which none does`);
+    return fail('not_nanp', `Not a US number: ${show()} has a country code starting with 0, which none does`);
   }
   const callingCode = callingCodeOf(international);
   const who = callingCode
@@ -230,7 +235,31 @@ function notNanp(international: string, shown: string, plus: boolean): ParseFail
     plus && /^[2-9]\d{9}$/.test(international)
       ? `. If it is a US number, write it without the +, or as +1 ${international.slice(0, 3)} ${international.slice(3, 6)} ${international.slice(6)}`
       : '';
-  return fail('not_nanp', `Not a US number: ${shown} ${who}; Scrub checks US numbers (+1) only${hint}`);
+  return fail('not_nanp', `Not a US number: ${show()} ${who}; Scrub checks US numbers (+1) only${hint}`);
+}
+
+/**
+ * A spreadsheet's float of a plain number, or a plain form with an extension, read as the general
+ * path reads it (the same digits, notes and extension); null for anything else. Ten digits starting
+ * with 0 go to the general path, which reads 00 and 011 as international prefixes.
+ */
+function readPlainFloatOrExtension(input: string): ParsedPhone | null {
+  const float = PLAIN_FLOAT.exec(input);
+  if (float) {
+    const [, countryCode, digits = ''] = float;
+    if (countryCode === undefined && digits.startsWith('0')) return null;
+    const notes: ParseNote[] = ['spreadsheet_float'];
+    if (countryCode !== undefined) notes.push('country_code_removed');
+    return { ok: true, digits, number: Number(digits), e164: `+1${digits}`, notes };
+  }
+  const withExtension = PLAIN_EXTENSION.exec(input);
+  if (!withExtension) return null;
+  const [, countryCode, bracketed, areaCode, exchange, line, extension] = withExtension;
+  const digits = `${bracketed ?? areaCode}${exchange}${line}`;
+  if (countryCode === undefined && digits.startsWith('0')) return null;
+  const notes: ParseNote[] = ['extension_removed'];
+  if (countryCode !== undefined) notes.push('country_code_removed');
+  return { ok: true, digits, number: Number(digits), e164: `+1${digits}`, notes, extension };
 }
 
 /**
@@ -250,7 +279,10 @@ export function parsePhone(input: string): ParseResult {
   if (input.length > MAX_INPUT_LENGTH) {
     return fail('too_long', `Too long for a phone number: ${input.length} characters`);
   }
-  const shown = quote(input);
+  const quick = readPlainFloatOrExtension(input);
+  if (quick) return quick;
+  // Quoted only for a message: most inputs are numbers, and quoting one costs as much as reading it.
+  const show = () => quote(input);
   const notes: ParseNote[] = [];
   let text = normalizeUnicode(input);
   if (text !== input) notes.push('unicode_normalized');
@@ -273,11 +305,11 @@ export function parsePhone(input: string): ParseResult {
   if (SPREADSHEET_ERROR.test(text)) {
     return fail(
       'spreadsheet_error',
-      `Spreadsheet error ${shown}, not a phone number: fix the sheet and export again`,
+      `Spreadsheet error ${show()}, not a phone number: fix the sheet and export again`,
     );
   }
 
-  const numeric = readNumericCell(text, shown);
+  const numeric = readNumericCell(text, show);
   if (numeric && 'ok' in numeric) return numeric;
   if (numeric) {
     text = numeric.text;
@@ -309,27 +341,28 @@ export function parsePhone(input: string): ParseResult {
   }
   if (extension !== undefined) notes.push('extension_removed');
 
-  const read = walk(text, shown);
+  const read = walk(text, show);
   if ('ok' in read) return read;
   const { digits, runOf, plus } = read;
-  if (read.writtenDigits === 0) return fail('no_digits', `No digits in ${shown}: not a phone number`);
+  if (read.writtenDigits === 0) return fail('no_digits', `No digits in ${show()}: not a phone number`);
   if (runOf[0] !== -1) {
     return fail(
       'letters_ambiguous',
-      `Letters before the area code in ${shown}: write the area code in digits`,
+      `Letters before the area code in ${show()}: write the area code in digits`,
     );
   }
 
   // Where the national number starts: after +1, 001, 0111, or a 1 in front of ten more digits.
   let start = 0;
   if (plus) {
-    if (!digits.startsWith('1')) return notNanp(digits, shown, true);
+    if (!digits.startsWith('1')) return notNanp(digits, show, true);
     start = 1;
   } else if (digits.startsWith('011') || digits.startsWith('00')) {
     const prefix = digits.startsWith('011') ? 3 : 2;
     const international = digits.slice(prefix);
-    if (international === '') return fail('too_short', `Too short: ${shown} is only an international prefix`);
-    if (!international.startsWith('1')) return notNanp(international, shown, false);
+    if (international === '')
+      return fail('too_short', `Too short: ${show()} is only an international prefix`);
+    if (!international.startsWith('1')) return notNanp(international, show, false);
     notes.push('international_prefix_removed');
     start = prefix + 1;
   } else if (digits.length > 10 && digits.startsWith('1')) {
@@ -343,11 +376,11 @@ export function parsePhone(input: string): ParseResult {
   if (national.length < 10) {
     return fail(
       'too_short',
-      `Too short: ${shown} has ${digitCount(national.length)}${after}; a US number has 10`,
+      `Too short: ${show()} has ${digitCount(national.length)}${after}; a US number has 10`,
     );
   }
   if (nationalRuns.slice(0, 3).some((run) => run !== -1)) {
-    return fail('letters_ambiguous', `Letters in the area code of ${shown}: write the area code in digits`);
+    return fail('letters_ambiguous', `Letters in the area code of ${show()}: write the area code in digits`);
   }
   if (national.length > 10) {
     const extra = nationalRuns.slice(10);
@@ -357,7 +390,7 @@ export function parsePhone(input: string): ParseResult {
       const twoNumbers = national.length >= 20 ? ' (two numbers in one cell?)' : '';
       return fail(
         'too_long',
-        `Too long: ${shown} has ${digitCount(national.length)}${after}; ${expected}${twoNumbers}`,
+        `Too long: ${show()} has ${digitCount(national.length)}${after}; ${expected}${twoNumbers}`,
       );
     }
     // Only letters run past the tenth digit: a phone dials the first ten and ignores the rest.
@@ -367,7 +400,7 @@ export function parsePhone(input: string): ParseResult {
       if (kept < MIN_CUT_WORD_DIGITS) {
         return fail(
           'letters_ambiguous',
-          `Letters after too few digits in ${shown}: a label, or a vanity number with digits missing? Write the number in digits`,
+          `Letters after too few digits in ${show()}: a label, or a vanity number with digits missing? Write the number in digits`,
         );
       }
     }

@@ -220,6 +220,14 @@ describe('scrubCsv', () => {
       '5127360100',
       '201-555-0123',
       'n/a',
+      // A CRM export's spellings, read from the file's bytes (quickPhone), and near misses.
+      '(201)999-0001 x12',
+      '201.345.6789 ext. 4',
+      '2012345678.0',
+      '+12013456789.0',
+      '+2013456789.0',
+      '(011)345-6789 x12',
+      '201-345-6789 x12345678901',
     ];
     const cellOf = (dnc: 0 | 1 | null | undefined, lineType: string) =>
       dnc === null ? (lineType === 'invalid' ? '' : 'unchecked') : String(dnc);

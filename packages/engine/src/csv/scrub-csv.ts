@@ -18,7 +18,7 @@ import { type CsvInput, openCsv } from './csv-input.ts';
 import type { CsvDialect, CsvSeparator } from './dialect.ts';
 import { isFormulaCell } from './formula.ts';
 import { NumberSet } from './number-set.ts';
-import { plainPhone } from './plain-phone.ts';
+import { quickPhone } from './plain-phone.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { CR, fieldText, isBlankRow, LF, QUOTE, RowScanner } from './row-scanner.ts';
 
@@ -667,9 +667,9 @@ class Scrubber {
 
   /** A phone cell's number, or -1 with the reason counted. */
   #phone(buf: Buffer, start: number, end: number): number {
-    let number = plainPhone(buf, start, end);
+    let number = quickPhone(buf, start, end);
     if (number === -1 && end - start > 2 && buf[start] === QUOTE && buf[end - 1] === QUOTE) {
-      number = plainPhone(buf, start + 1, end - 1);
+      number = quickPhone(buf, start + 1, end - 1);
     }
     if (number !== -1) return number;
     const parsed = parsePhone(fieldText(buf, start, end));
