@@ -38,6 +38,8 @@ const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
 const MAX_PIECE_BYTES = 1024 * 1024;
 const FIRST_PIECE_BYTES = 64 * 1024;
 const BEAT_MS = 10_000;
+/** How long a stream may sit with nothing sent or read before its client is taken to be gone. */
+const STREAM_IDLE_MS = 10 * 60_000;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export interface StreamJobOptions {
@@ -165,6 +167,8 @@ class StreamJob {
   #started = false;
   /** The client went away: the scrub's rows go to the stored result only. */
   #clientLeft = false;
+  /** The request's body has been read to its end. */
+  #bodyRead = false;
 
   constructor(
     private readonly deps: StreamJobDeps,
@@ -183,6 +187,9 @@ class StreamJob {
     response.on('close', () => {
       if (!response.writableEnded) this.#clientGone();
     });
+    // A client that neither sends nor reads for this long is gone (a silently dropped network
+    // would otherwise hold the job, and its credits, with the heartbeat beating).
+    request.socket.setTimeout(STREAM_IDLE_MS, () => request.socket.destroy());
   }
 
   async run(): Promise<void> {
@@ -207,7 +214,11 @@ class StreamJob {
       clearInterval(heartbeat);
       this.#wake();
     }
-    await this.#end(outcome, failure);
+    try {
+      await this.#end(outcome, failure);
+    } finally {
+      this.request.socket?.setTimeout(0);
+    }
   }
 
   /** Runs the count, the charge and the scrub together; answers the scrub's rows. */
@@ -303,9 +314,10 @@ class StreamJob {
    */
   #clientGone(): void {
     this.#clientLeft = true;
-    if (this.#abort.signal.aborted || this.#cut !== null) return;
-    // The whole file has arrived: the job completes without its client, its result downloadable.
-    if (this.request.complete) return;
+    // Stopped already (the credits, the file): the stop stands, and says why.
+    if (this.#abort.signal.aborted || this.#stopAt !== null) return;
+    // The whole file has been read: the job completes without its client, its result downloadable.
+    if (this.#bodyRead) return;
     const cutAt = this.#rowEnds.find((bytes) => bytes >= this.#releasedBytes);
     if (!this.#started || cutAt === undefined) {
       this.#fail(new ClientGone('the client went away'));
@@ -331,27 +343,32 @@ class StreamJob {
 
   async *#requestBytes(): AsyncGenerator<Buffer> {
     const { maxUploadBytes } = this.deps;
-    try {
-      for await (const chunk of this.request as AsyncIterable<Buffer>) {
-        this.#abort.signal.throwIfAborted();
-        this.#receivedBytes += chunk.length;
-        if (this.#receivedBytes > maxUploadBytes) {
-          throw new ApiError(
-            'payload_too_large',
-            `The file is larger than the largest accepted, ${maxUploadBytes.toLocaleString('en-US')} bytes.`,
-          );
-        }
-        this.#uploadHash.update(chunk);
-        // Rejects when the store fails, or the job does.
-        if (!this.#upload.write(chunk)) await once(this.#upload, 'drain', { signal: this.#abort.signal });
-        yield chunk;
+    for await (const chunk of this.#fromClient()) {
+      this.#abort.signal.throwIfAborted();
+      this.#receivedBytes += chunk.length;
+      if (this.#receivedBytes > maxUploadBytes) {
+        throw new ApiError(
+          'payload_too_large',
+          `The file is larger than the largest accepted, ${maxUploadBytes.toLocaleString('en-US')} bytes.`,
+        );
       }
+      this.#uploadHash.update(chunk);
+      // Rejects when the store fails, or the job does.
+      if (!this.#upload.write(chunk)) await once(this.#upload, 'drain', { signal: this.#abort.signal });
+      yield chunk;
+    }
+    this.#bodyRead = true;
+    this.#upload.end();
+  }
+
+  /** The request's body as it comes: its breaking off (not what the service throws) is the client going. */
+  async *#fromClient(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of this.request as AsyncIterable<Buffer>) yield chunk;
     } catch (error) {
-      // The request broke off: the client went away.
-      if (this.request.errored || (this.request.destroyed && !this.request.complete)) this.#clientGone();
+      this.#clientGone();
       throw error;
     }
-    this.#upload.end();
   }
 
   async *#countInput(): AsyncGenerator<Buffer> {
@@ -443,6 +460,8 @@ class StreamJob {
           want,
           this.#paidRows,
         );
+        // Stopped meanwhile: what was reserved beyond the rows scrubbed is given back at the end.
+        if (this.#stopAt !== null) return;
         if (!reserved.ok) {
           if (reserved.reason === 'lost') throw new Error('the streamed job was taken from its request');
           const ranOut = new CreditsRanOut(need, reserved.available, reserved.reason === 'paused');
