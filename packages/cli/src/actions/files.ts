@@ -39,7 +39,10 @@ function uploadedAt(iso: string): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** One file as the export page shows it: a failed job charged nothing and says what it gave back. */
+/**
+ * One file as the export page shows it: what a job charged and gave back; a streamed job cut off
+ * part-way kept the result of the records it charged (`scrub export REF` gives it).
+ */
 export function fileCells(file: FileView): string[] {
   const rows =
     file.status === 'processing'
@@ -52,7 +55,7 @@ export function fileCells(file: FileView): string[] {
   return [
     file.file_name,
     uploadedAt(file.created_at),
-    file.status,
+    file.part_url ? 'failed, part kept' : file.status,
     rows,
     count(file.duplicates),
     credits,

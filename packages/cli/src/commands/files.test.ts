@@ -37,6 +37,13 @@ describe('fileCells', () => {
     ]);
     const failed = { ...file, status: 'failed', credits_charged: 0, credits_reversed: 12_000 } as const;
     expect(fileCells(failed).slice(2, 6)).toEqual(['failed', '12,000', '0', '0 (12,000 given back)']);
+    const cut = {
+      ...file,
+      status: 'failed',
+      part_url: 'http://x/files/f/result',
+      credits_charged: 300,
+    } as const;
+    expect(fileCells(cut)[2]).toBe('failed, part kept');
   });
 });
 
