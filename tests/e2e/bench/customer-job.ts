@@ -191,7 +191,13 @@ async function main(): Promise<void> {
 
     const child = spawn(
       process.execPath,
-      [...profiled('server'), fileURLToPath(import.meta.url), '--server', dataDir, String((rows + WARM_UP_ROWS) * (3 * rounds + 1))],
+      [
+        ...profiled('server'),
+        fileURLToPath(import.meta.url),
+        '--server',
+        dataDir,
+        String((rows + WARM_UP_ROWS) * (3 * rounds + 1)),
+      ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
     server.stop = async () => {
@@ -225,7 +231,10 @@ async function main(): Promise<void> {
       file: join(dir, 'file.csv'),
       pipe: join(dir, 'pipe.csv'),
     };
-    const flags = (subject: Subject) => profiled(subject).map((flag) => `'${flag}'`).join(' ');
+    const flags = (subject: Subject) =>
+      profiled(subject)
+        .map((flag) => `'${flag}'`)
+        .join(' ');
     const runs: Record<Subject, () => Promise<Run>> = {
       queued: () =>
         timed([...profiled('queued'), ...scrub(path, outputs.queued, '--map', 'full_name=name')], env),
@@ -280,7 +289,8 @@ async function main(): Promise<void> {
     out();
     const streamed = [best.file, best.pipe].filter((run) => run !== undefined).map((run) => run.seconds);
     const target = Math.min(...streamed) / baseline;
-    const verdict = streamed.length === 0 ? 'no streamed subject run' : `${target <= 0.35 ? 'met' : 'NOT MET'}`;
+    const verdict =
+      streamed.length === 0 ? 'no streamed subject run' : `${target <= 0.35 ? 'met' : 'NOT MET'}`;
     out(
       `results ${same ? 'identical' : 'DIFFER'} (${mb(results[0]!.length)}); best streamed ${target.toFixed(2)}x the bare pass (target at most 0.35x): ${verdict}; ` +
         `first bytes of the pipe after ${sec(best.pipe?.firstBytes ?? Number.NaN)} (target under 1 s)`,

@@ -4,8 +4,9 @@
 // the answer ends, and when the process exits; in milliseconds since the process started, one
 // line each, appended to the file SCRUB_BENCH_PHASES names. Node's fetch publishes these moments
 // on diagnostics channels (undici's), so the CLI itself is not changed.
-import { appendFileSync } from 'node:fs';
+
 import { subscribe } from 'node:diagnostics_channel';
+import { appendFileSync } from 'node:fs';
 
 const file = process.env.SCRUB_BENCH_PHASES;
 if (file) {
