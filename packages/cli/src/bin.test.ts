@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -25,5 +25,21 @@ describe('the built scrub binary', () => {
     const usage = spawnSync(bin, ['config', 'get', 'colour'], { env, encoding: 'utf8' });
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain('error: unknown key "colour"');
+  });
+
+  it("keeps its modules' compiled code for the next start, unless told not to", () => {
+    // Node's compile cache lives in the temporary directory, which TMPDIR moves.
+    const tmp = tempConfigDir();
+    const env = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, TMPDIR: tmp };
+    const cached = () => readdirSync(tmp, { recursive: true }).length;
+
+    const off = spawnSync(bin, ['--version'], { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect(off.status).toBe(0);
+    expect(cached()).toBe(0);
+
+    const on = spawnSync(bin, ['--version'], { env });
+    expect(on.status).toBe(0);
+    // The program's modules, loaded after the cache was enabled, are among the files kept.
+    expect(cached()).toBeGreaterThan(3);
   });
 });

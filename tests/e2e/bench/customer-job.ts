@@ -21,6 +21,11 @@
 // directory holding a 2 M-number federal do-not-call list. A 20,000-row job runs first.
 // The results of the three jobs are compared byte for byte.
 //
+// Profiling (opt-in): SCRUB_BENCH_PROFILE=DIR writes CPU profiles (`--cpu-prof`, one file per
+// thread) of the server to DIR/server and of each `scrub` process to DIR/<subject>, and each scrub
+// process's phases (requests sent, first and last bytes of the answers, exit; bench/phases.ts) to
+// DIR/phases.txt. `--subjects file,pipe` runs only those subjects (the bare pass always runs).
+//
 // The file is a CRM export (@scrub/test-fixtures' crmLeadLines): CRLF, 5% of the notes quoted
 // over several lines, phones spelled `+1 201 555 0123`, `(201)555-0123 x12`, `2015550123.0`,
 // `201.555.0123`, 3% repeats, 3% junk, 12% on the do-not-call list.
@@ -52,6 +57,16 @@ const leads = { random: mulberry32(0x16c1), areaCodes: AREA_CODES, pool };
 const CHUNK = { highWaterMark: 1 << 20 };
 const WARM_UP_ROWS = 20_000;
 const since = (start: number) => (performance.now() - start) / 1000;
+const SUBJECTS = ['queued', 'file', 'pipe'] as const;
+type Subject = (typeof SUBJECTS)[number];
+
+/** Node's flags for a process of the run (`name`: server or a subject): CPU profiles when asked for. */
+function profiled(name: string): string[] {
+  const dir = process.env.SCRUB_BENCH_PROFILE;
+  if (!dir) return [];
+  const phases = name === 'server' ? [] : ['--import', fileURLToPath(new URL('phases.ts', import.meta.url))];
+  return ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`, ...phases];
+}
 
 /** A built package's binary, as its package.json names it. */
 function binOf(name: string, command: string): string {
@@ -130,13 +145,23 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { rows: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' } },
+    options: {
+      rows: { type: 'string', default: '200000' },
+      rounds: { type: 'string', default: '3' },
+      subjects: { type: 'string', default: SUBJECTS.join(',') },
+    },
   });
   const rows = Number(values.rows);
   const rounds = Number(values.rounds);
   if (!Number.isSafeInteger(rows) || rows < 1 || !Number.isSafeInteger(rounds) || rounds < 1) {
     throw new Error('--rows and --rounds take whole numbers, at least 1');
   }
+  const subjects = values.subjects.split(',') as Subject[];
+  if (subjects.length === 0 || subjects.some((subject) => !SUBJECTS.includes(subject))) {
+    throw new Error(`--subjects takes a list of ${SUBJECTS.join(', ')}, separated by commas`);
+  }
+  const profileDir = process.env.SCRUB_BENCH_PROFILE;
+  if (profileDir) process.env.SCRUB_BENCH_PHASES = join(profileDir, 'phases.txt');
   const scrubBin = binOf('@scrub/cli', 'scrub');
   const serverBin = binOf('@scrub/server', 'scrub-server');
   const dir = await mkdtemp(join(tmpdir(), 'scrub-cli-bench-'));
@@ -166,7 +191,13 @@ async function main(): Promise<void> {
 
     const child = spawn(
       process.execPath,
-      [fileURLToPath(import.meta.url), '--server', dataDir, String((rows + WARM_UP_ROWS) * (3 * rounds + 1))],
+      [
+        ...profiled('server'),
+        fileURLToPath(import.meta.url),
+        '--server',
+        dataDir,
+        String((rows + WARM_UP_ROWS) * (3 * rounds + 1)),
+      ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
     server.stop = async () => {
@@ -180,6 +211,7 @@ async function main(): Promise<void> {
       SCRUB_API_URL: url,
       SCRUB_API_KEY: apiKey,
       SCRUB_CONFIG_DIR: join(dir, 'config'),
+      ...(profileDir ? { SCRUB_BENCH_PHASES: process.env.SCRUB_BENCH_PHASES } : {}),
     };
     const scrub = (file: string, output: string, ...more: string[]) => [
       scrubBin,
@@ -194,60 +226,74 @@ async function main(): Promise<void> {
     ];
     await timed(scrub(warmUp, join(dir, 'warm-up-out.csv')), env);
 
-    const outputs = {
+    const outputs: Record<Subject, string> = {
       queued: join(dir, 'queued.csv'),
       file: join(dir, 'file.csv'),
       pipe: join(dir, 'pipe.csv'),
     };
-    const best: Record<'bare' | 'queued' | 'file' | 'pipe', Run | undefined> = {
-      bare: undefined,
-      queued: undefined,
-      file: undefined,
-      pipe: undefined,
+    const flags = (subject: Subject) =>
+      profiled(subject)
+        .map((flag) => `'${flag}'`)
+        .join(' ');
+    const runs: Record<Subject, () => Promise<Run>> = {
+      queued: () =>
+        timed([...profiled('queued'), ...scrub(path, outputs.queued, '--map', 'full_name=name')], env),
+      file: () => timed([...profiled('file'), ...scrub(path, outputs.file)], env),
+      pipe: () =>
+        timed(
+          `cat '${path}' | '${process.execPath}' ${flags('pipe')} '${scrubBin}' bulk - --phone-col phone --wait`,
+          env,
+          outputs.pipe,
+        ),
     };
+    const best: Partial<Record<'bare' | Subject, Run>> = {};
     const keep = (name: keyof typeof best, run: Run) => {
       const current = best[name];
       if (!current || run.seconds < current.seconds) best[name] = run;
       return run;
+    };
+    const said: Record<'bare' | Subject, string> = {
+      bare: 'bare',
+      queued: 'queued',
+      file: 'file streamed',
+      pipe: 'pipe',
     };
     for (let round = 0; round < rounds; round++) {
       const bareRun = keep(
         'bare',
         await timed([fileURLToPath(import.meta.url), '--bare', path, join(dir, 'bare.csv')], env),
       );
-      const queued = keep('queued', await timed(scrub(path, outputs.queued, '--map', 'full_name=name'), env));
-      const file = keep('file', await timed(scrub(path, outputs.file), env));
-      const pipe = keep(
-        'pipe',
-        await timed(
-          `cat '${path}' | '${process.execPath}' '${scrubBin}' bulk - --phone-col phone --wait`,
-          env,
-          outputs.pipe,
-        ),
-      );
-      out(
-        `round ${round + 1}: bare ${sec(bareRun.seconds)}; queued ${sec(queued.seconds)}; file streamed ${sec(file.seconds)}; pipe ${sec(pipe.seconds)} (first bytes after ${sec(pipe.firstBytes ?? Number.NaN)})`,
-      );
+      const line = [`bare ${sec(bareRun.seconds)}`];
+      for (const subject of subjects) {
+        const run = keep(subject, await runs[subject]());
+        const firstBytes = run.firstBytes === undefined ? '' : ` (first bytes after ${sec(run.firstBytes)})`;
+        line.push(`${said[subject]} ${sec(run.seconds)}${firstBytes}`);
+      }
+      out(`round ${round + 1}: ${line.join('; ')}`);
     }
-    const [queued, file, pipe] = [outputs.queued, outputs.file, outputs.pipe].map((p) => readFileSync(p));
-    const same = queued!.equals(file!) && queued!.equals(pipe!);
+    const results = subjects.map((subject) => readFileSync(outputs[subject]));
+    const same = results.every((result) => result.equals(results[0]!));
     const baseline = best.bare!.seconds;
     out();
     out(`| subject | time | share of the bare pass | first result bytes |`);
     out(`| --- | --- | --- | --- |`);
-    const row = (subject: string, run: Run) =>
+    const row = (subject: string, run: Run | undefined) =>
+      run &&
       out(
         `| ${subject} | ${sec(run.seconds)} | **${(run.seconds / baseline).toFixed(2)}x** | ${run.firstBytes === undefined ? '' : sec(run.firstBytes)} |`,
       );
-    row('csv-parse -> csv-stringify', best.bare!);
-    row('`scrub bulk FILE --wait -o out.csv`, queued (`--map`)', best.queued!);
-    row('`scrub bulk FILE --wait -o out.csv`, streamed', best.file!);
-    row('`cat FILE | scrub bulk - --wait > out.csv`, streamed', best.pipe!);
+    row('csv-parse -> csv-stringify', best.bare);
+    row('`scrub bulk FILE --wait -o out.csv`, queued (`--map`)', best.queued);
+    row('`scrub bulk FILE --wait -o out.csv`, streamed', best.file);
+    row('`cat FILE | scrub bulk - --wait > out.csv`, streamed', best.pipe);
     out();
-    const target = Math.min(best.file!.seconds, best.pipe!.seconds) / baseline;
+    const streamed = [best.file, best.pipe].filter((run) => run !== undefined).map((run) => run.seconds);
+    const target = Math.min(...streamed) / baseline;
+    const verdict =
+      streamed.length === 0 ? 'no streamed subject run' : `${target <= 0.35 ? 'met' : 'NOT MET'}`;
     out(
-      `results ${same ? 'identical' : 'DIFFER'} (${mb(queued!.length)}); best streamed ${target.toFixed(2)}x the bare pass (target at most 0.35x): ${target <= 0.35 ? 'met' : 'NOT MET'}; ` +
-        `first bytes of the pipe after ${sec(best.pipe!.firstBytes ?? Number.NaN)} (target under 1 s)`,
+      `results ${same ? 'identical' : 'DIFFER'} (${mb(results[0]!.length)}); best streamed ${target.toFixed(2)}x the bare pass (target at most 0.35x): ${verdict}; ` +
+        `first bytes of the pipe after ${sec(best.pipe?.firstBytes ?? Number.NaN)} (target under 1 s)`,
     );
     if (!same) process.exitCode = 1;
   } finally {

@@ -4,7 +4,7 @@ import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvDialect, CsvSeparator } from './dialect.ts';
 import type { CsvShape, OptionalColumn, ScrubbedCsvPart } from './scrub-csv.ts';
 
-/** What the thread is started with: the job, and the tables it maps rather than copies. */
+/** A job for the thread: what to do, and the tables it maps rather than copies. */
 export interface CsvThreadData {
   mode: 'scrub' | 'count' | 'rows';
   phoneColumn: string | number;
@@ -42,8 +42,11 @@ export type PartFromThread =
   | { type: 'done'; index: number; part: ScrubbedCsvPart }
   | { type: 'error'; index: number; error: ThreadError };
 
-/** From the caller: the next piece of the file, or its end. */
-export type ToThread = { type: 'chunk'; chunk: Uint8Array } | { type: 'end' };
+/** From the caller: a job to run, then the next piece of its file, or its end. */
+export type ToThread =
+  | { type: 'job'; data: CsvThreadData }
+  | { type: 'chunk'; chunk: Uint8Array }
+  | { type: 'end' };
 
 /** A refusal as it crosses threads: a CsvError keeps its code and line. */
 export interface ThreadError {

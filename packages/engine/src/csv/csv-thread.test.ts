@@ -10,7 +10,7 @@ import { DncSet } from '../dnc/set.ts';
 import { sampleExchangeTable } from '../exchange/sample.ts';
 import { CsvError } from './csv-error.ts';
 import { collector } from './csv-fixtures.ts';
-import { countCsvInThread, countCsvRowsInThread, scrubCsvInThread } from './csv-thread.ts';
+import { countCsvInThread, countCsvRowsInThread, scrubCsvInThread, warmThreadId } from './csv-thread.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 
 const exchange = sampleExchangeTable();
@@ -123,6 +123,36 @@ describe('scrubbing on a worker thread', () => {
     const kept = collector();
     await scrubCsvInThread(chunks(), kept, { phoneColumn: 'Phone', exchange, dnc });
     expect(kept.bytes().equals(here.bytes())).toBe(true);
+  });
+
+  it('runs each job on the thread the one before left warm, with the same results; never one that failed', async () => {
+    const options = { phoneColumn: 'Phone', exchange, dnc };
+    const here = collector();
+    const expected = await scrubCsv(chunks(), here, options);
+    const first = collector();
+    expect(await scrubCsvInThread(chunks(), first, options)).toEqual(expected);
+    const thread = warmThreadId();
+    expect(thread).not.toBeNull();
+
+    // Another kind of job, then the same again, on that thread: nothing of the job before is left.
+    expect(await countCsvRowsInThread(chunks(), { phoneColumn: 'Phone' })).toEqual(
+      await countCsvRows(chunks(), { phoneColumn: 'Phone' }),
+    );
+    expect(warmThreadId()).toBe(thread);
+    const second = collector();
+    expect(await scrubCsvInThread(chunks(), second, options)).toEqual(expected);
+    expect(second.bytes().equals(here.bytes())).toBe(true);
+    expect(warmThreadId()).toBe(thread);
+
+    // A refused file stops its thread: the next job starts a new one, with the same result.
+    await expect(countCsvInThread(Buffer.from('Name,Tel\r\nAnn,2012345678\r\n'), options)).rejects.toThrow(
+      CsvError,
+    );
+    expect(warmThreadId()).toBeNull();
+    const third = collector();
+    expect(await scrubCsvInThread(chunks(), third, options)).toEqual(expected);
+    expect(third.bytes().equals(here.bytes())).toBe(true);
+    expect(warmThreadId()).not.toBe(thread);
   });
 
   it('refuses a file with the same CsvError, code and line', async () => {

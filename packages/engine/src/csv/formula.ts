@@ -49,12 +49,13 @@ export function isFormulaCell(cell: string | Uint8Array, start = 0, end = cell.l
   return false;
 }
 
+/** One decoder for every cell: making one per cell took a third of the time of deciding. */
+const decoder = new TextDecoder();
+
 /** The cell's text after its sign, as a string; a long one is no phone number (and never decoded). */
 function rest(cell: string | Uint8Array, from: number, end: number): string {
   if (end - from > 64) return '\u0000';
-  return typeof cell === 'string'
-    ? cell.slice(from, end)
-    : new TextDecoder().decode(cell.subarray(from, end));
+  return typeof cell === 'string' ? cell.slice(from, end) : decoder.decode(cell.subarray(from, end));
 }
 
 /** The cell with an apostrophe in front when it is a formula: spreadsheets show such a cell as text. */
