@@ -93,7 +93,7 @@ export interface PaymentProvider {
    * recent (5 minutes), else throws `WebhookSignatureError`. A valid event may still be a
    * redelivery: consumers key their effects by `event.id` (and the object's id).
    */
-  verifyWebhook(payload: string | Buffer, signatureHeader: string): WebhookEvent;
+  verifyWebhook(payload: string | Buffer, signatureHeader: string): Promise<WebhookEvent>;
 }
 
 export interface BillingDetails {

@@ -130,7 +130,7 @@ describe('the stand-in Stripe.js, under the real @stripe/react-stripe-js', () =>
     });
     expect(result.error).toBeUndefined();
     expect(result.paymentMethod).toMatchObject({ type: 'card', card: { brand: 'visa', last4: '4242' } });
-    const stored = await server.provider.stripe.paymentMethods.retrieve(result.paymentMethod!.id);
+    const stored = await (await server.provider.stripe()).paymentMethods.retrieve(result.paymentMethod!.id);
     expect(stored.billing_details).toMatchObject({
       name: 'Ann Payer',
       address: { line1: '1 Main St', postal_code: '78701' },
@@ -161,7 +161,7 @@ describe('the stand-in Stripe.js, under the real @stripe/react-stripe-js', () =>
       card: api!.elements!.getElement(CardElement)!,
     });
     const customer = await server.provider.ensureCustomer({ email: 'browser@example.com' });
-    const setup = await server.provider.stripe.setupIntents.create({ customer: customer.id });
+    const setup = await (await server.provider.stripe()).setupIntents.create({ customer: customer.id });
     const saved = await api!.stripe!.confirmCardSetup(setup.client_secret!, {
       payment_method: paymentMethod!.id,
     });
@@ -171,7 +171,10 @@ describe('the stand-in Stripe.js, under the real @stripe/react-stripe-js', () =>
       message: 'Your card was declined.',
     });
 
-    const intent = await server.provider.stripe.paymentIntents.create({ amount: 1099, currency: 'usd' });
+    const intent = await (await server.provider.stripe()).paymentIntents.create({
+      amount: 1099,
+      currency: 'usd',
+    });
     const paid = await api!.stripe!.confirmCardPayment(intent.client_secret!, {
       payment_method: { card: api!.elements!.getElement(CardElement)! },
     });
@@ -186,7 +189,10 @@ describe('the stand-in Stripe.js, under the real @stripe/react-stripe-js', () =>
   it('shows the 3-D Secure modal: completing it pays, failing it refuses', async () => {
     fillCard(container, { number: '4000 0025 0000 3155' });
     const pay = async (button: string) => {
-      const intent = await server.provider.stripe.paymentIntents.create({ amount: 500, currency: 'usd' });
+      const intent = await (await server.provider.stripe()).paymentIntents.create({
+        amount: 500,
+        currency: 'usd',
+      });
       const pending = api!.stripe!.confirmCardPayment(intent.client_secret!, {
         payment_method: { card: api!.elements!.getElement(CardElement)! },
       });

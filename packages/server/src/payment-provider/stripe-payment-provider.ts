@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type {
   CardSummary,
   ChargeInput,
@@ -14,6 +14,7 @@ import type {
   WebhookEvent,
 } from './payment-provider.js';
 import { WebhookSignatureError } from './payment-provider.js';
+import { loadStripe, stripeErrors } from './stripe-sdk.js';
 
 // Over 500 lines, kept whole: one class implementing PaymentProvider on the official `stripe` SDK,
 // a method per call of the interface, for Stripe and the built-in provider alike; splitting it
@@ -77,7 +78,8 @@ function subscriptionOf(subscription: Stripe.Subscription): SubscriptionSummary 
 
 /** A refusal by the card or bank, in the provider's words; anything else is not a decline and is thrown. */
 function declineOf(error: unknown): (Decline & { intent: Stripe.PaymentIntent | null }) | null {
-  if (!(error instanceof Stripe.errors.StripeCardError)) return null;
+  const errors = stripeErrors();
+  if (!errors || !(error instanceof errors.StripeCardError)) return null;
   const raw = error.raw as { payment_intent?: Stripe.PaymentIntent };
   return {
     status: 'declined',
@@ -136,8 +138,12 @@ export class StripePaymentProvider implements PaymentProvider {
     this.publishableKey = options.publishableKey;
   }
 
-  /** The SDK client; for the built-in provider, rebuilt if the service's URL changed. */
-  get stripe(): StripeClient {
+  /**
+   * The SDK client, the SDK loaded on the first call (`stripe-sdk.ts`); for the built-in provider,
+   * rebuilt if the service's URL changed.
+   */
+  async stripe(): Promise<StripeClient> {
+    const Stripe = await loadStripe();
     const endpoint = this.options.endpoint;
     const url = endpoint ? endpoint.url() : 'https://api.stripe.com';
     if (this.#client?.url === url) return this.#client.stripe;
@@ -166,8 +172,9 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async findCustomer(email: string): Promise<CustomerSummary | null> {
+    const stripe = await this.stripe();
     // List, not search: Stripe's search index lags writes by up to a minute.
-    const found = await this.stripe.customers.list({ email, limit: 1 });
+    const found = await stripe.customers.list({ email, limit: 1 });
     const customer = found.data[0];
     return customer ? customerOf(customer) : null;
   }
@@ -177,11 +184,12 @@ export class StripePaymentProvider implements PaymentProvider {
     name?: string;
     metadata?: Record<string, string>;
   }): Promise<CustomerSummary> {
+    const stripe = await this.stripe();
     const existing = await this.findCustomer(input.email);
     if (existing) return existing;
     // Concurrent first calls for one e-mail send one key: Stripe answers them all with one customer.
     const key = `scrub-customer-${createHash('sha256').update(input.email.toLowerCase()).digest('hex').slice(0, 32)}`;
-    const created = await this.stripe.customers.create(
+    const created = await stripe.customers.create(
       { email: input.email, ...(input.name ? { name: input.name } : {}), metadata: input.metadata ?? {} },
       { idempotencyKey: key },
     );
@@ -189,19 +197,21 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async listPaymentMethods(customerId: string) {
+    const stripe = await this.stripe();
     const [customer, methods] = await Promise.all([
-      this.stripe.customers.retrieve(customerId),
-      this.stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 100 }),
+      stripe.customers.retrieve(customerId),
+      stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 100 }),
     ]);
     const defaultId = customer.deleted ? null : idOf(customer.invoice_settings?.default_payment_method);
     return { cards: methods.data.map(cardOf), defaultId };
   }
 
   async setDefault(customerId: string, paymentMethodId: string): Promise<CardSummary> {
-    let pm = await this.stripe.paymentMethods.retrieve(paymentMethodId);
+    const stripe = await this.stripe();
+    let pm = await stripe.paymentMethods.retrieve(paymentMethodId);
     if (idOf(pm.customer) !== customerId)
-      pm = await this.stripe.paymentMethods.attach(pm.id, { customer: customerId });
-    await this.stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } });
+      pm = await stripe.paymentMethods.attach(pm.id, { customer: customerId });
+    await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } });
     return cardOf(pm);
   }
 
@@ -212,10 +222,11 @@ export class StripePaymentProvider implements PaymentProvider {
     idempotencyKey: string;
     setupIntentId?: string;
   }): Promise<SetupResult> {
+    const stripe = await this.stripe();
     try {
       const intent = input.setupIntentId
-        ? await this.stripe.setupIntents.retrieve(input.setupIntentId)
-        : await this.stripe.setupIntents.create(
+        ? await stripe.setupIntents.retrieve(input.setupIntentId)
+        : await stripe.setupIntents.create(
             {
               customer: input.customerId,
               payment_method: input.paymentMethodId,
@@ -250,7 +261,7 @@ export class StripePaymentProvider implements PaymentProvider {
         };
       }
       if (input.billingDetails)
-        await this.stripe.paymentMethods.update(pmId, { billing_details: input.billingDetails });
+        await stripe.paymentMethods.update(pmId, { billing_details: input.billingDetails });
       return { status: 'succeeded', card: await this.setDefault(input.customerId, pmId) };
     } catch (error) {
       const decline = declineOf(error);
@@ -261,9 +272,10 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async charge(input: ChargeInput): Promise<ChargeResult> {
+    const stripe = await this.stripe();
     const paymentMethod =
       input.paymentMethodId ??
-      (await this.stripe.customers
+      (await stripe.customers
         .retrieve(input.customerId)
         .then((c) => (c.deleted ? null : idOf(c.invoice_settings?.default_payment_method))));
     if (!paymentMethod) {
@@ -276,7 +288,7 @@ export class StripePaymentProvider implements PaymentProvider {
       };
     }
     try {
-      const intent = await this.stripe.paymentIntents.create(
+      const intent = await stripe.paymentIntents.create(
         {
           amount: input.amount,
           currency: input.currency,
@@ -308,7 +320,8 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async getCharge(paymentIntentId: string): Promise<ChargeResult> {
-    return chargeResultOf(await this.stripe.paymentIntents.retrieve(paymentIntentId));
+    const stripe = await this.stripe();
+    return chargeResultOf(await stripe.paymentIntents.retrieve(paymentIntentId));
   }
 
   async refund(input: {
@@ -317,7 +330,8 @@ export class StripePaymentProvider implements PaymentProvider {
     idempotencyKey: string;
     metadata?: Record<string, string>;
   }): Promise<RefundSummary> {
-    const refund = await this.stripe.refunds.create(
+    const stripe = await this.stripe();
+    const refund = await stripe.refunds.create(
       {
         payment_intent: input.paymentIntentId,
         ...(input.amount !== undefined ? { amount: input.amount } : {}),
@@ -330,8 +344,9 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async listRefunds(paymentIntentId: string): Promise<RefundSummary[]> {
+    const stripe = await this.stripe();
     const refunds: RefundSummary[] = [];
-    for await (const refund of this.stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+    for await (const refund of stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
       refunds.push(refundOf(refund));
     }
     return refunds.reverse();
@@ -344,7 +359,8 @@ export class StripePaymentProvider implements PaymentProvider {
     currency: string;
     interval: 'month' | 'year';
   }): Promise<string> {
-    const found = await this.stripe.prices.list({ lookup_keys: [input.lookupKey], active: true, limit: 1 });
+    const stripe = await this.stripe();
+    const found = await stripe.prices.list({ lookup_keys: [input.lookupKey], active: true, limit: 1 });
     const price = found.data[0];
     if (
       price &&
@@ -355,7 +371,7 @@ export class StripePaymentProvider implements PaymentProvider {
       return price.id;
     }
     // A changed amount makes a new price that takes the lookup key over (prices are immutable on Stripe).
-    const created = await this.stripe.prices.create(
+    const created = await stripe.prices.create(
       {
         currency: input.currency,
         unit_amount: input.amount,
@@ -382,7 +398,8 @@ export class StripePaymentProvider implements PaymentProvider {
     idempotencyKey: string;
     metadata?: Record<string, string>;
   }): Promise<SubscribeResult> {
-    const customer = await this.stripe.customers.retrieve(input.customerId);
+    const stripe = await this.stripe();
+    const customer = await stripe.customers.retrieve(input.customerId);
     const paymentMethod = customer.deleted ? null : idOf(customer.invoice_settings?.default_payment_method);
     if (!paymentMethod) {
       return {
@@ -392,7 +409,7 @@ export class StripePaymentProvider implements PaymentProvider {
         message: 'No card is saved for this account: add a card first.',
       };
     }
-    const created = await this.stripe.subscriptions.create(
+    const created = await stripe.subscriptions.create(
       {
         customer: input.customerId,
         items: [{ price: input.priceId }],
@@ -410,7 +427,7 @@ export class StripePaymentProvider implements PaymentProvider {
       return { status: 'active', subscription: subscriptionOf(created) };
     let result: ChargeResult;
     try {
-      const intent = await this.stripe.paymentIntents.confirm(
+      const intent = await stripe.paymentIntents.confirm(
         intentIdOf(secret),
         { payment_method: paymentMethod, off_session: true },
         { idempotencyKey: `${input.idempotencyKey}:pay` },
@@ -420,15 +437,11 @@ export class StripePaymentProvider implements PaymentProvider {
       result = this.refusal(error);
     }
     if (result.status === 'declined') {
-      await this.stripe.subscriptions.cancel(
-        created.id,
-        {},
-        { idempotencyKey: `${input.idempotencyKey}:cancel` },
-      );
+      await stripe.subscriptions.cancel(created.id, {}, { idempotencyKey: `${input.idempotencyKey}:cancel` });
       const { paymentIntentId: _id, ...decline } = result;
       return decline;
     }
-    const subscription = subscriptionOf(await this.stripe.subscriptions.retrieve(created.id));
+    const subscription = subscriptionOf(await stripe.subscriptions.retrieve(created.id));
     if (result.status === 'requires_action') {
       return {
         status: 'requires_action',
@@ -446,9 +459,10 @@ export class StripePaymentProvider implements PaymentProvider {
     priceId: string,
     idempotencyKey: string,
   ): Promise<SubscriptionSummary> {
-    const current = await this.stripe.subscriptions.retrieve(subscriptionId);
+    const stripe = await this.stripe();
+    const current = await stripe.subscriptions.retrieve(subscriptionId);
     const item = current.items.data[0];
-    const updated = await this.stripe.subscriptions.update(
+    const updated = await stripe.subscriptions.update(
       subscriptionId,
       { items: [{ ...(item ? { id: item.id } : {}), price: priceId }], proration_behavior: 'none' },
       { idempotencyKey },
@@ -457,7 +471,8 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async pause(subscriptionId: string, idempotencyKey: string): Promise<SubscriptionSummary> {
-    const updated = await this.stripe.subscriptions.update(
+    const stripe = await this.stripe();
+    const updated = await stripe.subscriptions.update(
       subscriptionId,
       { pause_collection: { behavior: 'void' } },
       { idempotencyKey },
@@ -466,7 +481,8 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async resume(subscriptionId: string, idempotencyKey: string): Promise<SubscriptionSummary> {
-    const updated = await this.stripe.subscriptions.update(
+    const stripe = await this.stripe();
+    const updated = await stripe.subscriptions.update(
       subscriptionId,
       { pause_collection: '' },
       { idempotencyKey },
@@ -479,7 +495,8 @@ export class StripePaymentProvider implements PaymentProvider {
     idempotencyKey: string,
     undo = false,
   ): Promise<SubscriptionSummary> {
-    const updated = await this.stripe.subscriptions.update(
+    const stripe = await this.stripe();
+    const updated = await stripe.subscriptions.update(
       subscriptionId,
       { cancel_at_period_end: !undo },
       { idempotencyKey },
@@ -488,20 +505,25 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async getSubscription(subscriptionId: string): Promise<SubscriptionSummary | null> {
+    const stripe = await this.stripe();
     try {
-      return subscriptionOf(await this.stripe.subscriptions.retrieve(subscriptionId));
+      return subscriptionOf(await stripe.subscriptions.retrieve(subscriptionId));
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      const errors = stripeErrors();
+      if (errors && error instanceof errors.StripeInvalidRequestError && error.statusCode === 404)
+        return null;
       throw error;
     }
   }
 
-  verifyWebhook(payload: string | Buffer, signatureHeader: string): WebhookEvent {
+  async verifyWebhook(payload: string | Buffer, signatureHeader: string): Promise<WebhookEvent> {
     if (!this.options.webhookSecret) {
       throw new WebhookSignatureError('No webhook signing secret is configured (STRIPE_WEBHOOK_SECRET).');
     }
+    const Stripe = await loadStripe();
+    const stripe = await this.stripe();
     try {
-      return this.stripe.webhooks.constructEvent(
+      return stripe.webhooks.constructEvent(
         payload,
         signatureHeader,
         this.options.webhookSecret,

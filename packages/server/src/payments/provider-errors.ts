@@ -1,5 +1,5 @@
-import Stripe from 'stripe';
 import { ApiError } from '../http/api-error.js';
+import { stripeErrors } from '../payment-provider/stripe-sdk.js';
 
 /**
  * Runs a provider call whose failure can be the caller's doing (an unknown or foreign payment
@@ -9,10 +9,12 @@ export async function callProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeCardError) {
+    // The SDK is loaded by the provider's first call, so an error of its own finds it loaded.
+    const errors = stripeErrors();
+    if (errors && error instanceof errors.StripeCardError) {
       throw new ApiError('card_declined', error.message, { decline_code: error.decline_code ?? null });
     }
-    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (errors && error instanceof errors.StripeInvalidRequestError) {
       throw new ApiError('validation_failed', `The payment provider refused the request: ${error.message}`);
     }
     throw error;

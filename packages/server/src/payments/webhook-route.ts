@@ -23,9 +23,9 @@ export function registerWebhookRoute(
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
         throw new ApiError('bad_request', 'A webhook delivery needs a body and a Stripe-Signature header.');
       }
-      let event: ReturnType<PaymentProvider['verifyWebhook']>;
+      let event: Awaited<ReturnType<PaymentProvider['verifyWebhook']>>;
       try {
-        event = provider.verifyWebhook(request.body, signature);
+        event = await provider.verifyWebhook(request.body, signature);
       } catch (error) {
         if (error instanceof WebhookSignatureError) throw new ApiError('bad_request', error.message);
         throw error;

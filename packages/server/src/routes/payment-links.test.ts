@@ -20,13 +20,13 @@ describe('payment links: a card added, and a payment confirmed, without signing 
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const listening = t.app.server.address();
     const url = `http://localhost:${typeof listening === 'object' && listening ? listening.port : 0}`;
-    browser = new StripePaymentProvider({
+    browser = await new StripePaymentProvider({
       kind: 'local',
       secretKey: LOCAL_KEYS.publishableKey,
       publishableKey: LOCAL_KEYS.publishableKey,
       webhookSecret: null,
       endpoint: { url: () => url, prefix: '/_stripe' },
-    }).stripe;
+    }).stripe();
   }, 60_000);
   afterAll(() => t?.close());
 

@@ -45,9 +45,9 @@ describe('payment routes on the built-in provider', () => {
         publishableKey: LOCAL_KEYS.publishableKey,
         webhookSecret: null,
         endpoint: { url: () => publicUrl, prefix: '/_stripe' },
-      }).stripe;
-    browser = client(LOCAL_KEYS.publishableKey);
-    stripe = client(LOCAL_KEYS.secretKey);
+      }).stripe();
+    browser = await client(LOCAL_KEYS.publishableKey);
+    stripe = await client(LOCAL_KEYS.secretKey);
   }, 60_000);
   afterAll(() => t?.close());
 

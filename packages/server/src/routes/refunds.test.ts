@@ -27,13 +27,13 @@ describe('refunds: by an admin, or made in the provider and reported by its webh
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const listening = t.app.server.address();
     const url = `http://localhost:${typeof listening === 'object' && listening ? listening.port : 0}`;
-    stripe = new StripePaymentProvider({
+    stripe = await new StripePaymentProvider({
       kind: 'local',
       secretKey: LOCAL_KEYS.secretKey,
       publishableKey: LOCAL_KEYS.publishableKey,
       webhookSecret: null,
       endpoint: { url: () => url, prefix: '/_stripe' },
-    }).stripe;
+    }).stripe();
     admin = {
       authorization: `Bearer ${await id.token({ sub: 'refund-admin', email: 'refunds@example.com', groups: ['Admin'] })}`,
     };
