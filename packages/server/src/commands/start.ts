@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
+import { releaseStartMemory } from '../release-start-memory.js';
 import { startServer } from '../server.js';
 
 /** `scrub-server start` (the default command): migrate, seed the plan catalogue, serve until a signal. */
@@ -42,5 +43,7 @@ export function startCommand(): Command {
           '',
         ].join('\n'),
       );
+      // The start's garbage (migrations, the app's schemas, the reference data's files) is dead now.
+      releaseStartMemory();
     });
 }
