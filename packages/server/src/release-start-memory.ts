@@ -14,8 +14,11 @@ type GarbageCollector = (options: { type: 'major'; execution: 'sync'; flavor: 'l
 export function releaseStartMemory(): void {
   v8.setFlagsFromString('--expose-gc');
   try {
-    const gc = vm.runInNewContext('gc') as GarbageCollector;
-    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    // Flags set after the start are not promised to work: without `gc`, nothing is collected.
+    const gc = vm.runInNewContext('typeof gc === "function" ? gc : undefined') as
+      | GarbageCollector
+      | undefined;
+    gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   } finally {
     v8.setFlagsFromString('--no-expose-gc');
   }
