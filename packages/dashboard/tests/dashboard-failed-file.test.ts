@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { BulkJobSchema, JOB_ID_HEADER } from '@scrub/contract';
+import { BulkJobSchema, FileListSchema, JOB_ID_HEADER } from '@scrub/contract';
 import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/server';
 import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
@@ -92,8 +92,27 @@ async function streamCutOff() {
   return BulkJobSchema.parse(await job.json());
 }
 
+/** The same customer streams a file whose first record cannot be read: refused, a failed job that kept nothing. */
+async function streamUnreadable() {
+  const { db } = server.database;
+  const profile = await db
+    .selectFrom('profiles')
+    .select('id')
+    .where('email', '=', EMAIL)
+    .executeTakeFirstOrThrow();
+  const { api_key } = await rotateApiKey(db, profile.id);
+  const res = await fetch(`${server.url}/bulk/jobs/stream?file_name=broken.csv&phone_col=Phone`, {
+    method: 'POST',
+    headers: { 'x-api-key': api_key, 'content-type': 'text/csv' },
+    body: 'Name,Phone\r\nAnn,"2015550123\r\n',
+  });
+  expect(res.status).toBe(400);
+  const files = await fetch(`${server.url}/files?search=broken`, { headers: { 'x-api-key': api_key } });
+  return FileListSchema.parse(await files.json()).files[0]!;
+}
+
 describe('a failed job on the Export and File detail screens in Chromium', () => {
-  test('a streamed job cut off part-way shows why it failed, and Get part downloads the part kept', async () => {
+  test('a streamed job cut off part-way shows why it failed and Get part downloads the part kept; one that kept nothing reads as the seed has it', async () => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 800 },
       acceptDownloads: true,
@@ -149,6 +168,23 @@ describe('a failed job on the Export and File detail screens in Chromium', () =>
     await expect(detailPart.getAttribute('href')).resolves.toBe(`/files/${reference}/result`);
     await expect(page.getByRole('link', { name: 'Download uploaded file' }).count()).resolves.toBe(0);
     await record(page, 'file-detail-failed');
+
+    // A failed job that kept nothing, as the seed has it: Failed, nothing charged, no download; on
+    // File detail the output reads Failed (disabled), with 0 records out and 0 credits.
+    const broken = await streamUnreadable();
+    expect(broken).toMatchObject({ status: 'failed', part_url: null, credits_charged: 0 });
+    await open(page, '/export');
+    const brokenRow = page.getByTestId('file-row').filter({ hasText: 'broken.csv' });
+    await brokenRow.getByText('Failed', { exact: true }).waitFor();
+    await expect(brokenRow.getByTestId('file-error').textContent()).resolves.toBe(broken.error);
+    await brokenRow.getByText('0 (reversed 0)').waitFor();
+    await expect(brokenRow.getByRole('link', { name: /^Get part/ }).count()).resolves.toBe(0);
+    await brokenRow.getByRole('link', { name: 'View broken.csv' }).click();
+    await page.getByRole('heading', { name: 'File details' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Failed' }).isDisabled()).resolves.toBe(true);
+    const facts = await page.getByTestId('file-facts').textContent();
+    expect(facts).toContain('Total records (output)0');
+    expect(facts).toContain('Total credits0');
 
     expect(errors).toEqual([]);
     await context.close();
