@@ -22,7 +22,7 @@ import {
 } from '../reference-data/reference-data.js';
 import type { AccountDnc, SuppressionLists } from '../suppression/suppression-lists.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
-import { type JobOutcome, type JobRow, newResultKey } from './job-store.js';
+import { type JobOutcome, type JobRow, newResultKey, type ScrubbedRows } from './job-store.js';
 import { hashedReader, hashedWriter } from './sha256-streams.js';
 
 /**
@@ -70,7 +70,7 @@ function scrubOutcome(
   result: ScrubCsvResult,
   datasetVersions: Record<string, string>,
   columnsEvaluatedAt: Date | null,
-): Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'> {
+): ScrubbedRows {
   return {
     numbersChecked: result.uniqueNumbers,
     datasetVersions,
@@ -241,7 +241,7 @@ export class CsvJobProcessor implements JobProcessor {
     input: CsvInput,
     output: Writable,
     signal: AbortSignal,
-  ): Promise<Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'>> {
+  ): Promise<ScrubbedRows> {
     const snapshot = this.referenceData.current();
     const dnc = await this.#dncFor(snapshot, job);
     const columns = (job.output_columns ?? []) as OptionalColumn[];

@@ -299,6 +299,9 @@ export interface JobOutcome {
   columnsEvaluatedAt?: Date | null;
 }
 
+/** What a scrub makes of a job's outcome, before its files are stored and hashed. */
+export type ScrubbedRows = Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'>;
+
 /** What a finished scrub writes on its job row, whichever way the job came in. */
 function outcomeColumns(outcome: JobOutcome) {
   return {

@@ -19,6 +19,7 @@ import {
   type JobRow,
   newResultKey,
   reserveStreamCredits,
+  type ScrubbedRows,
   STREAM_LOST_ERROR,
   STREAM_WORKER_PREFIX,
   settleStreamJob,
@@ -59,8 +60,6 @@ export interface StreamJobDeps {
 
 /** Takes the answer over from the framework; answers the headers it had set (request id, limits...). */
 type Hijack = () => Record<string, string | number | string[] | undefined>;
-
-type ScrubbedRows = Omit<JobOutcome, 'resultKey' | 'uploadSha256' | 'resultSha256'>;
 
 /** The client went away before the answer ended. */
 class ClientGone extends Error {
@@ -524,7 +523,7 @@ class StreamJob {
    */
   async #end(outcome: ScrubbedRows | undefined, failure: unknown): Promise<void> {
     if (failure !== undefined || !outcome) return this.#discard(failure);
-    const { db, bulk, blobStore } = this.deps;
+    const { db, bulk } = this.deps;
     const why = this.#cut;
     const stopped =
       why === null
@@ -553,10 +552,15 @@ class StreamJob {
     // The answer is cut off (a broken transfer, not a short file that looks whole), and the part
     // of the file that arrived is not kept: it is not the customer's file.
     this.response.destroy();
+    await this.#dropUpload();
+  }
+
+  /** Stops reading the request and deletes what was stored of it. */
+  async #dropUpload(): Promise<void> {
     this.request.pause();
     this.#upload.destroy();
     await this.#uploadStored.catch(() => {});
-    await blobStore.delete(this.job.upload_key);
+    await this.deps.blobStore.delete(this.job.upload_key);
   }
 
   #outcomeOf(rows: ScrubbedRows): JobOutcome {
@@ -571,11 +575,9 @@ class StreamJob {
   /** Fails the job, every credit given back, its files deleted; refuses the request when no row went out. */
   async #discard(failure: unknown): Promise<void> {
     const { db, bulk, blobStore } = this.deps;
-    this.request.pause();
-    this.#upload.destroy();
     this.#result.destroy();
     try {
-      await Promise.allSettled([blobStore.delete(this.job.upload_key), blobStore.delete(this.#resultKey)]);
+      await Promise.allSettled([this.#dropUpload(), blobStore.delete(this.#resultKey)]);
       await failJob(db, this.job.id, this.workerId, failureMessage(failure), bulk.onJobEnd);
       await bulk.signals.ended(this.job.id);
     } finally {

@@ -520,7 +520,6 @@ export class StripePaymentProvider implements PaymentProvider {
     if (!this.options.webhookSecret) {
       throw new WebhookSignatureError('No webhook signing secret is configured (STRIPE_WEBHOOK_SECRET).');
     }
-    const Stripe = await loadStripe();
     const stripe = await this.stripe();
     try {
       return stripe.webhooks.constructEvent(
@@ -529,7 +528,8 @@ export class StripePaymentProvider implements PaymentProvider {
         this.options.webhookSecret,
       ) as unknown as WebhookEvent;
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+      const errors = stripeErrors();
+      if (errors && error instanceof errors.StripeSignatureVerificationError)
         throw new WebhookSignatureError(error.message);
       throw error;
     }

@@ -11,7 +11,8 @@ import { EmailFileButton } from './email-file-button';
  */
 export function FileActions({ file, filter }: { file: FileView; filter: ResultFilter }) {
   const ready = file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
-  const part = file.status === 'failed' && file.part_url !== null;
+  // Only a failed job has a part: the records it scrubbed before it was cut off.
+  const part = file.part_url !== null;
   return (
     <Group gap="xs">
       {(file.status === 'completed' || file.status === 'failed') && (

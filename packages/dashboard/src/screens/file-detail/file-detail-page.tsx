@@ -41,9 +41,11 @@ export default function FileDetailPage() {
 
   const view = file.data;
   const failed = view.status === 'failed';
-  // A failed job with a part (cut off after scrubbing some records) reads as a completed job of
-  // those records: their output and their charge. Any other failed job kept and charged nothing.
-  const none = failed && view.part_url === null;
+  // A failed job with a part (cut off after scrubbing some records; only a failed job has one)
+  // reads as a completed job of those records: their output and their charge. Any other failed
+  // job kept and charged nothing.
+  const hasPart = view.part_url !== null;
+  const none = failed && !hasPart;
   const facts: [string, string][] = [
     ['File ID', view.file_reference],
     ['File name', view.file_name],
@@ -92,7 +94,7 @@ export default function FileDetailPage() {
             Download uploaded file
           </Button>
         )}
-        {failed && !none ? (
+        {hasPart ? (
           <Button component="a" {...partLink(view.file_reference, view.file_name, {})}>
             Download scrubbed part
           </Button>
