@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MessageSchema, RoleNameSchema, UserInfoSchema } from './account.js';
 import { newPasswordSchema, PASSWORD_MIN_LENGTH } from './password-policy.js';
-import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './payments.js';
+import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './purchases.js';
 import { PlanReferenceSchema } from './plans.js';
 import { defineRoutes } from './route-spec.js';
 
