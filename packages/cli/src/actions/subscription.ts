@@ -40,7 +40,7 @@ export async function subscriptionAction(
 ): Promise<void> {
   const options = parseInput(OptionsSchema, rawOptions ?? {});
   const { scrub } = await requireCredentials(context);
-  const sub = scrub.subscription;
+  const sub = scrub.subscriptions;
   if (action === 'start' || action === 'switch') {
     const plan = await findPlan(scrub, planName ?? '');
     await askFirst(context, {
