@@ -31,7 +31,7 @@ export async function waitForBank(
   const progress = progressLine(context.io);
   let frame = 0;
   try {
-    const state = await scrub.payments.waitForConfirmation(payment.paymentIntentId, {
+    const state = await scrub.purchases.waitForConfirmation(payment.paymentIntentId, {
       pollInterval,
       signal: AbortSignal.any([interrupted.signal, AbortSignal.timeout(LINK_MINUTES * 60_000)]),
       onPoll: () =>

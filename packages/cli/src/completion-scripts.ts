@@ -25,8 +25,9 @@ interface CommandNode {
   subcommands: CommandNode[];
 }
 
-function commandTree(command: Command, parentPath: string[] = []): CommandNode {
-  const path = [...parentPath, command.name()];
+/** `name` is the command's own name or one of its aliases (`check` for `verify`): both complete alike. */
+function commandTree(command: Command, parentPath: string[] = [], name = command.name()): CommandNode {
+  const path = [...parentPath, name];
   const options: OptionNode[] = command.options
     .filter((option) => !option.hidden)
     .map((option) => ({
@@ -40,7 +41,9 @@ function commandTree(command: Command, parentPath: string[] = []): CommandNode {
     path,
     description: command.description(),
     options,
-    subcommands: command.commands.map((subcommand) => commandTree(subcommand, path)),
+    subcommands: command.commands.flatMap((subcommand) =>
+      [subcommand.name(), ...subcommand.aliases()].map((each) => commandTree(subcommand, path, each)),
+    ),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   scrub: [
     'scrub login --email pat@example.com',
-    'scrub check 2015550123 "(201) 555-0124"',
+    'scrub verify 2015550123 "(201) 555-0124"',
     'scrub bulk leads.csv --phone-col Phone --wait -o scrubbed.csv',
   ],
   plans: ['scrub plans', 'scrub plans --type prepaid', 'scrub --json plans'],
@@ -28,10 +28,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub purchases --year 2026 --month 11',
     'scrub --json purchases --limit 100',
   ],
-  check: [
-    'scrub check 2015550123',
-    'scrub check 2015550123 +12125550199 --csv',
-    'cut -d, -f3 leads.csv | scrub check - --fail-on dnc,invalid',
+  verify: [
+    'scrub verify 2015550123',
+    'scrub verify 2015550123 +12125550199 --csv',
+    'cut -d, -f3 leads.csv | scrub verify - --fail-on dnc,invalid',
   ],
   bulk: [
     'scrub bulk leads.csv --phone-col Phone',
@@ -62,20 +62,30 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub export "$FILE_REF" --upload -o original.csv',
     'scrub export "$FILE_REF" --dnc 0 --email ops@example.com,lead@example.com',
   ],
-  dnc: [
-    'scrub dnc add 2015550123 "(201) 555-0124"',
-    'scrub dnc import suppress.csv --phone-col Phone',
-    'scrub dnc export -o suppress.csv',
+  suppression: [
+    'scrub suppression add 2015550123 "(201) 555-0124"',
+    'scrub suppression import suppress.csv --phone-col Phone',
+    'scrub suppression export -o suppress.csv',
   ],
-  'dnc add': ['scrub dnc add 2015550123 "+1 201 555 0124"', 'cut -d, -f3 optouts.csv | scrub dnc add -'],
-  'dnc remove': ['scrub dnc remove 2015550123', 'scrub --json dnc remove - < reinstated.txt'],
-  'dnc import': [
-    'scrub dnc import suppress.csv --phone-col Phone',
-    'scrub dnc import suppress.csv --phone-col 2 --replace',
-    'cat optouts.csv | scrub dnc import - --phone-col phone',
+  'suppression add': [
+    'scrub suppression add 2015550123 "+1 201 555 0124"',
+    'cut -d, -f3 optouts.csv | scrub suppression add -',
   ],
-  'dnc list': ['scrub dnc list', 'scrub dnc list --search 201555 --limit 100', 'scrub --json dnc list --all'],
-  'dnc export': ['scrub dnc export -o suppress.csv', 'scrub dnc export | wc -l'],
+  'suppression remove': [
+    'scrub suppression remove 2015550123',
+    'scrub --json suppression remove - < reinstated.txt',
+  ],
+  'suppression import': [
+    'scrub suppression import suppress.csv --phone-col Phone',
+    'scrub suppression import suppress.csv --phone-col 2 --replace',
+    'cat optouts.csv | scrub suppression import - --phone-col phone',
+  ],
+  'suppression list': [
+    'scrub suppression list',
+    'scrub suppression list --search 201555 --limit 100',
+    'scrub --json suppression list --all',
+  ],
+  'suppression export': ['scrub suppression export -o suppress.csv', 'scrub suppression export | wc -l'],
   signup: ['scrub signup --email pat@example.com --name "Pat Lee"'],
   confirm: [
     'scrub confirm --email pat@example.com --code 123456',
@@ -86,7 +96,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'printf %s "$PASSWORD" | scrub login --email pat@example.com --password-stdin',
   ],
   logout: ['scrub logout'],
-  whoami: ['scrub whoami', 'scrub --json whoami'],
+  account: ['scrub account', 'scrub --json account'],
   credits: ['scrub credits', 'SCRUB_API_KEY=... scrub --json credits'],
   password: ['scrub password forgot --email pat@example.com', 'scrub password change'],
   'password forgot': ['scrub password forgot --email pat@example.com'],
@@ -141,7 +151,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'admin audit': ['scrub admin audit', 'scrub admin audit --user "$USER_ID" --limit 50'],
   'admin as': [
     'scrub admin as sam@example.com -- files',
-    'scrub admin as sam@example.com -- check 2015550123',
+    'scrub admin as sam@example.com -- verify 2015550123',
   ],
   webhooks: [
     'scrub webhooks add https://hooks.example.com/scrub --events job.completed',

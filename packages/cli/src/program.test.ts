@@ -16,6 +16,9 @@ describe('scrub', () => {
     const result = await scrub(['--help'], env());
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('plans');
+    // Each resource's one name, with the old name kept beside it.
+    for (const named of ['verify|check', 'suppression|dnc', 'account|whoami'])
+      expect(result.stdout).toContain(named);
     expect(result.stdout).toContain('--api-url <url>');
     expect(result.stderr).toBe('');
   });

@@ -16,16 +16,15 @@
  */
 import { Command } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { accountCommand } from './commands/account.js';
 import { adminCommand } from './commands/admin.js';
 import { bulkCommand } from './commands/bulk.js';
 import { buyCommand } from './commands/buy.js';
 import { cardCommand } from './commands/card.js';
-import { checkCommand } from './commands/check.js';
 import { completionCommand } from './commands/completion.js';
 import { configCommand } from './commands/config.js';
 import { confirmCommand } from './commands/confirm.js';
 import { creditsCommand } from './commands/credits.js';
-import { dncCommand } from './commands/dnc.js';
 import { exportCommand } from './commands/export.js';
 import { filesCommand } from './commands/files.js';
 import { jobsCommand } from './commands/jobs.js';
@@ -38,9 +37,10 @@ import { proofCommand } from './commands/proof.js';
 import { purchasesCommand } from './commands/purchases.js';
 import { signupCommand } from './commands/signup.js';
 import { subscriptionCommand } from './commands/subscription.js';
+import { suppressionCommand } from './commands/suppression.js';
 import { uploadExistingCommand } from './commands/upload-existing.js';
+import { verifyCommand } from './commands/verify.js';
 import { webhooksCommand } from './commands/webhooks.js';
-import { whoamiCommand } from './commands/whoami.js';
 import { Context, type GlobalOptions } from './context.js';
 import { handleError } from './handle-error.js';
 import { addHelpExamples } from './help-examples.js';
@@ -79,20 +79,20 @@ export function createProgram(context: Context): Command {
     cardCommand,
     subscriptionCommand,
     purchasesCommand,
-    checkCommand,
+    verifyCommand,
     bulkCommand,
     uploadExistingCommand,
     jobsCommand,
     filesCommand,
     exportCommand,
     webhooksCommand,
-    dncCommand,
+    suppressionCommand,
     proofCommand,
     signupCommand,
     confirmCommand,
     loginCommand,
     logoutCommand,
-    whoamiCommand,
+    accountCommand,
     creditsCommand,
     passwordCommand,
     keyCommand,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MessageSchema, RoleNameSchema, UserInfoSchema } from './account.js';
 import { newPasswordSchema, PASSWORD_MIN_LENGTH } from './password-policy.js';
-import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './payments.js';
 import { PlanReferenceSchema } from './plans.js';
+import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './purchases.js';
 import { defineRoutes } from './route-spec.js';
 
 /** Messages of the seed's admin screens, spelling corrected (seed document 1, section 5). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHARS } from './bulk-jobs.js';
+import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHARS } from './bulk.js';
 import { FileProofSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';

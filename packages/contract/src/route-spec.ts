@@ -6,13 +6,15 @@ import type { z } from 'zod';
  */
 export const RESOURCES = [
   'verify',
-  'bulk-jobs',
+  'bulk',
   'files',
-  'dnc',
+  'suppression',
   'account',
   'api-key',
   'plans',
-  'payments',
+  'cards',
+  'purchases',
+  'subscriptions',
   'admin',
   'service',
   'webhooks',

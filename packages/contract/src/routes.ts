@@ -1,13 +1,15 @@
 import { accountRoutes } from './account.js';
 import { adminRoutes } from './admin.js';
 import { apiKeyRoutes } from './api-key.js';
-import { bulkJobsRoutes } from './bulk-jobs.js';
-import { dncRoutes } from './dnc.js';
+import { bulkRoutes } from './bulk.js';
+import { cardsRoutes } from './cards.js';
 import { filesRoutes } from './files.js';
-import { paymentsRoutes } from './payments.js';
 import { plansRoutes } from './plans.js';
+import { purchasesRoutes } from './purchases.js';
 import type { ResourceName, RouteSpec } from './route-spec.js';
 import { serviceRoutes } from './service.js';
+import { subscriptionsRoutes } from './subscriptions.js';
+import { suppressionRoutes } from './suppression.js';
 import { verifyRoutes } from './verify.js';
 import { webhooksRoutes } from './webhooks.js';
 
@@ -38,10 +40,12 @@ export const routes = {
   ...accountRoutes,
   ...apiKeyRoutes,
   ...verifyRoutes,
-  ...paymentsRoutes,
-  ...bulkJobsRoutes,
+  ...cardsRoutes,
+  ...purchasesRoutes,
+  ...subscriptionsRoutes,
+  ...bulkRoutes,
   ...filesRoutes,
-  ...dncRoutes,
+  ...suppressionRoutes,
   ...adminRoutes,
   ...webhooksRoutes,
 } as const satisfies Record<string, RouteSpec>;
@@ -51,14 +55,23 @@ export type RouteName = keyof typeof routes;
 /** The per-resource tables `routes` merges, for the checks that no two of them claim one name. */
 export const routesByResource = {
   verify: verifyRoutes,
-  'bulk-jobs': bulkJobsRoutes,
+  bulk: bulkRoutes,
   files: filesRoutes,
-  dnc: dncRoutes,
+  suppression: suppressionRoutes,
   account: accountRoutes,
   'api-key': apiKeyRoutes,
   plans: plansRoutes,
-  payments: paymentsRoutes,
+  cards: cardsRoutes,
+  purchases: purchasesRoutes,
+  subscriptions: subscriptionsRoutes,
   admin: adminRoutes,
   service: serviceRoutes,
   webhooks: webhooksRoutes,
 } as const satisfies Record<ResourceName, Record<string, RouteSpec>>;
+
+/** @deprecated The suppression list's routes: use `suppressionRoutes` (the resource's one name). */
+export const dncRoutes = suppressionRoutes;
+/** @deprecated Use `bulkRoutes` (the resource's one name). */
+export const bulkJobsRoutes = bulkRoutes;
+/** @deprecated Split into `cardsRoutes`, `purchasesRoutes` and `subscriptionsRoutes`. */
+export const paymentsRoutes = { ...cardsRoutes, ...purchasesRoutes, ...subscriptionsRoutes } as const;

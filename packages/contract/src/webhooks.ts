@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BulkJobSchema } from './bulk-jobs.js';
+import { BulkJobSchema } from './bulk.js';
 import { defineRoutes } from './route-spec.js';
 
 /** The events an endpoint may subscribe to: a bulk job ended, one way or the other. */

@@ -118,7 +118,7 @@ export {
   type VerifyProofOptions,
   verifyProof,
 } from './proof.js';
-export { Credits, User } from './resources/account.js';
+export { Account, Credits, User } from './resources/account.js';
 export {
   type ActAsToken,
   Admin,
@@ -147,14 +147,8 @@ export {
   type UploadOptions,
   type UploadSource,
   type WaitOptions,
-} from './resources/bulk-jobs.js';
-export {
-  Dnc,
-  type DncCsvSource,
-  type DncImportParams,
-  type DncListParams,
-  type DncPage,
-} from './resources/dnc.js';
+} from './resources/bulk.js';
+export { Cards, Payments } from './resources/cards.js';
 export {
   type DownloadOptions,
   type ExistingFileParams,
@@ -163,10 +157,21 @@ export {
   Files,
   type UploadExistingOptions,
 } from './resources/files.js';
-export { Payments } from './resources/payments.js';
 export { Plans } from './resources/plans.js';
-export { Purchases } from './resources/purchases.js';
-export { Subscriptions } from './resources/subscription.js';
+export { Purchases, type WaitForConfirmationOptions } from './resources/purchases.js';
+export { Subscriptions } from './resources/subscriptions.js';
+export {
+  Dnc,
+  type DncCsvSource,
+  type DncImportParams,
+  type DncListParams,
+  type DncPage,
+  Suppression,
+  type SuppressionCsvSource,
+  type SuppressionImportParams,
+  type SuppressionListParams,
+  type SuppressionPage,
+} from './resources/suppression.js';
 export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
 export { type WebhookDeliveryPage, Webhooks } from './resources/webhooks.js';
 export { VERSION } from './version.js';

@@ -99,6 +99,33 @@ describe('construction', () => {
   });
 });
 
+describe('old namespace names (deprecated, kept for existing code)', () => {
+  it('answers user, dnc and subscription with the very objects of account, suppression and subscriptions', () => {
+    const client = makeClient();
+
+    expect(client.user).toBe(client.account);
+    expect(client.dnc).toBe(client.suppression);
+    expect(client.subscription).toBe(client.subscriptions);
+  });
+
+  it('still calls the same routes through credits.get() and the payments namespace', async () => {
+    const confirmation = { status: 'failed', message: 'Refused', purchase: null };
+    const scope = nock(BASE)
+      .get('/credits')
+      .reply(200, { credits: 5 })
+      .get('/payment-methods/exists')
+      .reply(200, { exists: true })
+      .post('/payment/confirm', { payment_intent_id: 'pi_1' })
+      .reply(200, confirmation);
+    const client = makeClient();
+
+    await expect(client.credits.get()).resolves.toEqual({ credits: 5 });
+    await expect(client.payments.hasMethod()).resolves.toBe(true);
+    await expect(client.payments.confirm('pi_1')).resolves.toEqual(confirmation);
+    scope.done();
+  });
+});
+
 describe('session storage', () => {
   it("keeps the session in a browser's localStorage by default", () => {
     const localStorage = new MemoryTokenStorage();

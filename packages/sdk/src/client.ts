@@ -27,17 +27,17 @@ import {
   parseErrorBody,
   ScrubError,
 } from './errors.js';
-import { Credits, User } from './resources/account.js';
+import { Account, Credits } from './resources/account.js';
 import { Admin } from './resources/admin.js';
 import { ApiKey } from './resources/api-key.js';
 import { Auth } from './resources/auth.js';
-import { Bulk } from './resources/bulk-jobs.js';
-import { Dnc } from './resources/dnc.js';
+import { Bulk } from './resources/bulk.js';
+import { Cards, Payments } from './resources/cards.js';
 import { Files } from './resources/files.js';
-import { Payments } from './resources/payments.js';
 import { Plans } from './resources/plans.js';
 import { Purchases } from './resources/purchases.js';
-import { Subscriptions } from './resources/subscription.js';
+import { Subscriptions } from './resources/subscriptions.js';
+import { Suppression } from './resources/suppression.js';
 import { createVerify, type Verify } from './resources/verify.js';
 import { Webhooks } from './resources/webhooks.js';
 import { VERSION } from './version.js';
@@ -143,9 +143,12 @@ export class Scrub {
   readonly plans: Plans;
   /** Sign-up, sign-in and the session. */
   readonly auth: Auth;
-  /** The caller's own account. */
-  readonly user: User;
+  /** The caller's own account: profile, plan status, credits. */
+  readonly account: Account;
+  /** @deprecated Use `account` (the same object). */
+  readonly user: Account;
   readonly apiKey: ApiKey;
+  /** @deprecated `credits.get()` is `account.credits()`. */
   readonly credits: Credits;
   /** `verify(phone)` checks one number; `verify.many(phones)` checks a stream of them. */
   readonly verify: Verify;
@@ -154,15 +157,21 @@ export class Scrub {
   /** The files of bulk jobs: the list, one file, downloads of the result and of the upload. */
   readonly files: Files;
   /** The account's own suppression list (internal DNC): add, remove, import, list, export. */
-  readonly dnc: Dnc;
+  readonly suppression: Suppression;
+  /** @deprecated Use `suppression` (the same object). */
+  readonly dnc: Suppression;
   /** Accounts and the audit log, for Admins and Super Admins. */
   readonly admin: Admin;
-  /** Saved cards and one-off purchases. */
+  /** Saved cards, and the single-use links that add one in a browser. */
+  readonly cards: Cards;
+  /** @deprecated Use `cards`; its `buy`, `confirm` and `waitForConfirmation` are on `purchases`. */
   readonly payments: Payments;
-  /** The monthly plan. */
-  readonly subscription: Subscriptions;
-  /** Purchase history. */
+  /** One-off purchases and the purchase history. */
   readonly purchases: Purchases;
+  /** The monthly plan. */
+  readonly subscriptions: Subscriptions;
+  /** @deprecated Use `subscriptions` (the same object). */
+  readonly subscription: Subscriptions;
   /** Endpoints told when bulk jobs end, and their delivery logs. */
   readonly webhooks: Webhooks;
 
@@ -183,17 +192,21 @@ export class Scrub {
     );
     this.plans = new Plans(this);
     this.auth = new Auth(this, this.#sessions);
-    this.user = new User(this);
+    this.account = new Account(this);
+    this.user = this.account;
     this.apiKey = new ApiKey(this);
     this.credits = new Credits(this);
     this.verify = createVerify(this);
     this.bulk = new Bulk(this);
     this.files = new Files(this);
-    this.dnc = new Dnc(this);
+    this.suppression = new Suppression(this);
+    this.dnc = this.suppression;
     this.admin = new Admin(this);
+    this.cards = new Cards(this);
     this.payments = new Payments(this);
-    this.subscription = new Subscriptions(this);
     this.purchases = new Purchases(this);
+    this.subscriptions = new Subscriptions(this);
+    this.subscription = this.subscriptions;
     this.webhooks = new Webhooks(this);
   }
 

@@ -127,7 +127,7 @@ export class CardDeclinedError extends APIError {
  */
 export class AuthenticationRequiredError extends APIError {
   readonly clientSecret: string | undefined;
-  /** A purchase's payment intent: `scrub.payments.confirm(paymentIntentId)` once the customer confirmed. */
+  /** A purchase's payment intent: `scrub.purchases.confirm(paymentIntentId)` once the customer confirmed. */
   readonly paymentIntentId: string | undefined;
   /** A purchase's single-use page (15 minutes) where the customer confirms, no sign-in needed. */
   readonly nextActionUrl: string | undefined;
@@ -141,9 +141,9 @@ export class AuthenticationRequiredError extends APIError {
   }
 }
 
-/** The account's plan is paused: resume it (`scrub.user.setPlanStatus('active')`) to buy or check again. */
+/** The account's plan is paused: resume it (`scrub.account.setPlanStatus('active')`) to buy or check again. */
 export class PlanPausedError extends PermissionDeniedError {}
-/** Buying needs a saved card first (`scrub.payments.setup`). */
+/** Buying needs a saved card first (`scrub.cards.setup`). */
 export class PaymentMethodRequiredError extends ConflictError {}
 /** An `Idempotency-Key` was sent again with a different request. */
 export class IdempotencyKeyReusedError extends UnprocessableEntityError {}

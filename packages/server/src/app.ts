@@ -40,12 +40,14 @@ import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
-import { registerBulkJobs } from './routes/bulk-jobs.js';
-import { registerDnc } from './routes/dnc.js';
+import { registerBulk } from './routes/bulk.js';
+import { registerCards } from './routes/cards.js';
 import { registerFiles } from './routes/files.js';
-import { registerPayments } from './routes/payments.js';
 import { registerPlans } from './routes/plans.js';
+import { registerPurchases } from './routes/purchases.js';
 import { registerService } from './routes/service.js';
+import { registerSubscriptions } from './routes/subscriptions.js';
+import { registerSuppression } from './routes/suppression.js';
 import { registerVerify } from './routes/verify.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
@@ -60,11 +62,13 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerAccount,
   registerApiKey,
   registerVerify,
-  registerBulkJobs,
+  registerBulk,
   registerFiles,
-  registerDnc,
+  registerSuppression,
   registerAdmin,
-  registerPayments,
+  registerCards,
+  registerPurchases,
+  registerSubscriptions,
   registerWebhooks,
 ];
 

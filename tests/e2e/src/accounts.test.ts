@@ -47,10 +47,10 @@ describe('an account, from sign-up to an API key in a CI job', () => {
       stderr: `Signed in as ${email} (profile "default").\n`,
     });
 
-    const whoami = await cli(['whoami']);
-    expect(whoami, 'scrub whoami').toMatchObject({ code: 0, stderr: '' });
-    expect(field(whoami, 'Email')).toBe(email);
-    expect(field(whoami, 'Credential')).toBe('session (profile "default")');
+    const account = await cli(['account']);
+    expect(account, 'scrub account').toMatchObject({ code: 0, stderr: '' });
+    expect(field(account, 'Email')).toBe(email);
+    expect(field(account, 'Credential')).toBe('session (profile "default")');
 
     // Printed once, alone on stdout, as `scrub key rotate --yes > scrub.key` keeps it; saved in the profile.
     const rotate = await cli(['key', 'rotate', '--yes']);
@@ -70,7 +70,7 @@ describe('an account, from sign-up to an API key in a CI job', () => {
       cli(['credits'], { env: { SCRUB_API_KEY: apiKey } }, tempDir('ci-config-'));
     const credits = await ci(key);
     expect(credits, 'SCRUB_API_KEY=<key> scrub credits').toMatchObject({ code: 0, stderr: '' });
-    expect(field(credits, 'Credits')).toBe(field(whoami, 'Credits'));
+    expect(field(credits, 'Credits')).toBe(field(account, 'Credits'));
     expect(field(credits, 'Credits')).toMatch(/^(\d{1,3}(,\d{3})*|Unlimited)$/);
     expect(field(credits, 'Plan')).toBeDefined();
 
@@ -99,8 +99,8 @@ describe('an account, from sign-up to an API key in a CI job', () => {
     // Signed out, the profile falls back to the key it saved at the second rotation.
     const logout = await cli(['logout']);
     expect(logout, 'scrub logout').toMatchObject({ ...ok, stderr: 'Signed out (profile "default").\n' });
-    const afterLogout = await cli(['whoami']);
-    expect(afterLogout, 'scrub whoami after logout').toMatchObject({ code: 0, stderr: '' });
+    const afterLogout = await cli(['account']);
+    expect(afterLogout, 'scrub account after logout').toMatchObject({ code: 0, stderr: '' });
     expect(field(afterLogout, 'Email')).toBe(email);
     expect(field(afterLogout, 'Credential')).toBe('saved key (profile "default")');
     expect(field(afterLogout, 'API key')).toBe(`…${newKey.slice(-4)}`);

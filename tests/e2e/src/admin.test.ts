@@ -42,7 +42,7 @@ describe('the admin area, on the built binaries', () => {
     expect(grant, 'scrub admin credits').toMatchObject({ code: 0, stdout: '10\n' });
 
     // Acting as Pat: the check is Pat's, paid by Pat, and the audit log says who did it.
-    const check = await boss(['admin', 'as', 'pat@example.com', '--', 'check', '2012345678', '--json']);
+    const check = await boss(['admin', 'as', 'pat@example.com', '--', 'verify', '2012345678', '--json']);
     expect(check, `scrub admin as -- check: ${check.stderr}`).toMatchObject({ code: 0 });
     expect(json(check)).toMatchObject({ phone_number: expect.any(String), credits_remaining: 9 });
     const audit = json(await boss(['admin', 'audit', '--json']));

@@ -53,8 +53,8 @@ describe('checks on the built binaries', () => {
     expect(lines(plain)[0]).toBe('Name,Phone,Line Type,DNC');
   });
 
-  it('scrub check --json gives the time zones and callable_now of /verify', async () => {
-    const result = await cli(['check', '219-234-5678', '800-555-1234', '--json']);
+  it('scrub verify --json gives the time zones and callable_now of /verify', async () => {
+    const result = await cli(['verify', '219-234-5678', '800-555-1234', '--json']);
 
     expect(result.code, result.stderr).toBe(0);
     const [spanning, tollFree] = lines(result).map((line) => JSON.parse(line));
@@ -70,11 +70,11 @@ describe('checks on the built binaries', () => {
     });
   });
 
-  it('scrub check - sends a long stdin list in batches: every number answered, in order, charged once', async () => {
+  it('scrub verify - sends a long stdin list in batches: every number answered, in order, charged once', async () => {
     const numbers = Array.from({ length: 1_500 }, (_, i) => `202${300 + (i % 90)}${String(2000 + i)}`);
     const before = JSON.parse((await cli(['credits', '--json'])).stdout).credits as number;
 
-    const result = await cli(['check', '-', '--json'], `${[...numbers, ...numbers].join('\n')}\n`);
+    const result = await cli(['verify', '-', '--json'], `${[...numbers, ...numbers].join('\n')}\n`);
 
     expect(result.code, result.stderr).toBe(0);
     const answers = lines(result).map((line) => JSON.parse(line));

@@ -62,7 +62,7 @@ describe('a customer pays, on the embedded setup', () => {
         card: { number, exp_month: 12, exp_year: 2040, cvc: '123' },
       })
     ).id;
-  const credits = async () => (await api.credits.get()).credits;
+  const credits = async () => (await api.account.credits()).credits;
 
   it('declined and 3-D Secure cards give clear errors and add nothing', async () => {
     const declined = await api.payments
@@ -80,28 +80,28 @@ describe('a customer pays, on the embedded setup', () => {
     expect(secure).toBeInstanceOf(AuthenticationRequiredError);
     expect(secure.clientSecret).toMatch(/_secret_/);
     expect(await credits()).toBe(0);
-    expect(await api.payments.hasMethod()).toBe(false);
+    expect(await api.cards.hasMethod()).toBe(false);
     expect(await api.purchases.list()).toEqual([]);
   });
 
   it('adds card 4242 with the $1 intro (700 credits), buys, subscribes, pauses, resumes; the history lists each', async () => {
-    expect(
-      await api.payments.setup({ ...address, payment_method_id: await card('4242424242424242') }),
-    ).toMatch(/700 credits/);
+    expect(await api.cards.setup({ ...address, payment_method_id: await card('4242424242424242') })).toMatch(
+      /700 credits/,
+    );
     expect(await credits()).toBe(700);
 
-    const flexible = await api.payments.buy({ reference_code: PAYG, amount: 20 });
+    const flexible = await api.purchases.buy({ reference_code: PAYG, amount: 20 });
     expect(flexible.credits_added).toBe(11_428);
-    const subscription = await api.subscription.start(STANDARD);
+    const subscription = await api.subscriptions.start(STANDARD);
     expect(subscription).toMatchObject({ plan_reference: STANDARD, status: 'active' });
     expect(await credits()).toBe(700 + 11_428 + 30_000);
 
-    expect(await api.subscription.pause()).toMatchObject({ status: 'paused' });
+    expect(await api.subscriptions.pause()).toMatchObject({ status: 'paused' });
     await expect(api.verify('2023334444')).rejects.toBeInstanceOf(PlanPausedError);
-    await expect(api.payments.buy({ reference_code: PAYG, amount: 5 })).rejects.toBeInstanceOf(
+    await expect(api.purchases.buy({ reference_code: PAYG, amount: 5 })).rejects.toBeInstanceOf(
       PlanPausedError,
     );
-    expect(await api.subscription.resume()).toMatchObject({ status: 'active' });
+    expect(await api.subscriptions.resume()).toMatchObject({ status: 'active' });
     expect((await api.verify('2023334444')).credits_deducted).toBe(1);
 
     const history = await api.purchases.list({ per_page: 10 });

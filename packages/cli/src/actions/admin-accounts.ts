@@ -73,12 +73,11 @@ export async function adminSetStatus(
   context: Context,
 ): Promise<void> {
   const { scrub } = await requireCredentials(context);
-  const users = scrub.admin.users;
   const answer = await (action === 'disable'
-    ? users.disable(user)
+    ? scrub.admin.users.disable(user)
     : action === 'enable'
-      ? users.enable(user)
-      : users.signOut(user));
+      ? scrub.admin.users.enable(user)
+      : scrub.admin.users.signOut(user));
   await done(context, answer, answer.message);
 }
 

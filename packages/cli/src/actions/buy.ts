@@ -23,7 +23,7 @@ export async function buy(planName: string, rawOptions: unknown, context: Contex
   const { scrub } = await requireCredentials(context);
   const plan = await findPlan(scrub, planName);
   const amount = options.amount ?? (plan.variable ? undefined : plan.plan_amount);
-  const cards = await scrub.payments.listMethods();
+  const cards = await scrub.cards.listMethods();
   const card = cards.find((c) => c.is_default);
   await askFirst(context, {
     yes: options.yes,
@@ -31,7 +31,7 @@ export async function buy(planName: string, rawOptions: unknown, context: Contex
     command: 'scrub buy',
     declined: 'Nothing bought.',
   });
-  const result = await scrub.payments
+  const result = await scrub.purchases
     .buy({
       reference_code: plan.plan_reference,
       ...(options.amount !== undefined ? { amount: options.amount } : {}),

@@ -7,7 +7,7 @@ import { renderTable } from '../table.js';
 
 export async function cardList(context: Context): Promise<void> {
   const { scrub } = await requireCredentials(context);
-  const cards = await scrub.payments.listMethods();
+  const cards = await scrub.cards.listMethods();
   const { stdout } = context.io;
   if ((await context.output()) === 'json') {
     stdout.write(`${JSON.stringify(cards, null, 2)}\n`);
@@ -36,7 +36,7 @@ export async function cardList(context: Context): Promise<void> {
  */
 export async function cardAdd(context: Context): Promise<void> {
   const { scrub } = await requireCredentials(context);
-  const link = await scrub.payments.createCardLink();
+  const link = await scrub.cards.createCardLink();
   const { stdout } = context.io;
   if ((await context.output()) === 'json') stdout.write(`${JSON.stringify(link, null, 2)}\n`);
   else stdout.write(`${link.url}\n`);
@@ -54,7 +54,7 @@ export async function cardAdd(context: Context): Promise<void> {
 
 export async function cardDefault(id: string, context: Context): Promise<void> {
   const { scrub } = await requireCredentials(context);
-  const message = await scrub.payments.setDefaultMethod(id);
+  const message = await scrub.cards.setDefaultMethod(id);
   const { stdout } = context.io;
   if ((await context.output()) === 'json') stdout.write(`${JSON.stringify({ message }, null, 2)}\n`);
   else stdout.write(`${message}\n`);

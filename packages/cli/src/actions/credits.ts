@@ -4,7 +4,7 @@ import { formatCredits, formatPairs } from '../format.js';
 
 export async function credits(context: Context): Promise<void> {
   const { scrub } = await requireCredentials(context);
-  const snapshot = await scrub.credits.get();
+  const snapshot = await scrub.account.credits();
   const { stdout } = context.io;
   if ((await context.output()) === 'json') {
     stdout.write(`${JSON.stringify(snapshot, null, 2)}\n`);

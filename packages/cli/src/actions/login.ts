@@ -27,7 +27,7 @@ export async function login(rawOptions: unknown, context: Context): Promise<void
   });
   // The first signed-in call makes the account on the service (its profile, credits 0), so that an
   // operator can grant it credits straight after sign-in; it also proves the service takes the token.
-  await scrub.user.get();
+  await scrub.account.get();
   const profile = await context.profileName();
   if ((await context.output()) === 'json') {
     context.io.stdout.write(

@@ -40,7 +40,6 @@ export async function subscriptionAction(
 ): Promise<void> {
   const options = parseInput(OptionsSchema, rawOptions ?? {});
   const { scrub } = await requireCredentials(context);
-  const sub = scrub.subscription;
   if (action === 'start' || action === 'switch') {
     const plan = await findPlan(scrub, planName ?? '');
     await askFirst(context, {
@@ -53,7 +52,9 @@ export async function subscriptionAction(
       declined: 'Subscription unchanged.',
     });
     await print(
-      await (action === 'start' ? sub.start(plan.plan_reference) : sub.switch(plan.plan_reference)),
+      await (action === 'start'
+        ? scrub.subscriptions.start(plan.plan_reference)
+        : scrub.subscriptions.switch(plan.plan_reference)),
       context,
     );
     return;
@@ -67,10 +68,10 @@ export async function subscriptionAction(
     });
   }
   const run = {
-    show: () => sub.get(),
-    pause: () => sub.pause(),
-    resume: () => sub.resume(),
-    cancel: () => sub.cancel(),
+    show: () => scrub.subscriptions.get(),
+    pause: () => scrub.subscriptions.pause(),
+    resume: () => scrub.subscriptions.resume(),
+    cancel: () => scrub.subscriptions.cancel(),
   };
   await print(await run[action](), context);
 }

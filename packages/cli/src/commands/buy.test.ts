@@ -95,9 +95,7 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     const url = new URL(add.stdout.trim());
     expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/card`);
     expect(add.stderr).toMatch(/works once, until/);
-    const link = await new Scrub({ baseURL: server.url }).payments.getLink(
-      url.searchParams.get('grant') ?? '',
-    );
+    const link = await new Scrub({ baseURL: server.url }).cards.getLink(url.searchParams.get('grant') ?? '');
     expect(link).toMatchObject({ purpose: 'add_card', client_secret: null });
     expect((await scrub(['card', 'add', '4242424242424242'], env)).code).toBe(2);
   });
@@ -123,7 +121,7 @@ describe('scrub buy, card, subscription and purchases against the real server', 
 
   it('buy with a card that wants 3-D Secure prints the confirmation page, waits, then reports the credits', async () => {
     const env = await account();
-    await new Scrub({ baseURL: server.url, apiKey: env.SCRUB_API_KEY }).payments.setDefaultMethod(
+    await new Scrub({ baseURL: server.url, apiKey: env.SCRUB_API_KEY }).cards.setDefaultMethod(
       'pm_card_authenticationRequired',
     );
     const running = scrub(['buy', PAYG, '--amount', '5', '--yes'], env);

@@ -25,8 +25,11 @@ describe('scrub completion', () => {
     expect(bashOffers(bash, 'scrub bu')).toEqual(['buy', 'bulk']);
     expect(bashOffers(bash, 'scrub admin us')).toEqual(['users', 'user']);
     expect(bashOffers(bash, 'scrub bulk leads.csv --phone')).toEqual(['--phone-col']);
+    expect(bashOffers(bash, 'scrub --json verify --')).toContain('--csv');
+    expect(bashOffers(bash, 'scrub --json verify --')).not.toContain('--phone-col');
+    // An old name kept as an alias completes as its command does.
     expect(bashOffers(bash, 'scrub --json check --')).toContain('--csv');
-    expect(bashOffers(bash, 'scrub --json check --')).not.toContain('--phone-col');
+    expect(bashOffers(bash, 'scrub dnc ex')).toEqual(['export']);
     // A file argument: nothing from the script, so bash's own file-name completion takes over.
     expect(bashOffers(bash, 'scrub bulk lea')).toEqual([]);
     expect(bash).toContain('complete -o default -o bashdefault -F _scrub_completion scrub');

@@ -108,7 +108,7 @@ describe('from sign-up to an API key', () => {
     expect(logout).toMatchObject({ code: 0, stdout: '' });
     expect(readConfig(dir).sessions).toEqual({});
 
-    const afterLogout = await scrub(['--json', 'whoami'], env);
+    const afterLogout = await scrub(['--json', 'account'], env);
     expect(afterLogout.code, afterLogout.stderr).toBe(0);
     expect(JSON.parse(afterLogout.stdout)).toMatchObject({
       credential: 'saved key',
@@ -126,7 +126,7 @@ describe('from sign-up to an API key', () => {
       credits_remaining: 0,
       has_unlimited: false,
     });
-    expect(JSON.parse((await scrub(['--json', 'whoami'], ci)).stdout).credential).toBe('SCRUB_API_KEY');
+    expect(JSON.parse((await scrub(['--json', 'account'], ci)).stdout).credential).toBe('SCRUB_API_KEY');
   });
 
   it('prefers SCRUB_API_KEY to the session, and the session to the saved key', async () => {
@@ -134,8 +134,8 @@ describe('from sign-up to an API key', () => {
     const rotated = await scrub(['key', 'rotate', '--yes'], env);
     const key = rotated.stdout.trim();
 
-    expect(JSON.parse((await scrub(['--json', 'whoami'], env)).stdout).credential).toBe('session');
-    const withEnv = await scrub(['--json', 'whoami'], { ...env, SCRUB_API_KEY: key });
+    expect(JSON.parse((await scrub(['--json', 'account'], env)).stdout).credential).toBe('session');
+    const withEnv = await scrub(['--json', 'account'], { ...env, SCRUB_API_KEY: key });
     expect(JSON.parse(withEnv.stdout).credential).toBe('SCRUB_API_KEY');
   });
 
@@ -145,7 +145,7 @@ describe('from sign-up to an API key', () => {
 
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 2 * 3_600_000);
-    const whoami = await scrub(['whoami'], env);
+    const whoami = await scrub(['account'], env);
 
     expect(whoami.code, whoami.stderr).toBe(0);
     expect(whoami.stdout).toContain(email);
@@ -161,14 +161,14 @@ describe('from sign-up to an API key', () => {
 
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 2 * 3_600_000);
-    const whoami = await scrub(['whoami'], env);
+    const whoami = await scrub(['account'], env);
 
     expect(whoami.code).toBe(3);
     expect(whoami.stderr).toBe(
       'error: Session expired, so it was removed: sign in again with scrub login.\n',
     );
     expect(readConfig(dir).sessions).toEqual({});
-    expect((await scrub(['whoami'], env)).stderr).toContain('Not signed in (profile "default")');
+    expect((await scrub(['account'], env)).stderr).toContain('Not signed in (profile "default")');
   });
 });
 
@@ -314,7 +314,7 @@ describe('scrub key rotate', () => {
 describe('without credentials', () => {
   it('whoami, credits and key rotate exit 3 saying how to sign in; logout is a no-op', async () => {
     const { env } = fresh();
-    for (const args of [['whoami'], ['credits'], ['key', 'rotate', '--yes']]) {
+    for (const args of [['account'], ['credits'], ['key', 'rotate', '--yes']]) {
       const result = await scrub(args, env);
       expect(result.code).toBe(3);
       expect(result.stderr).toContain('Not signed in (profile "default"). Sign in with scrub login');

@@ -8,11 +8,8 @@ import {
 import type { RequestOptions } from '../client.js';
 import { APIResource } from '../core/resource.js';
 
-// The contract's `account` resource, kept as two namespaces (`scrub.user`, `scrub.credits`) as
-// the SDK has always offered it.
-
 /** The caller's own account: profile, plan, credits, which API key is active (never the key). */
-export class User extends APIResource {
+export class Account extends APIResource {
   get(options?: RequestOptions): Promise<UserInfo> {
     return this.client.request(routes.getUser, {}, options);
   }
@@ -27,11 +24,22 @@ export class User extends APIResource {
     const { message } = await this.client.request(routes.setPlanStatus, { status }, options);
     return message;
   }
+
+  /** Credits left (`credits_remaining` reads `'unlimited'` on an active unlimited plan), plan and subscription. */
+  credits(options?: RequestOptions): Promise<CreditSnapshot> {
+    return this.client.request(routes.getCredits, {}, options);
+  }
 }
 
+/** @deprecated Use `Account` (`scrub.account`, the same object as `scrub.user`). */
+export const User = Account;
+/** @deprecated Use `Account`. */
+export type User = Account;
+
+/** @deprecated `scrub.credits.get()` is `scrub.account.credits()`. */
 export class Credits extends APIResource {
-  /** Credits left (`credits_remaining` reads `'unlimited'` on an active unlimited plan), plan and subscription. */
+  /** @deprecated Use `scrub.account.credits()`. */
   get(options?: RequestOptions): Promise<CreditSnapshot> {
-    return this.client.request(routes.getCredits, {}, options);
+    return this.client.account.credits(options);
   }
 }

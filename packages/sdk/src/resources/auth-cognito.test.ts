@@ -88,7 +88,7 @@ describe('an Amazon Cognito user pool', () => {
       .get('/credits')
       .reply(200, { credits: 5 });
 
-    await expect(client(storage).credits.get()).resolves.toEqual({ credits: 5 });
+    await expect(client(storage).account.credits()).resolves.toEqual({ credits: 5 });
     api.done();
     expect(storage.getItem(`${prefix}.u-1.refreshToken`)).toBe('refresh-1');
   });

@@ -187,7 +187,7 @@ describe('sign-in', () => {
       .get('/user')
       .passthrough();
 
-    const user = await scrub.user.get();
+    const user = await scrub.account.get();
     expect(user.email).toBe(email);
     scope.done();
   });
@@ -198,7 +198,7 @@ describe('sign-in', () => {
     const later = client(tokenStorage);
     expect(later.auth.hasSession()).toBe(true);
     expect((await later.auth.session())?.email).toBe(email);
-    expect((await later.user.get()).email).toBe(email);
+    expect((await later.account.get()).email).toBe(email);
   });
 });
 
@@ -208,7 +208,7 @@ describe('refreshing the session', () => {
     const before = await scrub.auth.getIdToken();
 
     hoursLater(2);
-    const user = await client(tokenStorage).user.get();
+    const user = await client(tokenStorage).account.get();
 
     expect(user.email).toBe(email);
     const session = await scrub.auth.session();
@@ -225,7 +225,7 @@ describe('refreshing the session', () => {
 
     hoursLater(2);
     const started = performance.now();
-    const error = await failure(scrub.user.get());
+    const error = await failure(scrub.account.get());
 
     expect(error).toBeInstanceOf(SessionExpiredError);
     expect(error).toMatchObject({ message: 'Session expired', code: 'session_expired' });
@@ -246,7 +246,7 @@ describe('refreshing the session', () => {
       .get('/user')
       .reply(401, { error: { code: 'token_expired', message }, message });
 
-    const user = await client(tokenStorage).user.get();
+    const user = await client(tokenStorage).account.get();
 
     expect(user.email).toBe(email);
     expect(refreshes).toBe(1);
@@ -264,7 +264,7 @@ describe('refreshing the session', () => {
       .reply(401, { error: { code: 'token_expired', message }, message });
     const scrub = client(tokenStorage);
 
-    const error = await failure(scrub.credits.get());
+    const error = await failure(scrub.account.credits());
 
     expect(error).toBeInstanceOf(SessionExpiredError);
     expect(scrub.auth.hasSession()).toBe(false);
@@ -279,7 +279,7 @@ describe('refreshing the session', () => {
       .reply(401, { error: { code: 'unauthorized', message }, message });
     const scrub = client(tokenStorage);
 
-    const error = await failure(scrub.credits.get());
+    const error = await failure(scrub.account.credits());
 
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.message).toBe(`401 ${message}`);
@@ -333,7 +333,7 @@ describe('hosted sign-in', () => {
     const session = await adopted.auth.adoptHostedSignIn(fragment);
     expect(session.email).toBe(email);
     expect(adopted.auth.hasSession()).toBe(true);
-    expect((await adopted.user.get()).email).toBe(email);
+    expect((await adopted.account.get()).email).toBe(email);
   });
 
   it('stores nothing for an error, a missing token, or a token the API refuses', async () => {
@@ -364,7 +364,7 @@ describe('signing out', () => {
     expect([...storage.items.keys()]).toEqual([]);
     // An ID token already handed out stays valid to the API until it expires, as with Cognito.
     hoursLater(2);
-    await expect(client(copy).user.get()).rejects.toBeInstanceOf(SessionExpiredError);
+    await expect(client(copy).account.get()).rejects.toBeInstanceOf(SessionExpiredError);
   });
 
   it('a new sign-in replaces the stored one, removing and revoking it', async () => {
@@ -379,7 +379,7 @@ describe('signing out', () => {
     expect((await scrub.auth.session())?.email).toBe(second);
     expect([...storage.items.keys()].filter((key) => key.includes(firstUser))).toEqual([]);
     hoursLater(2);
-    await expect(client(firstCopy).user.get()).rejects.toBeInstanceOf(SessionExpiredError);
+    await expect(client(firstCopy).account.get()).rejects.toBeInstanceOf(SessionExpiredError);
     expect(first).not.toBe(second);
   });
 
@@ -438,12 +438,12 @@ describe('account calls', () => {
   it('reads and updates the user, and pauses and resumes the plan', async () => {
     const { scrub, email } = await signedIn();
 
-    expect(await scrub.user.get()).toMatchObject({ email, user_plan_status: 'active' });
-    expect(await scrub.user.update({ user_name: 'Pat Smith' })).toMatchObject({ user_name: 'Pat Smith' });
-    expect(await scrub.user.setPlanStatus('paused')).toMatch(/paused/);
-    expect((await scrub.user.get()).user_plan_status).toBe('paused');
-    await scrub.user.setPlanStatus('active');
-    expect((await scrub.credits.get()).user_plan.plan_status).toBe('active');
+    expect(await scrub.account.get()).toMatchObject({ email, user_plan_status: 'active' });
+    expect(await scrub.account.update({ user_name: 'Pat Smith' })).toMatchObject({ user_name: 'Pat Smith' });
+    expect(await scrub.account.setPlanStatus('paused')).toMatch(/paused/);
+    expect((await scrub.account.get()).user_plan_status).toBe('paused');
+    await scrub.account.setPlanStatus('active');
+    expect((await scrub.account.credits()).user_plan.plan_status).toBe('active');
   });
 
   it('rotates the API key: the new key works alone, the old one stops, a key client adopts the new one', async () => {
@@ -455,12 +455,12 @@ describe('account calls', () => {
     });
 
     const byKey = new Scrub({ baseURL: server.url, apiKey: first.api_key, maxRetries: 0 });
-    expect((await byKey.credits.get()).credits).toBeGreaterThanOrEqual(0);
+    expect((await byKey.account.credits()).credits).toBeGreaterThanOrEqual(0);
 
     const second = await byKey.apiKey.rotate();
     expect(second.api_key).not.toBe(first.api_key);
-    expect((await byKey.credits.get()).credits).toBeGreaterThanOrEqual(0);
+    expect((await byKey.account.credits()).credits).toBeGreaterThanOrEqual(0);
     const stale = new Scrub({ baseURL: server.url, apiKey: first.api_key, maxRetries: 0 });
-    await expect(stale.credits.get()).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(stale.account.credits()).rejects.toBeInstanceOf(AuthenticationError);
   });
 });

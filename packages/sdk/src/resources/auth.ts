@@ -222,7 +222,7 @@ export class Auth extends APIResource {
     });
     try {
       // The API verifies the token's signature, issuer and audience; the client only read it.
-      await this.client.user.get(options);
+      await this.client.account.get(options);
     } catch (error) {
       this.#sessions.forget();
       throw error;

@@ -37,12 +37,12 @@ async function numbersFrom(numbers: string[], context: Context, command: string)
     if (stdin.isTTY) stderr.write('Reading numbers from stdin, one per line; end with Ctrl-D.\n');
     const read: string[] = [];
     for await (const line of readLines(stdin)) if (line.trim()) read.push(line.trim());
-    if (read.length === 0) throw new UsageError(`scrub dnc ${command} - read no numbers from stdin`);
+    if (read.length === 0) throw new UsageError(`scrub suppression ${command} - read no numbers from stdin`);
     return read;
   }
   if (numbers.includes('-')) {
     throw new UsageError(
-      `- reads the numbers from stdin, so it comes alone: scrub dnc ${command} - < numbers.txt`,
+      `- reads the numbers from stdin, so it comes alone: scrub suppression ${command} - < numbers.txt`,
     );
   }
   return numbers;
@@ -98,18 +98,18 @@ async function report(
   }
 }
 
-/** `scrub dnc add <numbers...>`. */
-export async function dncAdd(numbers: string[], context: Context): Promise<void> {
+/** `scrub suppression add <numbers...>`. */
+export async function suppressionAdd(numbers: string[], context: Context): Promise<void> {
   const phones = await numbersFrom(numbers, context, 'add');
   const { scrub } = await requireCredentials(context);
-  await report(context, await inCalls(phones, (batch) => scrub.dnc.add(batch)), 'Added');
+  await report(context, await inCalls(phones, (batch) => scrub.suppression.add(batch)), 'Added');
 }
 
-/** `scrub dnc remove <numbers...>`. */
-export async function dncRemove(numbers: string[], context: Context): Promise<void> {
+/** `scrub suppression remove <numbers...>`. */
+export async function suppressionRemove(numbers: string[], context: Context): Promise<void> {
   const phones = await numbersFrom(numbers, context, 'remove');
   const { scrub } = await requireCredentials(context);
-  await report(context, await inCalls(phones, (batch) => scrub.dnc.remove(batch)), 'Removed');
+  await report(context, await inCalls(phones, (batch) => scrub.suppression.remove(batch)), 'Removed');
 }
 
 async function csvText(file: string, context: Context): Promise<string> {
@@ -121,20 +121,20 @@ async function csvText(file: string, context: Context): Promise<string> {
     }
   }
   if (context.io.stdin.isTTY)
-    throw new UsageError('- reads the CSV from stdin: pipe it, as in scrub dnc import - < list.csv');
+    throw new UsageError('- reads the CSV from stdin: pipe it, as in scrub suppression import - < list.csv');
   let text = '';
   for await (const chunk of context.io.stdin) text += chunk.toString();
   return text;
 }
 
-/** `scrub dnc import <file|-> [--merge|--replace] [--phone-col]`. */
-export async function dncImport(file: string, rawOptions: unknown, context: Context): Promise<void> {
+/** `scrub suppression import <file|-> [--merge|--replace] [--phone-col]`. */
+export async function suppressionImport(file: string, rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(ImportOptionsSchema, rawOptions);
   if (options.merge && options.replace) throw new UsageError('--merge and --replace cannot be used together');
   const column = /^\d+$/.test(options.phoneCol) ? Number(options.phoneCol) : options.phoneCol;
   const text = await csvText(file, context);
   const { scrub } = await requireCredentials(context);
-  const change = await scrub.dnc.import(text, {
+  const change = await scrub.suppression.import(text, {
     mode: options.replace ? 'replace' : 'merge',
     phone_col: column,
     // commander's --no-header gives false; left out, the service decides from the column.
@@ -151,13 +151,13 @@ function printEntries(context: Context, entries: DncEntry[], json: boolean): voi
   }
 }
 
-/** `scrub dnc list`: one number per line (number, tab, when added); `--json` prints the API's page. */
-export async function dncList(rawOptions: unknown, context: Context): Promise<void> {
+/** `scrub suppression list`: one number per line (number, tab, when added); `--json` prints the API's page. */
+export async function suppressionList(rawOptions: unknown, context: Context): Promise<void> {
   const { all, ...query } = parseInput(ListOptionsSchema, rawOptions);
   if (all && query.page !== undefined) throw new UsageError('--all lists every page: leave out --page');
   const { scrub } = await requireCredentials(context);
   const json = (await context.output()) === 'json';
-  const list = scrub.dnc.list(query);
+  const list = scrub.suppression.list(query);
   if (all) {
     for await (const entry of list) printEntries(context, [entry], json);
     return;
@@ -173,9 +173,9 @@ export async function dncList(rawOptions: unknown, context: Context): Promise<vo
   }
 }
 
-/** `scrub dnc export [-o file]`: the whole list as CSV. */
-export async function dncExport(rawOptions: unknown, context: Context): Promise<void> {
+/** `scrub suppression export [-o file]`: the whole list as CSV. */
+export async function suppressionExport(rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(ExportOptionsSchema, rawOptions);
   const { scrub } = await requireCredentials(context);
-  await saveDownload(context.io, await scrub.dnc.export(), options.output);
+  await saveDownload(context.io, await scrub.suppression.export(), options.output);
 }

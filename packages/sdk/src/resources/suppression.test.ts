@@ -23,8 +23,8 @@ it('sends a CSV given as bytes or a Blob as its text', async () => {
     .times(2)
     .reply(200, change);
 
-  await scrub.dnc.import(new TextEncoder().encode('Phone\n2015550123\n'), { phone_col: 'Phone' });
-  await scrub.dnc.import(new Blob(['2015550124\n']), { mode: 'replace' });
+  await scrub.suppression.import(new TextEncoder().encode('Phone\n2015550123\n'), { phone_col: 'Phone' });
+  await scrub.suppression.import(new Blob(['2015550124\n']), { mode: 'replace' });
 
   expect(bodies).toEqual([
     { csv_content: 'Phone\n2015550123\n', phone_col: 'Phone' },
@@ -49,7 +49,9 @@ it('iterates every number of every page of the list', async () => {
     .reply(200, page(2, ['+12015550125']));
 
   const seen: string[] = [];
-  for await (const entry of new Scrub({ baseURL: BASE, apiKey: 'scrub_test' }).dnc.list({ search: '201' })) {
+  for await (const entry of new Scrub({ baseURL: BASE, apiKey: 'scrub_test' }).suppression.list({
+    search: '201',
+  })) {
     seen.push(entry.phone_number);
   }
   expect(seen).toEqual(['+12015550123', '+12015550124', '+12015550125']);

@@ -15,7 +15,7 @@ function succeeded(result: RunResult, what: string): RunResult {
 }
 
 describe('the suppression list, on the built binaries', () => {
-  it('scrub dnc add, then scrub check and scrub bulk report the number as internal; the operator import joins it', async () => {
+  it('scrub suppression add, then scrub verify and scrub bulk report the number as internal; the operator import joins it', async () => {
     const server = await startServer(tempDir('data-'));
     const config = tempDir('config-');
     const cli = (args: string[], input?: string) =>
@@ -31,13 +31,16 @@ describe('the suppression list, on the built binaries', () => {
     succeeded(await cli(['login', '--email', EMAIL, '--password-stdin'], withPassword.input), 'scrub login');
     succeeded(await scrubServer(['credits', 'grant', EMAIL, '20'], server.dataDir), 'credits grant');
 
-    const added = succeeded(await cli(['--json', 'dnc', 'add', '(202) 444-0601']), 'scrub dnc add');
+    const added = succeeded(
+      await cli(['--json', 'suppression', 'add', '(202) 444-0601']),
+      'scrub suppression add',
+    );
     expect(JSON.parse(added.stdout)).toMatchObject({
       changed: 1,
       summary: { count: 1, list_name: 'internal' },
     });
 
-    const check = succeeded(await cli(['--json', 'check', '2024440601', '2024440602']), 'scrub check');
+    const check = succeeded(await cli(['--json', 'verify', '2024440601', '2024440602']), 'scrub verify');
     const answers = check.stdout
       .trim()
       .split('\n')
@@ -68,16 +71,19 @@ describe('the suppression list, on the built binaries', () => {
       'scrub-server data import internal',
     );
     await expect
-      .poll(async () => JSON.parse(succeeded(await cli(['--json', 'check', '2024440604']), 'check').stdout), {
-        timeout: 15_000,
-        interval: 250,
-      })
+      .poll(
+        async () => JSON.parse(succeeded(await cli(['--json', 'verify', '2024440604']), 'verify').stdout),
+        {
+          timeout: 15_000,
+          interval: 250,
+        },
+      )
       .toMatchObject({ dnc: 1, dnc_sources: ['internal'] });
 
-    succeeded(await cli(['dnc', 'remove', '2024440601']), 'scrub dnc remove');
-    const after = JSON.parse(succeeded(await cli(['--json', 'check', '2024440601']), 'scrub check').stdout);
+    succeeded(await cli(['suppression', 'remove', '2024440601']), 'scrub suppression remove');
+    const after = JSON.parse(succeeded(await cli(['--json', 'verify', '2024440601']), 'scrub verify').stdout);
     expect(after).toMatchObject({ dnc: 0, dnc_sources: [] });
-    const exported = succeeded(await cli(['dnc', 'export']), 'scrub dnc export');
+    const exported = succeeded(await cli(['suppression', 'export']), 'scrub suppression export');
     expect(exported.stdout).toBe('phone_number,added_at\n');
   }, 120_000);
 });

@@ -10,9 +10,9 @@ function describeCredential(source: CredentialSource, profile: string): string {
 }
 
 /** Who the credentials in use belong to, their plan and credits, and which credentials they are. */
-export async function whoami(context: Context): Promise<void> {
+export async function showAccount(context: Context): Promise<void> {
   const { scrub, source } = await requireCredentials(context);
-  const user: UserInfo = await scrub.user.get();
+  const user: UserInfo = await scrub.account.get();
   const profile = await context.profileName();
   const { stdout } = context.io;
   if ((await context.output()) === 'json') {

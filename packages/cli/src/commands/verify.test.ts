@@ -11,10 +11,10 @@ import {
   startServerOnDisk,
   tempConfigDir,
 } from '../../test/harness.js';
-import { answerCells, csvRow } from '../actions/check.js';
+import { answerCells, csvRow } from '../actions/verify.js';
 
 /**
- * `scrub check` against the real service in this process, on an embedded database on disk so that
+ * `scrub verify` against the real service in this process, on an embedded database on disk so that
  * `scrub-server credits grant` can reach it through its operator channel, as an operator would.
  * The service answers from its generated sample data.
  */
@@ -52,9 +52,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('scrub check <phone...>', () => {
+describe('scrub verify <phone...> (alias: check)', () => {
   it('prints a table at a terminal: three numbers, three kinds of answer', async () => {
-    const result = await scrub(['check', ...THREE], { ...funded, NO_COLOR: '1' }, { tty: true });
+    const result = await scrub(['verify', ...THREE], { ...funded, NO_COLOR: '1' }, { tty: true });
 
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
@@ -94,7 +94,7 @@ describe('scrub check <phone...>', () => {
   });
 
   it('prints NDJSON with --json: one object per number, in order, with the input', async () => {
-    const result = await scrub(['check', ...THREE, '--json'], funded);
+    const result = await scrub(['verify', ...THREE, '--json'], funded);
 
     expect(result.code, result.stderr).toBe(0);
     const answers = ndjson(result);
@@ -119,7 +119,7 @@ describe('scrub check <phone...>', () => {
   });
 
   it('prints CSV with --csv: a header, then one row per number', async () => {
-    const result = await scrub(['check', ...THREE, '--csv'], funded);
+    const result = await scrub(['verify', ...THREE, '--csv'], funded);
 
     expect(result.code, result.stderr).toBe(0);
     const [header, ...rows] = lines(result);
@@ -135,7 +135,7 @@ describe('scrub check <phone...>', () => {
 
   it('reads one number per line from stdin with -, skipping blank lines', async () => {
     const stdin = ' 2012345678 \r\n\n8005551234\n   \n1234567890';
-    const result = await scrub(['check', '-', '--json', '--fail-on', 'dnc'], funded, { stdin });
+    const result = await scrub(['verify', '-', '--json', '--fail-on', 'dnc'], funded, { stdin });
 
     expect(result.code, result.stderr).toBe(0);
     expect(ndjson(result).map((answer) => answer.input)).toEqual(THREE);
@@ -143,20 +143,20 @@ describe('scrub check <phone...>', () => {
 
   it('exits 5 after printing every answer when one matches --fail-on, and 0 when none does', async () => {
     const matched = await scrub(
-      ['--json', 'check', ...THREE, '--fail-on', 'dnc', '--fail-on', 'invalid'],
+      ['--json', 'verify', ...THREE, '--fail-on', 'dnc', '--fail-on', 'invalid'],
       funded,
     );
     expect(matched.code).toBe(5);
     expect(ndjson(matched)).toHaveLength(3);
     expect(matched.stderr).toContain('1 of 3 answers matched --fail-on dnc,invalid');
 
-    const tollFree = await scrub(['check', ...THREE, '--fail-on', 'voip,toll_free'], funded);
+    const tollFree = await scrub(['verify', ...THREE, '--fail-on', 'voip,toll_free'], funded);
     expect(tollFree.code).toBe(5);
 
     // The sample data has no do-not-call lists: nothing is DNC, and the valid numbers are unchecked.
-    const clean = await scrub(['check', ...THREE, '--fail-on', 'dnc'], funded);
+    const clean = await scrub(['verify', ...THREE, '--fail-on', 'dnc'], funded);
     expect(clean.code, clean.stderr).toBe(0);
-    const unchecked = await scrub(['check', ...THREE, '--fail-on', 'unchecked'], funded);
+    const unchecked = await scrub(['verify', ...THREE, '--fail-on', 'unchecked'], funded);
     expect(unchecked.code).toBe(5);
     expect(unchecked.stderr).toContain('2 of 3 answers matched --fail-on unchecked');
   });
@@ -165,7 +165,7 @@ describe('scrub check <phone...>', () => {
     const env = await account(5);
     const malformed = ['2.01555E+09', '201-555-012', '+44 20 7946 0958', 'call me', '(123) 456-7890'];
 
-    const result = await scrub(['--json', 'check', ...malformed], env);
+    const result = await scrub(['--json', 'verify', ...malformed], env);
 
     expect(result.code, result.stderr).toBe(0);
     for (const answer of ndjson(result)) {
@@ -179,7 +179,7 @@ describe('scrub check <phone...>', () => {
   it('reports a number the API refuses on stderr, checks the others, and exits 1', async () => {
     const tooLong = '2'.repeat(70);
     const binary = '\u0000\u0001';
-    const result = await scrub(['check', '2012345678', tooLong, binary, '8005551234'], funded);
+    const result = await scrub(['verify', '2012345678', tooLong, binary, '8005551234'], funded);
 
     expect(result.code).toBe(1);
     expect(lines(result).map((line) => line.split('\t')[0])).toEqual(['+12012345678', '+18005551234']);
@@ -192,7 +192,7 @@ describe('scrub check <phone...>', () => {
     const env = await account(2);
     const numbers = ['2012345670', '2012345671', '2012345672', '2012345673', '2012345674'];
 
-    const result = await scrub(['--json', 'check', ...numbers], env);
+    const result = await scrub(['--json', 'verify', ...numbers], env);
 
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
@@ -207,7 +207,7 @@ describe('scrub check <phone...>', () => {
     // Every number twice: each is charged once.
     const stdin = `${[...numbers, ...numbers].join('\n')}\n`;
 
-    const result = await scrub(['--json', 'check', '-'], env, { stdin });
+    const result = await scrub(['--json', 'verify', '-'], env, { stdin });
 
     expect(result.code, result.stderr).toBe(0);
     const answers = ndjson(result);
@@ -224,14 +224,14 @@ describe('scrub check <phone...>', () => {
   }, 60_000);
 
   it('exits 3 with a refused key, and with no credentials at all', async () => {
-    const refused = await scrub(['check', '2012345678'], {
+    const refused = await scrub(['verify', '2012345678'], {
       ...funded,
       SCRUB_API_KEY: `scrub_${'x'.repeat(40)}`,
     });
     expect(refused.code).toBe(3);
     expect(refused.stdout).toBe('');
 
-    const none = await scrub(['check', '2012345678'], {
+    const none = await scrub(['verify', '2012345678'], {
       SCRUB_CONFIG_DIR: tempConfigDir(),
       SCRUB_API_URL: server.url,
     });
@@ -240,11 +240,11 @@ describe('scrub check <phone...>', () => {
   });
 
   it.each([
-    [['check', '2012345678', '--fail-on', 'spam'], '--fail-on takes dnc, unchecked, mobile'],
-    [['--json', 'check', '2012345678', '--csv'], '--csv and --json cannot be used together'],
-    [['check', '-', '2012345678'], '- reads the numbers from stdin, so it comes alone'],
-    [['check', '2012345678', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 64'],
-    [['check'], "missing required argument 'phones'"],
+    [['verify', '2012345678', '--fail-on', 'spam'], '--fail-on takes dnc, unchecked, mobile'],
+    [['--json', 'verify', '2012345678', '--csv'], '--csv and --json cannot be used together'],
+    [['verify', '-', '2012345678'], '- reads the numbers from stdin, so it comes alone'],
+    [['verify', '2012345678', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 64'],
+    [['verify'], "missing required argument 'phones'"],
   ])('exits 2 on a usage error: %j', async (args, message) => {
     const result = await scrub(args, funded);
     expect(result.code).toBe(2);

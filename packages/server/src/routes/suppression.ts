@@ -32,7 +32,7 @@ function readNumbers(inputs: readonly string[]): { numbers: number[]; rejected: 
  * The account's own suppression list (internal DNC): add, remove, import, list, export. Every
  * change is announced to every process, so the next check anywhere counts it.
  */
-export function registerDnc(context: ServerContext): void {
+export function registerSuppression(context: ServerContext): void {
   const { registry, database } = context;
   const { db } = database;
 

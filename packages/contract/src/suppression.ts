@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ColumnRefSchema, MAX_INLINE_CSV_CHARS } from './bulk-jobs.js';
+import { ColumnRefSchema, MAX_INLINE_CSV_CHARS } from './bulk.js';
 import { defineRoutes } from './route-spec.js';
 
 /** Numbers one add or remove call takes at most; a larger list is a CSV import. */
@@ -107,7 +107,7 @@ export const DncNumberListSchema = z.object({
 });
 export type DncNumberList = z.infer<typeof DncNumberListSchema>;
 
-export const dncRoutes = defineRoutes('dnc', {
+export const suppressionRoutes = defineRoutes('suppression', {
   getDncSummary: {
     method: 'GET',
     path: '/dnc',

@@ -199,7 +199,7 @@ function numbersFrom(phones: string[], context: Context): Iterable<string> | Asy
     })();
   }
   if (phones.includes('-')) {
-    throw new UsageError('- reads the numbers from stdin, so it comes alone: scrub check - < numbers.txt');
+    throw new UsageError('- reads the numbers from stdin, so it comes alone: scrub verify - < numbers.txt');
   }
   return phones;
 }
@@ -222,11 +222,11 @@ function reportFailure(context: Context, input: string, error: Error & { code?: 
 }
 
 /**
- * `scrub check <phone...>` and `scrub check -`. Every answer is printed before the exit code
+ * `scrub verify <phone...>` and `scrub verify -`. Every answer is printed before the exit code
  * says anything: 1 when a number could not be checked, else 5 when an answer matched --fail-on.
  * Running out of credits (4) or refused credentials (3) stop the run after the answers so far.
  */
-export async function check(phones: string[], rawOptions: unknown, context: Context): Promise<void> {
+export async function verify(phones: string[], rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(CheckOptionsSchema, rawOptions);
   const format = outputFormat(options.csv, context, (await context.output()) === 'json');
   const numbers = numbersFrom(phones, context);

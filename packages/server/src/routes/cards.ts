@@ -3,13 +3,11 @@ import { getProfile } from '../account/profiles.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
 import { idempotencyKeyOf as keyOf } from '../http/idempotency-key.js';
-import { listPurchases } from '../payments/purchase-ledger.js';
 
-/** Cards, purchases, subscriptions and purchase history of the caller's account. */
-export function registerPayments({ registry, database, payments }: ServerContext): void {
-  const { db } = database;
-  const { cards, subscriptions, links, setup } = payments;
-  const profileOf = (id: string) => getProfile(db, id);
+/** The caller's payment customer and saved cards, and the single-use payment links. */
+export function registerCards({ registry, database, payments }: ServerContext): void {
+  const { cards, links, setup } = payments;
+  const profileOf = (id: string) => getProfile(database.db, id);
 
   registry.add(routes.customerExists, async ({ principal }) => ({
     exists: (await profileOf(principal.profileId)).payment_customer_id !== null,
@@ -27,13 +25,10 @@ export function registerPayments({ registry, database, payments }: ServerContext
     message: await cards.setUp(await profileOf(principal.profileId), body, keyOf(request)),
   }));
 
-  registry.add(routes.purchase, async ({ principal, body, request }) =>
-    cards.buy(await profileOf(principal.profileId), body, keyOf(request)),
-  );
-
-  registry.add(routes.confirmPurchase, async ({ principal, body }) =>
-    cards.confirm(await profileOf(principal.profileId), body.payment_intent_id),
-  );
+  registry.add(routes.changePaymentMethod, async ({ principal, body }) => {
+    const card = await cards.setDefaultCard(await profileOf(principal.profileId), body.payment_method_id);
+    return { message: `Card Updated Successfully: ${card.brand} ending ${card.last4} is now the default.` };
+  });
 
   registry.add(routes.createCardLink, async ({ principal }) => links.issue(principal.profileId, 'add_card'));
 
@@ -66,33 +61,4 @@ export function registerPayments({ registry, database, payments }: ServerContext
     await links.use(params.grant);
     return { message };
   });
-
-  registry.add(routes.changePaymentMethod, async ({ principal, body }) => {
-    const card = await cards.setDefaultCard(await profileOf(principal.profileId), body.payment_method_id);
-    return { message: `Card Updated Successfully: ${card.brand} ending ${card.last4} is now the default.` };
-  });
-
-  registry.add(routes.getSubscription, async ({ principal }) =>
-    subscriptions.view(await profileOf(principal.profileId)),
-  );
-
-  registry.add(routes.createSubscription, async ({ principal, body, request }) =>
-    subscriptions.start(await profileOf(principal.profileId), body.price_id, keyOf(request)),
-  );
-
-  registry.add(routes.changeSubscription, async ({ principal, body, request }) =>
-    subscriptions.switchTo(await profileOf(principal.profileId), body.plan_reference, keyOf(request)),
-  );
-
-  registry.add(routes.patchSubscription, async ({ principal, body, request }) =>
-    subscriptions.setPaused(await profileOf(principal.profileId), body.action, keyOf(request)),
-  );
-
-  registry.add(routes.cancelSubscription, async ({ principal, request }) =>
-    subscriptions.cancel(await profileOf(principal.profileId), keyOf(request)),
-  );
-
-  registry.add(routes.listPurchases, async ({ principal, query }) => ({
-    purchases: await listPurchases(db, principal.profileId, query),
-  }));
 }

@@ -18,18 +18,10 @@ const failure = (code: string, message: string, extra: object = {}) => ({
   message,
   ...extra,
 });
-const subscription = {
-  id: 'sub_1',
-  plan_reference: '79541679412211',
-  status: 'active',
-  current_period_end: '2026-12-24T00:00:00.000Z',
-  cancel_at_period_end: false,
-};
-
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-describe('payments', () => {
+describe('purchases', () => {
   it('3-D Secure: the error names the payment and its page; waitForConfirmation asks until it is decided', async () => {
     const purchase = {
       message: 'Payment Complete',
@@ -54,7 +46,7 @@ describe('payments', () => {
       .post('/payment/confirm', { payment_intent_id: 'pi_1' })
       .reply(200, { status: 'succeeded', message: 'Payment Complete', purchase });
     const client = scrub();
-    const error = await client.payments.buy({ reference_code: '79541679412213', amount: 5 }).catch((e) => e);
+    const error = await client.purchases.buy({ reference_code: '79541679412213', amount: 5 }).catch((e) => e);
     expect(error).toBeInstanceOf(AuthenticationRequiredError);
     expect(error).toMatchObject({
       clientSecret: 'pi_1_secret_x',
@@ -62,73 +54,13 @@ describe('payments', () => {
       nextActionUrl: 'http://scrub.test/authenticate?grant=g',
     });
     const seen: string[] = [];
-    const done = await client.payments.waitForConfirmation('pi_1', {
+    const done = await client.purchases.waitForConfirmation('pi_1', {
       pollInterval: 1,
       onPoll: (state) => seen.push(state.status),
     });
     expect(seen).toEqual(['requires_action', 'requires_action', 'succeeded']);
     expect(done.purchase).toEqual(purchase);
     expect(scope.isDone()).toBe(true);
-  });
-
-  it('card links: made with credentials, used without', async () => {
-    const link = { url: 'http://scrub.test/card?grant=g', expires_at: '2026-11-25T17:00:00.000Z' };
-    const scope = nock(BASE)
-      .post('/payment/card-link')
-      .reply(200, link)
-      .get('/payment/links/g')
-      .reply(200, { purpose: 'add_card', expires_at: link.expires_at, client_secret: null })
-      .post('/payment/links/g/setup', (body) => body.payment_method_id === 'pm_1' && !('grant' in body))
-      .reply(200, { message: 'Card Added Successfully.' });
-    const client = scrub();
-    expect(await client.payments.createCardLink()).toEqual(link);
-    expect((await client.payments.getLink('g')).purpose).toBe('add_card');
-    expect(
-      await client.payments.setupWithLink('g', {
-        customer_name: 'Pat',
-        line1: '1 Main St',
-        city: 'Newark',
-        state: 'NJ',
-        payment_method_id: 'pm_1',
-      }),
-    ).toBe('Card Added Successfully.');
-    expect(scope.isDone()).toBe(true);
-  });
-
-  it('reads the customer, the saved cards, and saves a card with its address', async () => {
-    const card = {
-      id: 'pm_1',
-      brand: 'visa',
-      last4: '4242',
-      exp_month: 12,
-      exp_year: 2040,
-      is_default: true,
-    };
-    const setup = {
-      customer_name: 'Pat',
-      line1: '1 Main St',
-      city: 'Newark',
-      state: 'NJ',
-      payment_method_id: 'pm_1',
-    };
-    const scope = nock(BASE)
-      .get('/customer/exists')
-      .reply(200, { exists: true })
-      .get('/payment-methods')
-      .reply(200, { payment_methods: [card] })
-      .get('/payment-methods/exists')
-      .reply(200, { exists: true })
-      .post('/payment/setup', setup)
-      .reply(200, { message: 'Card Added Successfully.' })
-      .put('/payment-method', { payment_method_id: 'pm_1' })
-      .reply(200, { message: 'Card Updated Successfully' });
-    const client = scrub();
-    await expect(client.payments.customerExists()).resolves.toBe(true);
-    await expect(client.payments.listMethods()).resolves.toEqual([card]);
-    await expect(client.payments.hasMethod()).resolves.toBe(true);
-    await expect(client.payments.setup(setup)).resolves.toBe('Card Added Successfully.');
-    await expect(client.payments.setDefaultMethod('pm_1')).resolves.toBe('Card Updated Successfully');
-    scope.done();
   });
 
   it.each([
@@ -155,7 +87,7 @@ describe('payments', () => {
   ])('maps a %i %j to its error class', async (status, body, ErrorClass) => {
     nock(BASE).post('/payment').reply(status, body);
     const error = await scrub()
-      .payments.buy({ reference_code: '79541679412213', amount: 5 })
+      .purchases.buy({ reference_code: '79541679412213', amount: 5 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toMatchObject({ status, code: body.error.code });
@@ -171,11 +103,11 @@ describe('payments', () => {
       .query(true)
       .reply(403, failure('plan_paused', 'paused'));
     const client = scrub();
-    const declined = (await client.payments
+    const declined = (await client.purchases
       .buy({ reference_code: '1234567' })
       .catch((e) => e)) as CardDeclinedError;
     expect(declined.declineCode).toBe('generic_decline');
-    const action = (await client.payments
+    const action = (await client.purchases
       .buy({ reference_code: '1234567' })
       .catch((e) => e)) as AuthenticationRequiredError;
     expect(action.clientSecret).toBe('pi_1_secret_x');
@@ -183,37 +115,7 @@ describe('payments', () => {
     expect(paused).toBeInstanceOf(PermissionDeniedError);
     expect(paused).toBeInstanceOf(PlanPausedError);
   });
-});
 
-describe('subscription', () => {
-  it('starts, switches, pauses, resumes and cancels, answering the subscription', async () => {
-    const scope = nock(BASE)
-      .get('/subscription')
-      .reply(200, { subscription: null })
-      .post('/subscription', { price_id: '79541679412211' })
-      .reply(200, { subscription })
-      .put('/subscription', { plan_reference: '79541679412212' })
-      .reply(200, { subscription: { ...subscription, plan_reference: '79541679412212' } })
-      .patch('/subscription', { action: 'pause' })
-      .reply(200, { subscription: { ...subscription, status: 'paused' } })
-      .patch('/subscription', { action: 'resume' })
-      .reply(200, { subscription })
-      .delete('/subscription')
-      .reply(200, { subscription: { ...subscription, cancel_at_period_end: true } });
-    const client = scrub();
-    await expect(client.subscription.get()).resolves.toBeNull();
-    await expect(client.subscription.start('79541679412211')).resolves.toEqual(subscription);
-    await expect(client.subscription.switch('79541679412212')).resolves.toMatchObject({
-      plan_reference: '79541679412212',
-    });
-    await expect(client.subscription.pause()).resolves.toMatchObject({ status: 'paused' });
-    await expect(client.subscription.resume()).resolves.toMatchObject({ status: 'active' });
-    await expect(client.subscription.cancel()).resolves.toMatchObject({ cancel_at_period_end: true });
-    scope.done();
-  });
-});
-
-describe('purchases', () => {
   it('lists the history of a month', async () => {
     const row = {
       plan_reference: '79541679412213',

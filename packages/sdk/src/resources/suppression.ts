@@ -12,26 +12,26 @@ import { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
 
 /** One page of the suppression list; `for await` over it yields every number of every page after it. */
-export type DncPage = NumberedPage<DncNumberList, DncEntry>;
+export type SuppressionPage = NumberedPage<DncNumberList, DncEntry>;
 
 /** `GET /dnc/numbers`: `page` 1 and `limit` 50 (at most 1,000) by default; `search` matches digits. */
-export interface DncListParams {
+export interface SuppressionListParams {
   page?: number;
   limit?: number;
   search?: string;
 }
 
 /** How a CSV meets the list (`merge` by default) and where its numbers are (column 0 by default). */
-export type DncImportParams = Omit<Partial<DncImport>, 'csv_content'>;
+export type SuppressionImportParams = Omit<Partial<DncImport>, 'csv_content'>;
 
 /** The CSV's text: a string, its bytes (UTF-8), or a `Blob`/`File` in browsers. */
-export type DncCsvSource = string | Uint8Array | Blob;
+export type SuppressionCsvSource = string | Uint8Array | Blob;
 
 /**
  * The account's own suppression list (internal DNC): numbers it never wants called. Every check
  * (`verify`, bulk files) counts it from the next check on, as `internal` in `dnc_sources`.
  */
-export class Dnc extends APIResource {
+export class Suppression extends APIResource {
   /** How many numbers the list holds (and how many the operator imported for the account). */
   get(options?: RequestOptions): Promise<DncSummary> {
     return this.client.request(routes.getDncSummary, {}, options);
@@ -55,8 +55,8 @@ export class Dnc extends APIResource {
    * `'replace'` makes them the whole list. Bad rows are answered in `rejected` by line.
    */
   async import(
-    csv: DncCsvSource,
-    params: DncImportParams = {},
+    csv: SuppressionCsvSource,
+    params: SuppressionImportParams = {},
     options?: RequestOptions,
   ): Promise<DncChange> {
     const csv_content =
@@ -70,10 +70,10 @@ export class Dnc extends APIResource {
 
   /**
    * The list in number order: `await` it for one page, or iterate it for every number
-   * (`for await (const entry of scrub.dnc.list({ search: '201' }))`).
+   * (`for await (const entry of scrub.suppression.list({ search: '201' }))`).
    */
-  list(params: DncListParams = {}, options?: RequestOptions): PagePromise<DncPage, DncEntry> {
-    const fetchPage = async (page: number): Promise<DncPage> =>
+  list(params: SuppressionListParams = {}, options?: RequestOptions): PagePromise<SuppressionPage, DncEntry> {
+    const fetchPage = async (page: number): Promise<SuppressionPage> =>
       numberedPage(
         await this.client.request(routes.listDncNumbers, { ...params, page }, options),
         (list) => list.numbers,
@@ -87,3 +87,16 @@ export class Dnc extends APIResource {
     return this.client.request(routes.exportDncList, {}, options);
   }
 }
+
+/** @deprecated Use `Suppression` (`scrub.suppression`); the wire path stays `/dnc`. */
+export const Dnc = Suppression;
+/** @deprecated Use `Suppression`. */
+export type Dnc = Suppression;
+/** @deprecated Use `SuppressionPage`. */
+export type DncPage = SuppressionPage;
+/** @deprecated Use `SuppressionListParams`. */
+export type DncListParams = SuppressionListParams;
+/** @deprecated Use `SuppressionImportParams`. */
+export type DncImportParams = SuppressionImportParams;
+/** @deprecated Use `SuppressionCsvSource`. */
+export type DncCsvSource = SuppressionCsvSource;

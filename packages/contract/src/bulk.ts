@@ -193,7 +193,7 @@ export function streamStoppedPartWay(
   return `The connection that sent this file was lost after ${count}: ${kept} Send the rest again.`;
 }
 
-export const bulkJobsRoutes = defineRoutes('bulk-jobs', {
+export const bulkRoutes = defineRoutes('bulk', {
   streamBulkJob: {
     method: 'POST',
     path: '/bulk/jobs/stream',

@@ -24,7 +24,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('scrub dnc', () => {
+describe('scrub suppression (alias: dnc)', () => {
   it('adds, lists, imports, removes and exports the suppression list', async () => {
     const added = await scrub(['dnc', 'add', '(202) 444-0401', '+1 202 444 0402', '12345'], env);
     expect(added.code).toBe(0);
@@ -32,26 +32,28 @@ describe('scrub dnc', () => {
     expect(added.stdout).toMatch(/Not read\s+1\n/);
     expect(added.stderr).toContain('Not read: #3 12345:');
 
-    const piped = await scrub(['--json', 'dnc', 'add', '-'], env, { stdin: '2024440403\n\n2024440401\n' });
+    const piped = await scrub(['--json', 'suppression', 'add', '-'], env, {
+      stdin: '2024440403\n\n2024440401\n',
+    });
     expect(piped.code).toBe(0);
     expect(JSON.parse(piped.stdout)).toMatchObject({ changed: 1, unchanged: 1, summary: { count: 3 } });
 
     const csv = join(dir, 'optouts.csv');
     writeFileSync(csv, 'Name,Phone\nAda,202.444.0404\nBob,202-444-0405\n');
-    const merged = await scrub(['dnc', 'import', csv, '--phone-col', 'Phone'], env);
+    const merged = await scrub(['suppression', 'import', csv, '--phone-col', 'Phone'], env);
     expect(merged.code, merged.stderr).toBe(0);
     expect(merged.stdout).toMatch(/On your list\s+5\n/);
 
-    const listed = await scrub(['dnc', 'list', '--search', '0405'], env);
+    const listed = await scrub(['suppression', 'list', '--search', '0405'], env);
     expect(listed.stdout.trim().split('\t')[0]).toBe('+12024440405');
 
-    const removed = await scrub(['dnc', 'remove', '2024440401', '2024449999'], env);
+    const removed = await scrub(['suppression', 'remove', '2024440401', '2024449999'], env);
     expect(removed.stdout).toMatch(/Removed\s+1\n/);
     expect(removed.stdout).toMatch(/Not on the list\s+1\n/);
 
-    const replaced = await scrub(['dnc', 'import', '-', '--replace'], env, { stdin: '2024440406\n' });
+    const replaced = await scrub(['suppression', 'import', '-', '--replace'], env, { stdin: '2024440406\n' });
     expect(replaced.code, replaced.stderr).toBe(0);
-    const all = await scrub(['--json', 'dnc', 'list', '--all'], env);
+    const all = await scrub(['--json', 'suppression', 'list', '--all'], env);
     expect(
       all.stdout
         .trim()
@@ -60,12 +62,12 @@ describe('scrub dnc', () => {
     ).toEqual(['+12024440406']);
 
     const out = join(dir, 'list.csv');
-    expect((await scrub(['dnc', 'export', '-o', out], env)).code).toBe(0);
+    expect((await scrub(['suppression', 'export', '-o', out], env)).code).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^phone_number,added_at\n\+12024440406,20\d\d-/);
   });
 
   it('fails when no number can be read, and says what was wrong', async () => {
-    const result = await scrub(['dnc', 'add', 'not-a-number'], env);
+    const result = await scrub(['suppression', 'add', 'not-a-number'], env);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No number could be read: nothing was changed.');
   });
@@ -75,7 +77,7 @@ describe('scrub dnc', () => {
     [['list', '--limit', '1001'], '--limit must be a whole number from 1 to 1000'],
     [['add', '-', '2015550123'], '- reads the numbers from stdin, so it comes alone'],
   ])('refuses %j with exit 2', async (args, message) => {
-    const result = await scrub(['dnc', ...args], {
+    const result = await scrub(['suppression', ...args], {
       SCRUB_CONFIG_DIR: tempConfigDir(),
       SCRUB_API_KEY: 'scrub_unused',
       SCRUB_API_URL: 'http://127.0.0.1:9',

@@ -8,23 +8,15 @@ import {
   routes,
 } from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
-import { pause } from '../core/internal.js';
 import { APIResource } from '../core/resource.js';
-
-export interface WaitForConfirmationOptions extends RequestOptions {
-  /** Between two asks, in milliseconds (default 2000). */
-  pollInterval?: number;
-  /** Called after each ask, with where the payment stands. */
-  onPoll?: (state: PurchaseConfirmation) => void;
-}
+import type { WaitForConfirmationOptions } from './purchases.js';
 
 /**
- * The caller's payment customer and saved cards, and one-off purchases. Card numbers never pass
- * through here: a card is a payment method id made in the browser (Stripe.js, or the service's
- * stand-in in its embedded setup). Refusals throw `CardDeclinedError`,
- * `AuthenticationRequiredError` (3-D Secure), `PaymentMethodRequiredError`, `PlanPausedError`.
+ * The caller's payment customer and saved cards. Card numbers never pass through here: a card is a
+ * payment method id made in the browser (Stripe.js, or the service's stand-in in its embedded
+ * setup). Refusals throw `CardDeclinedError`, `AuthenticationRequiredError` (3-D Secure).
  */
-export class Payments extends APIResource {
+export class Cards extends APIResource {
   async customerExists(options?: RequestOptions): Promise<boolean> {
     const { exists } = await this.client.request(routes.customerExists, {}, options);
     return exists;
@@ -61,39 +53,6 @@ export class Payments extends APIResource {
   }
 
   /**
-   * Buys a prepaid plan on the default card: `amount` (dollars) for the plans sold by amount.
-   * Safe to retry: the SDK sends one Idempotency-Key for all attempts, so it charges once.
-   */
-  buy(input: InputOf<typeof routes.purchase>, options?: RequestOptions): Promise<PurchaseResult> {
-    return this.client.request(routes.purchase, input, options);
-  }
-
-  /**
-   * After `buy` threw `AuthenticationRequiredError` and the customer confirmed at its
-   * `nextActionUrl`: where the payment stands (`succeeded` with the purchase, credited once;
-   * `requires_action` while the customer has not finished; `failed`, nothing charged).
-   */
-  confirm(paymentIntentId: string, options?: RequestOptions): Promise<PurchaseConfirmation> {
-    return this.client.request(routes.confirmPurchase, { payment_intent_id: paymentIntentId }, options);
-  }
-
-  /**
-   * `confirm` until the payment no longer waits for the customer. For a deadline, pass
-   * `signal: AbortSignal.timeout(ms)` (the payment link itself lasts 15 minutes).
-   */
-  async waitForConfirmation(
-    paymentIntentId: string,
-    { pollInterval = 2_000, onPoll, ...options }: WaitForConfirmationOptions = {},
-  ): Promise<PurchaseConfirmation> {
-    for (;;) {
-      const state = await this.confirm(paymentIntentId, options);
-      onPoll?.(state);
-      if (state.status !== 'requires_action') return state;
-      await this.client[pause](pollInterval, options.signal);
-    }
-  }
-
-  /**
    * A single-use link (15 minutes) to the dashboard's card page that adds a card to this account
    * without signing in there: for a CLI or a script to hand to a browser.
    */
@@ -114,5 +73,29 @@ export class Payments extends APIResource {
   ): Promise<string> {
     const { message } = await this.client.request(routes.setupPaymentWithLink, { ...input, grant }, options);
     return message;
+  }
+}
+
+/**
+ * @deprecated `scrub.payments` is `scrub.cards`, with the purchase calls of `scrub.purchases`
+ * (`buy`, `confirm`, `waitForConfirmation`) kept on it for existing code.
+ */
+export class Payments extends Cards {
+  /** @deprecated Use `scrub.purchases.buy()`. */
+  buy(input: InputOf<typeof routes.purchase>, options?: RequestOptions): Promise<PurchaseResult> {
+    return this.client.purchases.buy(input, options);
+  }
+
+  /** @deprecated Use `scrub.purchases.confirm()`. */
+  confirm(paymentIntentId: string, options?: RequestOptions): Promise<PurchaseConfirmation> {
+    return this.client.purchases.confirm(paymentIntentId, options);
+  }
+
+  /** @deprecated Use `scrub.purchases.waitForConfirmation()`. */
+  waitForConfirmation(
+    paymentIntentId: string,
+    options?: WaitForConfirmationOptions,
+  ): Promise<PurchaseConfirmation> {
+    return this.client.purchases.waitForConfirmation(paymentIntentId, options);
   }
 }

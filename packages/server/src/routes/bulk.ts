@@ -14,7 +14,7 @@ import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
 
 /** Bulk jobs: create (upload URL or inline CSV), submit (count, charge, queue), follow. */
-export function registerBulkJobs(context: ServerContext): void {
+export function registerBulk(context: ServerContext): void {
   const { registry } = context;
   registry.add(routes.createBulkJob, createBulkJob(context));
   registry.add(routes.submitBulkJob, submitBulkJob(context));

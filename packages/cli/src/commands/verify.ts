@@ -2,8 +2,9 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 import { collectList } from '../option-values.js';
 
-export function checkCommand(context: Context): Command {
-  return new Command('check')
+export function verifyCommand(context: Context): Command {
+  return new Command('verify')
+    .alias('check')
     .description(
       'check phone numbers for line type and do-not-call status (one credit per number; invalid ones are free)',
     )
@@ -19,7 +20,7 @@ export function checkCommand(context: Context): Command {
       'batch requests in flight at once, 1 to 64 (default 4); each checks up to 1,000 numbers',
     )
     .action(async (phones: string[], options: unknown) => {
-      const { check } = await import('../actions/check.js');
-      await check(phones, options, context);
+      const { verify } = await import('../actions/verify.js');
+      await verify(phones, options, context);
     });
 }
