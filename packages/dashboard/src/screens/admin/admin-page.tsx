@@ -1,39 +1,27 @@
 import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { ManagedUser } from '@scrub/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/error-message';
 import { startActing } from '../../auth/acting';
-import { useOwnRole } from '../../auth/use-session';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { CreateAccountForm } from '../../common/create-account-form';
+import { showFailure } from '../../common/show-failure';
+import { useOwnRole } from '../../data/account';
+import { useActAs, useAdminUser, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
-import { adminScrub, useAdminUser, useAdminUsers, useRefreshAdmin } from './admin-queries';
-import { CreateAccountForm } from './create-account-form';
 import { UserInfoModal } from './user-info-modal';
 
 /** The chosen account: its plan, and what an admin does with it. */
 function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void }) {
   const user = useAdminUser(userId);
-  const refresh = useRefreshAdmin();
   const [deleting, setDeleting] = useState(false);
-  const actAs = useMutation({
-    mutationFn: () => adminScrub.admin.users.actAs(userId),
-    onSuccess: (token) => startActing(token),
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  const actAs = useActAs({ onSuccess: (token) => startActing(token), onError: showFailure });
+  const setEnabled = useSetAccountEnabled({
+    onSuccess: (answer) => notifySuccess(answer.message),
+    onError: showFailure,
   });
-  const toggle = useMutation({
-    mutationFn: () =>
-      user.data?.status === 'disabled'
-        ? adminScrub.admin.users.enable(userId)
-        : adminScrub.admin.users.disable(userId),
-    onSuccess: async (answer) => {
-      notifySuccess(answer.message);
-      await refresh();
-    },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
-  });
+  /** Enables a disabled account, disables (deletes) any other. */
+  const toggle = () => setEnabled.mutate({ userId, enabled: user.data?.status === 'disabled' });
   const info = user.data;
   if (!info) return <Text c="dimmed">Loading…</Text>;
   const disabled = info.status === 'disabled';
@@ -54,14 +42,14 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
         <Button variant="light" onClick={onInfo}>
           User Information
         </Button>
-        <Button onClick={() => actAs.mutate()} loading={actAs.isPending} disabled={disabled}>
+        <Button onClick={() => actAs.mutate(userId)} loading={actAs.isPending} disabled={disabled}>
           Act as this user
         </Button>
         <Button
           color={disabled ? 'teal' : 'red'}
           variant="outline"
-          onClick={() => (disabled ? toggle.mutate() : setDeleting(true))}
-          loading={toggle.isPending}
+          onClick={() => (disabled ? toggle() : setDeleting(true))}
+          loading={setEnabled.isPending}
         >
           {disabled ? 'Enable Account' : 'Delete Account'}
         </Button>
@@ -85,7 +73,7 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
             color="red"
             onClick={() => {
               setDeleting(false);
-              toggle.mutate();
+              toggle();
             }}
           >
             Delete

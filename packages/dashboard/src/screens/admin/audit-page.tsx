@@ -1,20 +1,13 @@
 import { Button, Group, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { useAuditLog } from '../../data/admin';
 import { Pager } from '../../shell/pager';
-import { adminKeys, adminScrub } from './admin-queries';
 
 /** The audit log, newest first, read-only (Super Admin): who did what to whom, and through what. */
 export default function AuditPage() {
   const [page, setPage] = useState(1);
-  const audit = useQuery({
-    queryKey: adminKeys.audit(page),
-    queryFn: async () => {
-      const result = await adminScrub.admin.audit.list({ page, limit: 20 });
-      return { entries: result.entries, totalPages: result.total_pages };
-    },
-  });
+  const audit = useAuditLog(page);
   const entries = audit.data?.entries ?? [];
   return (
     <Stack maw={1100}>

@@ -1,7 +1,6 @@
 import { Anchor, Badge, Code, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
+import { useOpenApi } from '../../data/service';
 
 interface Operation {
   method: string;
@@ -26,11 +25,7 @@ function operationsOf(paths: Record<string, unknown>): Operation[] {
  * integrator hands to a client generator in any language.
  */
 export function OpenApiReference() {
-  const document = useQuery({
-    queryKey: ['openapi'],
-    queryFn: () => scrub.openApi(),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const document = useOpenApi();
   const url = `${window.location.origin}/openapi.json`;
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="reference-title">

@@ -6,8 +6,8 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { type ConfirmCodeForm, ConfirmCodeSchema, SIGNUP_EMAIL_KEY } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
-import { type ConfirmCodeForm, ConfirmCodeSchema, SIGNUP_EMAIL_KEY } from './auth-schemas';
 
 /** Seed 1: a new code may be asked for 60 s after the last one. */
 const RESEND_COOLDOWN_S = 60;

@@ -6,8 +6,8 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { type ForgotForm, ForgotSchema } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
-import { type ForgotForm, ForgotSchema } from './auth-schemas';
 
 export default function ForgotPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);

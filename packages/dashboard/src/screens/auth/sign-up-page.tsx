@@ -6,8 +6,8 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { SIGNUP_EMAIL_KEY, type SignUpForm, SignUpSchema } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
-import { SIGNUP_EMAIL_KEY, type SignUpForm, SignUpSchema } from './auth-schemas';
 
 /** Seed 1: after the success message, ConfirmEmail follows in 2 seconds. */
 const REDIRECT_MS = 2000;

@@ -1,15 +1,15 @@
 import { Alert, Anchor, Center, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { StepChooseFile } from '../../common/step-choose-file';
+import type { ColumnMapping, WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
-import { useCredits } from '../../credits/use-credits';
+import { useCredits } from '../../data/account';
 import { readPendingUpload } from './pending-upload';
 import { ResumeUpload } from './resume-upload';
-import { StepChooseFile } from './step-choose-file';
 import { StepMapping } from './step-mapping';
 import { StepSummary } from './step-summary';
 import { StepThankYou } from './step-thank-you';
-import type { ColumnMapping, WizardFile } from './wizard-state';
 
 /** Bulk Upload CSV File: choose a file, map its columns, check the summary, process. */
 export default function BulkPage() {

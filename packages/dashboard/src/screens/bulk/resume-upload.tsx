@@ -9,10 +9,7 @@ import {
   PlanPausedError,
 } from '@scrub/sdk';
 import { useRef, useState } from 'react';
-import { queryClient } from '../../api/query-client';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { creditEvent } from '../../credits/credit-events';
+import { submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, mismatch, type PendingUpload } from './pending-upload';
 import { showSubmitError } from './submit-errors';
@@ -46,7 +43,7 @@ export function ResumeUpload({
     setProgress(0);
     try {
       try {
-        await scrub.bulk.upload(pending.uploadUrl, file, {
+        await uploadBulkFile(pending.uploadUrl, file, {
           signal: abort.signal,
           onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
         });
@@ -54,12 +51,10 @@ export function ResumeUpload({
         // The whole file had arrived before the page went away: only the submit is missing.
         if (!(failure instanceof ConflictError)) throw failure;
       }
-      await scrub.bulk.submit(pending.jobId);
+      await submitBulkJob(pending.jobId);
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
       notifySuccess(messages.jobQueued);
-      creditEvent();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();
     } catch (failure) {
       if (failure instanceof APIUserAbortError) return;

@@ -5,12 +5,12 @@ import type { CreditSnapshot } from '@scrub/sdk';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { PreviewTable } from '../../common/preview-table';
+import { type ColumnMapping, fieldLabels, type WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { countRecordsInWorker } from '../../csv/count-records-in-worker';
 import { headerLooksLikeData, previewCsv } from '../../csv/preview';
-import { PreviewTable } from './preview-table';
 import { QuoteBanner } from './quote-banner';
-import { type ColumnMapping, fieldLabels, type WizardFile } from './wizard-state';
 
 const DO_NOT_MAP = '';
 

@@ -3,15 +3,12 @@ import { CreateBulkJobSchema, messages } from '@scrub/contract';
 import { APIConnectionError, APIUserAbortError, type CreditSnapshot } from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { queryClient } from '../../api/query-client';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { creditEvent } from '../../credits/credit-events';
+import type { ColumnMapping, WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { createBulkJob, submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, savePendingUpload } from './pending-upload';
 import { insufficientDialog, showSubmitError } from './submit-errors';
-import type { ColumnMapping, WizardFile } from './wizard-state';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -55,21 +52,19 @@ export function StepSummary({
     cancel.current = abort;
     setWorking(true);
     try {
-      const job = await scrub.bulk.create(payload);
+      const job = await createBulkJob(payload);
       // Kept until the submit, so that a reload meanwhile can offer to finish this job.
       if (job.upload_url) savePendingUpload(job.job_id, job.upload_url, chosen.file);
       setProgress(0);
       // XMLHttpRequest in a browser: progress as the File is read from disk and sent, never held whole.
-      await scrub.bulk.upload(job, chosen.file, {
+      await uploadBulkFile(job, chosen.file, {
         signal: abort.signal,
         onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
       });
-      await scrub.bulk.submit(job.job_id);
+      await submitBulkJob(job.job_id);
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
       notifySuccess(messages.jobQueued);
-      creditEvent();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();
     } catch (error) {
       // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed. A

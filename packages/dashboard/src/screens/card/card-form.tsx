@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
+import { saveCard } from '../../data/cards';
 import {
   CardRefusedError,
   CONFIRMED_WITH_BANK,
@@ -99,7 +99,7 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
           ...(target.amount ? { amount: target.amount } : {}),
           ...(setupIntentId ? { setup_intent_id: setupIntentId } : {}),
         };
-        return target.grant ? scrub.payments.setupWithLink(target.grant, input) : scrub.payments.setup(input);
+        return saveCard(input, target.grant);
       });
       onSaved(message === CONFIRMED_WITH_BANK ? 'Card Added Successfully' : message);
     } catch (error) {

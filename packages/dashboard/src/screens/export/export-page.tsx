@@ -1,20 +1,16 @@
 import { Alert, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import type { FileView, LineType } from '@scrub/sdk';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { LineType } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import type { ResultFilter } from '../../common/download-file';
+import { useFiles } from '../../data/files';
 import { Pager } from '../../shell/pager';
-import type { ResultFilter } from './download-file';
 import { FileCards } from './file-cards';
 import { FileTable } from './file-table';
 
 /** Seed 2: ten files a page. */
 const PAGE_SIZE = 10;
-/** While a job on the page is still running, its row is refreshed this often. */
-const RUNNING_REFRESH_MS = 3000;
 
 const lineTypes = [
   { value: 'all', label: 'All' },
@@ -30,9 +26,6 @@ const dncValues = [
   { value: '1', label: 'DNC' },
 ];
 
-const running = (files: FileView[] | undefined) =>
-  files?.some((file) => file.status === 'processing' || file.status === 'pending') ?? false;
-
 export default function ExportPage() {
   const [lineType, setLineType] = useState('all');
   const [dnc, setDnc] = useState('all');
@@ -42,13 +35,7 @@ export default function ExportPage() {
   const wide = useMediaQuery('(min-width: 600px)', true);
 
   const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
-  const files = useQuery({
-    queryKey: queryKeys.files(params),
-    queryFn: async () => (await scrub.files.list(params)).toJSON(),
-    placeholderData: keepPreviousData,
-    // A job queued before a reload is found here again, and followed until it ends.
-    refetchInterval: (query) => (running(query.state.data?.files) ? RUNNING_REFRESH_MS : false),
-  });
+  const files = useFiles(params);
 
   const filter: ResultFilter = {
     lineType: lineType === 'all' ? undefined : (lineType as LineType),

@@ -1,6 +1,6 @@
 import { Table, Text } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
-import type { ResultFilter } from './download-file';
+import type { ResultFilter } from '../../common/download-file';
 import { FileActions } from './file-actions';
 import { FileCount, FileCredits, FileError, FileStatus, methodLabel, uploadedAt } from './file-status';
 

@@ -1,21 +1,15 @@
 import { Alert, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { originalLink, partLink, resultLink } from '../export/download-file';
+import { originalLink, partLink, resultLink } from '../../common/download-file';
+import { useFile } from '../../data/files';
 import { CountList } from './count-list';
 
 /** Public: the unguessable file reference in the address is the only credential. */
 export default function FileDetailPage() {
   const [params] = useSearchParams();
   const reference = params.get('file_reference') ?? '';
-  const file = useQuery({
-    queryKey: queryKeys.file(reference),
-    queryFn: () => scrub.files.get(reference),
-    enabled: reference !== '',
-  });
+  const file = useFile(reference);
 
   const back = (
     <Button component={Link} to="/export" variant="default" w="fit-content">

@@ -1,12 +1,12 @@
 import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useSession } from '../../auth/use-session';
-import { useCredits } from '../../credits/use-credits';
-import { faqAnswers } from '../info/faq-answers';
-import { SearchableAnswers } from '../info/searchable-answers';
-import { useBuyFlow } from '../purchase/use-buy-flow';
-import { HowItWorks } from './how-it-works';
-import { PlanGrid } from './plan-grid';
+import { faqAnswers } from '../../common/faq-answers';
+import { HowItWorks } from '../../common/how-it-works';
+import { PlanGrid } from '../../common/plan-grid';
+import { SearchableAnswers } from '../../common/searchable-answers';
+import { useCredits } from '../../data/account';
+import { useBuyFlow } from '../../payments/use-buy-flow';
 
 /** Plans: each card's Select Plan runs the buy flow (a visitor goes to Sign-up); the current plan's reads Current Plan. */
 export default function PlansPage() {

@@ -2,8 +2,8 @@ import { Alert, Badge, Button, Center, Group, Loader, Radio, SimpleGrid, Text } 
 import type { Plan } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
+import { usePlans } from '../../data/plans';
 import { dollars } from '../../payments/format';
-import { usePlans } from '../plans/plan-grid';
 
 function summary(plan: Plan): string {
   if (plan.variable) {

@@ -17,11 +17,17 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { DncChange, DncImportMode } from '@scrub/sdk';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { saveBlob } from '../../common/save-blob';
+import {
+  useAddSuppressed,
+  useExportSuppressed,
+  useImportSuppressed,
+  useRemoveSuppressed,
+  useSuppressedNumbers,
+  useSuppressionSummary,
+} from '../../data/suppression';
 import { notifySuccess } from '../../shell/notify';
 import { Pager } from '../../shell/pager';
 
@@ -66,7 +72,6 @@ function Rejected({ change }: { change: DncChange | null }) {
 
 /** The account's own suppression list: add, remove, import, search, page and export its numbers. */
 export default function SuppressionPage() {
-  const queryClient = useQueryClient();
   const [typed, setTyped] = useState('');
   const [mode, setMode] = useState<DncImportMode>('merge');
   const [phoneCol, setPhoneCol] = useState('0');
@@ -76,49 +81,26 @@ export default function SuppressionPage() {
   const [lastChange, setLastChange] = useState<DncChange | null>(null);
 
   const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
-  const summary = useQuery({ queryKey: queryKeys.dncSummary, queryFn: () => scrub.dnc.get() });
-  const numbers = useQuery({
-    queryKey: queryKeys.dncNumbers(params),
-    queryFn: async () => (await scrub.dnc.list(params)).toJSON(),
-    placeholderData: keepPreviousData,
-  });
+  const summary = useSuppressionSummary();
+  const numbers = useSuppressedNumbers(params);
 
-  const changed = (change: DncChange, verb: 'added' | 'removed' | 'imported') => {
+  const changed = (verb: 'added' | 'removed' | 'imported') => (change: DncChange) => {
     setLastChange(change);
     notifySuccess(changeSentence(change, verb));
-    queryClient.invalidateQueries({ queryKey: queryKeys.allDnc });
   };
-  const add = useMutation({
-    mutationFn: () => scrub.dnc.add(numbersIn(typed)),
+  const add = useAddSuppressed({
     onSuccess: (change) => {
       setTyped('');
-      changed(change, 'added');
+      changed('added')(change);
     },
   });
-  const remove = useMutation({
-    mutationFn: (list: string[]) => scrub.dnc.remove(list),
-    onSuccess: (change) => changed(change, 'removed'),
-  });
-  const upload = useMutation({
-    mutationFn: (file: File) => {
-      const column = phoneCol.trim() || '0';
-      return scrub.dnc.import(file, { mode, phone_col: /^\d+$/.test(column) ? Number(column) : column });
-    },
-    onSuccess: (change) => changed(change, 'imported'),
-  });
-  const exporting = useMutation({
-    mutationFn: async () => {
-      const blob = await new Response(await scrub.dnc.export()).blob();
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = 'suppression-list.csv';
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    },
-  });
+  const remove = useRemoveSuppressed({ onSuccess: changed('removed') });
+  const upload = useImportSuppressed({ onSuccess: changed('imported') });
+  const exporting = useExportSuppressed({ onSuccess: (blob) => saveBlob(blob, 'suppression-list.csv') });
+  const importFile = (file: File) => {
+    const column = phoneCol.trim() || '0';
+    upload.mutate({ file, mode, phoneCol: /^\d+$/.test(column) ? Number(column) : column });
+  };
   const failed = add.error ?? remove.error ?? upload.error ?? exporting.error;
   const list = numbers.data;
 
@@ -155,7 +137,7 @@ export default function SuppressionPage() {
           />
           <Group>
             <Button
-              onClick={() => add.mutate()}
+              onClick={() => add.mutate(numbersIn(typed))}
               loading={add.isPending}
               disabled={numbersIn(typed).length === 0}
             >
@@ -188,7 +170,7 @@ export default function SuppressionPage() {
                 { value: 'replace', label: 'Replace' },
               ]}
             />
-            <FileButton onChange={(file) => file && upload.mutate(file)} accept=".csv,text/csv,text/plain">
+            <FileButton onChange={(file) => file && importFile(file)} accept=".csv,text/csv,text/plain">
               {(props) => (
                 <Button {...props} variant="light" loading={upload.isPending}>
                   Choose CSV

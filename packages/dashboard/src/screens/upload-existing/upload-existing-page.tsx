@@ -13,16 +13,14 @@ import {
   Title,
 } from '@mantine/core';
 import { APIError, type FileView } from '@scrub/sdk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { useCredits } from '../../credits/use-credits';
+import { StepChooseFile } from '../../common/step-choose-file';
+import type { WizardFile } from '../../common/wizard-state';
+import { useCredits } from '../../data/account';
+import { useUploadExisting } from '../../data/files';
 import { showErrorDialog } from '../../shell/error-dialog';
-import { StepChooseFile } from '../bulk/step-choose-file';
-import type { WizardFile } from '../bulk/wizard-state';
 import { ExistingMapping, type ExistingMapping as Mapping } from './existing-mapping';
 
 /** Step 3: what will be stored; the service checks every row before anything is kept. */
@@ -37,20 +35,9 @@ function Summary({
   onBack(): void;
   onStored(file: FileView): void;
 }) {
-  const client = useQueryClient();
   const header = (column: string) => chosen.preview.headers[Number(column)] ?? '';
-  const store = useMutation({
-    mutationFn: () =>
-      scrub.files.uploadExisting(chosen.file, {
-        file_name: chosen.file.name,
-        phone_col: Number(mapping.phone),
-        line_type_col: Number(mapping.lineType),
-        ...(mapping.dnc ? { dnc_col: Number(mapping.dnc) } : {}),
-      }),
-    onSuccess: async (file) => {
-      await client.invalidateQueries({ queryKey: queryKeys.allFiles });
-      onStored(file);
-    },
+  const store = useUploadExisting({
+    onSuccess: onStored,
     onError: (error) => {
       const issues = error instanceof APIError ? (error.issues ?? []) : [];
       showErrorDialog(
@@ -96,7 +83,19 @@ function Summary({
         <Button variant="default" onClick={onBack} disabled={store.isPending}>
           Go Back
         </Button>
-        <Button onClick={() => store.mutate()} loading={store.isPending}>
+        <Button
+          onClick={() =>
+            store.mutate({
+              file: chosen.file,
+              columns: {
+                phone_col: Number(mapping.phone),
+                line_type_col: Number(mapping.lineType),
+                ...(mapping.dnc ? { dnc_col: Number(mapping.dnc) } : {}),
+              },
+            })
+          }
+          loading={store.isPending}
+        >
           {store.isPending ? 'Processing...' : 'Process Records'}
         </Button>
       </Group>

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
-import { CreateAccountForm } from '../admin/create-account-form';
+import { CreateAccountForm } from '../../common/create-account-form';
 
 /** AddUser: the Admin page's Create Account, on a page of its own; back to Users once created. */
 export default function AddUserPage() {

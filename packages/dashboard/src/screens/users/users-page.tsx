@@ -13,14 +13,12 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { ManagedUser } from '@scrub/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/error-message';
 import { startActing } from '../../auth/acting';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { showFailure } from '../../common/show-failure';
+import { useActAs, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
-import { adminScrub, useAdminUsers, useRefreshAdmin } from '../admin/admin-queries';
 import { ResetPasswordModal } from './reset-password-modal';
 
 const initials = (user: ManagedUser) =>
@@ -38,23 +36,14 @@ export default function UsersPage() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const users = useAdminUsers(debounced.trim());
-  const refresh = useRefreshAdmin();
   const [deleting, setDeleting] = useState<ManagedUser | null>(null);
   const [resetting, setResetting] = useState<ManagedUser | null>(null);
-  const remove = useMutation({
-    mutationFn: (user: ManagedUser) => adminScrub.admin.users.disable(user.user_id),
-    onSuccess: async (answer) => {
-      notifySuccess(answer.message);
-      await refresh();
-    },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  const remove = useSetAccountEnabled({
+    onSuccess: (answer) => notifySuccess(answer.message),
+    onError: showFailure,
   });
   // An Agency acts as its clients from here (the Admin page is for admins); the service decides who.
-  const actAs = useMutation({
-    mutationFn: (user: ManagedUser) => adminScrub.admin.users.actAs(user.user_id),
-    onSuccess: (acting) => startActing(acting, '/users'),
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
-  });
+  const actAs = useActAs({ onSuccess: (acting) => startActing(acting, '/users'), onError: showFailure });
   const list = users.data?.users ?? [];
 
   return (
@@ -117,8 +106,8 @@ export default function UsersPage() {
                         variant="light"
                         aria-label={`Act as ${user.email}`}
                         disabled={user.status === 'disabled'}
-                        loading={actAs.isPending && actAs.variables?.user_id === user.user_id}
-                        onClick={() => actAs.mutate(user)}
+                        loading={actAs.isPending && actAs.variables === user.user_id}
+                        onClick={() => actAs.mutate(user.user_id)}
                       >
                         Act as
                       </Button>
@@ -156,7 +145,7 @@ export default function UsersPage() {
           <Button
             color="red"
             onClick={() => {
-              if (deleting) remove.mutate(deleting);
+              if (deleting) remove.mutate({ userId: deleting.user_id, enabled: false });
               setDeleting(null);
             }}
           >

@@ -1,15 +1,9 @@
 import { Alert, Center, Loader, SimpleGrid } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
-import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { errorMessage } from '../api/error-message';
+import { usePlans } from '../data/plans';
 import { PlanCard } from './plan-card';
-
-export function usePlans() {
-  return useQuery({ queryKey: queryKeys.plans, queryFn: () => scrub.plans.list(), staleTime: 5 * 60_000 });
-}
 
 /** The catalogue's plans of one kind, as cards. */
 export function PlanGrid({
