@@ -3,7 +3,7 @@ import { afterEach } from 'vitest';
 
 /**
  * What jsdom lacks and Mantine asks for (its own test setup adds the same): media queries, element
- * resizes and scrolling. Nothing here answers for the service: the tests that need it start it.
+ * resizes, scrolling and font loading. Nothing here answers for the service: the tests that need it start it.
  */
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
@@ -24,6 +24,10 @@ window.ResizeObserver = class {
   disconnect() {}
 };
 window.scrollTo = () => undefined;
+// Mantine's autosizing Textarea measures again once web fonts load.
+Object.defineProperty(document, 'fonts', {
+  value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+});
 Element.prototype.scrollIntoView = () => undefined;
 
 afterEach(() => cleanup());
