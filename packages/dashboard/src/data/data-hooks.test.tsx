@@ -1,8 +1,9 @@
 import { Scrub } from '@scrub/sdk';
 import { applyLedgerEntry, type RunningServer } from '@scrub/server';
-import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import { latestCode } from '@scrub/test-support/local-server';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startServiceForPage } from '../test/local-service';
 import { Providers } from '../test/render';
 
 /**
@@ -14,9 +15,7 @@ const EMAIL = `hooks.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';
 
 beforeAll(async () => {
-  server = await startLocalServer();
-  jsdom.reconfigure({ url: `${server.url}/` });
-  // Loaded once the origin is the service's: the client takes the page's origin as its API.
+  server = await startServiceForPage();
   const { scrub } = await import('../api/scrub-client');
   await scrub.auth.signUp({ email: EMAIL, password: PASSWORD });
   await scrub.auth.confirmSignUp({ email: EMAIL, code: await latestCode(server, EMAIL) });

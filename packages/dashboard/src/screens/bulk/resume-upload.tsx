@@ -1,4 +1,4 @@
-import { Alert, Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { messages } from '@scrub/contract';
 import {
@@ -13,6 +13,16 @@ import { submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, mismatch, type PendingUpload } from './pending-upload';
 import { showSubmitError } from './submit-errors';
+import { UploadProgress } from './upload-progress';
+
+/** Forgets the unfinished upload, and says so: nothing was charged for it. */
+function discardPendingUpload(pending: PendingUpload): void {
+  clearPendingUpload();
+  notifications.show({
+    closeButtonProps: { 'aria-label': 'Close notification' },
+    message: `The unfinished upload of ${pending.fileName} was discarded. Nothing was charged.`,
+  });
+}
 
 /**
  * An upload interrupted by a reload: the customer picks the same file again (name, size and
@@ -76,11 +86,7 @@ export function ResumeUpload({
   };
 
   const discard = () => {
-    clearPendingUpload();
-    notifications.show({
-      closeButtonProps: { 'aria-label': 'Close notification' },
-      message: `The unfinished upload of ${pending.fileName} was discarded. Nothing was charged.`,
-    });
+    discardPendingUpload(pending);
     onDiscard();
   };
 
@@ -98,13 +104,11 @@ export function ResumeUpload({
           </Text>
         )}
         {progress !== null ? (
-          <Stack gap={4}>
-            <Text size="sm">Uploading... {Math.floor(progress)}%</Text>
-            <Progress value={progress} aria-label="Upload progress" />
+          <UploadProgress progress={progress}>
             <Button variant="default" w="fit-content" onClick={() => cancel.current?.abort()}>
               Cancel upload
             </Button>
-          </Stack>
+          </UploadProgress>
         ) : (
           <Group>
             <FileButton

@@ -1,16 +1,14 @@
 import type { RunningServer } from '@scrub/server';
-import { startLocalServer } from '@scrub/test-support/local-server';
 import { fireEvent, screen } from '@testing-library/react';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startServiceForPage } from '../../test/local-service';
 import { renderScreen } from '../../test/render';
 import ContactPage from './contact-page';
 
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startLocalServer();
-  // The page's origin is the service's, as when it serves the dashboard.
-  jsdom.reconfigure({ url: `${server.url}/contact` });
+  server = await startServiceForPage('/contact');
 });
 
 afterAll(async () => {

@@ -1,21 +1,9 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  List,
-  Loader,
-  Paper,
-  Stack,
-  Stepper,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Group, List, Paper, Stack, Stepper, Text, Title } from '@mantine/core';
 import { APIError, type FileView } from '@scrub/sdk';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
+import { LoadingAccount, NotAllowedYet } from '../../common/account-gate';
 import { StepChooseFile } from '../../common/step-choose-file';
 import type { WizardFile } from '../../common/wizard-state';
 import { useCredits } from '../../data/account';
@@ -115,28 +103,10 @@ export default function UploadExistingPage() {
     window.scrollTo(0, 0);
   }, [step]);
 
-  if (!credits.data) {
-    return (
-      <Center py="xl">
-        <Stack align="center">
-          <Loader aria-label="Loading" />
-          <Text>Loading your account information...</Text>
-        </Stack>
-      </Center>
-    );
-  }
+  if (!credits.data) return <LoadingAccount />;
   // Seed 2: gated on the plan status being active only (nothing is charged).
   if (credits.data.user_plan.plan_status !== 'active' && step === 0) {
-    return (
-      <Stack>
-        <Title order={1}>Upload Existing Files</Title>
-        <Alert color="yellow" role="status">
-          <Anchor component={Link} to="/accountInfo?scrollTo=activate">
-            Please activate your account first
-          </Anchor>
-        </Alert>
-      </Stack>
-    );
+    return <NotAllowedYet title="Upload Existing Files" remedy="activate" />;
   }
   const restart = () => {
     setChosen(null);

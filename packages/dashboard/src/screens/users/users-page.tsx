@@ -28,6 +28,93 @@ const initials = (user: ManagedUser) =>
     .map((part) => part[0]?.toUpperCase() ?? '')
     .join('');
 
+/** The accounts with their actions: edit, reset password, act as, delete. */
+function UsersTable({
+  users,
+  actingAs,
+  onActAs,
+  onReset,
+  onDelete,
+}: {
+  users: ManagedUser[];
+  /** The account an act-as token is being asked for. */
+  actingAs: string | undefined;
+  onActAs(user: ManagedUser): void;
+  onReset(user: ManagedUser): void;
+  onDelete(user: ManagedUser): void;
+}) {
+  return (
+    <ScrollArea type="auto">
+      <Table striped withTableBorder data-testid="users-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>ID</Table.Th>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Email</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>Avatar</Table.Th>
+            <Table.Th>Action</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {users.map((user, i) => (
+            <Table.Tr key={user.user_id}>
+              <Table.Td>{i + 1}</Table.Td>
+              <Table.Td>{user.full_name || '—'}</Table.Td>
+              <Table.Td>
+                {user.email}
+                {user.status === 'disabled' && (
+                  <Text span size="xs" c="red.8" ml={6}>
+                    (disabled)
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>{user.role_name}</Table.Td>
+              <Table.Td>
+                <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
+                  {initials(user)}
+                </Avatar>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <Button size="compact-xs" variant="light" component={Link} to={`/edit/${user.user_id}`}>
+                    Edit
+                  </Button>
+                  <Button size="compact-xs" variant="light" onClick={() => onReset(user)}>
+                    Reset password
+                  </Button>
+                  {user.role_name !== 'Super Admin' && (
+                    <Button
+                      size="compact-xs"
+                      variant="light"
+                      aria-label={`Act as ${user.email}`}
+                      disabled={user.status === 'disabled'}
+                      loading={actingAs === user.user_id}
+                      onClick={() => onActAs(user)}
+                    >
+                      Act as
+                    </Button>
+                  )}
+                  <ActionIcon
+                    variant="light"
+                    color="red"
+                    size="sm"
+                    aria-label={`Delete ${user.email}`}
+                    disabled={user.status === 'disabled'}
+                    onClick={() => onDelete(user)}
+                  >
+                    ×
+                  </ActionIcon>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+}
+
 /**
  * Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password, and
  * act as. An Agency sees its own client accounts only: the service lists no other account to it.
@@ -61,74 +148,13 @@ export default function UsersPage() {
         onChange={(e) => setSearch(e.currentTarget.value)}
         maw={360}
       />
-      <ScrollArea type="auto">
-        <Table striped withTableBorder data-testid="users-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>ID</Table.Th>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Avatar</Table.Th>
-              <Table.Th>Action</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.map((user, i) => (
-              <Table.Tr key={user.user_id}>
-                <Table.Td>{i + 1}</Table.Td>
-                <Table.Td>{user.full_name || '—'}</Table.Td>
-                <Table.Td>
-                  {user.email}
-                  {user.status === 'disabled' && (
-                    <Text span size="xs" c="red.8" ml={6}>
-                      (disabled)
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{user.role_name}</Table.Td>
-                <Table.Td>
-                  <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
-                    {initials(user)}
-                  </Avatar>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Button size="compact-xs" variant="light" component={Link} to={`/edit/${user.user_id}`}>
-                      Edit
-                    </Button>
-                    <Button size="compact-xs" variant="light" onClick={() => setResetting(user)}>
-                      Reset password
-                    </Button>
-                    {user.role_name !== 'Super Admin' && (
-                      <Button
-                        size="compact-xs"
-                        variant="light"
-                        aria-label={`Act as ${user.email}`}
-                        disabled={user.status === 'disabled'}
-                        loading={actAs.isPending && actAs.variables === user.user_id}
-                        onClick={() => actAs.mutate(user.user_id)}
-                      >
-                        Act as
-                      </Button>
-                    )}
-                    <ActionIcon
-                      variant="light"
-                      color="red"
-                      size="sm"
-                      aria-label={`Delete ${user.email}`}
-                      disabled={user.status === 'disabled'}
-                      onClick={() => setDeleting(user)}
-                    >
-                      ×
-                    </ActionIcon>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <UsersTable
+        users={list}
+        actingAs={actAs.isPending ? actAs.variables : undefined}
+        onActAs={(user) => actAs.mutate(user.user_id)}
+        onReset={setResetting}
+        onDelete={setDeleting}
+      />
       {users.isPending && <Text c="dimmed">Loading…</Text>}
       <Modal
         closeButtonProps={{ 'aria-label': 'Close' }}
