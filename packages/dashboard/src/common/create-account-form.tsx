@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { adminMessages, USER_TYPES, type UserType } from '@scrub/contract';
 import { useState } from 'react';
 import { errorMessage } from '../api/error-message';
@@ -6,6 +6,7 @@ import { useOwnRole } from '../data/account';
 import { useCreateAccount } from '../data/admin';
 import { showErrorDialog } from '../shell/error-dialog';
 import { notifySuccess } from '../shell/notify';
+import { ConfirmModal } from './confirm-modal';
 
 export const typeLabels: Record<UserType, string> = {
   user: 'User',
@@ -88,30 +89,20 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
           Create Account
         </Button>
       </Group>
-      <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
         opened={confirming}
-        onClose={() => setConfirming(false)}
         title="Create account"
-        centered
+        confirmLabel="Confirm"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          submit();
+        }}
       >
         <Text>
           Create {article(label)} {label} account for {email.trim()}?
         </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-          <Button
-            onClick={() => {
-              setConfirming(false);
-              submit();
-            }}
-          >
-            Confirm
-          </Button>
-        </Group>
-      </Modal>
+      </ConfirmModal>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Center, Loader, SimpleGrid } from '@mantine/core';
+import { Alert, Button, Center, Loader, SimpleGrid } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../api/error-message';
@@ -17,14 +17,7 @@ export function PlanGrid({
   action?: (plan: Plan, current: boolean) => ReactNode;
 }) {
   const plans = usePlans();
-  if (plans.isPending) {
-    return (
-      <Center py="md">
-        <Loader aria-label="Loading plans" />
-      </Center>
-    );
-  }
-  if (plans.isError) return <Alert color="red">{errorMessage(plans.error)}</Alert>;
+  if (!plans.data) return <PlansPending plans={plans} />;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
       {plans.data
@@ -39,4 +32,41 @@ export function PlanGrid({
         ))}
     </SimpleGrid>
   );
+}
+
+/** A plan card's button where plans are bought: Select Plan, or Current Plan (disabled) on the plan the account has. */
+export function SelectPlanButton({
+  plan,
+  current,
+  busy,
+  onSelect,
+}: {
+  plan: Plan;
+  current: boolean;
+  /** The plan whose purchase is under way, if any. */
+  busy: string | null;
+  onSelect(plan: Plan): void;
+}) {
+  return (
+    <Button
+      fullWidth
+      disabled={current}
+      loading={busy === plan.plan_reference}
+      onClick={() => onSelect(plan)}
+    >
+      {current ? 'Current Plan' : 'Select Plan'}
+    </Button>
+  );
+}
+
+/** While the catalogue loads, a loader; if it cannot be read, why. */
+export function PlansPending({ plans }: { plans: { isPending: boolean; error: Error | null } }) {
+  if (plans.isPending) {
+    return (
+      <Center py="md">
+        <Loader aria-label="Loading plans" />
+      </Center>
+    );
+  }
+  return <Alert color="red">{errorMessage(plans.error)}</Alert>;
 }

@@ -1,10 +1,12 @@
-import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { ManagedUser } from '@scrub/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { startActing } from '../../auth/acting';
+import { ConfirmModal } from '../../common/confirm-modal';
 import { CreateAccountForm } from '../../common/create-account-form';
+import { PageHeader } from '../../common/page-header';
 import { showFailure } from '../../common/show-failure';
 import { useOwnRole } from '../../data/account';
 import { useActAs, useAdminUser, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
@@ -54,32 +56,22 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
           {disabled ? 'Enable Account' : 'Delete Account'}
         </Button>
       </Group>
-      <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
         opened={deleting}
-        onClose={() => setDeleting(false)}
         title="Delete account"
-        centered
+        confirmLabel="Delete"
+        color="red"
+        onCancel={() => setDeleting(false)}
+        onConfirm={() => {
+          setDeleting(false);
+          toggle();
+        }}
       >
         <Text>Are you sure? Do you really want to delete this user?</Text>
         <Text size="sm" c="dimmed" mt="xs">
           The account is disabled: its sign-ins, key and queued files stop; nothing is erased.
         </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(false)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              setDeleting(false);
-              toggle();
-            }}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      </ConfirmModal>
     </Stack>
   );
 }
@@ -109,8 +101,7 @@ export default function AdminPage() {
 
   return (
     <Stack maw={1100}>
-      <Group justify="space-between">
-        <Title order={1}>Admin Page</Title>
+      <PageHeader title="Admin Page">
         <Group gap="xs">
           {superAdmin && (
             <Button component={Link} to="/admin/audit" variant="default">
@@ -121,7 +112,7 @@ export default function AdminPage() {
             Upload Existing Files
           </Button>
         </Group>
-      </Group>
+      </PageHeader>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder p="lg" component="section" aria-labelledby="select-user-title">
           <Title order={2} size="h4" id="select-user-title" mb="sm">

@@ -1,9 +1,10 @@
-import { Alert, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { Alert, Center, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { LineType } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
 import type { ResultFilter } from '../../common/download-file';
+import { SearchBox, usePagedSearch } from '../../common/paged-search';
 import { useFiles } from '../../data/files';
 import { Pager } from '../../shell/pager';
 import { FileCards } from './file-cards';
@@ -29,9 +30,7 @@ const dncValues = [
 export default function ExportPage() {
   const [lineType, setLineType] = useState('all');
   const [dnc, setDnc] = useState('all');
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  const { search, debounced: debouncedSearch, page, setPage, onSearch } = usePagedSearch();
   const wide = useMediaQuery('(min-width: 600px)', true);
 
   const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
@@ -68,16 +67,7 @@ export default function ExportPage() {
           allowDeselect={false}
           w={140}
         />
-        <TextInput
-          label="Search by file name"
-          type="search"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setPage(1);
-          }}
-          w={260}
-        />
+        <SearchBox label="Search by file name" value={search} onSearch={onSearch} />
       </Group>
       <Text size="sm" c="dimmed">
         The line type and DNC filters apply to the exported CSV (Get CSV). Set both to All to see all results.

@@ -1,19 +1,17 @@
 import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { FileView } from '@scrub/sdk';
-import type { ResultFilter } from '../../common/download-file';
 import { FileActions } from './file-actions';
-import { FileCount, FileCredits, FileError, FileStatus, methodLabel, uploadedAt } from './file-status';
+import {
+  FileCount,
+  FileCredits,
+  FileError,
+  type FileListProps,
+  FileStatus,
+  methodLabel,
+  uploadedAt,
+} from './file-status';
 
 /** The file list below 600 px: one card per file. */
-export function FileCards({
-  files,
-  first,
-  filter,
-}: {
-  files: FileView[];
-  first: number;
-  filter: ResultFilter;
-}) {
+export function FileCards({ files, first, filter }: FileListProps) {
   return (
     <Stack data-testid="file-cards">
       {files.map((file, index) => (

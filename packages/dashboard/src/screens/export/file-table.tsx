@@ -1,19 +1,17 @@
 import { Table, Text } from '@mantine/core';
-import type { FileView } from '@scrub/sdk';
-import type { ResultFilter } from '../../common/download-file';
 import { FileActions } from './file-actions';
-import { FileCount, FileCredits, FileError, FileStatus, methodLabel, uploadedAt } from './file-status';
+import {
+  FileCount,
+  FileCredits,
+  FileError,
+  type FileListProps,
+  FileStatus,
+  methodLabel,
+  uploadedAt,
+} from './file-status';
 
 /** The file list at 600 px and wider. */
-export function FileTable({
-  files,
-  first,
-  filter,
-}: {
-  files: FileView[];
-  first: number;
-  filter: ResultFilter;
-}) {
+export function FileTable({ files, first, filter }: FileListProps) {
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table striped highlightOnHover data-testid="file-table">

@@ -1,9 +1,10 @@
-import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import type { Plan } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { useSession } from '../../auth/use-session';
 import { faqAnswers } from '../../common/faq-answers';
 import { HowItWorks } from '../../common/how-it-works';
-import { PlanGrid } from '../../common/plan-grid';
+import { PlanGrid, SelectPlanButton } from '../../common/plan-grid';
 import { SearchableAnswers } from '../../common/searchable-answers';
 import { useCredits } from '../../data/account';
 import { useBuyFlow } from '../../payments/use-buy-flow';
@@ -14,15 +15,8 @@ export default function PlansPage() {
   const credits = useCredits();
   const { start, busy } = useBuyFlow();
   const current = credits.data?.user_plan.plan_reference;
-  const action = (plan: Parameters<typeof start>[0], isCurrent: boolean) => (
-    <Button
-      fullWidth
-      disabled={isCurrent}
-      loading={busy === plan.plan_reference}
-      onClick={() => void start(plan)}
-    >
-      {isCurrent ? 'Current Plan' : 'Select Plan'}
-    </Button>
+  const action = (plan: Plan, isCurrent: boolean) => (
+    <SelectPlanButton plan={plan} current={isCurrent} busy={busy} onSelect={(chosen) => void start(chosen)} />
   );
   return (
     <Stack maw={1100} gap="xl">

@@ -1,7 +1,7 @@
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { PlanGrid } from '../../common/plan-grid';
+import { PlanGrid, SelectPlanButton } from '../../common/plan-grid';
 import { formatCredits } from '../../credits/format-credits';
 import { useCredits } from '../../data/account';
 import { usePlans } from '../../data/plans';
@@ -61,14 +61,12 @@ export default function PurchasePage() {
           types={['postpaid']}
           currentReference={current}
           action={(plan, isCurrent) => (
-            <Button
-              fullWidth
-              disabled={isCurrent}
-              loading={busy === plan.plan_reference}
-              onClick={() => void start(plan)}
-            >
-              {isCurrent ? 'Current Plan' : 'Select Plan'}
-            </Button>
+            <SelectPlanButton
+              plan={plan}
+              current={isCurrent}
+              busy={busy}
+              onSelect={(chosen) => void start(chosen)}
+            />
           )}
         />
       </Stack>

@@ -1,20 +1,8 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import type { DncChange, DncSummary } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
+import { SearchBox, usePagedSearch } from '../../common/paged-search';
 import { saveBlob } from '../../common/save-blob';
 import {
   useAddSuppressed,
@@ -78,9 +66,7 @@ function Rejected({ change }: { change: DncChange | null }) {
 /** The account's own suppression list: add, remove, import, search, page and export its numbers. */
 export default function SuppressionPage() {
   const [typed, setTyped] = useState('');
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  const { search, debounced: debouncedSearch, page, setPage, onSearch } = usePagedSearch();
   const [lastChange, setLastChange] = useState<DncChange | null>(null);
 
   const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
@@ -143,16 +129,7 @@ export default function SuppressionPage() {
         onExport={() => exporting.mutate()}
         exporting={exporting.isPending}
       />
-      <TextInput
-        label="Search by digits"
-        type="search"
-        value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          setPage(1);
-        }}
-        w={260}
-      />
+      <SearchBox label="Search by digits" value={search} onSearch={onSearch} />
       {numbers.isPending && (
         <Center py="xl">
           <Loader aria-label="Loading numbers" />

@@ -1,8 +1,9 @@
-import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { USER_TYPES, type UserType } from '@scrub/contract';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { AgencyInput, typeOptions } from '../../common/create-account-form';
+import { BackButton, PageHeader } from '../../common/page-header';
 import { showFailure } from '../../common/show-failure';
 import { useOwnRole } from '../../data/account';
 import { useAdminUser, useUpdateAccount } from '../../data/admin';
@@ -48,12 +49,9 @@ export default function EditUserPage() {
     });
   return (
     <Stack maw={560}>
-      <Group justify="space-between">
-        <Title order={1}>Edit User</Title>
-        <Button component={Link} to="/users" variant="default">
-          Back to Users
-        </Button>
-      </Group>
+      <PageHeader title="Edit User">
+        <BackButton to="/users">Back to Users</BackButton>
+      </PageHeader>
       <Paper withBorder p="lg">
         <Stack gap="sm">
           <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />

@@ -1,21 +1,12 @@
-import {
-  ActionIcon,
-  Avatar,
-  Button,
-  Group,
-  Modal,
-  ScrollArea,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { ManagedUser } from '@scrub/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { startActing } from '../../auth/acting';
+import { ConfirmModal } from '../../common/confirm-modal';
+import { DataTable } from '../../common/data-table';
+import { PageHeader } from '../../common/page-header';
 import { showFailure } from '../../common/show-failure';
 import { useActAs, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
@@ -44,74 +35,60 @@ function UsersTable({
   onDelete(user: ManagedUser): void;
 }) {
   return (
-    <ScrollArea type="auto">
-      <Table striped withTableBorder data-testid="users-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>ID</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Email</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>Avatar</Table.Th>
-            <Table.Th>Action</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {users.map((user, i) => (
-            <Table.Tr key={user.user_id}>
-              <Table.Td>{i + 1}</Table.Td>
-              <Table.Td>{user.full_name || '—'}</Table.Td>
-              <Table.Td>
-                {user.email}
-                {user.status === 'disabled' && (
-                  <Text span size="xs" c="red.8" ml={6}>
-                    (disabled)
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td>{user.role_name}</Table.Td>
-              <Table.Td>
-                <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
-                  {initials(user)}
-                </Avatar>
-              </Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  <Button size="compact-xs" variant="light" component={Link} to={`/edit/${user.user_id}`}>
-                    Edit
-                  </Button>
-                  <Button size="compact-xs" variant="light" onClick={() => onReset(user)}>
-                    Reset password
-                  </Button>
-                  {user.role_name !== 'Super Admin' && (
-                    <Button
-                      size="compact-xs"
-                      variant="light"
-                      aria-label={`Act as ${user.email}`}
-                      disabled={user.status === 'disabled'}
-                      loading={actingAs === user.user_id}
-                      onClick={() => onActAs(user)}
-                    >
-                      Act as
-                    </Button>
-                  )}
-                  <ActionIcon
-                    variant="light"
-                    color="red"
-                    size="sm"
-                    aria-label={`Delete ${user.email}`}
-                    disabled={user.status === 'disabled'}
-                    onClick={() => onDelete(user)}
-                  >
-                    ×
-                  </ActionIcon>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea>
+    <DataTable testId="users-table" headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}>
+      {users.map((user, i) => (
+        <Table.Tr key={user.user_id}>
+          <Table.Td>{i + 1}</Table.Td>
+          <Table.Td>{user.full_name || '—'}</Table.Td>
+          <Table.Td>
+            {user.email}
+            {user.status === 'disabled' && (
+              <Text span size="xs" c="red.8" ml={6}>
+                (disabled)
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td>{user.role_name}</Table.Td>
+          <Table.Td>
+            <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
+              {initials(user)}
+            </Avatar>
+          </Table.Td>
+          <Table.Td>
+            <Group gap={4} wrap="nowrap">
+              <Button size="compact-xs" variant="light" component={Link} to={`/edit/${user.user_id}`}>
+                Edit
+              </Button>
+              <Button size="compact-xs" variant="light" onClick={() => onReset(user)}>
+                Reset password
+              </Button>
+              {user.role_name !== 'Super Admin' && (
+                <Button
+                  size="compact-xs"
+                  variant="light"
+                  aria-label={`Act as ${user.email}`}
+                  disabled={user.status === 'disabled'}
+                  loading={actingAs === user.user_id}
+                  onClick={() => onActAs(user)}
+                >
+                  Act as
+                </Button>
+              )}
+              <ActionIcon
+                variant="light"
+                color="red"
+                size="sm"
+                aria-label={`Delete ${user.email}`}
+                disabled={user.status === 'disabled'}
+                onClick={() => onDelete(user)}
+              >
+                ×
+              </ActionIcon>
+            </Group>
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -135,12 +112,11 @@ export default function UsersPage() {
 
   return (
     <Stack maw={1100}>
-      <Group justify="space-between">
-        <Title order={1}>Users</Title>
+      <PageHeader title="Users">
         <Button component={Link} to="/add">
           Add User
         </Button>
-      </Group>
+      </PageHeader>
       <TextInput
         label="Search"
         placeholder="E-mail or name"
@@ -156,29 +132,19 @@ export default function UsersPage() {
         onDelete={setDeleting}
       />
       {users.isPending && <Text c="dimmed">Loading…</Text>}
-      <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
         opened={deleting !== null}
-        onClose={() => setDeleting(null)}
         title="Delete user"
-        centered
+        confirmLabel="Delete"
+        color="red"
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) remove.mutate({ userId: deleting.user_id, enabled: false });
+          setDeleting(null);
+        }}
       >
         <Text>Are you sure? Do you really want to delete this user?</Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              if (deleting) remove.mutate({ userId: deleting.user_id, enabled: false });
-              setDeleting(null);
-            }}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      </ConfirmModal>
       <ResetPasswordModal user={resetting} onClose={() => setResetting(null)} />
     </Stack>
   );
