@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
 import { type ConfirmCodeForm, ConfirmCodeSchema, SIGNUP_EMAIL_KEY } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
+import { FormError } from './form-parts';
 
 /** Seed 1: a new code may be asked for 60 s after the last one. */
 const RESEND_COOLDOWN_S = 60;
@@ -91,11 +92,7 @@ export default function ConfirmEmailPage() {
             onChange: (event) => form.setValue('code', event.target.value.replace(/\D/g, '').slice(0, 6)),
           })}
         />
-        {error && (
-          <Alert color="red" mt="md" role="alert">
-            {error}
-          </Alert>
-        )}
+        <FormError error={error} />
         {notice && (
           <Alert color="teal" mt="md" role="status">
             {notice}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,6 +7,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { sessionKey } from '../../auth/use-session';
 import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/login-schema';
 import { AuthCard } from './auth-card';
+import { EmailField, FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
@@ -90,14 +91,7 @@ export default function LoginPage() {
         </Alert>
       )}
       <form onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          withAsterisk
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
+        <EmailField registration={form.register('email')} error={errors.email?.message} />
         <PasswordInput
           mt="sm"
           label="Password"
@@ -112,11 +106,7 @@ export default function LoginPage() {
             Forgot password?
           </Anchor>
         </Group>
-        {error && (
-          <Alert color="red" mt="md" role="alert">
-            {error}
-          </Alert>
-        )}
+        <FormError error={error} />
         <Button type="submit" fullWidth mt="lg" loading={isSubmitting}>
           Log In
         </Button>

@@ -7,8 +7,7 @@ import type { ResultFilter } from '../../common/download-file';
 import { SearchBox, usePagedSearch } from '../../common/paged-search';
 import { useFiles } from '../../data/files';
 import { Pager } from '../../shell/pager';
-import { FileCards } from './file-cards';
-import { FileTable } from './file-table';
+import { FileCards, FileTable } from './file-list';
 
 /** Seed 2: ten files a page. */
 const PAGE_SIZE = 10;
