@@ -16,7 +16,8 @@ class BrowserTestsFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'examples/*', 'tests/*'],
+    // The dashboard has a second project: its fast jsdom tests, apart from its Chromium ones.
+    projects: ['packages/*', 'packages/dashboard/vitest.components.config.ts', 'examples/*', 'tests/*'],
     // initdb once per run, not once per database (docs/architecture.md, "Tests without a build").
     globalSetup: ['packages/server/test/pglite-template-setup.ts'],
     sequence: { sequencer: BrowserTestsFirst },

@@ -5,8 +5,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { loadScrub } from './api/load-scrub';
-import { onSignedOut, queryClient } from './api/query-client';
-import { queryKeys } from './api/query-keys';
+import { onPlanPaused, onSignedOut, queryClient } from './api/query-client';
+import { sessionKey } from './auth/use-session';
 import { routes } from './routes';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
@@ -17,8 +17,13 @@ onSignedOut(() => {
   void loadScrub()
     .then((scrub) => scrub.auth.signOut())
     .catch(() => undefined);
-  queryClient.setQueryData(queryKeys.session, null);
+  queryClient.setQueryData(sessionKey, null);
   if (router.state.location.pathname !== '/login') void router.navigate('/login');
+});
+
+// A paused account refused a purchase or a check: the seeds' Account Confirmation modal offers to activate it.
+onPlanPaused(() => {
+  void import('./payments/account-status').then(({ openActivateModal }) => openActivateModal());
 });
 
 export function App() {

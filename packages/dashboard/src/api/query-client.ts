@@ -21,8 +21,7 @@ async function onGlobalError(error: unknown): Promise<void> {
   }
   // A paused account refused a purchase or a check: the seeds' Account Confirmation modal offers to activate it.
   if (error instanceof PlanPausedError) {
-    const { openActivateModal } = await import('../payments/account-status');
-    void openActivateModal();
+    planPausedHandler?.();
     return;
   }
   if (error instanceof PermissionDeniedError) {
@@ -31,10 +30,16 @@ async function onGlobalError(error: unknown): Promise<void> {
 }
 
 let signedOutHandler: (() => void) | undefined;
+let planPausedHandler: (() => void) | undefined;
 
 /** Set by the router once it exists: what to do when the API says the session is over. */
 export function onSignedOut(handler: () => void): void {
   signedOutHandler = handler;
+}
+
+/** Set by the app: what to do when the API refuses a call because the plan is paused. */
+export function onPlanPaused(handler: () => void): void {
+  planPausedHandler = handler;
 }
 
 export const queryClient = new QueryClient({

@@ -1,8 +1,9 @@
 import { Center, Loader } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
+import { useOwnRole } from '../data/account';
 import { readActing } from './acting';
-import { hasRole, useOwnRole } from './use-session';
+import { hasRole } from './use-session';
 
 /**
  * Screens for some roles only: anyone else is sent to `/` (seed 2: "/admin needs an admin token,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { loadOwnScrub, loadScrub } from '../api/load-scrub';
-import { queryKeys } from '../api/query-keys';
+import { loadScrub } from '../api/load-scrub';
+
+export const sessionKey = ['session'] as const;
 
 /**
  * The signed-in person (from the ID token, refreshed when it has expired), or null. Reading it makes
@@ -8,7 +9,7 @@ import { queryKeys } from '../api/query-keys';
  */
 export function useSession() {
   return useQuery({
-    queryKey: queryKeys.session,
+    queryKey: sessionKey,
     queryFn: async () => (await loadScrub()).auth.session(),
     staleTime: 60_000,
   });
@@ -19,22 +20,6 @@ export const STAFF_ROLES = ['Agency', 'Admin', 'Super Admin'];
 
 /** Admin screens and the ADMIN link: Admin and Super Admin (the service refuses everyone else). */
 export const ADMIN_ROLES = ['Admin', 'Super Admin'];
-
-/**
- * The signed-in person's own role, as the service decides it (`GET /user`): the ID token's groups
- * do not say everything (an address in SCRUB_ADMIN_EMAILS is a Super Admin with no group). Asked
- * with the person's own credentials, so acting as a user does not change it.
- */
-export function useOwnRole() {
-  const session = useSession();
-  const userId = session.data?.userId;
-  return useQuery({
-    queryKey: ['own-role', userId],
-    queryFn: async () => (await (await loadOwnScrub()).user.get()).role.name as string,
-    enabled: Boolean(userId),
-    staleTime: 5 * 60_000,
-  });
-}
 
 export const hasRole = (role: string | undefined, roles: readonly string[]) =>
   role !== undefined && roles.includes(role);

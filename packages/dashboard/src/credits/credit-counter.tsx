@@ -1,6 +1,6 @@
 import { Badge, Loader } from '@mantine/core';
+import { useCredits } from '../data/account';
 import { formatCredits, isUnlimited, LOW_CREDITS } from './format-credits';
-import { useCredits } from './use-credits';
 
 /** The header's balance: UNLIMITED, or thousands-separated and red under 5,000. */
 export function CreditCounter() {

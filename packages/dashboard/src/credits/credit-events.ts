@@ -1,5 +1,5 @@
 import { queryClient } from '../api/query-client';
-import { queryKeys } from '../api/query-keys';
+import { accountKeys } from '../data/account';
 
 /** The seeds refresh the balance about 0.5 s after a credit event, letting the ledger settle first. */
 const AFTER_EVENT_MS = 500;
@@ -11,7 +11,7 @@ const AFTER_EVENT_MS = 500;
  */
 export function creditEvent(): void {
   setTimeout(() => {
-    void queryClient.refetchQueries({ queryKey: queryKeys.credits }, { cancelRefetch: false });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.user });
+    void queryClient.refetchQueries({ queryKey: accountKeys.credits }, { cancelRefetch: false });
+    void queryClient.invalidateQueries({ queryKey: accountKeys.account });
   }, AFTER_EVENT_MS);
 }

@@ -1,6 +1,10 @@
 import { queryClient } from '../api/query-client';
-import { queryKeys } from '../api/query-keys';
+import { sessionKey } from '../auth/use-session';
 import { creditEvent } from '../credits/credit-events';
+import { accountKeys } from '../data/account';
+import { cardsKeys } from '../data/cards';
+import { purchasesKeys } from '../data/purchases';
+import { subscriptionKeys } from '../data/subscriptions';
 import { MODAL_CLOSE_DELAY_MS } from './confirm-action';
 
 /** Dispatched on `window` after each purchase: anything showing credits or plans can listen. */
@@ -17,11 +21,11 @@ export interface PurchaseCompleteDetail {
 export function refreshAfterPayment(): void {
   creditEvent();
   for (const key of [
-    queryKeys.user,
-    queryKeys.session,
-    queryKeys.paymentMethods,
-    queryKeys.subscription,
-    queryKeys.allPurchases,
+    accountKeys.account,
+    sessionKey,
+    cardsKeys.cards,
+    subscriptionKeys.subscription,
+    purchasesKeys.all,
   ]) {
     void queryClient.invalidateQueries({ queryKey: key });
   }

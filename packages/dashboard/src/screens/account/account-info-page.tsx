@@ -1,16 +1,14 @@
 import { Alert, Center, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { useAccount } from '../../data/account';
 import { PasswordForm } from './password-form';
 import { PlanCreditsCard } from './plan-credits-card';
 import { ProfileForm } from './profile-form';
 
 export default function AccountInfoPage() {
-  const user = useQuery({ queryKey: queryKeys.user, queryFn: () => scrub.user.get() });
+  const user = useAccount();
   const [params] = useSearchParams();
 
   // /accountInfo?scrollTo=activate: the bulk page's "Please activate your account first" lands here.

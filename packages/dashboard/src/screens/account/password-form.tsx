@@ -4,8 +4,8 @@ import { authMessages } from '@scrub/sdk';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { type ChangePasswordForm, ChangePasswordSchema } from '../../common/auth-schemas';
 import { showErrorDialog } from '../../shell/error-dialog';
-import { type ChangePasswordForm, ChangePasswordSchema } from '../auth/auth-schemas';
 
 export function PasswordForm() {
   const form = useForm<ChangePasswordForm>({

@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Button, Group, Paper, Text, Title } from '@mantin
 import type { UserInfo } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { formatCredits, isUnlimited } from '../../credits/format-credits';
-import { useCredits } from '../../credits/use-credits';
+import { useCredits } from '../../data/account';
 import { openPlanStatusModal } from '../../payments/account-status';
 
 /** Plan & Credits, and the activate/pause section (`/accountInfo?scrollTo=activate` lands here). */

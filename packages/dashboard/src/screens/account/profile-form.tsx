@@ -3,12 +3,10 @@ import { Button, Paper, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { UpdateUserSchema } from '@scrub/contract';
 import type { UserInfo } from '@scrub/sdk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { useUpdateProfile } from '../../data/account';
 import { showErrorDialog } from '../../shell/error-dialog';
 
 /** The contract's own rule for the name (`PUT /user`), required here since the form always sends it. */
@@ -16,15 +14,12 @@ const ProfileSchema = z.object({ user_name: UpdateUserSchema.shape.user_name.unw
 type ProfileFormValues = z.infer<typeof ProfileSchema>;
 
 export function ProfileForm({ user }: { user: UserInfo }) {
-  const queryClient = useQueryClient();
   const form = useForm<ProfileFormValues>({
     resolver: zodResolver(ProfileSchema),
     defaultValues: { user_name: user.user_name },
   });
-  const save = useMutation({
-    mutationFn: (values: ProfileFormValues) => scrub.user.update(values),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(queryKeys.user, updated);
+  const save = useUpdateProfile({
+    onSuccess: () => {
       notifications.show({
         closeButtonProps: { 'aria-label': 'Close notification' },
         color: 'teal',

@@ -1,39 +1,29 @@
-import { Anchor, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { ManagedUser } from '@scrub/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/error-message';
 import { startActing } from '../../auth/acting';
-import { useOwnRole } from '../../auth/use-session';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { ConfirmModal } from '../../common/confirm-modal';
+import { CreateAccountForm } from '../../common/create-account-form';
+import { PageHeader } from '../../common/page-header';
+import { showFailure } from '../../common/show-failure';
+import { useOwnRole } from '../../data/account';
+import { useActAs, useAdminUser, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
-import { adminScrub, useAdminUser, useAdminUsers, useRefreshAdmin } from './admin-queries';
-import { CreateAccountForm } from './create-account-form';
 import { UserInfoModal } from './user-info-modal';
 
 /** The chosen account: its plan, and what an admin does with it. */
 function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void }) {
   const user = useAdminUser(userId);
-  const refresh = useRefreshAdmin();
   const [deleting, setDeleting] = useState(false);
-  const actAs = useMutation({
-    mutationFn: () => adminScrub.admin.users.actAs(userId),
-    onSuccess: (token) => startActing(token),
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+  const actAs = useActAs({ onSuccess: (token) => startActing(token), onError: showFailure });
+  const setEnabled = useSetAccountEnabled({
+    onSuccess: (answer) => notifySuccess(answer.message),
+    onError: showFailure,
   });
-  const toggle = useMutation({
-    mutationFn: () =>
-      user.data?.status === 'disabled'
-        ? adminScrub.admin.users.enable(userId)
-        : adminScrub.admin.users.disable(userId),
-    onSuccess: async (answer) => {
-      notifySuccess(answer.message);
-      await refresh();
-    },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
-  });
+  /** Enables a disabled account, disables (deletes) any other. */
+  const toggle = () => setEnabled.mutate({ userId, enabled: user.data?.status === 'disabled' });
   const info = user.data;
   if (!info) return <Text c="dimmed">Loading…</Text>;
   const disabled = info.status === 'disabled';
@@ -54,44 +44,34 @@ function SelectedAccount({ userId, onInfo }: { userId: string; onInfo(): void })
         <Button variant="light" onClick={onInfo}>
           User Information
         </Button>
-        <Button onClick={() => actAs.mutate()} loading={actAs.isPending} disabled={disabled}>
+        <Button onClick={() => actAs.mutate(userId)} loading={actAs.isPending} disabled={disabled}>
           Act as this user
         </Button>
         <Button
           color={disabled ? 'teal' : 'red'}
           variant="outline"
-          onClick={() => (disabled ? toggle.mutate() : setDeleting(true))}
-          loading={toggle.isPending}
+          onClick={() => (disabled ? toggle() : setDeleting(true))}
+          loading={setEnabled.isPending}
         >
           {disabled ? 'Enable Account' : 'Delete Account'}
         </Button>
       </Group>
-      <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
         opened={deleting}
-        onClose={() => setDeleting(false)}
         title="Delete account"
-        centered
+        confirmLabel="Delete"
+        color="red"
+        onCancel={() => setDeleting(false)}
+        onConfirm={() => {
+          setDeleting(false);
+          toggle();
+        }}
       >
         <Text>Are you sure? Do you really want to delete this user?</Text>
         <Text size="sm" c="dimmed" mt="xs">
           The account is disabled: its sign-ins, key and queued files stop; nothing is erased.
         </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setDeleting(false)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            onClick={() => {
-              setDeleting(false);
-              toggle.mutate();
-            }}
-          >
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      </ConfirmModal>
     </Stack>
   );
 }
@@ -121,8 +101,7 @@ export default function AdminPage() {
 
   return (
     <Stack maw={1100}>
-      <Group justify="space-between">
-        <Title order={1}>Admin Page</Title>
+      <PageHeader title="Admin Page">
         <Group gap="xs">
           {superAdmin && (
             <Button component={Link} to="/admin/audit" variant="default">
@@ -133,7 +112,7 @@ export default function AdminPage() {
             Upload Existing Files
           </Button>
         </Group>
-      </Group>
+      </PageHeader>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder p="lg" component="section" aria-labelledby="select-user-title">
           <Title order={2} size="h4" id="select-user-title" mb="sm">

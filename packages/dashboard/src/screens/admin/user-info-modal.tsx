@@ -10,12 +10,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../api/error-message';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { showFailure } from '../../common/show-failure';
+import { useAdjustCredits, useAdminPurchases, useAdminUser, useRefund } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
-import { adminKeys, adminScrub, useAdminUser, useRefreshAdmin } from './admin-queries';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** Seed 2: purchase history shows 5 at first, Show More adds 5, a new month starts again at 5. */
@@ -33,16 +31,12 @@ function RefundForm({ userId, purchase, onDone }: { userId: string; purchase: Re
   const left = Math.round((purchase.purchase_amount - purchase.refunded_amount) * 100) / 100;
   const [amount, setAmount] = useState(left);
   const [reason, setReason] = useState('');
-  const refresh = useRefreshAdmin();
-  const refund = useMutation({
-    mutationFn: () =>
-      adminScrub.admin.users.refund(userId, purchase.purchase_id, { amount, reason: reason.trim() }),
-    onSuccess: async (result) => {
+  const refund = useRefund(userId, {
+    onSuccess: (result) => {
       notifySuccess(result.message);
       onDone();
-      await refresh();
     },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+    onError: showFailure,
   });
   return (
     <Group align="flex-end" gap="sm" aria-label={`Refund ${purchase.plan_name}`} role="group">
@@ -59,7 +53,7 @@ function RefundForm({ userId, purchase, onDone }: { userId: string; purchase: Re
       <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
       <Button
         color="red"
-        onClick={() => refund.mutate()}
+        onClick={() => refund.mutate({ purchaseId: purchase.purchase_id, amount, reason: reason.trim() })}
         disabled={amount <= 0 || amount > left || !reason.trim()}
         loading={refund.isPending}
       >
@@ -77,11 +71,7 @@ function PurchaseHistory({ userId }: { userId: string }) {
   const year = new Date().getFullYear();
   const [month, setMonth] = useState<number | null>(null);
   const [perPage, setPerPage] = useState(PAGE);
-  const purchases = useQuery({
-    queryKey: adminKeys.purchases(userId, year, month, perPage),
-    queryFn: () =>
-      adminScrub.admin.users.purchases(userId, { year, per_page: perPage, ...(month ? { month } : {}) }),
-  });
+  const purchases = useAdminPurchases(userId, year, month, perPage);
   const list = purchases.data?.purchases ?? [];
   return (
     <Stack gap="xs">
@@ -158,15 +148,12 @@ function PurchaseHistory({ userId }: { userId: string }) {
 function AdjustCredits({ userId }: { userId: string }) {
   const [amount, setAmount] = useState(0);
   const [reason, setReason] = useState('Added by an admin');
-  const refresh = useRefreshAdmin();
-  const add = useMutation({
-    mutationFn: () => adminScrub.admin.users.adjustCredits(userId, amount, reason.trim()),
-    onSuccess: async (result) => {
+  const add = useAdjustCredits(userId, {
+    onSuccess: (result) => {
       notifySuccess(result.message);
       setAmount(0);
-      await refresh();
     },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+    onError: showFailure,
   });
   return (
     <Group align="flex-end" gap="sm">
@@ -182,7 +169,11 @@ function AdjustCredits({ userId }: { userId: string }) {
         onChange={(value) => setAmount(Math.max(0, Math.floor(Number(value) || 0)))}
       />
       <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
-      <Button onClick={() => add.mutate()} disabled={amount === 0 || !reason.trim()} loading={add.isPending}>
+      <Button
+        onClick={() => add.mutate({ amount, reason: reason.trim() })}
+        disabled={amount === 0 || !reason.trim()}
+        loading={add.isPending}
+      >
         Add
       </Button>
     </Group>

@@ -2,9 +2,7 @@ import { Alert, Button, Group, Paper, Text, TextInput, Title } from '@mantine/co
 import { useClipboard } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import type { ApiKeyRotation } from '@scrub/sdk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { useRotateApiKey } from '../../data/api-key';
 import { showErrorDialog } from '../../shell/error-dialog';
 
 /** Seed 2: 'Copied!' shows for 3 seconds. */
@@ -21,14 +19,9 @@ export function ApiKeyCard({
   generated: ApiKeyRotation | null;
   onGenerated(rotation: ApiKeyRotation): void;
 }) {
-  const queryClient = useQueryClient();
   const clipboard = useClipboard({ timeout: COPIED_MS });
-  const rotate = useMutation({
-    mutationFn: () => scrub.apiKey.rotate(),
-    onSuccess: (rotation) => {
-      onGenerated(rotation);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.user });
-    },
+  const rotate = useRotateApiKey({
+    onSuccess: onGenerated,
     onError: () => showErrorDialog('Error', 'Failed to generate API key. Please try again.'),
   });
 

@@ -1,10 +1,8 @@
 import { Alert, Center, Loader, Stack, Title } from '@mantine/core';
 import type { ApiKeyRotation } from '@scrub/sdk';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { useAccount } from '../../data/account';
 import { ApiDocs } from './api-docs';
 import { ApiKeyCard } from './api-key-card';
 import { OpenApiReference } from './openapi-reference';
@@ -12,7 +10,7 @@ import { TestNumberForm } from './test-number-form';
 
 /** API Documentation & Testing: the key, a live check of one number, and the docs. */
 export default function ApiPage() {
-  const user = useQuery({ queryKey: queryKeys.user, queryFn: () => scrub.user.get() });
+  const user = useAccount();
   // The whole key, held in memory only, between its generation and leaving the page.
   const [generated, setGenerated] = useState<ApiKeyRotation | null>(null);
 

@@ -1,7 +1,7 @@
-import { Anchor, Badge, Code, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Anchor, Badge, Code, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
+import { DataTable } from '../../common/data-table';
+import { useOpenApi } from '../../data/service';
 
 interface Operation {
   method: string;
@@ -26,11 +26,7 @@ function operationsOf(paths: Record<string, unknown>): Operation[] {
  * integrator hands to a client generator in any language.
  */
 export function OpenApiReference() {
-  const document = useQuery({
-    queryKey: ['openapi'],
-    queryFn: () => scrub.openApi(),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const document = useOpenApi();
   const url = `${window.location.origin}/openapi.json`;
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="reference-title">
@@ -45,32 +41,21 @@ export function OpenApiReference() {
         </Text>
         {document.isError && <Text c="red.8">{errorMessage(document.error)}</Text>}
         {document.data && (
-          <ScrollArea type="auto">
-            <Table striped withTableBorder data-testid="openapi-operations">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Method</Table.Th>
-                  <Table.Th>Path</Table.Th>
-                  <Table.Th>What it does</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {operationsOf(document.data.paths).map((operation) => (
-                  <Table.Tr key={`${operation.method} ${operation.path}`}>
-                    <Table.Td>
-                      <Badge variant="light" color="gray" radius="sm">
-                        {operation.method}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{operation.path}</Code>
-                    </Table.Td>
-                    <Table.Td>{operation.summary}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
+          <DataTable testId="openapi-operations" headers={['Method', 'Path', 'What it does']}>
+            {operationsOf(document.data.paths).map((operation) => (
+              <Table.Tr key={`${operation.method} ${operation.path}`}>
+                <Table.Td>
+                  <Badge variant="light" color="gray" radius="sm">
+                    {operation.method}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Code>{operation.path}</Code>
+                </Table.Td>
+                <Table.Td>{operation.summary}</Table.Td>
+              </Table.Tr>
+            ))}
+          </DataTable>
         )}
       </Stack>
     </Paper>

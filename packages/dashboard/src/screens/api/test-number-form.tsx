@@ -1,13 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
-import { VerifyQuerySchema } from '@scrub/contract';
 import type { VerifyResult } from '@scrub/sdk';
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
-import { creditEvent } from '../../credits/credit-events';
+import { useVerifyNumber } from '../../data/verify';
 
 /** US only: ten digits, sent with +1 as the contract's `p`. */
 const TestSchema = z.object({
@@ -35,20 +32,14 @@ function dncBadge(result: VerifyResult): { label: string; color: string } {
 export function TestNumberForm({ hasKey }: { hasKey: boolean }) {
   const form = useForm<TestForm>({ resolver: zodResolver(TestSchema), defaultValues: { digits: '' } });
   const digits = form.watch('digits');
-  const check = useMutation({
-    mutationFn: ({ digits: number }: TestForm) => {
-      const query = VerifyQuerySchema.parse({ p: `+1${number}` });
-      return scrub.verify(query.p);
-    },
-    onSuccess: () => creditEvent(),
-  });
+  const check = useVerifyNumber();
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="test-title">
       <Title order={2} size="h4" id="test-title">
         Test a number
       </Title>
-      <form onSubmit={form.handleSubmit((values) => check.mutate(values))} noValidate>
+      <form onSubmit={form.handleSubmit((values) => check.mutate(values.digits))} noValidate>
         <Group align="flex-end" mt="sm">
           <TextInput
             label="Phone number"

@@ -3,8 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
 import { scrub } from '../../api/scrub-client';
+import { sessionKey } from '../../auth/use-session';
 import { AuthCard } from './auth-card';
 import { takeHostedReturnPath } from './hosted-sign-in';
 
@@ -29,7 +29,7 @@ export default function CallbackPage() {
     scrub.auth
       .adoptHostedSignIn(fragment)
       .then((session) => {
-        queryClient.setQueryData(queryKeys.session, session);
+        queryClient.setQueryData(sessionKey, session);
         navigate(takeHostedReturnPath() ?? '/dashboard', { replace: true });
       })
       .catch((failure: unknown) => setError(errorMessage(failure, 'Failed to authenticate user')));

@@ -6,21 +6,36 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { type ConfirmCodeForm, ConfirmCodeSchema, SIGNUP_EMAIL_KEY } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
-import { type ConfirmCodeForm, ConfirmCodeSchema, SIGNUP_EMAIL_KEY } from './auth-schemas';
+import { FormError } from './form-parts';
 
 /** Seed 1: a new code may be asked for 60 s after the last one. */
 const RESEND_COOLDOWN_S = 60;
 const REDIRECT_MS = 2000;
 
+/** Seconds until a new code may be asked for, and a way to start the wait again. */
+function useResendCooldown(): [number, () => void] {
+  // A deadline, not a count of ticks: a background tab's timers are slowed, its clock is not.
+  const [resendAt, setResendAt] = useState(() => Date.now() + RESEND_COOLDOWN_S * 1000);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (now >= resendAt) return;
+    const timer = setTimeout(() => setNow(Date.now()), 1000);
+    return () => clearTimeout(timer);
+  }, [now, resendAt]);
+  const restart = () => {
+    setResendAt(Date.now() + RESEND_COOLDOWN_S * 1000);
+    setNow(Date.now());
+  };
+  return [Math.max(0, Math.ceil((resendAt - now) / 1000)), restart];
+}
+
 export default function ConfirmEmailPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const email = params.get('email') ?? window.localStorage.getItem(SIGNUP_EMAIL_KEY);
-  // A deadline, not a count of ticks: a background tab's timers are slowed, its clock is not.
-  const [resendAt, setResendAt] = useState(() => Date.now() + RESEND_COOLDOWN_S * 1000);
-  const [now, setNow] = useState(() => Date.now());
-  const cooldown = Math.max(0, Math.ceil((resendAt - now) / 1000));
+  const [cooldown, restartCooldown] = useResendCooldown();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState(false);
@@ -30,12 +45,6 @@ export default function ConfirmEmailPage() {
   });
   const code = form.watch('code');
   const { isSubmitting } = form.formState;
-
-  useEffect(() => {
-    if (now >= resendAt) return;
-    const timer = setTimeout(() => setNow(Date.now()), 1000);
-    return () => clearTimeout(timer);
-  }, [now, resendAt]);
 
   if (!email) return <Navigate to="/signup" replace />;
 
@@ -60,8 +69,7 @@ export default function ConfirmEmailPage() {
     try {
       await scrub.auth.resendCode({ email });
       setNotice(authMessages.codeResent);
-      setResendAt(Date.now() + RESEND_COOLDOWN_S * 1000);
-      setNow(Date.now());
+      restartCooldown();
     } catch {
       setError('Failed to resend code. Please try again later.');
     }
@@ -84,11 +92,7 @@ export default function ConfirmEmailPage() {
             onChange: (event) => form.setValue('code', event.target.value.replace(/\D/g, '').slice(0, 6)),
           })}
         />
-        {error && (
-          <Alert color="red" mt="md" role="alert">
-            {error}
-          </Alert>
-        )}
+        <FormError error={error} />
         {notice && (
           <Alert color="teal" mt="md" role="status">
             {notice}

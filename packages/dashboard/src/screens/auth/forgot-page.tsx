@@ -1,13 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { authMessages, UserNotFoundError } from '@scrub/sdk';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { type ForgotForm, ForgotSchema } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
-import { type ForgotForm, ForgotSchema } from './auth-schemas';
+import { EmailField, FormError } from './form-parts';
 
 export default function ForgotPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -50,19 +51,8 @@ export default function ForgotPage() {
     <AuthCard title="Forgot your password?">
       <Text size="sm">Enter your e-mail and we will send you a code to reset your password.</Text>
       <form onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          withAsterisk
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        {error && (
-          <Alert color="red" mt="md" role="alert">
-            {error}
-          </Alert>
-        )}
+        <EmailField registration={form.register('email')} error={errors.email?.message} />
+        <FormError error={error} />
         <Button type="submit" fullWidth mt="lg" loading={isSubmitting}>
           Send Reset Password Link
         </Button>

@@ -1,16 +1,37 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { queryKeys } from '../../api/query-keys';
+import { sessionKey } from '../../auth/use-session';
+import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/login-schema';
 import { AuthCard } from './auth-card';
+import { EmailField, FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
-import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from './login-schema';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
 const UNCONFIRMED_REDIRECT_MS = 3000;
+
+/** Offered when the pool has a hosted sign-in page; asked for after the form shows, never before. */
+function HostedSignIn({ from }: { from: string | undefined }) {
+  const [hosted, setHosted] = useState<string | null>(null);
+  useEffect(() => {
+    hostedSignInUrl().then(setHosted, () => setHosted(null));
+  }, []);
+  if (!hosted) return null;
+  return (
+    <Button
+      component="a"
+      href={hosted}
+      variant="default"
+      fullWidth
+      onClick={() => saveHostedReturnPath(from)}
+    >
+      Use hosted sign-in
+    </Button>
+  );
+}
 
 export default function LoginPage() {
   const navigate = useNavigate();
@@ -19,8 +40,6 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const [message] = useState(params.get('message'));
   const [error, setError] = useState<string | null>(null);
-  // Offered when the pool has a hosted sign-in page; asked for after the form shows, never before.
-  const [hosted, setHosted] = useState<string | null>(null);
   const form = useForm<LoginForm>({
     resolver: zodResolver(LoginSchema),
     defaultValues: { email: '', password: '', remember: true },
@@ -28,10 +47,6 @@ export default function LoginPage() {
     reValidateMode: 'onChange',
   });
   const { errors, isSubmitting } = form.formState;
-
-  useEffect(() => {
-    hostedSignInUrl().then(setHosted, () => setHosted(null));
-  }, []);
 
   // The message is shown once, then removed from the address so a reload does not repeat it.
   useEffect(() => {
@@ -51,7 +66,7 @@ export default function LoginPage() {
     tokenStorage.setRemember(remember);
     try {
       const session = await scrub.auth.signIn({ email, password });
-      queryClient.setQueryData(queryKeys.session, session);
+      queryClient.setQueryData(sessionKey, session);
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from ?? '/accountInfo', { replace: true });
     } catch (failure) {
@@ -76,14 +91,7 @@ export default function LoginPage() {
         </Alert>
       )}
       <form onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          withAsterisk
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
+        <EmailField registration={form.register('email')} error={errors.email?.message} />
         <PasswordInput
           mt="sm"
           label="Password"
@@ -98,26 +106,12 @@ export default function LoginPage() {
             Forgot password?
           </Anchor>
         </Group>
-        {error && (
-          <Alert color="red" mt="md" role="alert">
-            {error}
-          </Alert>
-        )}
+        <FormError error={error} />
         <Button type="submit" fullWidth mt="lg" loading={isSubmitting}>
           Log In
         </Button>
       </form>
-      {hosted && (
-        <Button
-          component="a"
-          href={hosted}
-          variant="default"
-          fullWidth
-          onClick={() => saveHostedReturnPath((location.state as { from?: string } | null)?.from)}
-        >
-          Use hosted sign-in
-        </Button>
-      )}
+      <HostedSignIn from={(location.state as { from?: string } | null)?.from} />
       <Text size="sm" ta="center">
         No account yet?{' '}
         <Anchor component={Link} to="/signup">

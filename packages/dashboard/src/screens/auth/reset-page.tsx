@@ -5,9 +5,9 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { type ResetForm, ResetSchema } from '../../common/auth-schemas';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { AuthCard } from './auth-card';
-import { type ResetForm, ResetSchema } from './auth-schemas';
 
 /** `i` is the e-mail the reset code was sent to (Forgot puts it there). */
 export default function ResetPage() {

@@ -1,13 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Checkbox, Loader, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Loader, PasswordInput, Text } from '@mantine/core';
 import { authMessages } from '@scrub/sdk';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
+import { SIGNUP_EMAIL_KEY, type SignUpForm, SignUpSchema } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
-import { SIGNUP_EMAIL_KEY, type SignUpForm, SignUpSchema } from './auth-schemas';
+import { EmailField, FormError } from './form-parts';
 
 /** Seed 1: after the success message, ConfirmEmail follows in 2 seconds. */
 const REDIRECT_MS = 2000;
@@ -39,14 +40,10 @@ export default function SignUpPage() {
   return (
     <AuthCard title="Create your account">
       <form onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Email"
-          placeholder="EMAIL*"
-          type="email"
-          autoComplete="email"
-          withAsterisk
+        <EmailField
+          registration={form.register('email')}
           error={errors.email?.message}
-          {...form.register('email')}
+          placeholder="EMAIL*"
         />
         <PasswordInput
           mt="sm"
@@ -70,11 +67,7 @@ export default function SignUpPage() {
           error={errors.terms?.message}
           {...form.register('terms')}
         />
-        {error && (
-          <Alert color="red" mt="md" role="alert">
-            {error}
-          </Alert>
-        )}
+        <FormError error={error} />
         {success && (
           <Alert color="teal" mt="md" role="status">
             {success}

@@ -3,8 +3,8 @@ import { authMessages } from '@scrub/sdk';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { scrub } from '../../api/scrub-client';
+import { SIGNUP_EMAIL_KEY } from '../../common/auth-schemas';
 import { AuthCard } from './auth-card';
-import { SIGNUP_EMAIL_KEY } from './auth-schemas';
 
 export default function VerifyEmailPage() {
   const email = window.localStorage.getItem(SIGNUP_EMAIL_KEY);

@@ -1,9 +1,7 @@
 import { Alert, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
-import { loadPaymentsJs } from '../../payments/load-stripe';
+import { useConfirmWithBank, usePaymentLink } from '../../data/cards';
 
 /**
  * Confirm a payment with the bank (3-D Secure), opened from the link `scrub buy` prints: no
@@ -13,18 +11,8 @@ import { loadPaymentsJs } from '../../payments/load-stripe';
 export default function AuthenticatePage() {
   const [params] = useSearchParams();
   const grant = params.get('grant') ?? '';
-  const link = useQuery({
-    queryKey: ['payment-link', grant],
-    queryFn: () => scrub.payments.getLink(grant),
-    retry: false,
-  });
-  const confirm = useMutation({
-    mutationFn: async (clientSecret: string) => {
-      const stripe = await loadPaymentsJs();
-      const result = await stripe.handleNextAction({ clientSecret });
-      if (result.error) throw new Error(result.error.message ?? 'Your bank did not confirm the payment.');
-    },
-  });
+  const link = usePaymentLink(grant);
+  const confirm = useConfirmWithBank();
   const clientSecret = link.data?.client_secret;
   return (
     <Stack maw={560}>

@@ -1,15 +1,15 @@
-import { Alert, Anchor, Center, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Stack, Stepper, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { LoadingAccount, NotAllowedYet } from '../../common/account-gate';
+import { StepChooseFile } from '../../common/step-choose-file';
+import type { ColumnMapping, WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
-import { useCredits } from '../../credits/use-credits';
+import { useCredits } from '../../data/account';
 import { readPendingUpload } from './pending-upload';
 import { ResumeUpload } from './resume-upload';
-import { StepChooseFile } from './step-choose-file';
 import { StepMapping } from './step-mapping';
 import { StepSummary } from './step-summary';
 import { StepThankYou } from './step-thank-you';
-import type { ColumnMapping, WizardFile } from './wizard-state';
 
 /** Bulk Upload CSV File: choose a file, map its columns, check the summary, process. */
 export default function BulkPage() {
@@ -29,16 +29,7 @@ export default function BulkPage() {
     window.scrollTo(0, 0);
   }, [step]);
 
-  if (!credits.data) {
-    return (
-      <Center py="xl">
-        <Stack align="center">
-          <Loader aria-label="Loading" />
-          <Text>Loading your account information...</Text>
-        </Stack>
-      </Center>
-    );
-  }
+  if (!credits.data) return <LoadingAccount />;
   const snapshot = credits.data;
   const paused = snapshot.user_plan.plan_status === 'paused';
   // A paused account cannot submit files, whatever its balance: it is asked to activate first.
@@ -46,22 +37,7 @@ export default function BulkPage() {
     !paused &&
     (snapshot.subscription_status === 'active' || isUnlimited(snapshot) || creditsLeft(snapshot) > 0);
   if (!allowed && step === 0) {
-    return (
-      <Stack>
-        <Title order={1}>Bulk Upload CSV File</Title>
-        <Alert color="yellow" role="status">
-          {paused ? (
-            <Anchor component={Link} to="/accountInfo?scrollTo=activate">
-              Please activate your account first
-            </Anchor>
-          ) : (
-            <Anchor component={Link} to="/purchase">
-              Please buy a plan first
-            </Anchor>
-          )}
-        </Alert>
-      </Stack>
-    );
+    return <NotAllowedYet title="Bulk Upload CSV File" remedy={paused ? 'activate' : 'buy'} />;
   }
 
   const restart = () => {

@@ -1,4 +1,4 @@
-import { Alert, Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { messages } from '@scrub/contract';
 import {
@@ -9,13 +9,20 @@ import {
   PlanPausedError,
 } from '@scrub/sdk';
 import { useRef, useState } from 'react';
-import { queryClient } from '../../api/query-client';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { creditEvent } from '../../credits/credit-events';
+import { submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, mismatch, type PendingUpload } from './pending-upload';
 import { showSubmitError } from './submit-errors';
+import { UploadProgress } from './upload-progress';
+
+/** Forgets the unfinished upload, and says so: nothing was charged for it. */
+function discardPendingUpload(pending: PendingUpload): void {
+  clearPendingUpload();
+  notifications.show({
+    closeButtonProps: { 'aria-label': 'Close notification' },
+    message: `The unfinished upload of ${pending.fileName} was discarded. Nothing was charged.`,
+  });
+}
 
 /**
  * An upload interrupted by a reload: the customer picks the same file again (name, size and
@@ -46,7 +53,7 @@ export function ResumeUpload({
     setProgress(0);
     try {
       try {
-        await scrub.bulk.upload(pending.uploadUrl, file, {
+        await uploadBulkFile(pending.uploadUrl, file, {
           signal: abort.signal,
           onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
         });
@@ -54,12 +61,10 @@ export function ResumeUpload({
         // The whole file had arrived before the page went away: only the submit is missing.
         if (!(failure instanceof ConflictError)) throw failure;
       }
-      await scrub.bulk.submit(pending.jobId);
+      await submitBulkJob(pending.jobId);
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
       notifySuccess(messages.jobQueued);
-      creditEvent();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
       onDone();
     } catch (failure) {
       if (failure instanceof APIUserAbortError) return;
@@ -81,11 +86,7 @@ export function ResumeUpload({
   };
 
   const discard = () => {
-    clearPendingUpload();
-    notifications.show({
-      closeButtonProps: { 'aria-label': 'Close notification' },
-      message: `The unfinished upload of ${pending.fileName} was discarded. Nothing was charged.`,
-    });
+    discardPendingUpload(pending);
     onDiscard();
   };
 
@@ -103,13 +104,11 @@ export function ResumeUpload({
           </Text>
         )}
         {progress !== null ? (
-          <Stack gap={4}>
-            <Text size="sm">Uploading... {Math.floor(progress)}%</Text>
-            <Progress value={progress} aria-label="Upload progress" />
+          <UploadProgress progress={progress}>
             <Button variant="default" w="fit-content" onClick={() => cancel.current?.abort()}>
               Cancel upload
             </Button>
-          </Stack>
+          </UploadProgress>
         ) : (
           <Group>
             <FileButton

@@ -3,14 +3,14 @@ import { Alert, Anchor, Button, Group, Radio, Select, SimpleGrid, Stack, Text, T
 import { mappableFields } from '@scrub/contract';
 import type { CreditSnapshot } from '@scrub/sdk';
 import { useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { type Control, Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { PreviewTable } from '../../common/preview-table';
+import { type ColumnMapping, fieldLabels, type WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { countRecordsInWorker } from '../../csv/count-records-in-worker';
 import { headerLooksLikeData, previewCsv } from '../../csv/preview';
-import { PreviewTable } from './preview-table';
 import { QuoteBanner } from './quote-banner';
-import { type ColumnMapping, fieldLabels, type WizardFile } from './wizard-state';
 
 const DO_NOT_MAP = '';
 
@@ -21,6 +21,109 @@ const MappingSchema = z.object({
 
 const guessedPhone = ({ preview }: WizardFile) =>
   preview.phoneColumn === null ? '' : String(preview.phoneColumn);
+
+/** Whether the file's first row is its header, with what follows from the answer. */
+function HeaderRowChoice({
+  chosen,
+  onHeaderRowChange,
+  onBack,
+}: {
+  chosen: WizardFile;
+  onHeaderRowChange(next: WizardFile): void;
+  onBack(): void;
+}) {
+  // A "header" holding a phone number is a record: the seed's parser message, and the way out.
+  const headerIsData = chosen.headerRow && headerLooksLikeData(chosen.preview.headers);
+
+  const changeHeaderRow = async (value: string) => {
+    const headerRow = value === 'yes';
+    const preview = await previewCsv(chosen.file, headerRow);
+    onHeaderRowChange({ ...chosen, preview, headerRow });
+  };
+
+  return (
+    <>
+      <Radio.Group
+        label="Does Your CSV File Have A Header Row?"
+        value={chosen.headerRow ? 'yes' : 'no'}
+        onChange={changeHeaderRow}
+      >
+        <Group mt="xs">
+          <Radio value="yes" label="Yes" />
+          <Radio value="no" label="No" />
+        </Group>
+      </Radio.Group>
+      {headerIsData && (
+        <Alert color="yellow" role="status" data-testid="header-warning">
+          Could not detect header. Ensure first row contains your column headers. Its first row holds a phone
+          number: if that row is a record, answer No.
+        </Alert>
+      )}
+      {!chosen.headerRow && (
+        <Alert color="yellow" role="status">
+          Without a header row, the first row is checked like the others and the columns are named Column 1,
+          Column 2, and so on.{' '}
+          <Anchor component="button" type="button" onClick={onBack} inherit>
+            Click Here
+          </Anchor>{' '}
+          to start again with a file that has a header row.
+        </Alert>
+      )}
+    </>
+  );
+}
+
+type ColumnOption = { value: string; label: string; disabled?: boolean };
+
+/** The phone column (required) and a column for each optional field, or Do Not Map. */
+function ColumnSelects({
+  control,
+  optionsFor,
+}: {
+  control: Control<ColumnMapping>;
+  optionsFor(current: string | undefined, optional: boolean): ColumnOption[];
+}) {
+  return (
+    <>
+      <Controller
+        control={control}
+        name="phone_col"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Select Column"
+            description="The column that holds the phone numbers (required)"
+            placeholder="Phone column"
+            withAsterisk
+            data={optionsFor(field.value, false)}
+            value={field.value || null}
+            onChange={(value) => field.onChange(value ?? '')}
+            error={fieldState.error?.message}
+            maw={360}
+            data-testid="phone-column"
+          />
+        )}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+        {mappableFields.map((name) => (
+          <Controller
+            key={name}
+            control={control}
+            name={`mapping.${name}`}
+            render={({ field }) => (
+              <Select
+                label={`${fieldLabels[name]} (optional)`}
+                data={optionsFor(field.value, true)}
+                value={field.value ?? DO_NOT_MAP}
+                onChange={(value) => field.onChange(value ?? DO_NOT_MAP)}
+                allowDeselect={false}
+              />
+            )}
+          />
+        ))}
+      </SimpleGrid>
+    </>
+  );
+}
 
 export function StepMapping({
   chosen,
@@ -67,44 +170,10 @@ export function StepMapping({
   ];
   const short = records !== null && !isUnlimited(credits) && creditsLeft(credits) < records;
 
-  // A "header" holding a phone number is a record: the seed's parser message, and the way out.
-  const headerIsData = chosen.headerRow && headerLooksLikeData(chosen.preview.headers);
-
-  const changeHeaderRow = async (value: string) => {
-    const headerRow = value === 'yes';
-    const preview = await previewCsv(chosen.file, headerRow);
-    onHeaderRowChange({ ...chosen, preview, headerRow });
-  };
-
   return (
     <form onSubmit={form.handleSubmit(onDone)} noValidate>
       <Stack mt="md">
-        <Radio.Group
-          label="Does Your CSV File Have A Header Row?"
-          value={chosen.headerRow ? 'yes' : 'no'}
-          onChange={changeHeaderRow}
-        >
-          <Group mt="xs">
-            <Radio value="yes" label="Yes" />
-            <Radio value="no" label="No" />
-          </Group>
-        </Radio.Group>
-        {headerIsData && (
-          <Alert color="yellow" role="status" data-testid="header-warning">
-            Could not detect header. Ensure first row contains your column headers. Its first row holds a
-            phone number: if that row is a record, answer No.
-          </Alert>
-        )}
-        {!chosen.headerRow && (
-          <Alert color="yellow" role="status">
-            Without a header row, the first row is checked like the others and the columns are named Column 1,
-            Column 2, and so on.{' '}
-            <Anchor component="button" type="button" onClick={onBack} inherit>
-              Click Here
-            </Anchor>{' '}
-            to start again with a file that has a header row.
-          </Alert>
-        )}
+        <HeaderRowChoice chosen={chosen} onHeaderRowChange={onHeaderRowChange} onBack={onBack} />
         <Group>
           <Button variant="default" onClick={onBack}>
             Go Back
@@ -113,42 +182,7 @@ export function StepMapping({
         <Title order={2} size="h4">
           Map your columns
         </Title>
-        <Controller
-          control={form.control}
-          name="phone_col"
-          render={({ field, fieldState }) => (
-            <Select
-              label="Select Column"
-              description="The column that holds the phone numbers (required)"
-              placeholder="Phone column"
-              withAsterisk
-              data={optionsFor(field.value, false)}
-              value={field.value || null}
-              onChange={(value) => field.onChange(value ?? '')}
-              error={fieldState.error?.message}
-              maw={360}
-              data-testid="phone-column"
-            />
-          )}
-        />
-        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-          {mappableFields.map((name) => (
-            <Controller
-              key={name}
-              control={form.control}
-              name={`mapping.${name}`}
-              render={({ field }) => (
-                <Select
-                  label={`${fieldLabels[name]} (optional)`}
-                  data={optionsFor(field.value, true)}
-                  value={field.value ?? DO_NOT_MAP}
-                  onChange={(value) => field.onChange(value ?? DO_NOT_MAP)}
-                  allowDeselect={false}
-                />
-              )}
-            />
-          ))}
-        </SimpleGrid>
+        <ColumnSelects control={form.control} optionsFor={optionsFor} />
         <QuoteBanner records={records} credits={credits} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onBack}>

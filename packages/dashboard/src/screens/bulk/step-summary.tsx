@@ -1,19 +1,95 @@
-import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CreateBulkJobSchema, messages } from '@scrub/contract';
 import { APIConnectionError, APIUserAbortError, type CreditSnapshot } from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { queryClient } from '../../api/query-client';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { creditEvent } from '../../credits/credit-events';
+import type { ColumnMapping, WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
+import { createBulkJob, submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, savePendingUpload } from './pending-upload';
 import { insufficientDialog, showSubmitError } from './submit-errors';
-import type { ColumnMapping, WizardFile } from './wizard-state';
+import { UploadProgress } from './upload-progress';
 
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** The job as the contract takes it: columns by position, unmapped fields left out. */
+const jobPayload = (chosen: WizardFile, mapping: ColumnMapping) =>
+  CreateBulkJobSchema.parse({
+    file_name: chosen.file.name,
+    phone_col: Number(mapping.phone_col),
+    header_row: chosen.headerRow ? 1 : 0,
+    mapping: Object.fromEntries(
+      Object.entries(mapping.mapping)
+        .filter(([, column]) => column)
+        .map(([field, column]) => [field, Number(column)]),
+    ),
+  });
+
+/** The summary's facts as a definition list, each value with a test id named after its label. */
+function SummaryList({ rows }: { rows: [string, React.ReactNode][] }) {
+  return (
+    <SimpleGrid cols={2} spacing="xs" component="dl" style={{ margin: 0 }}>
+      {rows.map(([label, value]) => (
+        <div key={label} style={{ display: 'contents' }}>
+          <Text component="dt" c="dimmed">
+            {label}
+          </Text>
+          <Text
+            component="dd"
+            m={0}
+            fw={600}
+            data-testid={`summary-${label.toLowerCase().replace(/ /g, '-')}`}
+          >
+            {value}
+          </Text>
+        </div>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** Creates the job, uploads the file with its progress, and submits it; cancelled by `cancel`. */
+function useSendJob(chosen: WizardFile, mapping: ColumnMapping, records: number, onDone: () => void) {
+  const [working, setWorking] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const cancel = useRef<AbortController | null>(null);
+
+  const process = async () => {
+    const payload = jobPayload(chosen, mapping);
+    const abort = new AbortController();
+    cancel.current = abort;
+    setWorking(true);
+    try {
+      const job = await createBulkJob(payload);
+      // Kept until the submit, so that a reload meanwhile can offer to finish this job.
+      if (job.upload_url) savePendingUpload(job.job_id, job.upload_url, chosen.file);
+      setProgress(0);
+      // XMLHttpRequest in a browser: progress as the File is read from disk and sent, never held whole.
+      await uploadBulkFile(job, chosen.file, {
+        signal: abort.signal,
+        onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
+      });
+      await submitBulkJob(job.job_id);
+      clearPendingUpload();
+      // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
+      notifySuccess(messages.jobQueued);
+      onDone();
+    } catch (error) {
+      // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed. A
+      // broken connection (the page going away mid-upload, the network dropping) keeps it offered.
+      if (!(error instanceof APIConnectionError)) clearPendingUpload();
+      if (error instanceof APIUserAbortError) return;
+      showSubmitError(error, records);
+    } finally {
+      setWorking(false);
+      setProgress(null);
+      cancel.current = null;
+    }
+  };
+
+  return { working, progress, process, cancel: () => cancel.current?.abort() };
+}
 
 /** Step 3: what is about to be sent, then create the job, upload the file, submit. */
 export function StepSummary({
@@ -31,57 +107,14 @@ export function StepSummary({
   onBack(): void;
   onDone(): void;
 }) {
-  const [working, setWorking] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
-  const cancel = useRef<AbortController | null>(null);
   const unlimited = isUnlimited(credits);
   const enough = unlimited || creditsLeft(credits) >= records;
   const phoneHeader = chosen.preview.headers[Number(mapping.phone_col)] ?? '';
-
-  const process = async () => {
+  const { working, progress, process, cancel } = useSendJob(chosen, mapping, records, onDone);
+  const start = () => {
     // The same check again at submit time (seed 2); the server makes it once more when it charges.
     if (!enough) return insufficientDialog(records, creditsLeft(credits));
-    const payload = CreateBulkJobSchema.parse({
-      file_name: chosen.file.name,
-      phone_col: Number(mapping.phone_col),
-      header_row: chosen.headerRow ? 1 : 0,
-      mapping: Object.fromEntries(
-        Object.entries(mapping.mapping)
-          .filter(([, column]) => column)
-          .map(([field, column]) => [field, Number(column)]),
-      ),
-    });
-    const abort = new AbortController();
-    cancel.current = abort;
-    setWorking(true);
-    try {
-      const job = await scrub.bulk.create(payload);
-      // Kept until the submit, so that a reload meanwhile can offer to finish this job.
-      if (job.upload_url) savePendingUpload(job.job_id, job.upload_url, chosen.file);
-      setProgress(0);
-      // XMLHttpRequest in a browser: progress as the File is read from disk and sent, never held whole.
-      await scrub.bulk.upload(job, chosen.file, {
-        signal: abort.signal,
-        onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
-      });
-      await scrub.bulk.submit(job.job_id);
-      clearPendingUpload();
-      // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
-      notifySuccess(messages.jobQueued);
-      creditEvent();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.allFiles });
-      onDone();
-    } catch (error) {
-      // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed. A
-      // broken connection (the page going away mid-upload, the network dropping) keeps it offered.
-      if (!(error instanceof APIConnectionError)) clearPendingUpload();
-      if (error instanceof APIUserAbortError) return;
-      showSubmitError(error, records);
-    } finally {
-      setWorking(false);
-      setProgress(null);
-      cancel.current = null;
-    }
+    void process();
   };
 
   const rows: [string, React.ReactNode][] = [
@@ -109,23 +142,7 @@ export function StepSummary({
         <Title order={2} size="h4" mb="sm">
           Summary
         </Title>
-        <SimpleGrid cols={2} spacing="xs" component="dl" style={{ margin: 0 }}>
-          {rows.map(([label, value]) => (
-            <div key={label} style={{ display: 'contents' }}>
-              <Text component="dt" c="dimmed">
-                {label}
-              </Text>
-              <Text
-                component="dd"
-                m={0}
-                fw={600}
-                data-testid={`summary-${label.toLowerCase().replace(/ /g, '-')}`}
-              >
-                {value}
-              </Text>
-            </div>
-          ))}
-        </SimpleGrid>
+        <SummaryList rows={rows} />
       </Paper>
       {!enough && (
         <Text c="var(--scrub-bad-text)">
@@ -135,15 +152,10 @@ export function StepSummary({
           </Anchor>
         </Text>
       )}
-      {progress !== null && (
-        <Stack gap={4}>
-          <Text size="sm">Uploading... {Math.floor(progress)}%</Text>
-          <Progress value={progress} aria-label="Upload progress" data-testid="upload-progress" />
-        </Stack>
-      )}
+      {progress !== null && <UploadProgress progress={progress} testId="upload-progress" />}
       <Group justify="flex-end">
         {working ? (
-          <Button variant="default" color="red" onClick={() => cancel.current?.abort()}>
+          <Button variant="default" color="red" onClick={cancel}>
             Cancel upload
           </Button>
         ) : (
@@ -151,7 +163,7 @@ export function StepSummary({
             Go Back
           </Button>
         )}
-        <Button onClick={process} disabled={working || !enough} data-testid="process-records">
+        <Button onClick={start} disabled={working || !enough} data-testid="process-records">
           {working ? 'Processing...' : 'Process Records'}
         </Button>
       </Group>

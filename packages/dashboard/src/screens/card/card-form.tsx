@@ -13,10 +13,10 @@ import {
 import { PaymentSetupRequestSchema } from '@scrub/contract';
 import { CardElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
+import { saveCard } from '../../data/cards';
 import {
   CardRefusedError,
   CONFIRMED_WITH_BANK,
@@ -42,6 +42,54 @@ export interface CardTarget {
   amount: number | undefined;
   /** A card link's grant (`/card?grant=`): the card is saved on the link's account, no session needed. */
   grant?: string | undefined;
+}
+
+/** The billing address: name, street, city, state, postal code and country. */
+function BillingFields({ form }: { form: UseFormReturn<BillingInput, unknown, Billing> }) {
+  const errors = form.formState.errors;
+  return (
+    <>
+      <TextInput
+        label="Name on card"
+        required
+        {...form.register('customer_name')}
+        error={errors.customer_name?.message}
+        autoComplete="cc-name"
+      />
+      <TextInput
+        label="Address line 1"
+        required
+        {...form.register('line1')}
+        error={errors.line1?.message}
+        autoComplete="address-line1"
+      />
+      <TextInput label="Address line 2" {...form.register('line2')} autoComplete="address-line2" />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="City"
+          required
+          {...form.register('city')}
+          error={errors.city?.message}
+          autoComplete="address-level2"
+        />
+        <TextInput
+          label="State"
+          required
+          {...form.register('state')}
+          error={errors.state?.message}
+          autoComplete="address-level1"
+        />
+        <TextInput label="Postal code" {...form.register('postal_code')} autoComplete="postal-code" />
+        <TextInput
+          label="Country (2-letter code)"
+          maxLength={2}
+          {...form.register('country', { setValueAs: (value: string) => value.toUpperCase() })}
+          error={errors.country ? 'Country is a 2-letter code, such as US' : undefined}
+          autoComplete="country"
+        />
+      </SimpleGrid>
+    </>
+  );
 }
 
 /**
@@ -99,7 +147,7 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
           ...(target.amount ? { amount: target.amount } : {}),
           ...(setupIntentId ? { setup_intent_id: setupIntentId } : {}),
         };
-        return target.grant ? scrub.payments.setupWithLink(target.grant, input) : scrub.payments.setup(input);
+        return saveCard(input, target.grant);
       });
       onSaved(message === CONFIRMED_WITH_BANK ? 'Card Added Successfully' : message);
     } catch (error) {
@@ -112,45 +160,7 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
   return (
     <form onSubmit={form.handleSubmit(save)} noValidate aria-label="Card details">
       <Stack>
-        <TextInput
-          label="Name on card"
-          required
-          {...form.register('customer_name')}
-          error={errors.customer_name?.message}
-          autoComplete="cc-name"
-        />
-        <TextInput
-          label="Address line 1"
-          required
-          {...form.register('line1')}
-          error={errors.line1?.message}
-          autoComplete="address-line1"
-        />
-        <TextInput label="Address line 2" {...form.register('line2')} autoComplete="address-line2" />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label="City"
-            required
-            {...form.register('city')}
-            error={errors.city?.message}
-            autoComplete="address-level2"
-          />
-          <TextInput
-            label="State"
-            required
-            {...form.register('state')}
-            error={errors.state?.message}
-            autoComplete="address-level1"
-          />
-          <TextInput label="Postal code" {...form.register('postal_code')} autoComplete="postal-code" />
-          <TextInput
-            label="Country (2-letter code)"
-            maxLength={2}
-            {...form.register('country', { setValueAs: (value: string) => value.toUpperCase() })}
-            error={errors.country ? 'Country is a 2-letter code, such as US' : undefined}
-            autoComplete="country"
-          />
-        </SimpleGrid>
+        <BillingFields form={form} />
         <Input.Wrapper label="Card" required error={cardError}>
           <Box
             mt={4}

@@ -1,11 +1,9 @@
 import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { Elements } from '@stripe/react-stripe-js';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
-import { loadPaymentsJs } from '../../payments/load-stripe';
+import { usePaymentLink, usePaymentsJs } from '../../data/cards';
 import { CardForm } from './card-form';
 
 /**
@@ -16,16 +14,8 @@ export default function CardLinkPage() {
   const [params] = useSearchParams();
   const grant = params.get('grant') ?? '';
   const [saved, setSaved] = useState<string | null>(null);
-  const link = useQuery({
-    queryKey: ['payment-link', grant],
-    queryFn: () => scrub.payments.getLink(grant),
-    retry: false,
-  });
-  const stripe = useQuery({
-    queryKey: ['stripe-js'],
-    queryFn: loadPaymentsJs,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const link = usePaymentLink(grant);
+  const stripe = usePaymentsJs();
   const failed = link.error ?? stripe.error;
   return (
     <Stack maw={560}>

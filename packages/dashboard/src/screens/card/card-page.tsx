@@ -1,15 +1,14 @@
 import { Alert, Anchor, Center, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Elements } from '@stripe/react-stripe-js';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
+import { useCards, usePaymentsJs } from '../../data/cards';
+import { usePlans } from '../../data/plans';
 import { dollars } from '../../payments/format';
-import { loadPaymentsJs } from '../../payments/load-stripe';
 import { purchaseComplete, refreshAfterPayment } from '../../payments/purchase-complete';
 import { showErrorDialog } from '../../shell/error-dialog';
-import { usePlans } from '../plans/plan-grid';
 import { CardForm } from './card-form';
-import { SavedCards, usePaymentMethods } from './saved-cards';
+import { SavedCards } from './saved-cards';
 
 /** The seed's $1 verification, from the catalogue's intro plan: shown until the account has a card. */
 function IntroOffer() {
@@ -31,12 +30,8 @@ export default function CardPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const plans = usePlans();
-  const cards = usePaymentMethods();
-  const stripe = useQuery({
-    queryKey: ['stripe-js'],
-    queryFn: loadPaymentsJs,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const cards = useCards();
+  const stripe = usePaymentsJs();
   const referenceCode = params.get('reference_code') ?? undefined;
   const amount = Number(params.get('selectedAmount')) || undefined;
   const plan = plans.data?.find((p) => p.plan_reference === referenceCode);

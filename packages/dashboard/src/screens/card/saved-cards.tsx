@@ -1,23 +1,14 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { useCards, useSetDefaultCard } from '../../data/cards';
 import { cardName } from '../../payments/format';
-import { refreshAfterPayment } from '../../payments/purchase-complete';
 import { showErrorDialog } from '../../shell/error-dialog';
-
-export function usePaymentMethods() {
-  return useQuery({ queryKey: queryKeys.paymentMethods, queryFn: () => scrub.payments.listMethods() });
-}
 
 /** The saved cards; the default one is charged for purchases and the monthly plan. */
 export function SavedCards() {
-  const cards = usePaymentMethods();
-  const makeDefault = useMutation({
-    mutationFn: (id: string) => scrub.payments.setDefaultMethod(id),
+  const cards = useCards();
+  const makeDefault = useSetDefaultCard({
     onSuccess: () => {
-      refreshAfterPayment();
       showErrorDialog('Success', 'Card Updated Successfully');
     },
     onError: (error) => showErrorDialog('Error', errorMessage(error)),

@@ -1,12 +1,10 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
-import { showErrorDialog } from '../../shell/error-dialog';
+import type { ResultFilter } from '../../common/download-file';
+import { showFailure } from '../../common/show-failure';
+import { useEmailFile } from '../../data/files';
 import { notifySuccess } from '../../shell/notify';
-import type { ResultFilter } from './download-file';
 
 /** "a@x.com, b@y.com" as the list the service takes; empty means the account's own address. */
 const addressesOf = (text: string) =>
@@ -22,20 +20,13 @@ const addressesOf = (text: string) =>
 export function EmailFileButton({ file, filter }: { file: FileView; filter: ResultFilter }) {
   const [open, setOpen] = useState(false);
   const [to, setTo] = useState('');
-  const send = useMutation({
-    mutationFn: () => {
-      const addresses = addressesOf(to);
-      return scrub.files.email(file.file_reference, {
-        ...filter,
-        ...(addresses.length ? { to: addresses } : {}),
-      });
-    },
+  const send = useEmailFile(file.file_reference, {
     onSuccess: (result) => {
       setOpen(false);
       setTo('');
       notifySuccess(result.message);
     },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+    onError: showFailure,
   });
   return (
     <>
@@ -51,7 +42,8 @@ export function EmailFileButton({ file, filter }: { file: FileView; filter: Resu
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            send.mutate();
+            const addresses = addressesOf(to);
+            send.mutate({ ...filter, ...(addresses.length ? { to: addresses } : {}) });
           }}
         >
           <Stack gap="sm">

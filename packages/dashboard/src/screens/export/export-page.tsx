@@ -1,20 +1,16 @@
-import { Alert, Center, Group, Loader, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import type { FileView, LineType } from '@scrub/sdk';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Alert, Center, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { LineType } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import type { ResultFilter } from '../../common/download-file';
+import { SearchBox, usePagedSearch } from '../../common/paged-search';
+import { useFiles } from '../../data/files';
 import { Pager } from '../../shell/pager';
-import type { ResultFilter } from './download-file';
-import { FileCards } from './file-cards';
-import { FileTable } from './file-table';
+import { FileCards, FileTable } from './file-list';
 
 /** Seed 2: ten files a page. */
 const PAGE_SIZE = 10;
-/** While a job on the page is still running, its row is refreshed this often. */
-const RUNNING_REFRESH_MS = 3000;
 
 const lineTypes = [
   { value: 'all', label: 'All' },
@@ -30,25 +26,14 @@ const dncValues = [
   { value: '1', label: 'DNC' },
 ];
 
-const running = (files: FileView[] | undefined) =>
-  files?.some((file) => file.status === 'processing' || file.status === 'pending') ?? false;
-
 export default function ExportPage() {
   const [lineType, setLineType] = useState('all');
   const [dnc, setDnc] = useState('all');
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  const { search, debounced: debouncedSearch, page, setPage, onSearch } = usePagedSearch();
   const wide = useMediaQuery('(min-width: 600px)', true);
 
   const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
-  const files = useQuery({
-    queryKey: queryKeys.files(params),
-    queryFn: async () => (await scrub.files.list(params)).toJSON(),
-    placeholderData: keepPreviousData,
-    // A job queued before a reload is found here again, and followed until it ends.
-    refetchInterval: (query) => (running(query.state.data?.files) ? RUNNING_REFRESH_MS : false),
-  });
+  const files = useFiles(params);
 
   const filter: ResultFilter = {
     lineType: lineType === 'all' ? undefined : (lineType as LineType),
@@ -81,16 +66,7 @@ export default function ExportPage() {
           allowDeselect={false}
           w={140}
         />
-        <TextInput
-          label="Search by file name"
-          type="search"
-          value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setPage(1);
-          }}
-          w={260}
-        />
+        <SearchBox label="Search by file name" value={search} onSearch={onSearch} />
       </Group>
       <Text size="sm" c="dimmed">
         The line type and DNC filters apply to the exported CSV (Get CSV). Set both to All to see all results.

@@ -1,7 +1,7 @@
 import { Button, Group } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import { Link } from 'react-router';
-import { originalLink, partLink, type ResultFilter, resultLink } from './download-file';
+import { originalLink, partLink, type ResultFilter, resultLink } from '../../common/download-file';
 import { EmailFileButton } from './email-file-button';
 
 /**

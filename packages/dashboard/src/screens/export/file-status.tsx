@@ -1,5 +1,6 @@
 import { Badge, Loader, Text, type TextProps } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
+import type { ResultFilter } from '../../common/download-file';
 
 /** A badge keeps its whole word: a narrow table column must not cut it to "COMPL…". */
 const WHOLE = { miw: 'max-content' } as const;
@@ -66,3 +67,10 @@ export function FileCredits({ file }: { file: FileView }) {
 
 export const uploadedAt = (file: FileView) => file.created_at.slice(0, 10);
 export const methodLabel = (file: FileView) => (file.file_method === 'upload' ? 'Direct DB' : 'Bulk upload');
+
+/** What the file list shows, as a table or as cards: a page of files, the first one's number, the export filter. */
+export interface FileListProps {
+  files: FileView[];
+  first: number;
+  filter: ResultFilter;
+}

@@ -1,27 +1,25 @@
 import { Alert, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import type { FileView } from '@scrub/sdk';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { originalLink, partLink, resultLink } from '../export/download-file';
+import { originalLink, partLink, resultLink } from '../../common/download-file';
+import { useFile } from '../../data/files';
 import { CountList } from './count-list';
+
+function BackToExport() {
+  return (
+    <Button component={Link} to="/export" variant="default" w="fit-content">
+      Go back
+    </Button>
+  );
+}
 
 /** Public: the unguessable file reference in the address is the only credential. */
 export default function FileDetailPage() {
   const [params] = useSearchParams();
   const reference = params.get('file_reference') ?? '';
-  const file = useQuery({
-    queryKey: queryKeys.file(reference),
-    queryFn: () => scrub.files.get(reference),
-    enabled: reference !== '',
-  });
+  const file = useFile(reference);
 
-  const back = (
-    <Button component={Link} to="/export" variant="default" w="fit-content">
-      Go back
-    </Button>
-  );
   if (!reference) return <Alert color="red">No file reference in the address.</Alert>;
   if (file.isPending) {
     return (
@@ -33,13 +31,17 @@ export default function FileDetailPage() {
   if (file.isError) {
     return (
       <Stack>
-        {back}
+        <BackToExport />
         <Alert color="red">{errorMessage(file.error, 'No file found')}</Alert>
       </Stack>
     );
   }
 
-  const view = file.data;
+  return <FileDetails view={file.data} />;
+}
+
+/** The file's facts, its counts and its downloads. */
+function FileDetails({ view }: { view: FileView }) {
   const failed = view.status === 'failed';
   // A failed job with a part (cut off after scrubbing some records; only a failed job has one)
   // reads as a completed job of those records: their output and their charge. Any other failed
@@ -58,7 +60,7 @@ export default function FileDetailPage() {
 
   return (
     <Stack maw={900}>
-      {back}
+      <BackToExport />
       <Title order={1}>File details</Title>
       {view.file_message && (
         <Text c="var(--scrub-bad-text)" role="status">

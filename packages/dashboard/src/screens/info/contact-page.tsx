@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Textarea, TextInput } from '@mantine/core';
 import { ContactMessageSchema } from '@scrub/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
+import { useSendContact } from '../../data/service';
 import { StaticPage } from './static-page';
 
 /**
@@ -25,14 +24,11 @@ export default function ContactPage() {
     resolver: zodResolver(ContactSchema),
     defaultValues: { name: '', email: '', subject: '', message: '', captcha: '' },
   });
-  const send = useMutation({
-    mutationFn: ({ captcha: _, ...message }: ContactForm) => scrub.contact(message),
-    onSuccess: () => form.reset(),
-  });
+  const send = useSendContact({ onSuccess: () => form.reset() });
   const { errors } = form.formState;
   return (
     <StaticPage title="Contact us">
-      <form onSubmit={form.handleSubmit((values) => send.mutate(values))} noValidate>
+      <form onSubmit={form.handleSubmit(({ captcha: _, ...message }) => send.mutate(message))} noValidate>
         <TextInput label="Name" withAsterisk error={errors.name?.message} {...form.register('name')} />
         <TextInput
           mt="sm"

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { faqAnswers } from './faq-answers';
-import { SearchableAnswers } from './searchable-answers';
+import { faqAnswers } from '../../common/faq-answers';
+import { SearchableAnswers } from '../../common/searchable-answers';
 import { StaticPage } from './static-page';
 
 export default function FaqsPage() {

@@ -1,4 +1,4 @@
-import { SearchableAnswers } from './searchable-answers';
+import { SearchableAnswers } from '../../common/searchable-answers';
 import { StaticPage } from './static-page';
 
 /** Seed 1's three common problems and their solutions. */

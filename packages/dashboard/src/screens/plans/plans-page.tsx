@@ -1,12 +1,13 @@
-import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import type { Plan } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { useSession } from '../../auth/use-session';
-import { useCredits } from '../../credits/use-credits';
-import { faqAnswers } from '../info/faq-answers';
-import { SearchableAnswers } from '../info/searchable-answers';
-import { useBuyFlow } from '../purchase/use-buy-flow';
-import { HowItWorks } from './how-it-works';
-import { PlanGrid } from './plan-grid';
+import { faqAnswers } from '../../common/faq-answers';
+import { HowItWorks } from '../../common/how-it-works';
+import { PlanGrid, SelectPlanButton } from '../../common/plan-grid';
+import { SearchableAnswers } from '../../common/searchable-answers';
+import { useCredits } from '../../data/account';
+import { useBuyFlow } from '../../payments/use-buy-flow';
 
 /** Plans: each card's Select Plan runs the buy flow (a visitor goes to Sign-up); the current plan's reads Current Plan. */
 export default function PlansPage() {
@@ -14,15 +15,8 @@ export default function PlansPage() {
   const credits = useCredits();
   const { start, busy } = useBuyFlow();
   const current = credits.data?.user_plan.plan_reference;
-  const action = (plan: Parameters<typeof start>[0], isCurrent: boolean) => (
-    <Button
-      fullWidth
-      disabled={isCurrent}
-      loading={busy === plan.plan_reference}
-      onClick={() => void start(plan)}
-    >
-      {isCurrent ? 'Current Plan' : 'Select Plan'}
-    </Button>
+  const action = (plan: Plan, isCurrent: boolean) => (
+    <SelectPlanButton plan={plan} current={isCurrent} busy={busy} onSelect={(chosen) => void start(chosen)} />
   );
   return (
     <Stack maw={1100} gap="xl">

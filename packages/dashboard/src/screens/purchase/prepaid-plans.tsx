@@ -1,9 +1,9 @@
-import { Alert, Badge, Button, Center, Group, Loader, Radio, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Button, Group, Radio, SimpleGrid, Text } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
 import { useState } from 'react';
-import { errorMessage } from '../../api/error-message';
+import { PlansPending } from '../../common/plan-grid';
+import { usePlans } from '../../data/plans';
 import { dollars } from '../../payments/format';
-import { usePlans } from '../plans/plan-grid';
 
 function summary(plan: Plan): string {
   if (plan.variable) {
@@ -16,14 +16,7 @@ function summary(plan: Plan): string {
 export function PrepaidPlans({ onBuy, busy }: { onBuy: (plan: Plan) => void; busy: boolean }) {
   const plans = usePlans();
   const [picked, setPicked] = useState<string | null>(null);
-  if (plans.isPending) {
-    return (
-      <Center py="md">
-        <Loader aria-label="Loading plans" />
-      </Center>
-    );
-  }
-  if (plans.isError) return <Alert color="red">{errorMessage(plans.error)}</Alert>;
+  if (!plans.data) return <PlansPending plans={plans} />;
   const prepaid = plans.data.filter((plan) => plan.plan_type === 'prepaid');
   const chosen = prepaid.find((plan) => plan.plan_reference === picked);
   return (

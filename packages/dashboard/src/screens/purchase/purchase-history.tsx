@@ -1,9 +1,7 @@
 import { Alert, Button, Group, Paper, Select, Table, Text, Title } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { usePurchaseHistory } from '../../data/purchases';
 import { dollars } from '../../payments/format';
 
 /** Seed 2: the history shows 5 rows, Show More adds 5, and a new month starts again at 5. */
@@ -15,12 +13,7 @@ export function PurchaseHistory() {
   const [year, setYear] = useState(thisYear);
   const [month, setMonth] = useState<number | null>(null);
   const [perPage, setPerPage] = useState(PAGE);
-  const params = { year, month, perPage };
-  const history = useQuery({
-    queryKey: queryKeys.purchases(params),
-    queryFn: () => scrub.purchases.list({ year, ...(month ? { month } : {}), per_page: perPage }),
-    placeholderData: keepPreviousData,
-  });
+  const history = usePurchaseHistory({ year, month, perPage });
   const rows = history.data ?? [];
 
   return (

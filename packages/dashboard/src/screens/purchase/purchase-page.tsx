@@ -1,13 +1,14 @@
-import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { PlanGrid, SelectPlanButton } from '../../common/plan-grid';
 import { formatCredits } from '../../credits/format-credits';
-import { useCredits } from '../../credits/use-credits';
-import { PlanGrid, usePlans } from '../plans/plan-grid';
+import { useCredits } from '../../data/account';
+import { usePlans } from '../../data/plans';
+import { useBuyFlow } from '../../payments/use-buy-flow';
 import { PrepaidPlans } from './prepaid-plans';
 import { PurchaseHistory } from './purchase-history';
 import { SubscriptionCard } from './subscription-card';
-import { useBuyFlow } from './use-buy-flow';
 
 /** Purchase Credits: bulk credits, the monthly plans, the subscription and the purchase history. */
 export default function PurchasePage() {
@@ -60,14 +61,12 @@ export default function PurchasePage() {
           types={['postpaid']}
           currentReference={current}
           action={(plan, isCurrent) => (
-            <Button
-              fullWidth
-              disabled={isCurrent}
-              loading={busy === plan.plan_reference}
-              onClick={() => void start(plan)}
-            >
-              {isCurrent ? 'Current Plan' : 'Select Plan'}
-            </Button>
+            <SelectPlanButton
+              plan={plan}
+              current={isCurrent}
+              busy={busy}
+              onSelect={(chosen) => void start(chosen)}
+            />
           )}
         />
       </Stack>

@@ -1,9 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
-import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { cancelSubscription, useSubscription } from '../../data/subscriptions';
 import { openPlanStatusModal } from '../../payments/account-status';
 import { confirmAction } from '../../payments/confirm-action';
 import { refreshAfterPayment } from '../../payments/purchase-complete';
@@ -12,10 +10,6 @@ const day = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
 const statusColor = { active: 'teal.9', paused: 'gray.8', past_due: 'red.9', canceled: 'dark.6' } as const;
-
-export function useSubscription() {
-  return useQuery({ queryKey: queryKeys.subscription, queryFn: () => scrub.subscription.get() });
-}
 
 /** The monthly plan: status, next renewal, pause/resume (Account Confirmation) and cancel at period end. */
 export function SubscriptionCard({ plans }: { plans: Plan[] }) {
@@ -31,7 +25,7 @@ export function SubscriptionCard({ plans }: { plans: Plan[] }) {
       message: `Cancel ${name}? It stays active until ${day(sub.current_period_end)} and does not renew.`,
       confirmLabel: 'Cancel at period end',
       action: async () => {
-        await scrub.subscription.cancel();
+        await cancelSubscription();
         refreshAfterPayment();
       },
     });

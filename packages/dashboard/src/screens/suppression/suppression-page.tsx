@@ -1,29 +1,21 @@
-import {
-  Alert,
-  Button,
-  Center,
-  FileButton,
-  Group,
-  Loader,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import type { DncChange, DncImportMode } from '@scrub/sdk';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import type { DncChange, DncSummary } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
+import { SearchBox, usePagedSearch } from '../../common/paged-search';
+import { saveBlob } from '../../common/save-blob';
+import {
+  useAddSuppressed,
+  useExportSuppressed,
+  useImportSuppressed,
+  useRemoveSuppressed,
+  useSuppressedNumbers,
+  useSuppressionSummary,
+} from '../../data/suppression';
 import { notifySuccess } from '../../shell/notify';
 import { Pager } from '../../shell/pager';
+import { ImportPanel } from './import-panel';
+import { NumbersTable } from './numbers-table';
 
 const PAGE_SIZE = 20;
 
@@ -48,6 +40,13 @@ function changeSentence(change: DncChange, verb: 'added' | 'removed' | 'imported
   return `${done}${unread}. Your list holds ${plural(change.summary.count, 'number')}.`;
 }
 
+/** How many numbers the list holds, and how many more the operator imported for the account. */
+function countSentence({ count, operator_count }: DncSummary): string {
+  const imported =
+    operator_count > 0 ? `, plus ${plural(operator_count, 'number')} imported for you by the operator` : '';
+  return `${plural(count, 'number')} on your list${imported}.`;
+}
+
 function Rejected({ change }: { change: DncChange | null }) {
   if (!change || change.rejected.length === 0) return null;
   return (
@@ -66,59 +65,27 @@ function Rejected({ change }: { change: DncChange | null }) {
 
 /** The account's own suppression list: add, remove, import, search, page and export its numbers. */
 export default function SuppressionPage() {
-  const queryClient = useQueryClient();
   const [typed, setTyped] = useState('');
-  const [mode, setMode] = useState<DncImportMode>('merge');
-  const [phoneCol, setPhoneCol] = useState('0');
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
+  const { search, debounced: debouncedSearch, page, setPage, onSearch } = usePagedSearch();
   const [lastChange, setLastChange] = useState<DncChange | null>(null);
 
   const params = { page, limit: PAGE_SIZE, search: debouncedSearch || undefined };
-  const summary = useQuery({ queryKey: queryKeys.dncSummary, queryFn: () => scrub.dnc.get() });
-  const numbers = useQuery({
-    queryKey: queryKeys.dncNumbers(params),
-    queryFn: async () => (await scrub.dnc.list(params)).toJSON(),
-    placeholderData: keepPreviousData,
-  });
+  const summary = useSuppressionSummary();
+  const numbers = useSuppressedNumbers(params);
 
-  const changed = (change: DncChange, verb: 'added' | 'removed' | 'imported') => {
+  const changed = (verb: 'added' | 'removed' | 'imported') => (change: DncChange) => {
     setLastChange(change);
     notifySuccess(changeSentence(change, verb));
-    queryClient.invalidateQueries({ queryKey: queryKeys.allDnc });
   };
-  const add = useMutation({
-    mutationFn: () => scrub.dnc.add(numbersIn(typed)),
+  const add = useAddSuppressed({
     onSuccess: (change) => {
       setTyped('');
-      changed(change, 'added');
+      changed('added')(change);
     },
   });
-  const remove = useMutation({
-    mutationFn: (list: string[]) => scrub.dnc.remove(list),
-    onSuccess: (change) => changed(change, 'removed'),
-  });
-  const upload = useMutation({
-    mutationFn: (file: File) => {
-      const column = phoneCol.trim() || '0';
-      return scrub.dnc.import(file, { mode, phone_col: /^\d+$/.test(column) ? Number(column) : column });
-    },
-    onSuccess: (change) => changed(change, 'imported'),
-  });
-  const exporting = useMutation({
-    mutationFn: async () => {
-      const blob = await new Response(await scrub.dnc.export()).blob();
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = 'suppression-list.csv';
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    },
-  });
+  const remove = useRemoveSuppressed({ onSuccess: changed('removed') });
+  const upload = useImportSuppressed({ onSuccess: changed('imported') });
+  const exporting = useExportSuppressed({ onSuccess: (blob) => saveBlob(blob, 'suppression-list.csv') });
   const failed = add.error ?? remove.error ?? upload.error ?? exporting.error;
   const list = numbers.data;
 
@@ -131,15 +98,7 @@ export default function SuppressionPage() {
           the next check on.
         </Text>
       </div>
-      <Text data-testid="dnc-count">
-        {summary.data
-          ? `${plural(summary.data.count, 'number')} on your list${
-              summary.data.operator_count > 0
-                ? `, plus ${plural(summary.data.operator_count, 'number')} imported for you by the operator`
-                : ''
-            }.`
-          : 'Loading…'}
-      </Text>
+      <Text data-testid="dnc-count">{summary.data ? countSentence(summary.data) : 'Loading…'}</Text>
       {failed && <Alert color="red">{errorMessage(failed)}</Alert>}
       <Rejected change={lastChange} />
       <Paper withBorder p="md">
@@ -155,7 +114,7 @@ export default function SuppressionPage() {
           />
           <Group>
             <Button
-              onClick={() => add.mutate()}
+              onClick={() => add.mutate(numbersIn(typed))}
               loading={add.isPending}
               disabled={numbersIn(typed).length === 0}
             >
@@ -164,53 +123,13 @@ export default function SuppressionPage() {
           </Group>
         </Stack>
       </Paper>
-      <Paper withBorder p="md">
-        <Stack>
-          <Text fw={600}>Upload a CSV</Text>
-          <Text size="sm" c="dimmed">
-            Up to 1 MB. Name the phone column by its header (the file then has a header row) or by its
-            position (0 is the first column). Merge adds the numbers to your list; Replace makes them your
-            whole list.
-          </Text>
-          <Group align="flex-end">
-            <TextInput
-              label="Phone column"
-              value={phoneCol}
-              onChange={(event) => setPhoneCol(event.currentTarget.value)}
-              w={160}
-            />
-            <SegmentedControl
-              aria-label="Import mode"
-              value={mode}
-              onChange={(value) => setMode(value as DncImportMode)}
-              data={[
-                { value: 'merge', label: 'Merge' },
-                { value: 'replace', label: 'Replace' },
-              ]}
-            />
-            <FileButton onChange={(file) => file && upload.mutate(file)} accept=".csv,text/csv,text/plain">
-              {(props) => (
-                <Button {...props} variant="light" loading={upload.isPending}>
-                  Choose CSV
-                </Button>
-              )}
-            </FileButton>
-            <Button variant="default" onClick={() => exporting.mutate()} loading={exporting.isPending}>
-              Export CSV
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
-      <TextInput
-        label="Search by digits"
-        type="search"
-        value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          setPage(1);
-        }}
-        w={260}
+      <ImportPanel
+        onImport={(file, mode, phoneCol) => upload.mutate({ file, mode, phoneCol })}
+        importing={upload.isPending}
+        onExport={() => exporting.mutate()}
+        exporting={exporting.isPending}
       />
+      <SearchBox label="Search by digits" value={search} onSearch={onSearch} />
       {numbers.isPending && (
         <Center py="xl">
           <Loader aria-label="Loading numbers" />
@@ -222,35 +141,7 @@ export default function SuppressionPage() {
         </Alert>
       )}
       {list && list.numbers.length > 0 && (
-        <Table striped withTableBorder data-testid="dnc-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Number</Table.Th>
-              <Table.Th>Added</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.numbers.map((entry) => (
-              <Table.Tr key={entry.phone_number}>
-                <Table.Td>{entry.phone_number}</Table.Td>
-                <Table.Td>{new Date(entry.added_at).toLocaleString()}</Table.Td>
-                <Table.Td>
-                  <Button
-                    size="xs"
-                    variant="default"
-                    aria-label={`Remove ${entry.phone_number}`}
-                    onClick={() => remove.mutate([entry.phone_number])}
-                  >
-                    Remove
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <NumbersTable numbers={list.numbers} onRemove={(number) => remove.mutate([number])} />
       )}
       {list && list.total_pages > 1 && <Pager page={page} totalPages={list.total_pages} onPage={setPage} />}
     </Stack>

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Select, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { PreviewTable } from '../bulk/preview-table';
-import type { WizardFile } from '../bulk/wizard-state';
+import { PreviewTable } from '../../common/preview-table';
+import type { WizardFile } from '../../common/wizard-state';
 
 /** Columns as 0-based positions (text, for the selects); '' for the DNC column means Do Not Map. */
 export interface ExistingMapping {

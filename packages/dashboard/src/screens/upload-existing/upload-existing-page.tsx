@@ -1,28 +1,14 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  List,
-  Loader,
-  Paper,
-  Stack,
-  Stepper,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Button, Group, List, Paper, Stack, Stepper, Text, Title } from '@mantine/core';
 import { APIError, type FileView } from '@scrub/sdk';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
-import { queryKeys } from '../../api/query-keys';
-import { scrub } from '../../api/scrub-client';
-import { useCredits } from '../../credits/use-credits';
+import { LoadingAccount, NotAllowedYet } from '../../common/account-gate';
+import { StepChooseFile } from '../../common/step-choose-file';
+import type { WizardFile } from '../../common/wizard-state';
+import { useCredits } from '../../data/account';
+import { useUploadExisting } from '../../data/files';
 import { showErrorDialog } from '../../shell/error-dialog';
-import { StepChooseFile } from '../bulk/step-choose-file';
-import type { WizardFile } from '../bulk/wizard-state';
 import { ExistingMapping, type ExistingMapping as Mapping } from './existing-mapping';
 
 /** Step 3: what will be stored; the service checks every row before anything is kept. */
@@ -37,20 +23,9 @@ function Summary({
   onBack(): void;
   onStored(file: FileView): void;
 }) {
-  const client = useQueryClient();
   const header = (column: string) => chosen.preview.headers[Number(column)] ?? '';
-  const store = useMutation({
-    mutationFn: () =>
-      scrub.files.uploadExisting(chosen.file, {
-        file_name: chosen.file.name,
-        phone_col: Number(mapping.phone),
-        line_type_col: Number(mapping.lineType),
-        ...(mapping.dnc ? { dnc_col: Number(mapping.dnc) } : {}),
-      }),
-    onSuccess: async (file) => {
-      await client.invalidateQueries({ queryKey: queryKeys.allFiles });
-      onStored(file);
-    },
+  const store = useUploadExisting({
+    onSuccess: onStored,
     onError: (error) => {
       const issues = error instanceof APIError ? (error.issues ?? []) : [];
       showErrorDialog(
@@ -96,7 +71,19 @@ function Summary({
         <Button variant="default" onClick={onBack} disabled={store.isPending}>
           Go Back
         </Button>
-        <Button onClick={() => store.mutate()} loading={store.isPending}>
+        <Button
+          onClick={() =>
+            store.mutate({
+              file: chosen.file,
+              columns: {
+                phone_col: Number(mapping.phone),
+                line_type_col: Number(mapping.lineType),
+                ...(mapping.dnc ? { dnc_col: Number(mapping.dnc) } : {}),
+              },
+            })
+          }
+          loading={store.isPending}
+        >
           {store.isPending ? 'Processing...' : 'Process Records'}
         </Button>
       </Group>
@@ -116,28 +103,10 @@ export default function UploadExistingPage() {
     window.scrollTo(0, 0);
   }, [step]);
 
-  if (!credits.data) {
-    return (
-      <Center py="xl">
-        <Stack align="center">
-          <Loader aria-label="Loading" />
-          <Text>Loading your account information...</Text>
-        </Stack>
-      </Center>
-    );
-  }
+  if (!credits.data) return <LoadingAccount />;
   // Seed 2: gated on the plan status being active only (nothing is charged).
   if (credits.data.user_plan.plan_status !== 'active' && step === 0) {
-    return (
-      <Stack>
-        <Title order={1}>Upload Existing Files</Title>
-        <Alert color="yellow" role="status">
-          <Anchor component={Link} to="/accountInfo?scrollTo=activate">
-            Please activate your account first
-          </Anchor>
-        </Alert>
-      </Stack>
-    );
+    return <NotAllowedYet title="Upload Existing Files" remedy="activate" />;
   }
   const restart = () => {
     setChosen(null);

@@ -1,18 +1,16 @@
-import { Button, Group, Paper, Stack, Title } from '@mantine/core';
-import { Link, useNavigate } from 'react-router';
-import { CreateAccountForm } from '../admin/create-account-form';
+import { Paper, Stack } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { CreateAccountForm } from '../../common/create-account-form';
+import { BackButton, PageHeader } from '../../common/page-header';
 
 /** AddUser: the Admin page's Create Account, on a page of its own; back to Users once created. */
 export default function AddUserPage() {
   const navigate = useNavigate();
   return (
     <Stack maw={560}>
-      <Group justify="space-between">
-        <Title order={1}>Add User</Title>
-        <Button component={Link} to="/users" variant="default">
-          Back to Users
-        </Button>
-      </Group>
+      <PageHeader title="Add User">
+        <BackButton to="/users">Back to Users</BackButton>
+      </PageHeader>
       <Paper withBorder p="lg">
         <CreateAccountForm onCreated={() => navigate('/users')} />
       </Paper>

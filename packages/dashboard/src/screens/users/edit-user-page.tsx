@@ -1,14 +1,13 @@
-import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { USER_TYPES, type UserType } from '@scrub/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { errorMessage } from '../../api/error-message';
-import { useOwnRole } from '../../auth/use-session';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { useNavigate, useParams } from 'react-router';
+import { AgencyInput, typeOptions } from '../../common/create-account-form';
+import { BackButton, PageHeader } from '../../common/page-header';
+import { showFailure } from '../../common/show-failure';
+import { useOwnRole } from '../../data/account';
+import { useAdminUser, useUpdateAccount } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
-import { adminScrub, useAdminUser, useRefreshAdmin } from '../admin/admin-queries';
-import { AgencyInput, typeOptions } from '../admin/create-account-form';
 
 const typeOfRole = (role: string) => role.toLowerCase().replace(' ', '_') as UserType;
 
@@ -20,7 +19,6 @@ export default function EditUserPage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
   const user = useAdminUser(userId);
-  const refresh = useRefreshAdmin();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [type, setType] = useState<string | null>(null);
@@ -34,30 +32,26 @@ export default function EditUserPage() {
     setAgency(user.data.agency?.email ?? '');
     setType(USER_TYPES.includes(typeOfRole(user.data.role.name)) ? typeOfRole(user.data.role.name) : null);
   }, [user.data]);
-  const save = useMutation({
-    mutationFn: () =>
-      adminScrub.admin.users.update(userId, {
-        le: email.trim(),
-        ut: type as UserType,
-        full_name: name.trim(),
-        ...(password ? { lp: password } : {}),
-        ...(!isAgency && type === 'user' ? { agency: agency.trim() || null } : {}),
-      }),
-    onSuccess: async (answer) => {
+  const save = useUpdateAccount(userId, {
+    onSuccess: (answer) => {
       notifySuccess(answer.message);
-      await refresh();
       navigate('/users');
     },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+    onError: showFailure,
   });
+  const submit = () =>
+    save.mutate({
+      le: email.trim(),
+      ut: type as UserType,
+      full_name: name.trim(),
+      ...(password ? { lp: password } : {}),
+      ...(!isAgency && type === 'user' ? { agency: agency.trim() || null } : {}),
+    });
   return (
     <Stack maw={560}>
-      <Group justify="space-between">
-        <Title order={1}>Edit User</Title>
-        <Button component={Link} to="/users" variant="default">
-          Back to Users
-        </Button>
-      </Group>
+      <PageHeader title="Edit User">
+        <BackButton to="/users">Back to Users</BackButton>
+      </PageHeader>
       <Paper withBorder p="lg">
         <Stack gap="sm">
           <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
@@ -71,11 +65,7 @@ export default function EditUserPage() {
             onChange={(e) => setPassword(e.currentTarget.value)}
           />
           <Group>
-            <Button
-              onClick={() => save.mutate()}
-              disabled={!email.trim() || !type || !user.data}
-              loading={save.isPending}
-            >
+            <Button onClick={submit} disabled={!email.trim() || !type || !user.data} loading={save.isPending}>
               Save
             </Button>
           </Group>

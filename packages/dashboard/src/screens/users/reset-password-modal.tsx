@@ -1,11 +1,9 @@
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
 import { adminMessages, type ManagedUser, PASSWORD_MIN_LENGTH, passwordLength } from '@scrub/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../api/error-message';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { showFailure } from '../../common/show-failure';
+import { useResetPassword } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
-import { adminScrub } from '../admin/admin-queries';
 
 /** The seed's checks, in its order: blank, too short, not the same. */
 function problemOf(
@@ -30,13 +28,12 @@ export function ResetPasswordModal({ user, onClose }: { user: ManagedUser | null
     setProblem(null);
     onClose();
   };
-  const reset = useMutation({
-    mutationFn: () => adminScrub.admin.users.resetPassword(user?.user_id ?? '', password, confirm),
+  const reset = useResetPassword({
     onSuccess: (answer) => {
       notifySuccess(answer.message);
       close();
     },
-    onError: (error) => showErrorDialog('Error!', errorMessage(error)),
+    onError: showFailure,
   });
   return (
     <Modal
@@ -68,7 +65,7 @@ export function ResetPasswordModal({ user, onClose }: { user: ManagedUser | null
             onClick={() => {
               const found = problemOf(password, confirm);
               setProblem(found);
-              if (!found) reset.mutate();
+              if (!found) reset.mutate({ userId: user?.user_id ?? '', password, confirm });
             }}
           >
             Reset Password

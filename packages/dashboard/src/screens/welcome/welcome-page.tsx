@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useSession } from '../../auth/use-session';
-import { faqAnswers } from '../info/faq-answers';
-import { SearchableAnswers } from '../info/searchable-answers';
-import { HowItWorks } from '../plans/how-it-works';
-import { PlanGrid } from '../plans/plan-grid';
+import { faqAnswers } from '../../common/faq-answers';
+import { HowItWorks } from '../../common/how-it-works';
+import { PlanGrid } from '../../common/plan-grid';
+import { SearchableAnswers } from '../../common/searchable-answers';
 
 const blurbs = [
   { title: 'No-Nonsense Pricing', text: 'One credit checks one number. No setup fees, no minimum term.' },

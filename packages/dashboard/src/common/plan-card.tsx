@@ -1,7 +1,7 @@
 import { Badge, Card, Group, List, Text, Title } from '@mantine/core';
 import type { Plan } from '@scrub/sdk';
 import type { ReactNode } from 'react';
-import { dollars } from '../../payments/format';
+import { dollars } from '../payments/format';
 
 /** One plan: price, credits (or unlimited), amounts of the flexible plans, discount; `action` is its button. */
 export function PlanCard({ plan, current, action }: { plan: Plan; current: boolean; action?: ReactNode }) {

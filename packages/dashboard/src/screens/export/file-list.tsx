@@ -1,19 +1,17 @@
-import { Table, Text } from '@mantine/core';
-import type { FileView } from '@scrub/sdk';
-import type { ResultFilter } from './download-file';
+import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { FileActions } from './file-actions';
-import { FileCount, FileCredits, FileError, FileStatus, methodLabel, uploadedAt } from './file-status';
+import {
+  FileCount,
+  FileCredits,
+  FileError,
+  type FileListProps,
+  FileStatus,
+  methodLabel,
+  uploadedAt,
+} from './file-status';
 
 /** The file list at 600 px and wider. */
-export function FileTable({
-  files,
-  first,
-  filter,
-}: {
-  files: FileView[];
-  first: number;
-  filter: ResultFilter;
-}) {
+export function FileTable({ files, first, filter }: FileListProps) {
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table striped highlightOnHover data-testid="file-table">
@@ -65,5 +63,52 @@ export function FileTable({
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** The file list below 600 px: one card per file. */
+export function FileCards({ files, first, filter }: FileListProps) {
+  return (
+    <Stack data-testid="file-cards">
+      {files.map((file, index) => (
+        <Paper key={file.file_reference} withBorder p="sm" data-testid="file-card">
+          <Group justify="space-between" mb="xs">
+            <Text fw={700}>
+              {first + index}. {file.file_name}
+              {file.file_method === 'upload' && ` (${methodLabel(file)})`}
+            </Text>
+            <FileStatus file={file} />
+          </Group>
+          <FileError file={file} mb="xs" />
+          <SimpleGrid cols={2} spacing={4}>
+            <Text size="sm" c="dimmed">
+              Uploaded at
+            </Text>
+            <Text size="sm">{uploadedAt(file)}</Text>
+            <Text size="sm" c="dimmed">
+              Total rows
+            </Text>
+            <Text size="sm">
+              <FileCount file={file} value={file.total_records} />
+            </Text>
+            <Text size="sm" c="dimmed">
+              Duplicates
+            </Text>
+            <Text size="sm">
+              <FileCount file={file} value={file.duplicates} />
+            </Text>
+            <Text size="sm" c="dimmed">
+              Credits charged
+            </Text>
+            <Text size="sm">
+              <FileCredits file={file} />
+            </Text>
+          </SimpleGrid>
+          <Group mt="sm">
+            <FileActions file={file} filter={filter} />
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
   );
 }

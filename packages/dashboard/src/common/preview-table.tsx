@@ -1,5 +1,5 @@
 import { ScrollArea, Table, Text } from '@mantine/core';
-import type { CsvPreview } from '../../csv/preview';
+import type { CsvPreview } from '../csv/preview';
 
 /** The headers and the first 10 records, as read from the head of the file. */
 export function PreviewTable({ preview }: { preview: CsvPreview }) {

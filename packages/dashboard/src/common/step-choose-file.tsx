@@ -1,9 +1,9 @@
 import { Alert, Button, CloseButton, Group, Paper, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { useRef, useState } from 'react';
-import { CsvError, previewCsv } from '../../csv/preview';
-import { showErrorDialog } from '../../shell/error-dialog';
-import { FileIcon, UploadIcon } from '../../shell/icons';
+import { CsvError, previewCsv } from '../csv/preview';
+import { showErrorDialog } from '../shell/error-dialog';
+import { FileIcon, UploadIcon } from '../shell/icons';
 import type { WizardFile } from './wizard-state';
 
 /** Browsers name a .csv's type differently (Windows says it is Excel's): the extension decides. */

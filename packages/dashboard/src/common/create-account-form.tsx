@@ -1,12 +1,12 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { adminMessages, USER_TYPES, type UserType } from '@scrub/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../api/error-message';
-import { useOwnRole } from '../../auth/use-session';
-import { showErrorDialog } from '../../shell/error-dialog';
-import { notifySuccess } from '../../shell/notify';
-import { adminScrub, useRefreshAdmin } from './admin-queries';
+import { errorMessage } from '../api/error-message';
+import { useOwnRole } from '../data/account';
+import { useCreateAccount } from '../data/admin';
+import { showErrorDialog } from '../shell/error-dialog';
+import { notifySuccess } from '../shell/notify';
+import { ConfirmModal } from './confirm-modal';
 
 export const typeLabels: Record<UserType, string> = {
   user: 'User',
@@ -34,28 +34,26 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
   const type = isAgency ? 'user' : chosenType;
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const refresh = useRefreshAdmin();
-  const create = useMutation({
-    mutationFn: () =>
-      adminScrub.admin.users.create({
-        le: email.trim(),
-        lp: password,
-        lp_confirm: confirm,
-        ut: type as UserType,
-        ...(!isAgency && type === 'user' && agency.trim() ? { agency: agency.trim() } : {}),
-      }),
-    onSuccess: async () => {
+  const create = useCreateAccount({
+    onSuccess: () => {
       notifySuccess(adminMessages.accountCreated);
       setEmail('');
       setPassword('');
       setConfirm('');
       setType(null);
       setAgency('');
-      await refresh();
       onCreated?.();
     },
     onError: (error) => showErrorDialog('Error', errorMessage(error, 'Error while create account')),
   });
+  const submit = () =>
+    create.mutate({
+      le: email.trim(),
+      lp: password,
+      lp_confirm: confirm,
+      ut: type as UserType,
+      ...(!isAgency && type === 'user' && agency.trim() ? { agency: agency.trim() } : {}),
+    });
   const label = type ? typeLabels[type as UserType] : '';
   const empty = !email.trim() || !password || !confirm || !type;
 
@@ -91,30 +89,20 @@ export function CreateAccountForm({ onCreated }: { onCreated?: () => void }) {
           Create Account
         </Button>
       </Group>
-      <Modal
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
         opened={confirming}
-        onClose={() => setConfirming(false)}
         title="Create account"
-        centered
+        confirmLabel="Confirm"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          submit();
+        }}
       >
         <Text>
           Create {article(label)} {label} account for {email.trim()}?
         </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-          <Button
-            onClick={() => {
-              setConfirming(false);
-              create.mutate();
-            }}
-          >
-            Confirm
-          </Button>
-        </Group>
-      </Modal>
+      </ConfirmModal>
     </Stack>
   );
 }

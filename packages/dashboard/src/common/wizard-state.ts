@@ -1,6 +1,6 @@
 import type { MappableFieldSchema } from '@scrub/contract';
 import type { z } from 'zod';
-import type { CsvPreview } from '../../csv/preview';
+import type { CsvPreview } from '../csv/preview';
 
 export type MappableField = z.infer<typeof MappableFieldSchema>;
 

@@ -2,7 +2,7 @@ import { Button, Group, Radio, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { Plan } from '@scrub/sdk';
 import { useState } from 'react';
-import { dollars } from '../../payments/format';
+import { dollars } from './format';
 
 function optionLabel(option: Plan['amount_options'][number]): string {
   if (option.credits === null) {

@@ -1,16 +1,16 @@
 import type { Plan, PurchaseResult } from '@scrub/sdk';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorMessage } from '../../api/error-message';
-import { scrub } from '../../api/scrub-client';
-import { useSession } from '../../auth/use-session';
-import { openActivateModal } from '../../payments/account-status';
-import { CONFIRMED_WITH_BANK, withBankConfirmation } from '../../payments/bank-confirmation';
-import { confirmAction } from '../../payments/confirm-action';
-import { cardName, dollars } from '../../payments/format';
-import { purchaseComplete } from '../../payments/purchase-complete';
-import { showErrorDialog } from '../../shell/error-dialog';
+import { errorMessage } from '../api/error-message';
+import { scrub } from '../api/scrub-client';
+import { useSession } from '../auth/use-session';
+import { showErrorDialog } from '../shell/error-dialog';
+import { openActivateModal } from './account-status';
 import { pickAmount } from './amount-modal';
+import { CONFIRMED_WITH_BANK, withBankConfirmation } from './bank-confirmation';
+import { confirmAction } from './confirm-action';
+import { cardName, dollars } from './format';
+import { purchaseComplete } from './purchase-complete';
 
 function priceText(plan: Plan, amount: number | undefined): string {
   const price = dollars(amount ?? plan.plan_amount);

@@ -1,0 +1,27 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { expect, test } from 'vitest';
+import { renderScreen } from '../../test/render';
+import { TestNumberForm } from './test-number-form';
+
+const testButton = () => screen.getByRole('button', { name: 'Test' }) as HTMLButtonElement;
+
+test('without an API key the form says to generate one, and Test stays disabled', () => {
+  renderScreen(<TestNumberForm hasKey={false} />);
+  expect(screen.getByText('Generate an API key first')).toBeTruthy();
+  fireEvent.input(screen.getByTestId('test-phone'), { target: { value: '2015550123' } });
+  expect(testButton().disabled).toBe(true);
+});
+
+test('what is typed keeps its digits only, ten at most, and Test waits for all ten', () => {
+  renderScreen(<TestNumberForm hasKey />);
+  const phone = screen.getByTestId('test-phone') as HTMLInputElement;
+  expect(screen.getByText('Enter a 10-digit phone number')).toBeTruthy();
+
+  fireEvent.input(phone, { target: { value: '(201) 555-01' } });
+  expect(phone.value).toBe('20155501');
+  expect(testButton().disabled).toBe(true);
+
+  fireEvent.input(phone, { target: { value: '(201) 555-0123 ext 9' } });
+  expect(phone.value).toBe('2015550123');
+  expect(testButton().disabled).toBe(false);
+});
