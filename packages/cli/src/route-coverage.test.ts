@@ -438,9 +438,14 @@ function namesOf(method: string): string[] {
   return [method, ...old, ...(OLD_METHODS[method] ? [OLD_METHODS[method]] : [])];
 }
 
-/** Whether some source calls the method (`.suppression.add(`, a line break allowed before a dot). */
+/**
+ * Whether some source calls the method (`scrub.suppression.add(`, or `suppression.add(` on a
+ * namespace held in a variable of its name; a line break allowed before a dot).
+ */
 function calls(sources: readonly string[], method: string): boolean {
-  const pattern = new RegExp(`\\.${method.split('.').join('\\s*\\.')}\\s*\\(`);
+  // A client method (`verify`, `health`) only as `.verify(`: a bare `verify(` is some other function.
+  const start = method.includes('.') ? '\\b' : '\\.';
+  const pattern = new RegExp(`${start}${method.split('.').join('\\s*\\.')}\\s*\\(`);
   return sources.some((source) => pattern.test(source));
 }
 
@@ -473,7 +478,11 @@ function readClients(): Clients {
   return {
     cliCommands: new Set(commandPaths(program)),
     cliSources: sourcesUnder(fileURLToPath(new URL('.', import.meta.url))),
-    dashboardSources: sourcesUnder(fileURLToPath(new URL('../../dashboard/src', import.meta.url))),
+    // A data module names its namespace once (`const files = async () => (await loadScrub()).files`)
+    // and calls `(await files()).list(...)`: read that as `.files.list(`.
+    dashboardSources: sourcesUnder(fileURLToPath(new URL('../../dashboard/src', import.meta.url))).map(
+      (source) => source.replaceAll(/\(await (\w+)\(\)\)\./g, '.$1.'),
+    ),
   };
 }
 

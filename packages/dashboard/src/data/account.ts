@@ -7,8 +7,8 @@ import type { Callbacks } from './callbacks';
 import { subscriptionKeys } from './subscriptions';
 
 /**
- * The caller's own account (`GET /user`) and its credit balance (`GET /credits`): the SDK's `user`
- * and `credits` namespaces. Loaded through `loadScrub`, since the shell shows the balance.
+ * The caller's own account (`GET /user`) and its credit balance (`GET /credits`): the SDK's
+ * `account` namespace. Loaded through `loadScrub`, since the shell shows the balance.
  */
 export const accountKeys = {
   account: ['user'] as const,
@@ -17,7 +17,7 @@ export const accountKeys = {
 };
 
 export function useAccount() {
-  return useQuery({ queryKey: accountKeys.account, queryFn: async () => (await loadScrub()).user.get() });
+  return useQuery({ queryKey: accountKeys.account, queryFn: async () => (await loadScrub()).account.get() });
 }
 
 /** The seeds' polling period for the balance. */
@@ -33,7 +33,7 @@ export function useCredits() {
   const session = useSession();
   return useQuery({
     queryKey: accountKeys.credits,
-    queryFn: async () => (await loadScrub()).credits.get(),
+    queryFn: async () => (await loadScrub()).account.credits(),
     enabled: Boolean(session.data),
     refetchInterval: CREDIT_POLL_MS,
     refetchIntervalInBackground: false,
@@ -52,7 +52,7 @@ export function useOwnRole() {
   const userId = session.data?.userId;
   return useQuery({
     queryKey: accountKeys.ownRole(userId),
-    queryFn: async () => (await (await loadOwnScrub()).user.get()).role.name as string,
+    queryFn: async () => (await (await loadOwnScrub()).account.get()).role.name as string,
     enabled: Boolean(userId),
     staleTime: 5 * 60_000,
   });
@@ -62,7 +62,7 @@ export function useOwnRole() {
 export function useUpdateProfile(callbacks: Callbacks<UserInfo> = {}) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (changes: UpdateUser) => (await loadScrub()).user.update(changes),
+    mutationFn: async (changes: UpdateUser) => (await loadScrub()).account.update(changes),
     onSuccess: async (updated) => {
       client.setQueryData(accountKeys.account, updated);
       await callbacks.onSuccess?.(updated);
@@ -77,12 +77,12 @@ export function useUpdateProfile(callbacks: Callbacks<UserInfo> = {}) {
  */
 export async function setAccountStatus(status: PlanStatus): Promise<void> {
   const scrub = await loadScrub();
-  const subscription = await scrub.subscription.get();
+  const subscription = await scrub.subscriptions.get();
   if (subscription && subscription.status !== 'canceled') {
-    if (status === 'paused') await scrub.subscription.pause();
-    else await scrub.subscription.resume();
+    if (status === 'paused') await scrub.subscriptions.pause();
+    else await scrub.subscriptions.resume();
   } else {
-    await scrub.user.setPlanStatus(status);
+    await scrub.account.setPlanStatus(status);
   }
   for (const key of [accountKeys.credits, accountKeys.account, subscriptionKeys.subscription]) {
     await queryClient.invalidateQueries({ queryKey: key });

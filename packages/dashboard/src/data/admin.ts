@@ -5,6 +5,7 @@ import type { Callbacks } from './callbacks';
 
 /** Admin calls go with the admin's own credentials: an act-as token may never make them. */
 const admin = async () => (await loadOwnScrub()).admin;
+type AdminClient = Awaited<ReturnType<typeof admin>>;
 
 export const adminKeys = {
   all: ['admin'] as const,
@@ -59,7 +60,7 @@ export function useAuditLog(page: number) {
  * before the screen's own `onSuccess` runs.
  */
 function useAccountChange<Input, Output>(
-  change: (client: Awaited<ReturnType<typeof admin>>, input: Input) => Promise<Output>,
+  change: (admin: AdminClient, input: Input) => Promise<Output>,
   callbacks: Callbacks<Output>,
 ) {
   const client = useQueryClient();
@@ -74,37 +75,37 @@ function useAccountChange<Input, Output>(
 }
 
 export const useCreateAccount = (callbacks: Callbacks<unknown> = {}) =>
-  useAccountChange((client, input: AdminCreateUserParams) => client.users.create(input), callbacks);
+  useAccountChange((admin, input: AdminCreateUserParams) => admin.users.create(input), callbacks);
 
 export const useUpdateAccount = (userId: string, callbacks: Callbacks<{ message: string }> = {}) =>
-  useAccountChange((client, input: AdminUpdateUserParams) => client.users.update(userId, input), callbacks);
+  useAccountChange((admin, input: AdminUpdateUserParams) => admin.users.update(userId, input), callbacks);
 
 /** Disables (the screens' Delete) or enables an account again. */
 export const useSetAccountEnabled = (callbacks: Callbacks<{ message: string }> = {}) =>
   useAccountChange(
-    (client, { userId, enabled }: { userId: string; enabled: boolean }) =>
-      enabled ? client.users.enable(userId) : client.users.disable(userId),
+    (admin, { userId, enabled }: { userId: string; enabled: boolean }) =>
+      enabled ? admin.users.enable(userId) : admin.users.disable(userId),
     callbacks,
   );
 
 export const useRefund = (userId: string, callbacks: Callbacks<{ message: string }> = {}) =>
   useAccountChange(
-    (client, input: { purchaseId: string; amount: number; reason: string }) =>
-      client.users.refund(userId, input.purchaseId, { amount: input.amount, reason: input.reason }),
+    (admin, input: { purchaseId: string; amount: number; reason: string }) =>
+      admin.users.refund(userId, input.purchaseId, { amount: input.amount, reason: input.reason }),
     callbacks,
   );
 
 export const useAdjustCredits = (userId: string, callbacks: Callbacks<{ message: string }> = {}) =>
   useAccountChange(
-    (client, input: { amount: number; reason: string }) =>
-      client.users.adjustCredits(userId, input.amount, input.reason),
+    (admin, input: { amount: number; reason: string }) =>
+      admin.users.adjustCredits(userId, input.amount, input.reason),
     callbacks,
   );
 
 export const useResetPassword = (callbacks: Callbacks<{ message: string }> = {}) =>
   useAccountChange(
-    (client, input: { userId: string; password: string; confirm: string }) =>
-      client.users.resetPassword(input.userId, input.password, input.confirm),
+    (admin, input: { userId: string; password: string; confirm: string }) =>
+      admin.users.resetPassword(input.userId, input.password, input.confirm),
     callbacks,
   );
 

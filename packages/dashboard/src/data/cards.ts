@@ -4,8 +4,8 @@ import { loadScrub } from '../api/load-scrub';
 import { loadPaymentsJs } from '../payments/load-stripe';
 import type { Callbacks } from './callbacks';
 
-/** Saved cards and card links (the SDK's `payments` namespace). */
-const cards = async () => (await loadScrub()).payments;
+/** Saved cards and card links (the SDK's `cards` namespace). */
+const cards = async () => (await loadScrub()).cards;
 
 export const cardsKeys = {
   cards: ['payment-methods'] as const,
@@ -65,6 +65,5 @@ export function useConfirmWithBank() {
  * link's grant, on the link's account. Answers the service's message.
  */
 export async function saveCard(input: PaymentSetupRequest, grant?: string): Promise<string> {
-  const client = await cards();
-  return grant ? client.setupWithLink(grant, input) : client.setup(input);
+  return grant ? (await cards()).setupWithLink(grant, input) : (await cards()).setup(input);
 }

@@ -3,8 +3,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { loadScrub } from '../api/load-scrub';
 import type { Callbacks } from './callbacks';
 
-/** The account's own suppression list (wire path /dnc; the SDK's `dnc` namespace). */
-const suppression = async () => (await loadScrub()).dnc;
+/** The account's own suppression list (wire path /dnc; the SDK's `suppression` namespace). */
+const suppression = async () => (await loadScrub()).suppression;
 
 export const suppressionKeys = {
   all: ['dnc'] as const,

@@ -20,16 +20,16 @@ function priceText(plan: Plan, amount: number | undefined): string {
 /** Buys a prepaid plan, or starts or switches the monthly plan; 3-D Secure through Stripe.js. */
 async function pay(plan: Plan, amount: number | undefined) {
   if (plan.plan_type === 'postpaid') {
-    const current = await scrub.subscription.get();
+    const current = await scrub.subscriptions.get();
     if (current && current.status !== 'canceled') {
-      await scrub.subscription.switch(plan.plan_reference);
+      await scrub.subscriptions.switch(plan.plan_reference);
       return { switched: true, credits: null };
     }
-    await withBankConfirmation(() => scrub.subscription.start(plan.plan_reference));
+    await withBankConfirmation(() => scrub.subscriptions.start(plan.plan_reference));
     return { switched: false, credits: null };
   }
   const result: PurchaseResult | typeof CONFIRMED_WITH_BANK = await withBankConfirmation(() =>
-    scrub.payments.buy({ reference_code: plan.plan_reference, amount, currency: 'usd' }),
+    scrub.purchases.buy({ reference_code: plan.plan_reference, amount, currency: 'usd' }),
   );
   return {
     switched: false,
@@ -56,7 +56,7 @@ export function useBuyFlow() {
       }
       setBusy(plan.plan_reference);
       try {
-        const [hasCard, snapshot] = await Promise.all([scrub.payments.hasMethod(), scrub.credits.get()]);
+        const [hasCard, snapshot] = await Promise.all([scrub.cards.hasMethod(), scrub.account.credits()]);
         if (snapshot.user_plan.plan_status === 'paused') {
           await openActivateModal();
           return;
@@ -73,7 +73,7 @@ export function useBuyFlow() {
           navigate(`/card?${query}`);
           return;
         }
-        const card = (await scrub.payments.listMethods()).find((method) => method.is_default);
+        const card = (await scrub.cards.listMethods()).find((method) => method.is_default);
         let outcome: Awaited<ReturnType<typeof pay>> | undefined;
         const confirmed = await confirmAction({
           title: 'Payment Confirmation',

@@ -11,7 +11,7 @@ function examples(path: string, query: string) {
     sdk: `import { Scrub } from '@scrub/sdk';\n\nconst scrub = new Scrub({ baseURL: '${origin}', apiKey: process.env.SCRUB_API_KEY });\n${
       path === routes.verify.path
         ? "console.log(await scrub.verify('+12015550123'));"
-        : 'console.log(await scrub.credits.get());'
+        : 'console.log(await scrub.account.credits());'
     }`,
     python: `import requests\n\nanswer = requests.get("${origin}${path}", params={${query
       .split('&')
