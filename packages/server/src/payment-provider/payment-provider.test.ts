@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStripe } from '../../test/local-stripe-server.js';
+import { LOCAL_KEYS } from '../config/payment-settings.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
-import { startLocalStripe } from './local-stripe-test-server.js';
+import { signWebhook } from '../webhooks/webhook-signature.js';
 import type { PaymentProvider } from './payment-provider.js';
-import { LOCAL_KEYS } from './payment-settings.js';
 import { StripePaymentProvider } from './stripe-payment-provider.js';
-import { signWebhook } from './webhook-signature.js';
 
 interface Delivery {
   body: string;
