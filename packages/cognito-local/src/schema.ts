@@ -84,9 +84,8 @@ export interface IdentityTables {
 /**
  * The pool's state: users, groups, one-time codes, sign-in sessions, SRP challenges, throttles.
  *
- * Never change these two functions: the Scrub server runs them as its migration 0002, on data
- * directories that exist. A change of schema is a new function, which the server adds as a new
- * migration.
+ * The Scrub server creates the same tables in its own migration 0002-identity (kept there
+ * unchanged, as released migrations are): a change of schema here needs a new migration there.
  */
 export async function createIdentityTables(db: Kysely<unknown>): Promise<void> {
   await db.schema

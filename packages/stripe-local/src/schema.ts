@@ -4,9 +4,8 @@ import { type Kysely, sql } from 'kysely';
  * The provider's state: every object it serves as Stripe's JSON, the idempotency keys it has
  * answered, and its webhook deliveries. `local-stripe-store.ts` types these tables.
  *
- * Never change these two functions: the Scrub server runs them as its migration 0006, on data
- * directories that exist. A change of schema is a new function, which the server adds as a new
- * migration.
+ * The Scrub server creates the same tables in its own migration 0006-local-stripe (kept there
+ * unchanged, as released migrations are): a change of schema here needs a new migration there.
  */
 export async function createLocalStripeTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
