@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LOCAL_STRIPE_PREFIX } from '@scrub/stripe-local';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -11,7 +12,7 @@ import { setUpBlobStore } from './blob-store/setup.js';
 import { setUpBulk } from './bulk/setup.js';
 import { AnswerCache } from './checks/answer-cache.js';
 import { CheckCharger } from './checks/check-charger.js';
-import type { ServerConfig } from './config.js';
+import type { ServerConfig } from './config/config.js';
 import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
 import { installCors } from './http/cors.js';
@@ -24,12 +25,8 @@ import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { installSecurityHeaders } from './http/security-headers.js';
-import { setUpIdentity } from './identity/setup.js';
 import { LOCAL_CONTROL_PREFIX } from './local-control/local-control.js';
-import { setUpLocalControl } from './local-control/setup.js';
 import { setUpMail } from './mail/setup.js';
-import { LOCAL_STRIPE_PREFIX } from './payment-provider/local-stripe-routes.js';
-import { setUpPayments } from './payment-provider/setup.js';
 import { createPaymentServices } from './payments/setup.js';
 import { WEBHOOK_PATH } from './payments/webhook-route.js';
 import { setUpProofSigner } from './proof/setup.js';
@@ -54,6 +51,9 @@ import type { DatabaseHandle } from './storage/database.js';
 import { SuppressionLists } from './suppression/suppression-lists.js';
 import { jobEventRecorder } from './webhooks/job-events.js';
 import { setUpWebhooks } from './webhooks/setup.js';
+import { setUpIdentity } from './wiring/identity.js';
+import { setUpLocalControl } from './wiring/local-control.js';
+import { setUpPayments } from './wiring/payments.js';
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [

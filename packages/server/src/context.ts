@@ -1,12 +1,12 @@
+import type { IdentityPool } from '@scrub/cognito-local';
 import type { ActAsTokens } from './auth/act-as-tokens.js';
 import type { ApiKeyOwners } from './auth/api-key-owners.js';
 import type { BlobStore } from './blob-store/blob-store.js';
 import type { BulkServices } from './bulk/setup.js';
 import type { AnswerCache } from './checks/answer-cache.js';
 import type { CheckCharger } from './checks/check-charger.js';
-import type { ServerConfig } from './config.js';
+import type { ServerConfig } from './config/config.js';
 import type { RouteRegistry } from './http/route-registry.js';
-import type { IdentityPool } from './identity/identity-pool.js';
 import type { Mailer } from './mail/mailer.js';
 import type { PaymentServicesSetup } from './payments/setup.js';
 import type { ProofSigner } from './proof/proof-signer.js';

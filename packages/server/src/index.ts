@@ -3,8 +3,9 @@ export { applyLedgerEntry, ledgerTotals } from './account/ledger.js';
 export { ensureProfile } from './account/profiles.js';
 export { type AppOptions, buildApp } from './app.js';
 export { rotateApiKey } from './auth/api-keys.js';
-export { ConfigError, loadConfig, type ServerConfig } from './config.js';
-export { ApiError } from './http/api-error.js';
+export { loadConfig, type ServerConfig } from './config/config.js';
+export { ApiError } from './errors/api-error.js';
+export { ConfigError } from './errors/config-error.js';
 export { planCatalogue } from './plans/catalogue.js';
 export { type RunningServer, startServer } from './server.js';
 export {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../test/temp-dirs.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from './config/config.js';
 import { startServer } from './server.js';
 import { migrateToLatest } from './storage/database.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
-import type { ServerConfig } from './config.js';
+import type { ServerConfig } from './config/config.js';
 import { seedPlans } from './plans/plan-store.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { secureDataDir } from './storage/data-dir.js';

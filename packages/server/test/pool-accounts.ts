@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { ServerConfig } from '../src/config.js';
+import type { ServerConfig } from '../src/config/config.js';
 import type { Database } from '../src/storage/schema.js';
 
 /** A password the built-in pool's default policy accepts. */

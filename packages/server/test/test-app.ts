@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../src/app.js';
-import { loadConfig, type ServerConfig } from '../src/config.js';
+import { loadConfig, type ServerConfig } from '../src/config/config.js';
 import { seedPlans } from '../src/plans/plan-store.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../src/storage/database.js';
 

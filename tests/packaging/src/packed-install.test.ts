@@ -21,8 +21,11 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const consumerDir = fileURLToPath(new URL('../consumer/', import.meta.url));
 const run = promisify(execFile);
 
-/** The publishable packages, by directory; @scrub/contract and @scrub/engine are the others' dependencies. */
-const PACKAGES = ['contract', 'engine', 'sdk', 'cli', 'server'] as const;
+/**
+ * The publishable packages, by directory; @scrub/contract and @scrub/engine are the others'
+ * dependencies, @scrub/stripe-local and @scrub/cognito-local the server's built-in providers.
+ */
+const PACKAGES = ['contract', 'engine', 'sdk', 'cli', 'stripe-local', 'cognito-local', 'server'] as const;
 type PackageDir = (typeof PACKAGES)[number];
 
 interface Manifest {
@@ -159,7 +162,7 @@ beforeAll(async () => {
       [
         'install',
         ...npmFlags,
-        ...(['contract', 'engine', 'sdk', 'server'] as const).map(tarball),
+        ...(['contract', 'engine', 'sdk', 'stripe-local', 'cognito-local', 'server'] as const).map(tarball),
         // For the type check of the consumer files only.
         '@types/node@24',
       ],

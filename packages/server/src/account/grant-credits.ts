@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { LocalOperation } from '../local-control/local-control.js';
 import type { Database } from '../storage/schema.js';
 import { applyLedgerEntry } from './ledger.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { hashApiKey, rotateApiKey } from '../auth/api-keys.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
 import { applyLedgerEntry, ledgerTotals } from './ledger.js';
 import { ensureProfile } from './profiles.js';

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database, LedgerKind } from '../storage/schema.js';
 
 /** The largest balance the `integer` column holds. */

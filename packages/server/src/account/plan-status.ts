@@ -1,5 +1,5 @@
 import { messages } from '@scrub/contract';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Profile } from './profiles.js';
 
 /** Seed document 1, section 4: a paused account cannot buy, check or submit files until resumed. */

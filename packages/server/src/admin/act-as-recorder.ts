@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ActAsTokens } from '../auth/act-as-tokens.js';
 import type { Principal } from '../auth/principal.js';
-import type { ApiError } from '../http/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { recordAudit } from './audit-log.js';
 

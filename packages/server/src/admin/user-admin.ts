@@ -6,7 +6,7 @@ import { mayManageRole } from '../auth/access.js';
 import type { ActAsTokens } from '../auth/act-as-tokens.js';
 import type { ApiKeyOwners } from '../auth/api-key-owners.js';
 import type { Principal } from '../auth/principal.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { IdentityAdmin } from '../identity-admin/identity-admin.js';
 import type { Database } from '../storage/schema.js';
 import { disableAccount, enableAccount, insertProfile, revokeTokens } from './account-status.js';

@@ -2,7 +2,7 @@ import type { AdminUserInfo, ManagedUser, RoleName } from '@scrub/contract';
 import { type Kysely, sql } from 'kysely';
 import { type Profile, userInfo } from '../account/profiles.js';
 import type { ClientScope } from '../auth/access.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database } from '../storage/schema.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

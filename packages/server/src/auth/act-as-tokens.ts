@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { compactVerify, decodeJwt, errors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database } from '../storage/schema.js';
 
 const ISSUER = 'scrub:act-as';

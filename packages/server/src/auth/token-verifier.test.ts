@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestIdentity, TEST_CLIENT_ID, type TestIdentity } from '../../test/id-tokens.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { cognitoIssuer, createTokenVerifier } from './token-verifier.js';
 
 let id: TestIdentity;

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /** Who an ID token says the caller is. */
 export interface IdTokenIdentity {

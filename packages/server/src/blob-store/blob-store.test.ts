@@ -10,7 +10,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startS3TestServer } from '../../test/s3-test-server.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { installErrorHandler } from '../http/error-handler.js';
 import { publicUrlOf } from '../http/public-url.js';
 import type { BlobStore } from './blob-store.js';

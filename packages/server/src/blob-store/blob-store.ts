@@ -1,17 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
+import type { BlobStoreTarget } from '../config/targets.js';
 
-/** Where files live: a directory on this machine (embedded default) or an S3-compatible bucket. */
-export type BlobStoreTarget =
-  | { kind: 'local'; dir: string }
-  | {
-      kind: 's3';
-      bucket: string;
-      region: string;
-      /** An S3-compatible store's URL; null for Amazon S3. */
-      endpoint: string | null;
-      /** `endpoint/bucket/key` instead of `bucket.endpoint/key`, which most S3-compatible stores need. */
-      forcePathStyle: boolean;
-    };
+export type { BlobStoreTarget };
 
 export interface UploadUrlOptions {
   expiresInSeconds: number;

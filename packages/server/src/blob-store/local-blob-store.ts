@@ -3,7 +3,7 @@ import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } fro
 import { dirname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { isAlive } from '../process-alive.js';
 import { AtomicFileWriter } from './atomic-file-writer.js';
 import {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 
 describe('blob store settings', () => {
   it('keep files in the data directory unless a bucket is set', () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import type { BlobStore } from './blob-store.js';
 import { LocalBlobStore } from './local-blob-store.js';
 import { registerUploadRoute } from './upload-route.js';

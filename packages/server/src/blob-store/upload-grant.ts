@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /** What a local upload URL allows: one file under `key`, of this type and at most this size, until `expires`. */
 export interface UploadGrant {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { isValidKey } from './blob-store.js';
 import { alreadyUsed, type LocalBlobStore, UPLOAD_PATH, uploadTooLarge } from './local-blob-store.js';
 

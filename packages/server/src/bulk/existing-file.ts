@@ -4,7 +4,7 @@ import type { FieldIssue } from '@scrub/contract';
 import { CsvError, IMPORTED_LINE_TYPES, importScrubbedCsv, type ScrubbedCsvProblem } from '@scrub/engine';
 import type { Kysely } from 'kysely';
 import type { BlobStore } from '../blob-store/blob-store.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database } from '../storage/schema.js';
 import { completeImportedJob, type JobRow } from './job-store.js';
 

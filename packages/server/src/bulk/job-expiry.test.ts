@@ -5,7 +5,7 @@ import { testDatabases } from '../../test/databases.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { ensureProfile } from '../account/profiles.js';
 import { LocalBlobStore } from '../blob-store/local-blob-store.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
 import { JobExpiry } from './job-expiry.js';
 import { createJob, getOwnJob } from './job-store.js';

@@ -4,7 +4,7 @@ import { testDatabases } from '../../test/databases.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { isValidKey } from '../blob-store/blob-store.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { seedPlans } from '../plans/plan-store.js';
 import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
 import {

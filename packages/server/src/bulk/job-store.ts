@@ -4,7 +4,7 @@ import { type Kysely, type Selectable, sql, type Transaction, type Updateable } 
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { BulkJobsTable, Database } from '../storage/schema.js';
 
 // Over 500 lines, kept whole: this is the one module that changes a job's state and its credits

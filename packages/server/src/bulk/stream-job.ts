@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { insufficientCredits } from '../account/ledger.js';
 import { planPausedError } from '../account/plan-status.js';
 import type { BlobStore } from '../blob-store/blob-store.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database } from '../storage/schema.js';
 import { UnprocessableFile } from './bulk-worker.js';
 import {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BlobStore } from '../blob-store/blob-store.js';
-import type { ServerConfig } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import type { ServerConfig } from '../config/config.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database } from '../storage/schema.js';
 import { type JobRow, setUploadExpiry } from './job-store.js';
 

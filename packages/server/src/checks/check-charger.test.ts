@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { seedPlans } from '../plans/plan-store.js';
 import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
 import { CheckCharger } from './check-charger.js';

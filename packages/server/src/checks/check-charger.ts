@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { insufficientCredits } from '../account/ledger.js';
 import { planPausedError } from '../account/plan-status.js';
 import { hasUnlimited } from '../account/profiles.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database } from '../storage/schema.js';
 
 /** What one check paid: nothing for unlimited holders, else its cost and the balance after it. */

@@ -8,7 +8,7 @@ import { tempDir } from '../../test/temp-dirs.js';
 import { ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import { startServer } from '../server.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
 import { type CreditsCommandIo, creditsCommand } from './credits.js';

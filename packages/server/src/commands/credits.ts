@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { grantCreditsOperation, MAX_CREDITS } from '../account/grant-credits.js';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import { runLocalOperation } from '../local-control/local-control.js';
 import { type DatabaseHandle, openDatabase } from '../storage/database.js';
 

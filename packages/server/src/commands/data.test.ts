@@ -13,7 +13,7 @@ import {
 } from '../../test/reference-data-fixtures.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { ensureProfile } from '../account/profiles.js';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import type { DatasetStatus } from '../reference-data/data-status.js';
 import { dncFor, ReferenceData } from '../reference-data/reference-data.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';

@@ -5,7 +5,7 @@ import {
   type ImportMode,
 } from '@scrub/engine';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import { runLocalOperation } from '../local-control/local-control.js';
 import { findAccountOperation } from '../reference-data/account-lookup.js';
 import {

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
+import { ConfigError } from '../errors/config-error.js';
 import { CommandError, handleError, throwInsteadOfExiting, UsageError } from './handle-error.js';
 
 function funnel(error: unknown) {

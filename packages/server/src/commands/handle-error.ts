@@ -1,6 +1,6 @@
 import { type Command, CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** An expected failure: the message is for the operator, the code for scripts, the exit code for the shell. */
 export class CommandError extends Error {

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp-dirs.js';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import { Mailer } from '../mail/mailer.js';
 import { startServer } from '../server.js';
 import { migrateToLatest, openDatabase } from '../storage/database.js';

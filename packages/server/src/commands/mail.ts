@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import { runLocalOperation } from '../local-control/local-control.js';
 import type { StoredMail } from '../mail/mailer.js';
 import { readOutboxOperation } from '../mail/outbox-operation.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { migrateToLatest, openDatabase } from '../storage/database.js';
 
 /** `scrub-server migrate`: for deployments that migrate before rolling out, rather than at start. */

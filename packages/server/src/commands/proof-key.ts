@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import { rotateProofKey } from '../proof/proof-keys.js';
 import { CommandError } from './handle-error.js';
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { createLogger } from '../logger.js';
 import { releaseStartMemory } from '../release-start-memory.js';
 import { startServer } from '../server.js';

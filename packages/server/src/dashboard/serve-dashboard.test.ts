@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_KEYS } from '../payment-provider/payment-settings.js';
+import { LOCAL_KEYS } from '../config/payment-settings.js';
 import { contentSecurityPolicy } from './serve-dashboard.js';
 
 const directive = (policy: string, name: string) =>

@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 
 const DASHBOARD = 'https://app.example.com';
 const OTHER = 'https://evil.example';

@@ -1,7 +1,7 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import { IDENTITY_PATH, jwksPath } from '@scrub/cognito-local';
 import type { FastifyInstance } from 'fastify';
-import type { ServerConfig } from '../config.js';
-import { IDENTITY_PATH, jwksPath } from '../identity/protocol.js';
+import type { ServerConfig } from '../config/config.js';
 
 type CorsOptions = Omit<FastifyCorsOptions, 'delegator' | 'hook'>;
 

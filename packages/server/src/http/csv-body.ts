@@ -1,6 +1,6 @@
 import { routes } from '@scrub/contract';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /** The routes the contract lets take a `text/csv` body (`csvBody`): `POST /verify`. */
 const CSV_BODY_ROUTES = new Set(

@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { installErrorHandler } from './error-handler.js';
 import { RouteRegistry } from './route-registry.js';
 

@@ -1,8 +1,8 @@
 import { type ErrorCode, type ErrorEnvelope, errorStatus, type FieldIssue, messages } from '@scrub/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isStorageUnavailable, storageUnavailable } from '../blob-store/storage-errors.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
+import { isStorageUnavailable, storageUnavailable } from '../errors/storage-errors.js';
 
 const fastifyCodes: Record<string, { code: ErrorCode; message?: (e: FastifyError) => string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: {

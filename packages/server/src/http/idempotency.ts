@@ -2,8 +2,8 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
+import { ApiError } from '../errors/api-error.js';
 import type { Database } from '../storage/schema.js';
-import { ApiError } from './api-error.js';
 
 /** How long an answer is kept for replay (Stripe keeps its keys 24 hours too). */
 const KEEP_HOURS = 24;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /** The deepest a JSON body may nest objects and arrays; no request of the API needs more than 4. */
 export const MAX_JSON_DEPTH = 32;

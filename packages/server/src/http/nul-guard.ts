@@ -1,6 +1,6 @@
 import { Stream } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /**
  * Where a NUL character hides in a parsed query, path or JSON body; null when there is none. A walk

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 
 /**
  * The base URL clients reach the service at: SCRUB_PUBLIC_URL, or this machine and the port the

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AuthRequirement } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { errorEnvelopeOf } from './error-handler.js';
 import { fingerprintOf, type IdempotencyStore, idempotencyKeyOf } from './idempotency.js';
 

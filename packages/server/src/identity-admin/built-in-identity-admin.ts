@@ -1,6 +1,5 @@
+import { CognitoError, type IdentityPool } from '@scrub/cognito-local';
 import type { RoleName } from '@scrub/contract';
-import { CognitoError } from '../identity/errors.js';
-import type { IdentityPool } from '../identity/identity-pool.js';
 import { type CreatedIdentity, type IdentityAdmin, identityFailure, ROLE_GROUPS } from './identity-admin.js';
 
 /** The built-in pool's `pool.admin`, its CognitoErrors turned into API answers. */

@@ -6,9 +6,9 @@ import {
   CognitoIdentityProviderClient,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { IdentityPool } from '@scrub/cognito-local';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../http/api-error.js';
-import { IdentityPool } from '../identity/identity-pool.js';
+import { ApiError } from '../errors/api-error.js';
 import { Mailer } from '../mail/mailer.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
 import { BuiltInIdentityAdmin } from './built-in-identity-admin.js';

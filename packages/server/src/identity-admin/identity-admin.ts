@@ -1,5 +1,5 @@
 import type { RoleName } from '@scrub/contract';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 export interface CreatedIdentity {
   sub: string;

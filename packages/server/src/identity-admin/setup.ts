@@ -1,5 +1,5 @@
-import type { ServerConfig } from '../config.js';
-import type { IdentityPool } from '../identity/identity-pool.js';
+import type { IdentityPool } from '@scrub/cognito-local';
+import type { ServerConfig } from '../config/config.js';
 import { BuiltInIdentityAdmin } from './built-in-identity-admin.js';
 import type { IdentityAdmin } from './identity-admin.js';
 

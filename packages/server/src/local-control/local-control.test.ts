@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tempDir } from '../../test/temp-dirs.js';
-import { loadConfig, type ServerConfig } from '../config.js';
+import { loadConfig, type ServerConfig } from '../config/config.js';
 import { readOutboxOperation } from '../mail/outbox-operation.js';
 import { startServer } from '../server.js';
 import { openDatabase } from '../storage/database.js';

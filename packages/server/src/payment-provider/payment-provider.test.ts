@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
-import { startLocalStripe } from './local-stripe-test-server.js';
+import { startLocalStripe } from '../../test/local-stripe-server.js';
+import { LOCAL_KEYS } from '../config/payment-settings.js';
+import { migrateToLatest, openDatabase } from '../storage/database.js';
+import { signWebhook } from '../webhooks/webhook-signature.js';
 import type { PaymentProvider } from './payment-provider.js';
-import { LOCAL_KEYS } from './payment-settings.js';
 import { StripePaymentProvider } from './stripe-payment-provider.js';
-import { signWebhook } from './webhook-signature.js';
 
 interface Delivery {
   body: string;
@@ -587,96 +587,5 @@ describe.each([
         });
       });
     });
-  });
-});
-
-describe('the built-in payment provider on its own', () => {
-  let database: DatabaseHandle;
-  beforeAll(async () => {
-    database = await openDatabase({ kind: 'pglite', dataDir: null });
-    await migrateToLatest(database.db);
-  });
-  afterAll(() => database?.close());
-
-  it('keeps its state in the database across restarts', async () => {
-    {
-      const first = await startLocalStripe(database, null);
-      const customer = await first.provider.ensureCustomer({ email: 'kept@example.com' });
-      await first.provider.setDefault(customer.id, 'pm_card_visa');
-      await first.close();
-      const second = await startLocalStripe(database, null);
-      expect(await second.provider.findCustomer('kept@example.com')).toMatchObject({
-        id: customer.id,
-        defaultPaymentMethodId: expect.stringMatching(/^pm_/),
-      });
-      await second.close();
-    }
-  });
-
-  it('retries a webhook the endpoint refused, with the same event id, until it is taken', async () => {
-    let refuse = true;
-    const seen: string[] = [];
-    const server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (c: Buffer) => chunks.push(c));
-      request.on('end', () => {
-        seen.push((JSON.parse(Buffer.concat(chunks).toString()) as { id: string }).id);
-        response.statusCode = refuse ? 500 : 200;
-        response.end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const stripe = await startLocalStripe(database, url);
-    try {
-      await stripe.provider.ensureCustomer({ email: 'hooks@example.com' });
-      await expect.poll(() => seen.length).toBe(1);
-      refuse = false;
-      await stripe.local.db
-        .updateTable('local_stripe_deliveries')
-        .set({ next_attempt_at: new Date(0) })
-        .execute();
-      await stripe.local.deliverWebhooks();
-      expect(seen).toHaveLength(2);
-      expect(seen[1]).toBe(seen[0]);
-      const row = await stripe.local.db
-        .selectFrom('local_stripe_deliveries')
-        .selectAll()
-        .executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ attempts: 2, last_error: null });
-      expect(row.delivered_at).toBeInstanceOf(Date);
-    } finally {
-      await stripe.close();
-      await new Promise((r) => server.close(r));
-    }
-  });
-
-  it('refuses the publishable key outside the calls Stripe.js makes, and an unknown key everywhere', async () => {
-    const server = await startLocalStripe(database, null);
-    try {
-      const browser = await new StripePaymentProvider({
-        kind: 'local',
-        secretKey: LOCAL_KEYS.publishableKey,
-        publishableKey: LOCAL_KEYS.publishableKey,
-        webhookSecret: null,
-        endpoint: { url: server.publicUrl, prefix: '/_stripe' },
-      }).stripe();
-      await expect(browser.customers.list()).rejects.toThrow(/publishable API key/);
-      const pm = await browser.paymentMethods.create({
-        type: 'card',
-        card: { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' },
-      });
-      expect(pm.card?.last4).toBe('4242');
-      const stranger = await new StripePaymentProvider({
-        kind: 'local',
-        secretKey: 'sk_test_wrong',
-        publishableKey: 'pk_test_wrong',
-        webhookSecret: null,
-        endpoint: { url: server.publicUrl, prefix: '/_stripe' },
-      }).stripe();
-      await expect(stranger.customers.list()).rejects.toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
-    } finally {
-      await server.close();
-    }
   });
 });

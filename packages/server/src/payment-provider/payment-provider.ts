@@ -1,3 +1,11 @@
+/** The provider the service runs on, as chosen at start (`wiring/payments.ts`). */
+export interface PaymentsSetup {
+  provider: PaymentProvider;
+  /** The Stripe.js URL for the dashboard: the stand-in in local mode, Stripe's own otherwise. */
+  stripeJsUrl: () => string;
+  close(): Promise<void>;
+}
+
 /**
  * What the service's payment routes need from a card processor. One implementation
  * (`StripePaymentProvider`, on the official `stripe` SDK) serves both setups: real Stripe, or the

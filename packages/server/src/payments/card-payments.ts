@@ -8,7 +8,7 @@ import type {
 import type { Kysely } from 'kysely';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, type Profile, updateProfile } from '../account/profiles.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ChargeResult, PaymentProvider } from '../payment-provider/payment-provider.js';
 import type { Database } from '../storage/schema.js';

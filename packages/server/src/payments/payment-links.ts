@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database, PaymentLinksTable } from '../storage/schema.js';
 
 /** Long enough to type a card number or answer the bank, short enough that a leaked link dies soon. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Decline } from '../payment-provider/payment-provider.js';
 
 /** A refused payment, as the API answers it: the provider's reason, nothing charged. */

@@ -1,6 +1,6 @@
 import type { Plan } from '@scrub/contract';
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { PaymentProvider } from '../payment-provider/payment-provider.js';
 import { listPlans } from '../plans/plan-store.js';
 import type { Database } from '../storage/schema.js';

@@ -1,5 +1,5 @@
 import type { Plan } from '@scrub/contract';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /** Seed document 1, section 9: the smallest single purchase. */
 export const MINIMUM_PURCHASE_DOLLARS = 5;

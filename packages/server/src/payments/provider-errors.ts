@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { stripeErrors } from '../payment-provider/stripe-sdk.js';
 
 /**

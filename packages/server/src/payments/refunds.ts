@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Profile } from '../account/profiles.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { RefundSummary } from '../payment-provider/payment-provider.js';
 import type { Database } from '../storage/schema.js';
 import type { PaymentServices } from './card-payments.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Mailer } from '../mail/mailer.js';
-import type { PaymentsSetup } from '../payment-provider/setup.js';
+import type { PaymentsSetup } from '../payment-provider/payment-provider.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { CardPayments } from './card-payments.js';
 import { PaymentLinks } from './payment-links.js';

@@ -2,7 +2,7 @@ import type { SubscriptionStateSchema } from '@scrub/contract';
 import type { z } from 'zod';
 import { requireActivePlan } from '../account/plan-status.js';
 import type { Profile } from '../account/profiles.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { SubscriptionSummary } from '../payment-provider/payment-provider.js';
 import type { CardPayments, PaymentServices } from './card-payments.js';
 import { authenticationRequired, refusalError } from './payment-refusals.js';

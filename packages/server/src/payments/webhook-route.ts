@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { type PaymentProvider, WebhookSignatureError } from '../payment-provider/payment-provider.js';
 import type { WebhookEvents } from './webhook-events.js';
 

@@ -1,6 +1,6 @@
 import type { FileProofStatement } from '@scrub/contract';
 import type { JobRow } from '../bulk/job-store.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { ftcRegistryOf, type UnsignedStatement, validUntil } from './proof-signer.js';
 
 /**

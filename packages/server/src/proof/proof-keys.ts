@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JSONWebKeySet, type JWK } from 'jose';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** The key proofs are signed with now, and the public keys of every key they were ever signed with. */
 export interface ProofKeys {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import { loadProofKeys } from './proof-keys.js';
 import { ProofSigner } from './proof-signer.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
-import type { RateLimits } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import type { RateLimits } from '../config/config.js';
+import { ApiError } from '../errors/api-error.js';
 import type { PolicyState, RatePolicy, SharedRateLimiter } from './rate-limiter.js';
 
 const WHO: Record<string, string> = {

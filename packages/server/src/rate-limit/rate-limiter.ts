@@ -1,4 +1,4 @@
-import type { RateLimit } from '../config.js';
+import type { RateLimit } from '../config/config.js';
 import type { Claim, RateLimitStore } from './rate-limit-store.js';
 
 /** A named limit (`key`, `account`, `address`), as the RateLimit-Policy header names it. */

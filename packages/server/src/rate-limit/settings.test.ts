@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
+import { ConfigError } from '../errors/config-error.js';
 
 describe('rate limit settings', () => {
   it('defaults generous enough for a CRM: 100/s per key, 200/s per account, 300/s per address', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findProfilesByEmail } from '../account/profiles.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { LocalOperation } from '../local-control/local-control.js';
 
 const FindAccountInput = z.object({ account: z.string().min(1).max(320) });

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { ReferenceData, ReferenceSnapshot } from './reference-data.js';
 
 /** Which shared do-not-call lists are loaded, and whether those the operator requires are: /health and /config. */

@@ -13,7 +13,7 @@ import {
   VersionedRef,
 } from '@scrub/engine';
 import type { Logger } from 'pino';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import { DatasetStore, EXCHANGE, FEDERAL, isSharedList, type LoadedVersion } from './dataset-store.js';
 
 /** What checks answer from: line types by exchange and the do-not-call lists, one version each. */

@@ -3,7 +3,7 @@ import { exchangeNumbers, fullListText, writeFixture } from '../../test/referenc
 import { tempDir } from '../../test/temp-dirs.js';
 import { ensureProfile } from '../account/profiles.js';
 import { dataCommand } from '../commands/data.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { startServer } from '../server.js';
 import { dncFor } from './reference-data.js';
 

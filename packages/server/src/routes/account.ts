@@ -8,7 +8,7 @@ import {
   userInfo,
 } from '../account/profiles.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { idempotencyKeyOf } from '../http/idempotency-key.js';
 
 const planStatusMessages = {

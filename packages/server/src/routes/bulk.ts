@@ -6,7 +6,7 @@ import { bulkJobOf, createJob, getOwnJob, type JobRow, submitJob } from '../bulk
 import { runStreamJob } from '../bulk/stream-job.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';

@@ -1,7 +1,7 @@
 import { routes } from '@scrub/contract';
 import { getProfile } from '../account/profiles.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { idempotencyKeyOf as keyOf } from '../http/idempotency-key.js';
 
 /** The caller's payment customer and saved cards, and the single-use payment links. */

@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { CONTACT_MESSAGES_PER_HOUR } from './service.js';
 

@@ -16,7 +16,7 @@ import {
 import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { fileStatement } from '../proof/file-statement.js';

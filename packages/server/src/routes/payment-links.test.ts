@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { LOCAL_KEYS } from '../payment-provider/payment-settings.js';
+import { LOCAL_KEYS } from '../config/payment-settings.js';
 import { StripePaymentProvider } from '../payment-provider/stripe-payment-provider.js';
 
 const PAYG = '79541679412213';

@@ -5,10 +5,10 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { LOCAL_KEYS } from '../payment-provider/payment-settings.js';
+import { LOCAL_KEYS } from '../config/payment-settings.js';
 import { StripePaymentProvider } from '../payment-provider/stripe-payment-provider.js';
-import { signWebhook } from '../payment-provider/webhook-signature.js';
 import { WEBHOOK_PATH } from '../payments/webhook-route.js';
+import { signWebhook } from '../webhooks/webhook-signature.js';
 
 const PAYG = '79541679412213';
 const address = { customer_name: 'Rae Fund', line1: '1 Main St', city: 'Newark', state: 'NJ' };

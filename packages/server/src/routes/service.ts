@@ -1,8 +1,8 @@
+import { IDENTITY_PATH } from '@scrub/cognito-local';
 import { openApiDocument, routes } from '@scrub/contract';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { RateLimiter } from '../http/rate-limiter.js';
-import { IDENTITY_PATH } from '../identity/protocol.js';
 import { checksPausedReason, dncReadiness } from '../reference-data/dnc-readiness.js';
 import { isReachable } from '../storage/database.js';
 import { serverVersion } from '../version.js';

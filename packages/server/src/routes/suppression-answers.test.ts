@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
 
 // Answers a customer can rely on: a single check and a bulk file answer the same for the same

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { type DncChange, type DncRejected, type DncSummary, routes } from '@scrub/contract';
 import { ImportError, importDncCsv, parsePhone } from '@scrub/engine';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { INTERNAL_LIST } from '../suppression/suppression-lists.js';
 import {

@@ -14,11 +14,11 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { loadConfig } from '../config.js';
-import { checkWebhookSignature } from '../payment-provider/webhook-signature.js';
+import { loadConfig } from '../config/config.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
 import { nextRetryAt } from '../webhooks/deliverer.js';
 import { checkEndpointUrl, isPublicAddress } from '../webhooks/endpoint-url.js';
+import { checkWebhookSignature } from '../webhooks/webhook-signature.js';
 
 /** A receiver on this machine: keeps every request, answers the statuses queued for its path (else 200). */
 interface Received {

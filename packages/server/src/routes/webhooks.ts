@@ -1,6 +1,6 @@
 import { routes, WEBHOOK_TEST_EVENT } from '@scrub/contract';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { checkEndpointUrl } from '../webhooks/endpoint-url.js';
 import {
   createEndpoint,

@@ -1,6 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../errors/config-error.js';
 
 /** A data directory the service will not use: others could change what it holds. */
 export class UnsafeDataDirError extends ConfigError {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import type { DatabaseTarget } from '../config/targets.js';
 import { restrictDataDir } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
@@ -9,6 +10,8 @@ import { PGlitePool } from './pglite-pool.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import type { Database } from './schema.js';
+
+export type { DatabaseTarget };
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -22,11 +25,6 @@ export interface DatabaseHandle {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
-
-export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
-  /** `dataDir` null keeps the database in memory (tests). */
-  | { kind: 'pglite'; dataDir: string | null };
 
 const INT8 = 20;
 const NUMERIC = 1700;

@@ -1,3 +1,4 @@
+import type { IdentityTables } from '@scrub/cognito-local';
 import type { ColumnType, Generated } from 'kysely';
 
 /** The tables, as Kysely sees them. Each migration that adds a table adds its interface here. */
@@ -92,77 +93,6 @@ export interface CreditLedgerTable {
   reference: string | null;
   note: string | null;
   created_at: Generated<Date>;
-}
-
-/** The built-in user pool (migration 0002-identity). */
-export interface IdentityUsersTable {
-  sub: string;
-  email: string;
-  /** Lower-cased e-mail: sign-in names are case-insensitive, as in a new Cognito pool. */
-  email_key: string;
-  email_verified: Generated<boolean>;
-  status: 'UNCONFIRMED' | 'CONFIRMED';
-  enabled: Generated<boolean>;
-  attributes: ColumnType<Record<string, string>, string | undefined, string>;
-  password_hash: string;
-  srp_salt: string;
-  srp_verifier: string;
-  created_at: Generated<Date>;
-  updated_at: Generated<Date>;
-}
-
-export interface IdentityGroupsTable {
-  name: string;
-  description: Generated<string>;
-  precedence: number | null;
-  created_at: Generated<Date>;
-}
-
-export interface IdentityUserGroupsTable {
-  user_sub: string;
-  group_name: string;
-  created_at: Generated<Date>;
-}
-
-export interface IdentityCodesTable {
-  user_sub: string;
-  purpose: 'confirm_sign_up' | 'reset_password';
-  code_hash: string;
-  failed_attempts: Generated<number>;
-  expires_at: Date;
-  created_at: Generated<Date>;
-}
-
-export interface IdentitySessionsTable {
-  origin_jti: string;
-  user_sub: string;
-  client_id: string;
-  refresh_token_hash: string;
-  auth_time: Date;
-  expires_at: Date;
-  revoked_at: Date | null;
-  created_at: Generated<Date>;
-}
-
-export interface IdentitySrpChallengesTable {
-  id: string;
-  session_hash: string;
-  user_sub: string | null;
-  srp_user_id: string;
-  throttle_key: string;
-  client_id: string;
-  big_a: string;
-  big_b: string;
-  small_b: string;
-  expires_at: Date;
-  used_at: Date | null;
-}
-
-export interface IdentityThrottlesTable {
-  key: string;
-  failures: Generated<number>;
-  window_started_at: Date;
-  locked_until: Date | null;
 }
 
 /** Requests counted per bucket and window, by every process (migration 0010-rate-limits). */
@@ -366,7 +296,8 @@ export interface SuppressionNumbersTable {
   added_at: Generated<Date>;
 }
 
-export interface Database {
+/** The built-in user pool's tables (@scrub/cognito-local, migration 0002-identity) are among them. */
+export interface Database extends IdentityTables {
   audit_log: AuditLogTable;
   service_secrets: ServiceSecretsTable;
   purchases: PurchasesTable;
@@ -379,13 +310,6 @@ export interface Database {
   profiles: ProfilesTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
-  identity_users: IdentityUsersTable;
-  identity_groups: IdentityGroupsTable;
-  identity_user_groups: IdentityUserGroupsTable;
-  identity_codes: IdentityCodesTable;
-  identity_sessions: IdentitySessionsTable;
-  identity_srp_challenges: IdentitySrpChallengesTable;
-  identity_throttles: IdentityThrottlesTable;
   mail_outbox: MailOutboxTable;
   rate_limit_windows: RateLimitWindowsTable;
   webhook_endpoints: WebhookEndpointsTable;

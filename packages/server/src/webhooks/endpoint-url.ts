@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 /**
  * Addresses a webhook may not reach unless local endpoints are allowed: loopback, private networks,

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { WEBHOOK_SIGNATURE_HEADER } from '@scrub/contract';
-import { signWebhook } from '../payment-provider/webhook-signature.js';
 import { serverVersion } from '../version.js';
 import { publicOnlyLookup } from './endpoint-url.js';
+import { signWebhook } from './webhook-signature.js';
 import type { AttemptOutcome } from './webhook-store.js';
 
 /** How long a receiver has to answer. */

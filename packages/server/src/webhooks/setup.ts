@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { JobSignals } from '../bulk/job-signals.js';
-import type { WebhookSettings } from '../config.js';
+import type { WebhookSettings } from '../config/config.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { WebhookDeliverer } from './deliverer.js';
 

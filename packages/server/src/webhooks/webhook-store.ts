@@ -7,7 +7,7 @@ import {
   type WebhookEventType,
 } from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../storage/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -1,0 +1,7 @@
+import { defineProject, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.ts';
+
+export default mergeConfig(
+  shared,
+  defineProject({ test: { name: 'stripe-local', testTimeout: 30_000, hookTimeout: 60_000 } }),
+);
