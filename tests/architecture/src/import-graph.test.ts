@@ -58,7 +58,6 @@ const CIRCLES_REMOVED_ELSEWHERE: string[][] = [
     'packages/cli/src/commands/admin.ts',
     'packages/cli/src/program.ts',
   ],
-  ['packages/dashboard/src/api/query-client.ts', 'packages/dashboard/src/payments/account-status.tsx'],
   ['packages/sdk/src/core/upload-xhr.ts', 'packages/sdk/src/core/upload.ts'],
 ];
 
