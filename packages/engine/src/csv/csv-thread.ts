@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DncSet } from '../dnc/set.ts';
 import type { ExchangeTable } from '../exchange/exchange-table.ts';
+import type { CsvCounts, CsvRowCount, ScrubCsvResult } from './csv-counts.ts';
 import type { CsvInput } from './csv-input.ts';
 import {
   type CsvThreadData,
@@ -12,13 +13,7 @@ import {
   release,
   type ToThread,
 } from './csv-thread-protocol.ts';
-import type {
-  CountCsvOptions,
-  CsvCounts,
-  CsvRowCount,
-  ScrubCsvOptions,
-  ScrubCsvResult,
-} from './scrub-csv.ts';
+import type { CountCsvOptions, ScrubCsvOptions } from './scrub-options.ts';
 
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
 export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {

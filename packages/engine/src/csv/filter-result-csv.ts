@@ -4,7 +4,7 @@ import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, openCsv } from './csv-input.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, RowScanner } from './row-scanner.ts';
-import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-csv.ts';
+import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-options.ts';
 
 /** The export page's filters; `all`, empty or absent means no filter on that column. */
 export interface ResultFilter {

@@ -5,7 +5,7 @@ import { type CsvInput, openCsv } from './csv-input.ts';
 import { isFormulaCell, neutraliseFormula } from './formula.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, RowScanner } from './row-scanner.ts';
-import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-csv.ts';
+import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-options.ts';
 
 /** The line types a scrubbed file may already carry, as the product writes them. */
 export const IMPORTED_LINE_TYPES = [
