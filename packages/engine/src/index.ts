@@ -25,6 +25,7 @@ export {
   type NumberInvalidReason,
   numberInvalidMessage,
 } from './classify.ts';
+export { findColumnByName } from './csv/column-name.ts';
 export type { CsvCounts, CsvRowCount, ScrubCsvResult } from './csv/csv-counts.ts';
 export type { CsvInput } from './csv/csv-input.ts';
 export { type OpenedCsv, openCsv } from './csv/csv-input.ts';

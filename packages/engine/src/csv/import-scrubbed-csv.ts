@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { findColumnByName } from './column-name.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, openCsv } from './csv-input.ts';
 import { isFormulaCell, neutraliseFormula } from './formula.ts';
@@ -181,9 +182,9 @@ export async function importScrubbedCsv(
           scanner.line,
         );
       }
-      for (let k = 0; k < scanner.fields; k++) {
-        if (cell(buf, k).trim().toLowerCase() === ref.trim().toLowerCase()) return k;
-      }
+      const names = Array.from({ length: scanner.fields }, (_, k) => cell(buf, k));
+      const found = findColumnByName(names, ref);
+      if (found !== -1) return found;
       throw new CsvError(
         'csv_column_not_found',
         `No "${ref}" column in the header row (${what}).`,
