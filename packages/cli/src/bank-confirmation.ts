@@ -1,7 +1,7 @@
 import type { PurchaseResult } from '@scrub/contract';
 import type { Scrub } from '@scrub/sdk';
 import type { Context } from './context.js';
-import { CliError } from './errors.js';
+import { CliError, NO_CREDITS_EXIT_CODE } from './errors.js';
 import { openInBrowser } from './open-browser.js';
 import { progressLine } from './progress-line.js';
 
@@ -41,7 +41,8 @@ export async function waitForBank(
         ),
     });
     progress.clear();
-    if (state.status === 'failed' || !state.purchase) throw new CliError(state.message, 4, 'card_declined');
+    if (state.status === 'failed' || !state.purchase)
+      throw new CliError(state.message, NO_CREDITS_EXIT_CODE, 'card_declined');
     return state.purchase;
   } catch (error) {
     progress.clear();
@@ -50,7 +51,7 @@ export async function waitForBank(
     const why = interrupted.signal.aborted ? 'Stopped waiting' : `No confirmation in ${LINK_MINUTES} minutes`;
     throw new CliError(
       `${why}. Nothing is charged until the payment is confirmed; if it is confirmed at the page, the credits arrive all the same (see scrub purchases).`,
-      interrupted.signal.aborted ? 130 : 4,
+      interrupted.signal.aborted ? 130 : NO_CREDITS_EXIT_CODE,
       interrupted.signal.aborted ? 'cancelled' : 'authentication_required',
     );
   } finally {

@@ -1,6 +1,6 @@
 import type { Scrub } from '@scrub/sdk';
 import type { Context } from './context.js';
-import { CliError } from './errors.js';
+import { CliError, OutOfCreditsError } from './errors.js';
 import { count } from './format.js';
 
 /**
@@ -29,10 +29,8 @@ export async function confirmBulkCharge(
     );
   }
   if (!quote.sufficient) {
-    throw new CliError(
+    throw new OutOfCreditsError(
       `You need ${count(quote.credits_required)} credits but only have ${count(quote.credits_available)}. Buy more with scrub buy.`,
-      4,
-      'insufficient_credits',
     );
   }
   if (!(await context.io.prompter.confirm('Process the records?', true))) {

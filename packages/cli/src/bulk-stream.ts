@@ -8,7 +8,7 @@ import { STREAM_CREDITS_RAN_OUT } from '@scrub/contract';
 import type { BulkJob, BulkStreamParams, Scrub } from '@scrub/sdk';
 import type { Context } from './context.js';
 import { saveDownload } from './download.js';
-import { CliError } from './errors.js';
+import { CliError, OutOfCreditsError } from './errors.js';
 import { count } from './format.js';
 import type { LocalCsv } from './local-csv.js';
 import { bar, formatBytes, progressLine } from './progress-line.js';
@@ -128,10 +128,8 @@ export async function streamBulk(
     line.clear();
     if (error instanceof InsufficientCreditsError && error.creditsRequired !== undefined) {
       // Refused at the first rows: what the whole file needs is not known yet.
-      throw new CliError(
+      throw new OutOfCreditsError(
         `You need at least ${count(error.creditsRequired)} credits but only have ${count(error.creditsAvailable ?? 0)}.`,
-        4,
-        'insufficient_credits',
       );
     }
     // A service without the route answers 404, or 413 when the body is over its JSON limit (1 MiB):
@@ -145,14 +143,11 @@ export async function streamBulk(
   } catch (error) {
     const job = error instanceof BulkJobFailedError ? error.job : null;
     // Stopped part-way (the credits ran out, the plan was paused): the rows scrubbed before are
-    // charged and kept with the job. Out of credits exits 4, as a refused charge does.
+    // charged and kept with the job. Out of credits exits as a refused charge does.
     if (job?.result_url) {
-      const ranOut = job.error?.startsWith(STREAM_CREDITS_RAN_OUT) === true;
-      throw new CliError(
-        `Bulk job ${job.job_id} stopped: ${job.error} Download that part: scrub export ${job.file_reference} -o FILE`,
-        ranOut ? 4 : 1,
-        ranOut ? 'insufficient_credits' : 'job_failed',
-      );
+      const message = `Bulk job ${job.job_id} stopped: ${job.error} Download that part: scrub export ${job.file_reference} -o FILE`;
+      if (job.error?.startsWith(STREAM_CREDITS_RAN_OUT) === true) throw new OutOfCreditsError(message);
+      throw new CliError(message, 1, 'job_failed');
     }
     throw error;
   } finally {

@@ -8,6 +8,9 @@ const DEFAULT_API_URL = 'http://localhost:8787';
 /** Which credentials a call goes with, in the order they are looked for. */
 export type CredentialSource = 'SCRUB_ACT_AS_TOKEN' | 'SCRUB_API_KEY' | 'session' | 'saved key' | 'none';
 
+/** Runs one command line with these streams and returns its exit code: `program.ts`'s `run`. */
+export type CommandRunner = (argv: readonly string[], io: CliIO) => Promise<number>;
+
 export interface GlobalOptions {
   apiUrl?: string;
   profile?: string;
@@ -26,6 +29,8 @@ export class Context {
   constructor(
     readonly io: CliIO,
     private readonly readOptions: () => GlobalOptions,
+    /** For a command that runs another (`scrub admin as`), handed in so that no command imports the program. */
+    readonly runCommand: CommandRunner,
   ) {}
 
   get options(): GlobalOptions {

@@ -29,6 +29,20 @@ export class FailOnMatchedError extends CliError {
   }
 }
 
+/**
+ * The exit code when no credits came: too few for the job, or a refused payment. Decided here
+ * only: `OutOfCreditsError` and the SDK's credit and payment errors (`handle-error.ts`) use it.
+ */
+export const NO_CREDITS_EXIT_CODE = 4;
+
+/** Too few credits for what was asked: exit `NO_CREDITS_EXIT_CODE`, code `insufficient_credits`. */
+export class OutOfCreditsError extends CliError {
+  constructor(message: string) {
+    super(message, NO_CREDITS_EXIT_CODE, 'insufficient_credits');
+    this.name = 'OutOfCreditsError';
+  }
+}
+
 /** No credentials, or refused ones: exit 3, so a script can tell "sign in first" from a failure. */
 export class NotSignedInError extends CliError {
   constructor(message: string, code = 'not_signed_in') {

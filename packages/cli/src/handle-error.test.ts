@@ -12,6 +12,7 @@ import { refusingPrompter } from '../test/harness.js';
 import { Context, type GlobalOptions } from './context.js';
 import { FailOnMatchedError, UsageError } from './errors.js';
 import { handleError } from './handle-error.js';
+import { run } from './program.js';
 
 function capture(options: GlobalOptions = { input: true }) {
   const output = { stdout: '', stderr: '' };
@@ -24,6 +25,7 @@ function capture(options: GlobalOptions = { input: true }) {
       prompter: refusingPrompter,
     },
     () => options,
+    run,
   );
   return { context, output };
 }

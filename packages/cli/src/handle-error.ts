@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import type { Context } from './context.js';
-import { CliError, signInHint } from './errors.js';
+import { CliError, NO_CREDITS_EXIT_CODE, signInHint } from './errors.js';
 
 type SDK = typeof import('@scrub/sdk');
 
@@ -47,15 +47,16 @@ async function describe(error: unknown): Promise<Failure | null> {
       return { exitCode: 3, code: error.code ?? 'unauthorized', message: `${message}. ${signInHint}` };
     }
     if (error instanceof sdk.InsufficientCreditsError) {
-      return { exitCode: 4, code: error.code ?? 'insufficient_credits', message };
+      return { exitCode: NO_CREDITS_EXIT_CODE, code: error.code ?? 'insufficient_credits', message };
     }
-    // A refused payment is exit 4 too, as a script cares that no credits came: the provider's reason is in the message.
+    // A refused payment exits as too few credits do, as a script cares that no credits came: the
+    // provider's reason is in the message.
     if (error instanceof sdk.CardDeclinedError || error instanceof sdk.AuthenticationRequiredError) {
-      return { exitCode: 4, code: error.code ?? 'card_declined', message };
+      return { exitCode: NO_CREDITS_EXIT_CODE, code: error.code ?? 'card_declined', message };
     }
     if (error instanceof sdk.PaymentMethodRequiredError) {
       return {
-        exitCode: 4,
+        exitCode: NO_CREDITS_EXIT_CODE,
         code: 'payment_method_required',
         message: `${message}. Add a card with scrub card add.`,
       };

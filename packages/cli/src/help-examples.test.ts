@@ -4,13 +4,13 @@ import { scrub, tempConfigDir } from '../test/harness.js';
 import { Context } from './context.js';
 import { commandPath, HELP_EXAMPLES } from './help-examples.js';
 import { processIO } from './io.js';
-import { createProgram } from './program.js';
+import { createProgram, run } from './program.js';
 
 function everyCommand(command: Command): Command[] {
   return [command, ...command.commands.flatMap(everyCommand)];
 }
 
-const program = createProgram(new Context(processIO(), () => ({ input: false })));
+const program = createProgram(new Context(processIO(), () => ({ input: false }), run));
 const paths = everyCommand(program).map(commandPath);
 
 describe('help examples', () => {

@@ -12,7 +12,8 @@
  * - What several actions share has a module of its own beside this file: credentials
  *   (`credentials.ts`), output (`format.ts`, `table.ts`, `job-output.ts`), result filters
  *   (`result-filters.ts`), option values (`option-values.ts`). Commands and actions never import
- *   each other.
+ *   each other, nor this file: a command that runs another (`scrub admin as`) is handed `run` in
+ *   its context (`context.runCommand`).
  */
 import { Command } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
@@ -107,7 +108,7 @@ export function createProgram(context: Context): Command {
 
 /** Runs one command line and returns the exit code; every failure goes through handleError. */
 export async function run(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
-  const context = new Context(io, () => program.opts<GlobalOptions>());
+  const context = new Context(io, () => program.opts<GlobalOptions>(), run);
   const program = createProgram(context);
   try {
     await program.parseAsync(argv, { from: 'user' });

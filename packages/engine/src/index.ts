@@ -25,6 +25,8 @@ export {
   type NumberInvalidReason,
   numberInvalidMessage,
 } from './classify.ts';
+export { findColumnByName } from './csv/column-name.ts';
+export type { CsvCounts, CsvRowCount, ScrubCsvResult } from './csv/csv-counts.ts';
 export type { CsvInput } from './csv/csv-input.ts';
 export { type OpenedCsv, openCsv } from './csv/csv-input.ts';
 export {
@@ -51,26 +53,21 @@ export {
   type ScrubbedCsvProblem,
 } from './csv/import-scrubbed-csv.ts';
 export { previewCsv } from './csv/preview-csv.ts';
-export {
-  type CountCsvOptions,
-  type CsvCounts,
-  type CsvProgress,
-  type CsvRowCount,
-  countCsv,
-  countCsvRows,
-  DNC_COLUMN,
-  LINE_TYPE_COLUMN,
-  OPTIONAL_COLUMNS,
-  type OptionalColumn,
-  type ScrubCsvOptions,
-  type ScrubCsvResult,
-  scrubCsv,
-} from './csv/scrub-csv.ts';
+export { countCsv, countCsvRows, scrubCsv } from './csv/scrub-csv.ts';
 export {
   PART_SIZES,
   type ParallelScrubOptions,
   scrubCsvInParallel,
 } from './csv/scrub-csv-parallel.ts';
+export {
+  type CountCsvOptions,
+  type CsvProgress,
+  DNC_COLUMN,
+  LINE_TYPE_COLUMN,
+  OPTIONAL_COLUMNS,
+  type OptionalColumn,
+  type ScrubCsvOptions,
+} from './csv/scrub-options.ts';
 export {
   type DataSource,
   type Datasets,

@@ -281,9 +281,45 @@ export function parsePhone(input: string): ParseResult {
   }
   const quick = readPlainFloatOrExtension(input);
   if (quick) return quick;
+  return readAnyForm(input);
+}
+
+/**
+ * The general path, in steps: the cell's wrapping, then its label and extension, then its digits
+ * and letters, then where the national number starts, then its ten digits.
+ */
+function readAnyForm(input: string): ParseResult {
   // Quoted only for a message: most inputs are numbers, and quoting one costs as much as reading it.
   const show = () => quote(input);
   const notes: ParseNote[] = [];
+  const cell = unwrapCell(input, notes, show);
+  if (typeof cell !== 'string') return cell;
+  const { text, extension } = takeLabelAndExtension(cell, notes);
+
+  const read = walk(text, show);
+  if ('ok' in read) return read;
+  if (read.writtenDigits === 0) return fail('no_digits', `No digits in ${show()}: not a phone number`);
+  if (read.runOf[0] !== -1) {
+    return fail(
+      'letters_ambiguous',
+      `Letters before the area code in ${show()}: write the area code in digits`,
+    );
+  }
+  const start = nationalStart(read, notes, show);
+  if (typeof start !== 'number') return start;
+  const ten = tenDigitsOf(read, start, notes, show);
+  if (typeof ten !== 'string') return ten;
+
+  const parsed: ParsedPhone = { ok: true, digits: ten, number: Number(ten), e164: `+1${ten}`, notes };
+  if (extension !== undefined) parsed.extension = extension;
+  return parsed;
+}
+
+/**
+ * The cell's text without what spreadsheets and people wrap a number in (a formula, an apostrophe,
+ * quotes, a numeric cell's float form), or the answer when the wrapping decides it.
+ */
+function unwrapCell(input: string, notes: ParseNote[], show: () => string): string | ParseResult {
   let text = normalizeUnicode(input);
   if (text !== input) notes.push('unicode_normalized');
   text = text.trim();
@@ -315,7 +351,15 @@ export function parsePhone(input: string): ParseResult {
     text = numeric.text;
     notes.push(numeric.note);
   }
+  return text;
+}
 
+/** The text without a tel: URI's scheme, a label (`Tel:`) or an extension, and the extension. */
+function takeLabelAndExtension(
+  input: string,
+  notes: ParseNote[],
+): { text: string; extension: string | undefined } {
+  let text = input;
   let extension: string | undefined;
   // A tel: URI has no space after the colon; "Tel: 201..." is a label.
   const tel = /^tel:(?=[+\d])/i.exec(text);
@@ -340,19 +384,12 @@ export function parsePhone(input: string): ParseResult {
     text = text.slice(0, ext.index).trim();
   }
   if (extension !== undefined) notes.push('extension_removed');
+  return { text, extension };
+}
 
-  const read = walk(text, show);
-  if ('ok' in read) return read;
-  const { digits, runOf, plus } = read;
-  if (read.writtenDigits === 0) return fail('no_digits', `No digits in ${show()}: not a phone number`);
-  if (runOf[0] !== -1) {
-    return fail(
-      'letters_ambiguous',
-      `Letters before the area code in ${show()}: write the area code in digits`,
-    );
-  }
-
-  // Where the national number starts: after +1, 001, 0111, or a 1 in front of ten more digits.
+/** Where the national number starts: after +1, 001, 0111, or a 1 in front of ten more digits. */
+function nationalStart(read: Walk, notes: ParseNote[], show: () => string): number | ParseFailure {
+  const { digits, plus } = read;
   let start = 0;
   if (plus) {
     if (!digits.startsWith('1')) return notNanp(digits, show, true);
@@ -369,9 +406,18 @@ export function parsePhone(input: string): ParseResult {
     start = 1;
   }
   if (start > 0) notes.push('country_code_removed');
+  return start;
+}
 
-  const national = digits.slice(start);
-  const nationalRuns = runOf.slice(start);
+/** The national number's ten digits, from `start`: too short, too long, or letters where none may be. */
+function tenDigitsOf(
+  read: Walk,
+  start: number,
+  notes: ParseNote[],
+  show: () => string,
+): string | ParseFailure {
+  const national = read.digits.slice(start);
+  const nationalRuns = read.runOf.slice(start);
   const after = start > 0 ? ' after the country code 1' : '';
   if (national.length < 10) {
     return fail(
@@ -406,10 +452,6 @@ export function parsePhone(input: string): ParseResult {
     }
     notes.push('trailing_letters_dropped');
   }
-  const ten = national.slice(0, 10);
   if (nationalRuns.slice(0, 10).some((run) => run !== -1)) notes.push('letters_mapped');
-
-  const parsed: ParsedPhone = { ok: true, digits: ten, number: Number(ten), e164: `+1${ten}`, notes };
-  if (extension !== undefined) parsed.extension = extension;
-  return parsed;
+  return national.slice(0, 10);
 }

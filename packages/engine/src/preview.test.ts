@@ -31,6 +31,7 @@ describe('@scrub/engine/preview', () => {
     const graph = moduleGraph('preview.ts');
     expect([...graph.keys()].map((path) => path.slice(src.length + 1)).sort()).toEqual([
       'calling-codes.ts',
+      'csv/column-name.ts',
       'csv/csv-error.ts',
       'csv/dialect.ts',
       'csv/formula.ts',

@@ -14,9 +14,8 @@ export async function adminAs(user: string, command: string[], context: Context)
   const { scrub } = await requireCredentials(context);
   const token = await scrub.admin.users.actAs(user);
   note(context, `Acting as ${token.email} until ${token.expires_at}`);
-  const { run } = await import('../program.js');
   const global = context.options;
-  const code = await run(
+  const code = await context.runCommand(
     [
       ...(global.apiUrl ? ['--api-url', global.apiUrl] : []),
       ...(global.profile ? ['--profile', global.profile] : []),

@@ -8,7 +8,7 @@ import { streamBulk } from '../bulk-stream.js';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { saveDownload } from '../download.js';
-import { CliError, FailOnMatchedError, UsageError } from '../errors.js';
+import { CliError, FailOnMatchedError, OutOfCreditsError, UsageError } from '../errors.js';
 import { FailOnSchema, matchedJobCounts } from '../fail-on.js';
 import { printJob, waitForJob } from '../job-output.js';
 import { type LocalCsv, localCsv } from '../local-csv.js';
@@ -151,7 +151,7 @@ async function upload(context: Context, scrub: Scrub, job: CreatedBulkJob, path:
   }
 }
 
-/** The credit check of the wizard's last step, with its dialog's words: exit 4. */
+/** The credit check of the wizard's last step, with its dialog's words (`OutOfCreditsError`). */
 async function submit(scrub: Scrub, jobId: string): Promise<BulkJob> {
   const { InsufficientCreditsError } = await import('@scrub/sdk');
   try {
@@ -162,10 +162,8 @@ async function submit(scrub: Scrub, jobId: string): Promise<BulkJob> {
       error.creditsRequired !== undefined &&
       error.creditsAvailable !== undefined
     ) {
-      throw new CliError(
+      throw new OutOfCreditsError(
         `You need ${error.creditsRequired.toLocaleString('en-US')} credits but only have ${error.creditsAvailable.toLocaleString('en-US')}.`,
-        4,
-        'insufficient_credits',
       );
     }
     throw error;

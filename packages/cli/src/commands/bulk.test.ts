@@ -482,10 +482,19 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(result).toMatchObject({ code: 4, stdout: '' });
     expect(result.stderr).toMatch(/^error: You need at least [45] credits but only have 2\.\n$/);
     expect(await creditsLeft(poor)).toBe(2);
+    // Queued, it is refused at the submit, with the wizard's words: exit 4 too.
     const json = await scrub(['--json', 'bulk', '-', '--phone-col', 'Phone'], poor, { stdin: LEADS });
+    expect(json.code).toBe(4);
     expect(JSON.parse(json.stderr)).toEqual({
       error: { code: 'insufficient_credits', message: 'You need 5 credits but only have 2.' },
     });
+    // At a terminal, the quote refuses it before the question: exit 4 too.
+    const asked = await scrub(['bulk', csvFile('poor.csv', LEADS), '--phone-col', 'Phone'], poor, {
+      answers: [],
+    });
+    expect(asked).toMatchObject({ code: 4, prompts: [] });
+    expect(asked.stderr).toMatch(/error: You need 5 credits but only have 2\. Buy more with scrub buy\.\n$/);
+    expect(await creditsLeft(poor)).toBe(2);
   });
 
   it('says why a CSV cannot be read (exit 1), free', async () => {

@@ -12,7 +12,8 @@ import {
   release,
   threadErrorOf,
 } from './csv-thread-protocol.ts';
-import { type ScrubCsvOptions, scrubCsvPart } from './scrub-csv.ts';
+import { scrubCsvPart } from './scrub-csv.ts';
+import type { ScrubCsvOptions } from './scrub-options.ts';
 
 const port = parentPort!;
 const data = workerData as CsvPartThreadData;

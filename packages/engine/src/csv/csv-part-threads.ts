@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { CsvShape, ScrubbedCsvPart } from './csv-counts.ts';
 import type { CsvPart } from './csv-parts.ts';
 import { startThread } from './csv-thread.ts';
 import {
@@ -8,7 +9,6 @@ import {
   type PartFromThread,
   type PartToThread,
 } from './csv-thread-protocol.ts';
-import type { CsvShape, ScrubbedCsvPart } from './scrub-csv.ts';
 
 // From source a thread runs the .ts file under Node's type stripping; from dist/, the built entry.
 const entry = new URL(

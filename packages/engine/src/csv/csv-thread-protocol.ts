@@ -1,8 +1,9 @@
 import type { SharedDncSet } from '../dnc/set.ts';
 import type { SharedExchangeTable } from '../exchange/exchange-table.ts';
+import type { CsvShape, ScrubbedCsvPart } from './csv-counts.ts';
 import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvDialect, CsvSeparator } from './dialect.ts';
-import type { CsvShape, OptionalColumn, ScrubbedCsvPart } from './scrub-csv.ts';
+import type { OptionalColumn } from './scrub-options.ts';
 
 /** A job for the thread: what to do, and the tables it maps rather than copies. */
 export interface CsvThreadData {

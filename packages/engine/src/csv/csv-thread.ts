@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { DncSet } from '../dnc/set.ts';
 import type { ExchangeTable } from '../exchange/exchange-table.ts';
+import type { CsvCounts, CsvRowCount, ScrubCsvResult } from './csv-counts.ts';
 import type { CsvInput } from './csv-input.ts';
 import {
   type CsvThreadData,
@@ -12,13 +13,7 @@ import {
   release,
   type ToThread,
 } from './csv-thread-protocol.ts';
-import type {
-  CountCsvOptions,
-  CsvCounts,
-  CsvRowCount,
-  ScrubCsvOptions,
-  ScrubCsvResult,
-} from './scrub-csv.ts';
+import type { CountCsvOptions, ScrubCsvOptions } from './scrub-options.ts';
 
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
 export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
@@ -136,18 +131,9 @@ async function* chunksOf(input: CsvInput): AsyncGenerator<Uint8Array> {
   }
 }
 
-function run<T>(
-  mode: CsvThreadData['mode'],
-  input: CsvInput,
-  output: Writable | null,
-  options: ThreadScrubOptions,
-): Promise<T> {
-  const { signal, onProgress } = options;
-  if (signal?.aborted) {
-    closeInput(input);
-    return Promise.reject(signal.reason);
-  }
-  const data: CsvThreadData = {
+/** The job as the thread gets it: the options without the caller's callbacks, the tables shared. */
+function threadDataOf(mode: CsvThreadData['mode'], options: ThreadScrubOptions): CsvThreadData {
+  return {
     mode,
     phoneColumn: options.phoneColumn,
     ...(options.header === undefined ? {} : { header: options.header }),
@@ -160,8 +146,64 @@ function run<T>(
     ...(options.evaluatedAt === undefined ? {} : { evaluatedAt: options.evaluatedAt }),
     ...(options.threads === undefined ? {} : { threads: options.threads }),
   };
+}
+
+/**
+ * Feeds the thread its input as it asks for it, a few chunks ahead: the file is read no faster than
+ * it is scrubbed, and no faster than the output can be written. Chunks go one at a time, in order;
+ * `owned` ones are moved rather than copied. Returns what to call on each of the thread's pulls.
+ */
+function inputFeeder(
+  worker: Worker,
+  chunks: AsyncGenerator<Uint8Array>,
+  output: Writable | null,
+  owned: boolean,
+  settled: () => boolean,
+): () => Promise<void> {
+  let wanted = 0;
+  let feeding = false;
+  let ended = false;
+  const feed = async () => {
+    if (feeding) return;
+    feeding = true;
+    try {
+      while (wanted > 0 && !ended) {
+        if (output?.writableNeedDrain) await new Promise((drained) => output.once('drain', drained));
+        const next = await chunks.next();
+        if (settled()) return;
+        wanted--;
+        ended = next.done === true;
+        if (next.done) {
+          worker.postMessage({ type: 'end' } satisfies ToThread);
+        } else {
+          const move = owned && movable(next.value, true).length > 0;
+          const chunk = move ? next.value : new Uint8Array(next.value);
+          worker.postMessage({ type: 'chunk', chunk } satisfies ToThread, [chunk.buffer as ArrayBuffer]);
+        }
+      }
+    } finally {
+      feeding = false;
+    }
+  };
+  return () => {
+    wanted++;
+    return feed();
+  };
+}
+
+function run<T>(
+  mode: CsvThreadData['mode'],
+  input: CsvInput,
+  output: Writable | null,
+  options: ThreadScrubOptions,
+): Promise<T> {
+  const { signal, onProgress } = options;
+  if (signal?.aborted) {
+    closeInput(input);
+    return Promise.reject(signal.reason);
+  }
   const worker = takeThread();
-  worker.postMessage({ type: 'job', data } satisfies ToThread);
+  worker.postMessage({ type: 'job', data: threadDataOf(mode, options) } satisfies ToThread);
   const chunks = chunksOf(input);
   // Chunks nothing else holds are moved to the thread. Chunks from other sources may be the
   // caller's own buffers: copied, and the copy moved (posting a view would copy the whole buffer
@@ -198,39 +240,13 @@ function run<T>(
     output?.once('error', (error) => settle(error));
     output?.once('close', () => settle(new Error('The output was closed before the CSV was written')));
 
-    // The thread asks for input as it goes, a few chunks ahead: the file is read no faster than it
-    // is scrubbed, and no faster than the output can be written. Chunks go one at a time, in order.
-    let wanted = 0;
-    let feeding = false;
-    let ended = false;
-    const feed = async () => {
-      if (feeding) return;
-      feeding = true;
-      try {
-        while (wanted > 0 && !ended) {
-          if (output?.writableNeedDrain) await new Promise((drained) => output.once('drain', drained));
-          const next = await chunks.next();
-          if (settled) return;
-          wanted--;
-          ended = next.done === true;
-          if (next.done) {
-            worker.postMessage({ type: 'end' } satisfies ToThread);
-          } else {
-            const move = owned && movable(next.value, true).length > 0;
-            const chunk = move ? next.value : new Uint8Array(next.value);
-            worker.postMessage({ type: 'chunk', chunk } satisfies ToThread, [chunk.buffer as ArrayBuffer]);
-          }
-        }
-      } finally {
-        feeding = false;
-      }
-    };
+    // The thread asks for input as it goes (`inputFeeder`).
+    const pull = inputFeeder(worker, chunks, output, owned, () => settled);
 
     const onMessage = (message: FromThread) => {
       switch (message.type) {
         case 'pull':
-          wanted++;
-          feed().catch((error: unknown) => settle(error));
+          pull().catch((error: unknown) => settle(error));
           break;
         case 'out':
           output?.write(message.chunk, () => written?.(message.chunk));

@@ -1,10 +1,11 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { findColumnByName } from './column-name.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, openCsv } from './csv-input.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, RowScanner } from './row-scanner.ts';
-import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-csv.ts';
+import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-options.ts';
 
 /** The export page's filters; `all`, empty or absent means no filter on that column. */
 export interface ResultFilter {
@@ -66,12 +67,11 @@ export async function filterResultCsv(
         return values.some((value) => cell.includes(value));
       };
       const columnOf = (buf: Buffer, name: string) => {
-        for (let k = scanner.fields - 1; k >= 0; k--) {
-          if (
-            fieldText(buf, scanner.starts[k]!, scanner.ends[k]!).trim().toLowerCase() === name.toLowerCase()
-          )
-            return k;
-        }
+        const names = Array.from({ length: scanner.fields }, (_, k) =>
+          fieldText(buf, scanner.starts[k]!, scanner.ends[k]!),
+        );
+        const found = findColumnByName(names, name, { last: true });
+        if (found !== -1) return found;
         throw new CsvError(
           'csv_column_not_found',
           `No "${name}" column in the header row: is this a scrubbed result file?`,

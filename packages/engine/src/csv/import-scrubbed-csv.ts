@@ -1,11 +1,12 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { findColumnByName } from './column-name.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
-import { type CsvInput, openCsv } from './csv-input.ts';
+import { type CsvInput, type OpenedCsv, openCsv } from './csv-input.ts';
 import { isFormulaCell, neutraliseFormula } from './formula.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, RowScanner } from './row-scanner.ts';
-import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-csv.ts';
+import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-options.ts';
 
 /** The line types a scrubbed file may already carry, as the product writes them. */
 export const IMPORTED_LINE_TYPES = [
@@ -153,131 +154,171 @@ export async function importScrubbedCsv(
   output: Writable | null,
   options: ImportScrubbedCsvOptions,
 ): Promise<ImportScrubbedCsvResult> {
-  const problems = new Problems(options.rowsPerProblem ?? 10, options.maxProblems ?? 20);
-  const counts = { rows: 0, duplicates: 0, clean: 0, dnc: 0 };
-  const lineTypes: Partial<Record<ImportedLineType, number>> = {};
-  const seen = new Set<string>();
-
+  const reader = new ScrubbedFileReader(options, output !== null);
   async function* rows() {
-    const opened = await openCsv(input);
-    const sep = opened.separator;
-    const eol = opened.lineEnding;
-    const scanner = new RowScanner(sep, eol, options.maxRowBytes);
+    yield* reader.read(await openCsv(input));
+  }
+  if (output) await pipeline(rows, output);
+  else for await (const _ of rows());
+  return reader.result();
+}
+
+/** One pass over a scrubbed file: the header's columns found, then each row checked, counted and written. */
+class ScrubbedFileReader {
+  readonly #options: ImportScrubbedCsvOptions;
+  readonly #writes: boolean;
+  readonly #problems: Problems;
+  readonly #counts = { rows: 0, duplicates: 0, clean: 0, dnc: 0 };
+  readonly #lineTypes: Partial<Record<ImportedLineType, number>> = {};
+  readonly #seen = new Set<string>();
+  // The file's dialect, set when it is opened.
+  #scanner!: RowScanner;
+  #sep = ',';
+  #eol = '\n';
+  // The header's columns.
+  #columns = -1;
+  #phone = -1;
+  #lineType = -1;
+  #dnc = -1;
+
+  constructor(options: ImportScrubbedCsvOptions, writes: boolean) {
+    this.#options = options;
+    this.#writes = writes;
+    this.#problems = new Problems(options.rowsPerProblem ?? 10, options.maxProblems ?? 20);
+  }
+
+  /** The result file's bytes (none when not writing), refusing an empty file or a header alone. */
+  async *read(opened: OpenedCsv): AsyncGenerator<Buffer> {
+    this.#sep = opened.separator;
+    this.#eol = opened.lineEnding;
+    this.#scanner = new RowScanner(opened.separator, opened.lineEnding, this.#options.maxRowBytes);
     const buffer = new RowBuffer();
-    let columns = -1;
-    let phone = -1;
-    let lineType = -1;
-    let dnc = -1;
     let prefix: Buffer | null = opened.bom ? UTF8_BOM : null;
-
-    const cell = (buf: Buffer, k: number) =>
-      k < scanner.fields ? fieldText(buf, scanner.starts[k]!, scanner.ends[k]!) : '';
-    const columnOf = (buf: Buffer, ref: string | number, what: string) => {
-      if (typeof ref === 'number') {
-        if (ref < scanner.fields) return ref;
-        throw new CsvError(
-          'csv_column_out_of_range',
-          `The ${what} column is number ${ref} (0-based), and the header row has ${scanner.fields} columns.`,
-          scanner.line,
-        );
-      }
-      for (let k = 0; k < scanner.fields; k++) {
-        if (cell(buf, k).trim().toLowerCase() === ref.trim().toLowerCase()) return k;
-      }
-      throw new CsvError(
-        'csv_column_not_found',
-        `No "${ref}" column in the header row (${what}).`,
-        scanner.line,
-      );
-    };
-
-    const header = (buf: Buffer, start: number): string => {
-      columns = scanner.fields;
-      phone = columnOf(buf, options.phoneColumn, 'phone');
-      lineType = columnOf(buf, options.lineTypeColumn, 'line type');
-      if (options.dncColumn !== undefined) dnc = columnOf(buf, options.dncColumn, 'DNC');
-      return `${buf.toString('utf8', start, scanner.rowEnd)}${sep}${LINE_TYPE_COLUMN}${sep}${DNC_COLUMN}${eol}`;
-    };
-
-    /** The row as the result holds it, or null when it has a problem. */
-    const record = (buf: Buffer, start: number): string | null => {
-      counts.rows++;
-      const row = scanner.line;
-      if (scanner.fields > columns) {
-        problems.rows++;
-        problems.add('row', `${scanner.fields} cells under a header of ${columns}`, row);
-        return null;
-      }
-      const rawType = cell(buf, lineType);
-      const type = importedLineTypeOf(rawType);
-      const rawDnc = dnc === -1 ? '' : cell(buf, dnc);
-      const dncState = dnc === -1 ? '' : importedDncOf(rawDnc);
-      if (type === null) problems.add('line_type', rawType.trim(), row);
-      if (dncState === null) problems.add('dnc', rawDnc.trim(), row);
-      if (type === null || dncState === null) {
-        problems.rows++;
-        return null;
-      }
-      lineTypes[type] = (lineTypes[type] ?? 0) + 1;
-      if (dncState === '0') counts.clean++;
-      if (dncState === '1') counts.dnc++;
-      const key = phoneKey(cell(buf, phone));
-      if (key !== '' && seen.has(key)) counts.duplicates++;
-      else if (key !== '') seen.add(key);
-      if (!output) return '';
-      let cells = '';
-      for (let k = 0; k < scanner.fields; k++) {
-        if (isFormulaCell(cell(buf, k))) {
-          cells = Array.from({ length: scanner.fields }, (_, j) => csvCell(cell(buf, j), sep)).join(sep);
-          break;
-        }
-      }
-      if (cells === '') cells = buf.toString('utf8', start, scanner.rowEnd);
-      return `${cells}${sep.repeat(columns - scanner.fields)}${sep}${type}${sep}${dncState}${eol}`;
-    };
-
-    const step = (buf: Buffer, final: boolean): [number, string] => {
-      let used = 0;
-      let out = '';
-      while (used < buf.length) {
-        const next = scanner.scan(buf, used, buf.length, final);
-        if (next < 0) break;
-        const blank = scanner.rowEnd - used === scanner.fields - 1;
-        if (!blank) out += (columns === -1 ? header(buf, used) : record(buf, used)) ?? '';
-        used = next;
-      }
-      return [used, out];
-    };
-
     for await (const chunk of opened.chunks) {
       const buf = buffer.add(chunk);
       if (buf === null) continue;
-      const [used, out] = step(buf, false);
+      const [used, out] = this.#step(buf, false);
       buffer.carry(buf, used);
-      if (out !== '' && output) {
+      if (out !== '' && this.#writes) {
         yield prefix ? Buffer.concat([prefix, Buffer.from(out)]) : Buffer.from(out);
         prefix = null;
       }
     }
-    const [, out] = step(buffer.finish(), true);
-    if (columns === -1) throw new CsvError('csv_empty', CSV_EMPTY_MESSAGE);
-    if (counts.rows === 0) {
+    const [, out] = this.#step(buffer.finish(), true);
+    if (this.#columns === -1) throw new CsvError('csv_empty', CSV_EMPTY_MESSAGE);
+    if (this.#counts.rows === 0) {
       throw new CsvError('csv_header_only', `${CSV_EMPTY_MESSAGE}: it has a header row and no rows under it`);
     }
-    if (out !== '' && output) yield prefix ? Buffer.concat([prefix, Buffer.from(out)]) : Buffer.from(out);
+    if (out !== '' && this.#writes)
+      yield prefix ? Buffer.concat([prefix, Buffer.from(out)]) : Buffer.from(out);
   }
 
-  if (output) await pipeline(rows, output);
-  else for await (const _ of rows());
-  const dncStatus: ImportScrubbedCsvResult['dncStatus'] = {};
-  if (counts.clean > 0) dncStatus.clean = counts.clean;
-  if (counts.dnc > 0) dncStatus.dnc = counts.dnc;
-  return {
-    rows: counts.rows,
-    lineTypes,
-    dncStatus,
-    duplicates: counts.duplicates,
-    problems: problems.list,
-    problemRows: problems.rows,
-  };
+  result(): ImportScrubbedCsvResult {
+    const counts = this.#counts;
+    const dncStatus: ImportScrubbedCsvResult['dncStatus'] = {};
+    if (counts.clean > 0) dncStatus.clean = counts.clean;
+    if (counts.dnc > 0) dncStatus.dnc = counts.dnc;
+    return {
+      rows: counts.rows,
+      lineTypes: this.#lineTypes,
+      dncStatus,
+      duplicates: counts.duplicates,
+      problems: this.#problems.list,
+      problemRows: this.#problems.rows,
+    };
+  }
+
+  #step(buf: Buffer, final: boolean): [number, string] {
+    const scanner = this.#scanner;
+    let used = 0;
+    let out = '';
+    while (used < buf.length) {
+      const next = scanner.scan(buf, used, buf.length, final);
+      if (next < 0) break;
+      const blank = scanner.rowEnd - used === scanner.fields - 1;
+      if (!blank) out += (this.#columns === -1 ? this.#header(buf, used) : this.#record(buf, used)) ?? '';
+      used = next;
+    }
+    return [used, out];
+  }
+
+  #cell(buf: Buffer, k: number): string {
+    const scanner = this.#scanner;
+    return k < scanner.fields ? fieldText(buf, scanner.starts[k]!, scanner.ends[k]!) : '';
+  }
+
+  #columnOf(buf: Buffer, ref: string | number, what: string): number {
+    const scanner = this.#scanner;
+    if (typeof ref === 'number') {
+      if (ref < scanner.fields) return ref;
+      throw new CsvError(
+        'csv_column_out_of_range',
+        `The ${what} column is number ${ref} (0-based), and the header row has ${scanner.fields} columns.`,
+        scanner.line,
+      );
+    }
+    const names = Array.from({ length: scanner.fields }, (_, k) => this.#cell(buf, k));
+    const found = findColumnByName(names, ref);
+    if (found !== -1) return found;
+    throw new CsvError(
+      'csv_column_not_found',
+      `No "${ref}" column in the header row (${what}).`,
+      scanner.line,
+    );
+  }
+
+  #header(buf: Buffer, start: number): string {
+    const options = this.#options;
+    const sep = this.#sep;
+    this.#columns = this.#scanner.fields;
+    this.#phone = this.#columnOf(buf, options.phoneColumn, 'phone');
+    this.#lineType = this.#columnOf(buf, options.lineTypeColumn, 'line type');
+    if (options.dncColumn !== undefined) this.#dnc = this.#columnOf(buf, options.dncColumn, 'DNC');
+    return `${buf.toString('utf8', start, this.#scanner.rowEnd)}${sep}${LINE_TYPE_COLUMN}${sep}${DNC_COLUMN}${this.#eol}`;
+  }
+
+  /** The row as the result holds it, or null when it has a problem. */
+  #record(buf: Buffer, start: number): string | null {
+    const scanner = this.#scanner;
+    const problems = this.#problems;
+    const counts = this.#counts;
+    this.#counts.rows++;
+    const row = scanner.line;
+    if (scanner.fields > this.#columns) {
+      problems.rows++;
+      problems.add('row', `${scanner.fields} cells under a header of ${this.#columns}`, row);
+      return null;
+    }
+    const rawType = this.#cell(buf, this.#lineType);
+    const type = importedLineTypeOf(rawType);
+    const rawDnc = this.#dnc === -1 ? '' : this.#cell(buf, this.#dnc);
+    const dncState = this.#dnc === -1 ? '' : importedDncOf(rawDnc);
+    if (type === null) problems.add('line_type', rawType.trim(), row);
+    if (dncState === null) problems.add('dnc', rawDnc.trim(), row);
+    if (type === null || dncState === null) {
+      problems.rows++;
+      return null;
+    }
+    this.#lineTypes[type] = (this.#lineTypes[type] ?? 0) + 1;
+    if (dncState === '0') counts.clean++;
+    if (dncState === '1') counts.dnc++;
+    const key = phoneKey(this.#cell(buf, this.#phone));
+    if (key !== '' && this.#seen.has(key)) counts.duplicates++;
+    else if (key !== '') this.#seen.add(key);
+    if (!this.#writes) return '';
+    return `${this.#cells(buf, start)}${this.#sep.repeat(this.#columns - scanner.fields)}${this.#sep}${type}${this.#sep}${dncState}${this.#eol}`;
+  }
+
+  /** The row's cells for the result: as they came, or rewritten with formula cells neutralised. */
+  #cells(buf: Buffer, start: number): string {
+    const fields = this.#scanner.fields;
+    for (let k = 0; k < fields; k++) {
+      if (isFormulaCell(this.#cell(buf, k))) {
+        return Array.from({ length: fields }, (_, j) => csvCell(this.#cell(buf, j), this.#sep)).join(
+          this.#sep,
+        );
+      }
+    }
+    return buf.toString('utf8', start, this.#scanner.rowEnd);
+  }
 }

@@ -6,8 +6,9 @@ import { CsvError } from './csv-error.ts';
 import { collector } from './csv-fixtures.ts';
 import { CsvPartThreads } from './csv-part-threads.ts';
 import type { CsvPartSizes } from './csv-parts.ts';
-import { type ScrubCsvOptions, scrubCsv } from './scrub-csv.ts';
+import { scrubCsv } from './scrub-csv.ts';
 import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
+import type { ScrubCsvOptions } from './scrub-options.ts';
 
 const exchange = sampleExchangeTable();
 const builder = new DncListBuilder('federal');

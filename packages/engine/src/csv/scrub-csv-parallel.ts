@@ -1,6 +1,13 @@
 import { availableParallelism } from 'node:os';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import {
+  type CsvShape,
+  type CsvTally,
+  csvResultOf,
+  type ScrubbedCsvPart,
+  type ScrubCsvResult,
+} from './csv-counts.ts';
 import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, openCsv } from './csv-input.ts';
 import { CsvPartThreads } from './csv-part-threads.ts';
@@ -9,16 +16,8 @@ import type { ThreadScrubOptions } from './csv-thread.ts';
 import { release } from './csv-thread-protocol.ts';
 import type { CsvDialect } from './dialect.ts';
 import { NumberSet } from './number-set.ts';
-import {
-  type CsvShape,
-  type CsvTally,
-  checkPhoneColumn,
-  csvResultOf,
-  type ScrubbedCsvPart,
-  type ScrubCsvResult,
-  scrubCsv,
-  scrubCsvPart,
-} from './scrub-csv.ts';
+import { checkPhoneColumn } from './phone-column.ts';
+import { scrubCsv, scrubCsvPart } from './scrub-csv.ts';
 
 export interface ParallelScrubOptions extends Omit<ThreadScrubOptions, 'ownedInput' | 'releaseWritten'> {
   /**

@@ -9,7 +9,8 @@ import { CsvError } from './csv-error.ts';
 import { collector, splitAt, testExchanges } from './csv-fixtures.ts';
 import type { CsvInput } from './csv-input.ts';
 import { isFormulaCell } from './formula.ts';
-import { type CountCsvOptions, countCsv, countCsvRows, type ScrubCsvOptions, scrubCsv } from './scrub-csv.ts';
+import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
+import type { CountCsvOptions, ScrubCsvOptions } from './scrub-options.ts';
 
 function listOf(name: string, numbers: number[]) {
   const builder = new DncListBuilder(name);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
+import { findColumnByName } from '../csv/column-name.ts';
 import { parsePhone } from '../parse-phone.ts';
 import { DncListBuilder } from './builder.ts';
 import { type DncImport, type DncImportOptions, ProblemLog, StopReading } from './import-report.ts';
@@ -107,8 +108,7 @@ async function readCsvFile(
     if (header) {
       header = false;
       if (byName) {
-        const wanted = (options.column as string).trim().toLowerCase();
-        column = record.findIndex((name) => name.trim().toLowerCase() === wanted);
+        column = findColumnByName(record, options.column as string);
         if (column === -1) {
           log.fail(
             line,

@@ -6,7 +6,7 @@ import {
   connectionFailure,
   parseErrorBody,
 } from '../errors.js';
-import type { UploadOptions } from './upload.js';
+import type { UploadOptions } from './upload-options.js';
 
 /** The part of a browser's XMLHttpRequest an upload uses (the SDK's types have no DOM library). */
 interface Xhr {

@@ -7,6 +7,7 @@ import {
   parseErrorBody,
   ScrubError,
 } from '../errors.js';
+import type { UploadOptions } from './upload-options.js';
 import { putWithXhr, xhrConstructor } from './upload-xhr.js';
 
 /**
@@ -34,20 +35,6 @@ let pathOpener: PathOpener | undefined;
 
 export function readPathsWith(opener: PathOpener): void {
   pathOpener = opener;
-}
-
-export interface UploadOptions {
-  /**
-   * Called as bytes are handed to the connection. `totalBytes` is known for a path and for bytes,
-   * and undefined for a stream.
-   */
-  onProgress?(sentBytes: number, totalBytes: number | undefined): void;
-  signal?: AbortSignal;
-  /**
-   * Milliseconds the upload may stall (no byte taken, or no answer once all are sent) before it is
-   * given up. Default: the client's `timeout`. A large file takes as long as it needs.
-   */
-  timeout?: number;
 }
 
 /** Bytes handed over in slices this big, so progress moves for a file given whole. */

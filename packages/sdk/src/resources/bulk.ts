@@ -10,10 +10,12 @@ import {
 import type { RequestOptions, StreamedRequestOptions } from '../client.js';
 import { answerHeaders, fetchFunction, pause, streamedBody } from '../core/internal.js';
 import { APIResource } from '../core/resource.js';
-import { openSource, putUpload, type UploadOptions, type UploadSource } from '../core/upload.js';
+import { openSource, putUpload, type UploadSource } from '../core/upload.js';
+import type { UploadOptions } from '../core/upload-options.js';
 import { BulkJobFailedError, ConflictError, ScrubError } from '../errors.js';
 
-export type { UploadOptions, UploadSource } from '../core/upload.js';
+export type { UploadSource } from '../core/upload.js';
+export type { UploadOptions } from '../core/upload-options.js';
 
 /**
  * `POST /bulk/jobs`. `phone_col` and the `mapping` columns are header texts (matched without regard

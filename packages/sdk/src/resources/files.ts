@@ -14,7 +14,8 @@ import type { RequestOptions } from '../client.js';
 import { fetchFunction } from '../core/internal.js';
 import { itemsFrom, type Page, PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
-import { putUpload, type UploadOptions, type UploadSource } from '../core/upload.js';
+import { putUpload, type UploadSource } from '../core/upload.js';
+import type { UploadOptions } from '../core/upload-options.js';
 import { ConflictError } from '../errors.js';
 
 /** `POST /files/existing` without the file: `phone_col` and `line_type_col` required, `dnc_col` optional. */

@@ -27,6 +27,10 @@ import {
 } from './job-store.js';
 import type { BulkServices } from './setup.js';
 
+// Over 500 lines, kept whole: the StreamJob class is one request's three loops (count, charge,
+// scrub) over state they share and wake each other on; split across modules, that state would
+// have to be handed around or made public.
+
 /**
  * Credits reserved at a time: the rows counted and not yet paid for, and as many again as were
  * paid for before, up to this (a stream reserves little more than it has brought, so that two at

@@ -1,0 +1,114 @@
+import { CallingClock, callingWindowOf } from '../calling-window.ts';
+import { DNC_COLUMN, LINE_TYPE_COLUMN, OPTIONAL_COLUMNS, type OptionalColumn } from './scrub-options.ts';
+
+// Line types by output index: a valid ClassCode is its own index; every invalid one is INVALID.
+export const LINE_TYPES = [
+  'unknown_geographic',
+  'mobile',
+  'landline',
+  'voip',
+  'toll_free',
+  'invalid',
+] as const;
+export const INVALID = 5;
+// DNC cells by DncState: clean, listed, an invalid number on no list (nothing to call), unchecked.
+const DNC_CELLS = ['0', '1', '', 'unchecked'] as const;
+
+interface OptionalCells {
+  key: string;
+  /** For an invalid number. */
+  invalid: Buffer;
+  /** By area code (index npa). */
+  byAreaCode: Buffer[];
+}
+
+let lastCells: OptionalCells | null = null;
+
+/**
+ * The optional columns' cells for each area code, as of `evaluatedAt`. The last answer is kept: a
+ * file scrubbed in parts (`scrubCsvPart`) asks the same for every part, and each answer reads the
+ * time zones of 800 area codes.
+ */
+function optionalCells(sep: string, columns: readonly OptionalColumn[], evaluatedAt: number): OptionalCells {
+  const key = `${sep}|${columns.join(',')}|${evaluatedAt}`;
+  if (lastCells?.key === key) return lastCells;
+  const clock = new CallingClock(new Date(evaluatedAt));
+  const cells = (zones: readonly string[], callable: boolean | null) =>
+    Buffer.from(
+      columns
+        .map((column) =>
+          column === 'timezone'
+            ? `${sep}${zones.join(' ')}`
+            : `${sep}${callable === null ? '' : callable ? 1 : 0}`,
+        )
+        .join(''),
+    );
+  const invalid = cells([], null);
+  const byAreaCode = Array.from({ length: 1000 }, (_, npa) => {
+    if (npa < 200) return invalid;
+    const window = callingWindowOf(`+1${npa}2000000`, 'unknown_geographic', clock);
+    return cells(window.timeZones, window.callableNow);
+  });
+  lastCells = { key, invalid, byAreaCode };
+  return lastCells;
+}
+
+/**
+ * The cells a result row gets after its own, as bytes ready to copy: Line Type and DNC, then the
+ * optional columns asked for (in `OPTIONAL_COLUMNS` order), each with the separator in front.
+ */
+export class ResultCells {
+  /** The header's added names. */
+  readonly header: Buffer;
+  /** The most bytes any row's cells (or the header's) take. */
+  readonly longest: number;
+  /** Per line type and DNC state, Line Type and DNC. */
+  readonly #suffixes: Buffer[];
+  /** With optional columns: their cells per area code (index npa), and for an invalid number. */
+  readonly #extras: Buffer[] | null = null;
+  readonly #invalidExtra: Buffer = Buffer.alloc(0);
+  /** Suffix and optional cells joined, by suffix index * 1000 + area code. */
+  readonly #joined = new Map<number, Buffer>();
+
+  /** `evaluatedAt` is read only when optional cells are written (`writes`) and asked for. */
+  constructor(
+    sep: string,
+    asked: readonly OptionalColumn[] | undefined,
+    evaluatedAt: () => number,
+    writes: boolean,
+  ) {
+    // Indexed by line type index * DNC_CELLS.length + DncState.
+    this.#suffixes = LINE_TYPES.flatMap((lineType) =>
+      DNC_CELLS.map((cell) => Buffer.from(`${sep}${lineType}${sep}${cell}`)),
+    );
+    const columns = Object.keys(OPTIONAL_COLUMNS).filter((column) =>
+      asked?.includes(column as OptionalColumn),
+    ) as OptionalColumn[];
+    const headerNames = [LINE_TYPE_COLUMN, DNC_COLUMN, ...columns.map((column) => OPTIONAL_COLUMNS[column])];
+    this.header = Buffer.from(headerNames.map((name) => `${sep}${name}`).join(''));
+    let longestExtra = 0;
+    if (columns.length > 0 && writes) {
+      const cells = optionalCells(sep, columns, evaluatedAt());
+      this.#invalidExtra = cells.invalid;
+      this.#extras = cells.byAreaCode;
+      longestExtra = Math.max(...this.#extras.map((extra) => extra.length));
+    }
+    this.longest =
+      Math.max(...this.#suffixes.map((suffix) => suffix.length), this.header.length) + longestExtra;
+  }
+
+  /** A row's cells: by its line type index (`LINE_TYPES`), its DncState and its number. */
+  of(kind: number, state: number, number: number): Buffer {
+    const index = kind * DNC_CELLS.length + state;
+    const suffix = this.#suffixes[index]!;
+    if (this.#extras === null) return suffix;
+    const npa = kind === INVALID ? 0 : Math.floor(number / 10_000_000);
+    const key = index * 1000 + npa;
+    let joined = this.#joined.get(key);
+    if (joined === undefined) {
+      joined = Buffer.concat([suffix, npa === 0 ? this.#invalidExtra : this.#extras[npa]!]);
+      this.#joined.set(key, joined);
+    }
+    return joined;
+  }
+}

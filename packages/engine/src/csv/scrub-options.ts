@@ -1,0 +1,52 @@
+import type { ExchangeData } from '../classify.ts';
+import type { DncSet } from '../dnc/set.ts';
+import type { CsvSeparator } from './dialect.ts';
+
+/** The columns a result file adds, after the header's last column. */
+export const LINE_TYPE_COLUMN = 'Line Type';
+export const DNC_COLUMN = 'DNC';
+
+/**
+ * Optional columns after DNC, in this order whatever order they are asked in: the area code's
+ * time zones (IANA, space-separated) and whether the calling window (08:00-21:00 local, in every
+ * zone) is open at the job's evaluation time (1, 0, or empty when it cannot be told).
+ */
+export const OPTIONAL_COLUMNS = { timezone: 'Time Zone', callable_now: 'Callable Now' } as const;
+export type OptionalColumn = keyof typeof OPTIONAL_COLUMNS;
+
+export interface CsvProgress {
+  /** Data rows read so far. */
+  rows: number;
+  /** Bytes of the file read so far (of its UTF-8 form, for a UTF-16 file). */
+  bytes: number;
+}
+
+export interface CountCsvOptions {
+  /** The phone column: its header name (trimmed, case-insensitive) or its 0-based index. */
+  phoneColumn: string | number;
+  /** Whether the first row is a header. Default true. */
+  header?: boolean;
+  /** Default: detected from the first lines. */
+  separator?: CsvSeparator;
+  /** A longer row refuses the file (`csv_row_too_large`), so memory stays bounded. Default 1 MiB. */
+  maxRowBytes?: number;
+  /** Line types by exchange; without it, valid geographic numbers are `unknown_geographic`. */
+  exchange?: ExchangeData;
+  /**
+   * The do-not-call lists; without them every valid number is `unchecked`. Counting reads them
+   * too: a listed number the exchange data calls not in service is valid (and charged) all the same.
+   */
+  dnc?: DncSet;
+  /** Which of the set's lists count (bit i: `dnc.lists[i]`). Default: all. */
+  dncMask?: number;
+  signal?: AbortSignal;
+  /** Called after each chunk of the input is scrubbed. */
+  onProgress?: (progress: CsvProgress) => void;
+}
+
+export interface ScrubCsvOptions extends CountCsvOptions {
+  /** Optional columns to add after DNC (`OPTIONAL_COLUMNS`); default none: the file is as before. */
+  columns?: readonly OptionalColumn[];
+  /** When `callable_now` is evaluated, in ms since the epoch; default when the scrub starts. */
+  evaluatedAt?: number;
+}
