@@ -15,21 +15,6 @@ const KEPT_WHOLE = /^\/\/ Over 500 lines, kept whole: \S/;
 const HEAD_LINES = 40;
 const root = join(import.meta.dirname, '..');
 
-// Temporary: the dashboard's functions over 100 lines when the lint first covered it, fixed by the
-// dashboard branch. The merger removes this list once that branch is in; nothing is added to it.
-const DASHBOARD_LONG_FUNCTIONS_UNTIL_ITS_BRANCH = new Set([
-  'packages/dashboard/src/screens/auth/confirm-email-page.tsx: ConfirmEmailPage',
-  'packages/dashboard/src/screens/auth/login-page.tsx: LoginPage',
-  'packages/dashboard/src/screens/bulk/bulk-page.tsx: BulkPage',
-  'packages/dashboard/src/screens/bulk/resume-upload.tsx: ResumeUpload',
-  'packages/dashboard/src/screens/bulk/step-mapping.tsx: StepMapping',
-  'packages/dashboard/src/screens/bulk/step-summary.tsx: StepSummary',
-  'packages/dashboard/src/screens/card/card-form.tsx: CardForm',
-  'packages/dashboard/src/screens/file-detail/file-detail-page.tsx: FileDetailPage',
-  'packages/dashboard/src/screens/suppression/suppression-page.tsx: SuppressionPage',
-  'packages/dashboard/src/screens/users/users-page.tsx: UsersPage',
-]);
-
 function* sources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -55,7 +40,6 @@ const packages = readdirSync(join(root, 'packages'), { withFileTypes: true })
 
 const longFunctions = [];
 const longFiles = [];
-const stillLong = new Set();
 for (const dir of packages) {
   for (const path of sources(dir)) {
     const name = relative(root, path);
@@ -75,20 +59,13 @@ for (const dir of packages) {
         const first = file.getLineAndCharacterOfPosition(node.getStart()).line;
         const last = file.getLineAndCharacterOfPosition(node.end).line;
         const span = last - first + 1;
-        const key = `${name}: ${nameOf(node)}`;
-        if (span > MAX_FUNCTION_LINES && DASHBOARD_LONG_FUNCTIONS_UNTIL_ITS_BRANCH.has(key))
-          stillLong.add(key);
-        else if (span > MAX_FUNCTION_LINES)
+        if (span > MAX_FUNCTION_LINES)
           longFunctions.push(`${name}:${first + 1} ${nameOf(node)} (${span} lines)`);
       }
       ts.forEachChild(node, visit);
     };
     visit(file);
   }
-}
-for (const key of DASHBOARD_LONG_FUNCTIONS_UNTIL_ITS_BRANCH) {
-  if (!stillLong.has(key))
-    longFunctions.push(`${key}: no longer over 100 lines, take it off the temporary list`);
 }
 if (longFunctions.length > 0) {
   console.error(

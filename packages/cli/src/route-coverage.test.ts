@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Context } from './context.js';
 import { processIO } from './io.js';
-import { createProgram } from './program.js';
+import { createProgram, run } from './program.js';
 
 /**
  * One resource, five places: the contract writes a route, the server serves it, the SDK calls it,
@@ -474,7 +474,7 @@ interface Clients {
 }
 
 function readClients(): Clients {
-  const program = createProgram(new Context(processIO(), () => ({ input: false })));
+  const program = createProgram(new Context(processIO(), () => ({ input: false }), run));
   return {
     cliCommands: new Set(commandPaths(program)),
     cliSources: sourcesUnder(fileURLToPath(new URL('.', import.meta.url))),

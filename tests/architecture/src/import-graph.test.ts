@@ -48,19 +48,6 @@ const SDK_CLIENT_AND_RESOURCES = (file: string) =>
   file === 'packages/sdk/src/core/resource.ts' ||
   file.startsWith('packages/sdk/src/resources/');
 
-/**
- * Circles removed by the house issue's other branches (issue 24): delete each line here when its
- * branch is merged, and the test holds the package to it.
- */
-const CIRCLES_REMOVED_ELSEWHERE: string[][] = [
-  [
-    'packages/cli/src/actions/admin-as.ts',
-    'packages/cli/src/commands/admin.ts',
-    'packages/cli/src/program.ts',
-  ],
-  ['packages/sdk/src/core/upload-xhr.ts', 'packages/sdk/src/core/upload.ts'],
-];
-
 const packages = workspacePackages();
 const imports: Import[] = packages.flatMap((pkg) => pkg.files.flatMap(importsOf));
 const packageOf = (file: string) =>
@@ -113,10 +100,7 @@ describe('the import graph', () => {
       if (!edges.has(i.from)) edges.set(i.from, new Set());
       edges.get(i.from)!.add(i.to);
     }
-    const known = new Set(CIRCLES_REMOVED_ELSEWHERE.map((circle) => [...circle].sort().join(' ')));
-    const circles = circlesOf(edges)
-      .filter((circle) => !circle.every(SDK_CLIENT_AND_RESOURCES))
-      .filter((circle) => !known.has(circle.join(' ')));
+    const circles = circlesOf(edges).filter((circle) => !circle.every(SDK_CLIENT_AND_RESOURCES));
     expect(circles).toEqual([]);
   });
 
