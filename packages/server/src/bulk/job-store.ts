@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type BulkJob, type FileView, OUTPUT_COLUMNS, type OutputColumn } from '@scrub/contract';
+import { type BulkJob, type DncListDate, type FileView, OUTPUT_COLUMNS, type OutputColumn } from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';
@@ -295,6 +295,8 @@ export interface JobOutcome {
   resultSha256: string;
   numbersChecked: number;
   datasetVersions: Record<string, string>;
+  /** Each DNC list the job answered from, with its release date, age and staleness then. */
+  dncLists: DncListDate[];
   /** When optional columns were evaluated; null without any. */
   columnsEvaluatedAt?: Date | null;
 }
@@ -315,6 +317,7 @@ function outcomeColumns(outcome: JobOutcome) {
     result_sha256: outcome.resultSha256,
     numbers_checked: outcome.numbersChecked,
     dataset_versions: JSON.stringify(outcome.datasetVersions),
+    dnc_lists: JSON.stringify(outcome.dncLists),
     columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
   };
 }
@@ -443,6 +446,7 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     error: row.error,
     columns: (row.output_columns ?? []) as OutputColumn[],
     columns_evaluated_at: row.output_columns?.includes('callable_now') ? iso(row.columns_evaluated_at) : null,
+    dnc_lists: row.dnc_lists,
   };
 }
 

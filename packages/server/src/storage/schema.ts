@@ -1,3 +1,4 @@
+import type { DncListDate } from '@scrub/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /** The tables, as Kysely sees them. Each migration that adds a table adds its interface here. */
@@ -234,6 +235,16 @@ export interface BulkJobsTable {
   numbers_checked: number | null;
   /** Every dataset version the job answered from, by name. */
   dataset_versions: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  /** Each DNC list the job answered from, with its date, when scrubbed (migration 0018); null before it. */
+  dnc_lists: ColumnType<DncListDate[] | null, string | null | undefined, string | null>;
+}
+
+/** Warnings sent to admins before a DNC list goes stale, once per list version (migration 0018). */
+export interface DncAgeAlertsTable {
+  list: string;
+  version: string;
+  days_before: number;
+  sent_at: Date;
 }
 
 /** Admin actions and act-as requests (migration 0007-admin); append-only. */
@@ -394,4 +405,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   suppression_lists: SuppressionListsTable;
   suppression_numbers: SuppressionNumbersTable;
+  dnc_age_alerts: DncAgeAlertsTable;
 }
