@@ -1,6 +1,6 @@
-import type { DncListDate } from '@scrub/contract';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { DncListDate } from '@scrub/contract';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import type { DncListDate } from '@scrub/contract';
 import {
   CsvError,
   type CsvInput,
@@ -12,7 +13,6 @@ import {
   scrubCsv,
   scrubCsvInThread,
 } from '@scrub/engine';
-import type { DncListDate } from '@scrub/contract';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { listDates } from '../reference-data/dnc-age.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';

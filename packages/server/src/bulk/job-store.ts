@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type BulkJob, type DncListDate, type FileView, OUTPUT_COLUMNS, type OutputColumn } from '@scrub/contract';
+import {
+  type BulkJob,
+  type DncListDate,
+  type FileView,
+  OUTPUT_COLUMNS,
+  type OutputColumn,
+} from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';

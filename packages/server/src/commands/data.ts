@@ -422,7 +422,8 @@ function describe(outcome: ImportOutcome, shown: number): string {
     meta.kind === 'exchange'
       ? Object.values(meta.buffers).reduce((sum, buffer) => sum + (buffer?.bytes ?? 0), 0)
       : meta.buffer.bytes;
-  const released = meta.kind === 'dnc' && meta.releasedOn !== undefined ? `, released ${meta.releasedOn}` : '';
+  const released =
+    meta.kind === 'dnc' && meta.releasedOn !== undefined ? `, released ${meta.releasedOn}` : '';
   const lines = [
     `Imported ${outcome.dataset} version ${meta.version}${released}: ${contents} (${formatBytes(bytes)}).`,
   ];

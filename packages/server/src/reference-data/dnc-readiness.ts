@@ -82,7 +82,10 @@ export function dncNotice(dates: readonly DncListDate[], maxAgeDays: number): st
         ? 'No do-not-call list is loaded on this service: every valid number will answer unchecked (dnc: null), never clean.'
         : 'No federal or state do-not-call list is loaded on this service: only your own suppression list is checked, and numbers not on it answer unchecked (dnc: null), never clean.',
     );
-  } else if (!fresh.some((date) => date.list === 'federal') && !stale.some((date) => date.list === 'federal')) {
+  } else if (
+    !fresh.some((date) => date.list === 'federal') &&
+    !stale.some((date) => date.list === 'federal')
+  ) {
     sentences.push(
       `The federal registry is not loaded: only numbers in the area codes of ${fresh.map((date) => date.list).join(', ') || 'no fresh list'} can answer clean; the others answer unchecked.`,
     );
