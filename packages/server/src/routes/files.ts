@@ -13,7 +13,12 @@ import {
   type JobRow,
   listSubmittedJobs,
 } from '../bulk/job-store.js';
-import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
+import {
+  CLEAN_FILTER_NOTICE_HEADER,
+  cleanFilterNotice,
+  filterResultCsv,
+  type ResultFilter,
+} from '../bulk/result-filter.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
@@ -128,7 +133,8 @@ function withFilters(row: JobRow, query: FileListQuery, publicUrl: string) {
     if (view.file_url && view.file_url !== 'Failed') view.file_url += `?${filters}`;
     if (view.part_url) view.part_url += `?${filters}`;
   }
-  return view;
+  const notice = cleanFilterNotice(row.dnc_status, query.dnc ?? null);
+  return notice === null ? view : { ...view, dnc_notice: notice };
 }
 
 function listFiles({ database, publicUrl }: ServerContext): RouteHandler<typeof routes.listFiles> {
@@ -158,6 +164,8 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
         attachment(job.file_name, job.status === 'failed' ? '-scrubbed-part' : '-scrubbed'),
       );
     const filter = filterOf(query);
+    const notice = cleanFilterNotice(job.dnc_status, filter.dnc);
+    if (notice !== null) reply.header(CLEAN_FILTER_NOTICE_HEADER, notice);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
   };
 }
