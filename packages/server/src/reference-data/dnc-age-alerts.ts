@@ -53,7 +53,8 @@ export class DncAgeAlerts {
         await this.#warn(now);
       } catch (error) {
         const { logger } = this.options;
-        if (logger) logger.warn({ err: error }, 'could not check the do-not-call lists’ ages; will try again');
+        if (logger)
+          logger.warn({ err: error }, 'could not check the do-not-call lists’ ages; will try again');
       }
     });
     return this.#checking;
@@ -91,7 +92,8 @@ export class DncAgeAlerts {
         `Import a newer release before then: scrub-server data import ${list.name === 'federal' ? 'ftc' : 'state'} <file> --released YYYY-MM-DD`,
       ].join('\n');
       for (const address of to) await mailer.send({ kind: 'dnc_list_age', to: address, subject, text });
-      if (logger) logger.info({ list: list.name, version, daysBefore }, 'warned admins of a list going stale');
+      if (logger)
+        logger.info({ list: list.name, version, daysBefore }, 'warned admins of a list going stale');
     }
   }
 }
