@@ -55,9 +55,10 @@ export const FileViewSchema = z.object({
    */
   part_url: z.string().nullable(),
   /**
-   * Listed with the "clean" filter (`dnc=0`): why it keeps no row, when that is because no number
-   * was checked (no do-not-call list covering them was loaded, or only stale ones). The result
-   * download says the same in its `x-scrub-dnc-notice` header. Absent otherwise.
+   * Why the "clean" filter (`dnc=0`) keeps no row of this file, when that is because no number was
+   * checked (no do-not-call list covering them was loaded, or only stale ones): unchecked is not
+   * clean. The result download with `dnc=0` says the same in its `x-scrub-dnc-notice` header.
+   * Absent otherwise.
    */
   dnc_notice: z.string().optional(),
 });

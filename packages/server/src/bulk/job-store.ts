@@ -12,6 +12,7 @@ import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../http/api-error.js';
 import type { BulkJobsTable, Database } from '../storage/schema.js';
+import { cleanFilterNotice } from './result-filter.js';
 
 // Over 500 lines, kept whole: this is the one module that changes a job's state and its credits
 // (created, submitted, claimed, completed, failed, streamed), and its helpers that lock a job and
@@ -459,6 +460,8 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
 /** The job as the export and file pages show it. */
 export function fileViewOf(row: JobRow, publicUrl: string): FileView {
   const job = bulkJobOf(row, publicUrl);
+  // Uploaded files were not checked here: their DNC column is the customer's own.
+  const notice = row.file_method === 'upload' ? null : cleanFilterNotice(row.dnc_status);
   return {
     file_reference: row.file_reference,
     file_name: row.file_name,
@@ -482,6 +485,7 @@ export function fileViewOf(row: JobRow, publicUrl: string): FileView {
     error: row.status === 'failed' ? row.error : null,
     // A failed job keeps a result only when it was cut off part-way after scrubbing some records.
     part_url: row.status === 'failed' ? job.result_url : null,
+    ...(notice === null ? {} : { dnc_notice: notice }),
   };
 }
 

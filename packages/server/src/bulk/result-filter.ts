@@ -25,8 +25,8 @@ export const CLEAN_FILTER_NOTICE_HEADER = 'x-scrub-dnc-notice';
  * checked against a do-not-call list (no list covering them was loaded, or only stale ones). null
  * when some row is clean, or when the reason is plain (every number listed, or none valid).
  */
-export function cleanFilterNotice(dncStatus: Record<string, number>, dnc: string | null): string | null {
-  if (dnc !== '0' || (dncStatus.clean ?? 0) > 0) return null;
+export function cleanFilterNotice(dncStatus: Record<string, number>): string | null {
+  if ((dncStatus.clean ?? 0) > 0) return null;
   const unchecked = dncStatus.unchecked ?? 0;
   if (unchecked === 0) return null;
   const rows = unchecked === 1 ? '1 row' : `${unchecked.toLocaleString('en-US')} rows`;

@@ -227,7 +227,7 @@ describe.each(testDatabases())('do-not-call lists past their age on $kind', (dat
     expect(clean.headers['x-scrub-dnc-notice']).toMatch(
       /^No row is clean because no number was checked: 2 rows answered unchecked/,
     );
-    const listed = await t.app.inject({ method: 'GET', url: '/files', query: { dnc: '0' }, headers });
+    const listed = await t.app.inject({ method: 'GET', url: '/files', headers });
     const file = listed
       .json()
       .files.find((f: { file_reference: string }) => f.file_reference === texas.file_reference);

@@ -133,8 +133,7 @@ function withFilters(row: JobRow, query: FileListQuery, publicUrl: string) {
     if (view.file_url && view.file_url !== 'Failed') view.file_url += `?${filters}`;
     if (view.part_url) view.part_url += `?${filters}`;
   }
-  const notice = cleanFilterNotice(row.dnc_status, query.dnc ?? null);
-  return notice === null ? view : { ...view, dnc_notice: notice };
+  return view;
 }
 
 function listFiles({ database, publicUrl }: ServerContext): RouteHandler<typeof routes.listFiles> {
@@ -164,7 +163,7 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
         attachment(job.file_name, job.status === 'failed' ? '-scrubbed-part' : '-scrubbed'),
       );
     const filter = filterOf(query);
-    const notice = cleanFilterNotice(job.dnc_status, filter.dnc);
+    const notice = filter.dnc === '0' ? cleanFilterNotice(job.dnc_status) : null;
     if (notice !== null) reply.header(CLEAN_FILTER_NOTICE_HEADER, notice);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
   };
