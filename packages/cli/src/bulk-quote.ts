@@ -1,5 +1,6 @@
 import type { Scrub } from '@scrub/sdk';
 import type { Context } from './context.js';
+import { describeDncLists } from './dnc-lists.js';
 import { CliError, OutOfCreditsError } from './errors.js';
 import { count } from './format.js';
 
@@ -21,6 +22,9 @@ export async function confirmBulkCharge(
     ? 'Unlimited plan active, no credits required.'
     : `You have ${count(quote.credits_available)} credits; ${count(quote.credits_required)} will be charged.`;
   context.io.stderr.write(`${found} ${have}\n`);
+  // Which lists the numbers will be checked against, and their dates (absent from older servers).
+  if (quote.dnc_lists !== undefined)
+    context.io.stderr.write(describeDncLists(quote.dnc_lists, quote.dnc_notice));
   if (quote.plan_paused) {
     throw new CliError(
       'Your plan is paused: resume it with scrub subscription resume, then submit again.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from './route-spec.js';
+import { DncListDateSchema } from './verify.js';
 
 /** A column is named by its header text (at most 255 characters) or its zero-based position. */
 export const ColumnRefSchema = z.union([
@@ -89,6 +90,12 @@ export const BulkJobSchema = z.object({
    * is as of then, not as of the download. null until the job runs, or without `callable_now`.
    */
   columns_evaluated_at: z.string().nullable(),
+  /**
+   * The do-not-call lists the job's answers rest on, each with its release date, age and whether
+   * it was stale when the file was scrubbed. null until the job ran (and for jobs from before list
+   * dates were recorded). Absent from older servers.
+   */
+  dnc_lists: z.array(DncListDateSchema).nullable().optional(),
 });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
@@ -114,6 +121,17 @@ export const BulkJobQuoteSchema = z.object({
   /** Whether submitting would be accepted: enough credits, or unlimited, and the plan not paused. */
   sufficient: z.boolean(),
   plan_paused: z.boolean(),
+  /**
+   * The do-not-call lists the job would be checked against now, each with its release date and
+   * age: the shared lists (federal, states) and the account's own list. Empty when none is loaded:
+   * then every valid number answers unchecked, never clean. Absent from older servers.
+   */
+  dnc_lists: z.array(DncListDateSchema).optional(),
+  /**
+   * The lists' state in one sentence to show before the customer pays: none loaded, or stale
+   * lists whose silence makes no number clean; null when every list is fresh. Absent from older servers.
+   */
+  dnc_notice: z.string().nullable().optional(),
 });
 export type BulkJobQuote = z.infer<typeof BulkJobQuoteSchema>;
 

@@ -54,6 +54,13 @@ export const FileViewSchema = z.object({
    * off part-way): that result's URL, in the form of `file_url`'s. Null otherwise.
    */
   part_url: z.string().nullable(),
+  /**
+   * Why the "clean" filter (`dnc=0`) keeps no row of this file, when that is because no number was
+   * checked (no do-not-call list covering them was loaded, or only stale ones): unchecked is not
+   * clean. The result download with `dnc=0` says the same in its `x-scrub-dnc-notice` header.
+   * Absent otherwise.
+   */
+  dnc_notice: z.string().optional(),
 });
 export type FileView = z.infer<typeof FileViewSchema>;
 
@@ -177,7 +184,8 @@ export const filesRoutes = defineRoutes('files', {
     method: 'GET',
     path: '/files/{file_reference}/result',
     auth: 'none',
-    summary: 'The result CSV, filtered on the server',
+    summary:
+      'The result CSV, filtered on the server; with dnc=0 and no row checked, the x-scrub-dnc-notice header says why it is empty',
     params: FileReferenceParams,
     query: ResultFilterSchema,
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DncListDateSchema } from './verify.js';
 
 /** Where the service publishes the public keys its proofs are signed with (a JWKS). */
 export const PROOF_KEYS_PATH = '/.well-known/scrub-proof-keys.json';
@@ -15,10 +16,14 @@ export const FTC_REGISTRY_MAX_AGE_DAYS = 31;
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits (SHA-256)');
 
-/** The federal registry version a statement was checked against: its name and, when it is a date, its release date. */
+/** The federal registry version a statement was checked against: its name and its release date. */
 export const FtcRegistrySchema = z.object({
   version: z.string(),
-  /** `YYYY-MM-DD`, or null when the version's name is not a date (then nothing is valid until any date). */
+  /**
+   * `YYYY-MM-DD`, the release date the operator recorded at import; null when none was recorded
+   * (then nothing is valid until any date). Statements of jobs from before release dates were
+   * recorded take the version's name when it is a date.
+   */
   release_date: z.string().nullable(),
 });
 export type FtcRegistry = z.infer<typeof FtcRegistrySchema>;
@@ -42,6 +47,12 @@ const StatementBase = z.object({
    * release date to count from.
    */
   valid_until: z.string().nullable(),
+  /**
+   * Each do-not-call list the answers rest on, with its release date, age and whether it was stale
+   * (past the service's maximum age) when checked: a stale list's silence made no number clean.
+   * Absent from statements of answers from before list dates were recorded.
+   */
+  dnc_lists: z.array(DncListDateSchema).optional(),
 });
 
 /** What a proof of a completed bulk job states. */

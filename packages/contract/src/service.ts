@@ -2,16 +2,21 @@ import { z } from 'zod';
 import { MessageSchema } from './account.js';
 import { PROOF_KEYS_PATH, ProofKeySetSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
+import { DncListDateSchema } from './verify.js';
 
 /**
  * The do-not-call lists every account's checks consult: `loaded` (federal, `state:XX`), `required`
- * by the operator (SCRUB_REQUIRE_DNC), and the required ones not loaded (checks answer 503 then).
- * Accounts' internal lists are not named here.
+ * by the operator (SCRUB_REQUIRE_DNC), and the required ones not loaded or stale (checks answer
+ * 503 then). Accounts' internal lists are not named here.
  */
 export const DncListsStatusSchema = z.object({
   loaded: z.array(z.string()),
   required: z.array(z.string()),
   missing_required: z.array(z.string()),
+  /** Loaded lists past the maximum age, or of unknown date (`/health` is `degraded`). Absent from older servers. */
+  stale: z.array(z.string()).optional(),
+  /** Each loaded list's release date and age. Absent from older servers. */
+  lists: z.array(DncListDateSchema).optional(),
 });
 export type DncListsStatus = z.infer<typeof DncListsStatusSchema>;
 

@@ -25,6 +25,21 @@ export const VerifyQuerySchema = z.object({
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
+/**
+ * One do-not-call list an answer rests on, with its date. `released_on`: the date of the list as
+ * its publisher (the FTC, a state) released it, `YYYY-MM-DD`; null for an account's own list (never
+ * stale) and for a list whose date is not known (then stale). `age_days`: whole days since then.
+ * `stale`: past the service's maximum age (31 days by default, the Telemarketing Sales Rule's): the
+ * list still flags the numbers it holds (`dnc: 1`), but its silence no longer makes a number clean.
+ */
+export const DncListDateSchema = z.object({
+  list: z.string(),
+  released_on: z.string().nullable(),
+  age_days: z.number().int().nullable(),
+  stale: z.boolean(),
+});
+export type DncListDate = z.infer<typeof DncListDateSchema>;
+
 export const VerifyResultSchema = z.object({
   phone_number: z.string().describe('E.164, or the input as given when it is not a number'),
   line_type: LineTypeSchema,
@@ -52,6 +67,12 @@ export const VerifyResultSchema = z.object({
    * Empty when `dnc` is null.
    */
   dnc_lists_checked: z.array(z.string()),
+  /**
+   * The lists holding or covering the number, stale ones included, each with its release date and
+   * age: what `dnc` rests on. A stale list's silence is why a number can answer `dnc: null` while a
+   * list covering it is loaded. Empty for an invalid number on no list. Absent from older servers.
+   */
+  dnc_lists: z.array(DncListDateSchema).optional(),
   data_source: z.enum(['imported', 'sample']),
   dataset_versions: z.record(z.string(), z.string()),
   /** With `proof=1`: the answer signed, a compact JWS (see docs/proof-of-scrub.md). */

@@ -123,6 +123,27 @@ describe('checkPhone', () => {
       });
     });
 
+    it('answers unchecked, never clean, where only a stale list covers the number, and still flags what it holds', () => {
+      const set = new DncSet([list('federal', [2012345678]), list('state:TX', [])], { stale: ['federal'] });
+      expect(checkPhone('2012345678', stale, { set })).toMatchObject({
+        dnc: 1,
+        dncSources: ['federal'],
+        dncListsChecked: ['federal'],
+        dncListsCovering: ['federal'],
+      });
+      expect(checkPhone('2012345679', stale, { set })).toMatchObject({
+        dnc: null,
+        dncListsChecked: [],
+        dncListsCovering: ['federal'],
+      });
+      // A fresh state list still answers for its own area codes.
+      expect(checkPhone('5127360100', stale, { set })).toMatchObject({
+        dnc: 0,
+        dncListsChecked: ['state:TX'],
+        dncListsCovering: ['federal', 'state:TX'],
+      });
+    });
+
     it('answers a listed number the exchange data calls not in service: unknown line type, with the reason, DNC 1', () => {
       const set = new DncSet([list('federal', [2019990001])]);
       expect(checkPhone('201-999-0001', stale, { set })).toMatchObject({

@@ -47,6 +47,11 @@ export interface PhoneCheck {
   dncSources?: string[];
   /** Given DNC lists: the lists consulted for this number, holding it or covering it (`DncSet.covering`). */
   dncListsChecked?: string[];
+  /**
+   * Given DNC lists: the lists holding or covering the number, stale ones included (see
+   * `DncSet.stale`): those whose dates the answer rests on. Empty for an invalid number on no list.
+   */
+  dncListsCovering?: string[];
 }
 
 /** The DNC lists a check consults: a set, and which of its lists count (bit i: `set.lists[i]`). */
@@ -84,7 +89,7 @@ export function checkPhone(input: string, data?: ExchangeData | Datasets, dnc?: 
       message: parsed.message,
       extension: null,
       notes: [],
-      ...(dnc ? { dnc: null, dncSources: [], dncListsChecked: [] } : {}),
+      ...(dnc ? { dnc: null, dncSources: [], dncListsChecked: [], dncListsCovering: [] } : {}),
     };
   }
   const { number } = parsed;
@@ -107,6 +112,9 @@ export function checkPhone(input: string, data?: ExchangeData | Datasets, dnc?: 
     dncSources: dnc.set.namesOf(listed),
     // Invalid numbers are looked up too (a listed one answers 1), but silence about one says nothing.
     dncListsChecked: dnc.set.namesOf(state === DncState.INVALID ? 0 : listed | covering),
+    dncListsCovering: dnc.set.namesOf(
+      state === DncState.INVALID ? listed : listed | (dnc.set.coveringAtAnyAge(number) & counted),
+    ),
   };
   if (code === exchangeCode) return { ...answer, ...dncAnswer };
   return {

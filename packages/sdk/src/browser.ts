@@ -16,6 +16,8 @@ export type {
   DncChange,
   DncEntry,
   DncImportMode,
+  DncListDate,
+  DncListsStatus,
   DncNumberList,
   DncRejected,
   DncSummary,

@@ -33,6 +33,7 @@ import { setUpProofSigner } from './proof/setup.js';
 import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
 import { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
+import { DncAgeAlerts } from './reference-data/dnc-age-alerts.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
@@ -130,6 +131,18 @@ export async function buildApp({
     defaultWebhookUrl: () => `${publicUrl()}${WEBHOOK_PATH}`,
   });
   app.addHook('onClose', () => paymentsSetup.close());
+  if (config.runBulkWorker) {
+    // Admins warned before a list goes stale, by the processes that do the background work.
+    const alerts = new DncAgeAlerts({
+      db: database.db,
+      referenceData,
+      mailer,
+      to: config.adminEmails.length > 0 ? config.adminEmails : [config.contactEmail],
+      logger,
+    });
+    alerts.start();
+    app.addHook('onClose', () => alerts.stop());
+  }
   const context: ServerContext = {
     config,
     database,

@@ -11,6 +11,12 @@ export {
   THOUSANDS_BLOCK_FILE,
 } from '@scrub/test-fixtures/exchange';
 
+/**
+ * Today (UTC) as `YYYY-MM-DD`: a release date for federal and state lists that stays fresh for the
+ * test's length, whenever it runs.
+ */
+export const RELEASED_TODAY = new Date().toISOString().slice(0, 10);
+
 /** Writes a file into `dir` and returns its path. NANPA's files are latin1. */
 export function writeFixture(
   dir: string,

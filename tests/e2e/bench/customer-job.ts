@@ -181,10 +181,14 @@ async function main(): Promise<void> {
     began = performance.now();
     const listPath = join(dir, 'federal.txt');
     await writeLines(listPath, federalListLines(pool));
-    const imported = spawnSync(process.execPath, [serverBin, 'data', 'import', 'ftc', listPath], {
-      env: { PATH: process.env.PATH, SCRUB_DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
+    const imported = spawnSync(
+      process.execPath,
+      [serverBin, 'data', 'import', 'ftc', listPath, '--released', new Date().toISOString().slice(0, 10)],
+      {
+        env: { PATH: process.env.PATH, SCRUB_DATA_DIR: dataDir },
+        encoding: 'utf8',
+      },
+    );
     if (imported.status !== 0) throw new Error(`scrub-server data import ftc failed: ${imported.stderr}`);
     await rm(listPath);
     out(`federal do-not-call list of ${count(POOL)} numbers imported in ${sec(since(began))}`);

@@ -22,11 +22,16 @@ describe('proof of scrub, on the built binaries', () => {
   it('scrub proof saves a signed statement that scrub proof verify accepts and refuses once a byte changes; /verify signs on request; old proofs survive a key rotation', async () => {
     const dataDir = tempDir('data-');
     const work = tempDir('work-');
-    // The operator imports the federal registry, named by its release date, before starting.
+    // The operator imports the federal registry, released yesterday, before starting.
+    const released = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const validUntil = new Date(Date.parse(`${released}T00:00:00Z`) + 31 * 86_400_000).toISOString();
     const registry = join(work, 'dnc-full.txt');
     writeFileSync(registry, fullListText([2012340002, 2012340003]));
     succeeded(
-      await scrubServer(['data', 'import', 'ftc', registry, '--version', '2026-11-20'], dataDir),
+      await scrubServer(
+        ['data', 'import', 'ftc', registry, '--version', released, '--released', released],
+        dataDir,
+      ),
       'scrub-server data import ftc',
     );
     const server = await startServer(dataDir);
@@ -71,8 +76,8 @@ describe('proof of scrub, on the built binaries', () => {
     const ok = succeeded(await verify(['--input', leads, '--result', scrubbed]), 'scrub proof verify');
     expect(ok.stdout).toContain("Proof valid: the signature is the service's.");
     expect(ok.stdout).toMatch(/^File +leads\.csv/m);
-    expect(ok.stdout).toMatch(/^FTC registry +2026-11-20$/m);
-    expect(ok.stdout).toMatch(/^Valid until +2026-12-21T00:00:00\.000Z$/m);
+    expect(ok.stdout).toMatch(new RegExp(`^FTC registry +${released}$`, 'm'));
+    expect(ok.stdout).toMatch(new RegExp(`^Valid until +${validUntil.replaceAll('.', '\\.')}$`, 'm'));
     expect(ok.stdout).toMatch(/^DNC +\d+ clean, 2 DNC, 0 unchecked$/m);
     expect(ok.stdout).toMatch(/^Uploaded file +matches the proof$/m);
     expect(ok.stdout).toMatch(/^Result file +matches the proof$/m);
@@ -123,7 +128,7 @@ describe('proof of scrub, on the built binaries', () => {
       type: 'scrub.verify',
       phone_number: '+12012340002',
       dnc: 1,
-      ftc_registry: { release_date: '2026-11-20' },
+      ftc_registry: { release_date: released },
     });
     expect(await server.stop()).toEqual({ code: 0, signal: null });
 

@@ -49,4 +49,12 @@ export async function exportFile(
     ? await scrub.files.downloadUpload(fileReference)
     : await scrub.files.download(fileReference, downloadFilters(options));
   await saveDownload(context.io, stream, options.output);
+  if (!options.upload && options.dnc === '0') {
+    // A Clean filter that kept nothing because nothing was checked says so (unchecked is not clean).
+    const notice = await scrub.files.get(fileReference).then(
+      (file) => file.dnc_notice,
+      () => undefined,
+    );
+    if (notice) context.io.stderr.write(`Note: ${notice}\n`);
+  }
 }

@@ -3,6 +3,7 @@ import type { VerifyResult } from '@scrub/sdk';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
+import { describeDncLists } from '../dnc-lists.js';
 import { CliError, FailOnMatchedError, UsageError } from '../errors.js';
 import { type FailOnCondition, FailOnSchema } from '../fail-on.js';
 import { oneCell } from '../format.js';
@@ -222,6 +223,23 @@ function reportFailure(context: Context, input: string, error: Error & { code?: 
 }
 
 /**
+ * Before any credit is spent: the federal and state lists the checks will consult, with their
+ * dates, or that none is loaded. The service's settings (`/config`) say; an older service that
+ * does not is passed over in silence, as is one that cannot be reached (the checks will say).
+ */
+async function sayDncLists(context: Context, scrub: Awaited<ReturnType<typeof requireCredentials>>['scrub']) {
+  const lists = await scrub.config().then(
+    (config) => config.dnc_lists.lists,
+    () => undefined,
+  );
+  if (lists === undefined) return;
+  // The settings name the lists every account shares; the account's own list is checked too.
+  const none =
+    'No federal or state do-not-call list is loaded on this service: only your own suppression list, if you keep one, is checked, and numbers not on it answer DNC unchecked, never clean.';
+  context.io.stderr.write(describeDncLists(lists, lists.length === 0 ? none : null));
+}
+
+/**
  * `scrub verify <phone...>` and `scrub verify -`. Every answer is printed before the exit code
  * says anything: 1 when a number could not be checked, else 5 when an answer matched --fail-on.
  * Running out of credits (4) or refused credentials (3) stop the run after the answers so far.
@@ -231,6 +249,7 @@ export async function verify(phones: string[], rawOptions: unknown, context: Con
   const format = outputFormat(options.csv, context, (await context.output()) === 'json');
   const numbers = numbersFrom(phones, context);
   const { scrub } = await requireCredentials(context);
+  if (!context.jsonErrors) await sayDncLists(context, scrub);
 
   const out = printer(format, context.io);
   const shown = progress(context.io, format);

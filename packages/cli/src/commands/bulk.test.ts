@@ -336,6 +336,13 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     const onDnc = await scrub(['export', job.file_reference, '--dnc', '1'], funded);
     expect(lines(onDnc.stdout)).toEqual(['Name,Phone,City,Line Type,DNC']);
 
+    // No list was loaded: the Clean filter keeps nothing, and says it is because nothing was checked.
+    const clean = await scrub(['export', job.file_reference, '--dnc', '0'], funded);
+    expect(lines(clean.stdout)).toEqual(['Name,Phone,City,Line Type,DNC']);
+    expect(clean.stderr).toMatch(
+      /^Note: No row is clean because no number was checked: \d+ rows answered unchecked/,
+    );
+
     const output = join(dir, 'exported.csv');
     const saved = await scrub(['export', job.file_reference, '--dnc', 'all', '-o', output], funded);
     expect(saved).toMatchObject({ code: 0, stdout: '', stderr: '' });

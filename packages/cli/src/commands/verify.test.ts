@@ -74,6 +74,10 @@ describe('scrub verify <phone...> (alias: check)', () => {
       /│ \+11234567890 +│ invalid: Area code 123 \S.* +│ - +│ - +│ - +│ - +│ - +│ no +│ 0 +│/,
     );
     expect(result.stderr).toContain('generated sample data');
+    // Before the first credit: a fresh install has no list, and says so.
+    expect(result.stderr.split('\n')[0]).toBe(
+      'No federal or state do-not-call list is loaded on this service: only your own suppression list, if you keep one, is checked, and numbers not on it answer DNC unchecked, never clean.',
+    );
     expect(result.stderr).toContain(
       'Note: 2 numbers were not checked against any do-not-call list (the service has none loaded that covers them): DNC unchecked, which is not clean.',
     );

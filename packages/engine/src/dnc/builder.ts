@@ -127,7 +127,8 @@ export class DncListBuilder {
    * The list, as a new object on a new buffer (shared, when the platform has SharedArrayBuffer).
    * The builder can go on and build again: each build is a snapshot.
    */
-  build(version: string): DncList {
+  /** `releasedOn`: the list's release date (`YYYY-MM-DD`), when its publisher dated it: see `DncList.releasedOn`. */
+  build(version: string, releasedOn: string | null = null): DncList {
     const base = this.#base;
     let records = 0;
     let units = 0;
@@ -178,7 +179,7 @@ export class DncListBuilder {
       }
       record += RECORD_HEAD + rank;
     }
-    return new DncList({ name: this.name, version, size, exchanges, buffer });
+    return new DncList({ name: this.name, version, releasedOn, size, exchanges, buffer });
   }
 
   #mayHave(npa: number): boolean {

@@ -23,6 +23,8 @@ export type DncEncoding = 'sparse' | 'bitmap';
 export interface SharedDncList {
   name: string;
   version: string;
+  /** See `DncList.releasedOn`; absent means not known. */
+  releasedOn?: string | null;
   size: number;
   exchanges: number;
   buffer: SharedArrayBuffer;
@@ -46,6 +48,7 @@ export interface DncListStats {
 export interface DncListParts {
   name: string;
   version: string;
+  releasedOn?: string | null;
   size: number;
   exchanges: number;
   buffer: SharedArrayBuffer | ArrayBuffer;
@@ -59,6 +62,12 @@ export interface DncListParts {
 export class DncList implements Versioned {
   readonly name: string;
   readonly version: string;
+  /**
+   * The date of the list itself (`YYYY-MM-DD`), as its publisher (the FTC, a state) released it:
+   * not when it was imported. null when not known: an account's own list, or a list imported
+   * before release dates were recorded. What a list's age, and so its staleness, counts from.
+   */
+  readonly releasedOn: string | null;
   /** Registered numbers. */
   readonly size: number;
   /** Exchanges (NPA-NXX) with at least one number. */
@@ -74,6 +83,7 @@ export class DncList implements Versioned {
     if (parts.name === '') throw new RangeError('A DNC list needs a name');
     this.name = parts.name;
     this.version = parts.version;
+    this.releasedOn = parts.releasedOn ?? null;
     this.size = parts.size;
     this.exchanges = parts.exchanges;
     this.buffer = parts.buffer;
@@ -127,7 +137,14 @@ export class DncList implements Versioned {
       new Uint8Array(shared).set(new Uint8Array(buffer));
       buffer = shared;
     }
-    return { name: this.name, version: this.version, size: this.size, exchanges: this.exchanges, buffer };
+    return {
+      name: this.name,
+      version: this.version,
+      releasedOn: this.releasedOn,
+      size: this.size,
+      exchanges: this.exchanges,
+      buffer,
+    };
   }
 
   /** How an exchange (NPA-NXX as a 6-digit integer, 212736) is stored; null when it has no numbers. */

@@ -140,4 +140,16 @@ describe('DncSet', () => {
       await worker.terminate();
     }
   });
+  it('keeps a stale list flagging its numbers, covering none, across threads and new sets', () => {
+    const aged = set.withStale(['federal']);
+    expect(aged.stale).toEqual(['federal']);
+    expect(aged.mask(2125550142)).toBe(0b001);
+    expect(aged.covering(2125550143)).toBe(0b100);
+    expect(aged.coveringAtAnyAge(2125550143)).toBe(0b101);
+    expect(set.covering(2125550143)).toBe(0b101);
+    expect(set.withStale([])).toBe(set);
+    expect(DncSet.fromShared(aged.toShared()).covering(2125550143)).toBe(0b100);
+    expect(aged.with(listOf('internal:acct_42', [])).stale).toEqual(['federal']);
+    expect(aged.with(listOf('federal', [], '2025-07-01')).stale).toEqual([]);
+  });
 });

@@ -22,6 +22,13 @@ const NOT_A_NUMBER = 0xffff;
 /** A set as posted to a worker thread; every list's buffer is shared, not copied. */
 export interface SharedDncSet {
   lists: SharedDncList[];
+  /** See `DncSet.stale`; absent means none. */
+  stale?: string[];
+}
+
+export interface DncSetOptions {
+  /** See `DncSet.stale`. Names the set does not hold are ignored. */
+  stale?: readonly string[];
 }
 
 /**
@@ -33,6 +40,13 @@ export class DncSet implements Versioned {
   readonly lists: readonly DncList[];
   /** Each list's name and version, for answers and /health: `federal@2025-06-01,state:TX@...`. */
   readonly version: string;
+  /**
+   * Lists too old to rely on (past the operator's maximum age): one still flags the numbers it holds,
+   * but its silence covers no number, so a number only it covers answers "unchecked", never clean.
+   */
+  readonly stale: readonly string[];
+  /** Bit i set when `lists[i]` is stale. */
+  readonly #staleMask: number;
   readonly #u32: Uint32Array[];
   readonly #u16: Uint16Array[];
   /** Per area code, the lists that cover its numbers: see `coverageByAreaCode`. */
@@ -42,7 +56,7 @@ export class DncSet implements Versioned {
   /** Where maskMany leaves what its prefetch reads summed, so the compiler keeps the reads. */
   #sink = 0;
 
-  constructor(lists: readonly DncList[] = []) {
+  constructor(lists: readonly DncList[] = [], options: DncSetOptions = {}) {
     if (lists.length > MAX_DNC_LISTS) {
       throw new RangeError(`A DncSet holds at most ${MAX_DNC_LISTS} lists, not ${lists.length}`);
     }
@@ -56,14 +70,27 @@ export class DncSet implements Versioned {
     this.#u32 = lists.map((list) => list.u32);
     this.#u16 = lists.map((list) => list.u16);
     this.#coverage = coverageByAreaCode(lists.map((list) => list.name));
+    const stale = new Set(options.stale ?? []);
+    this.stale = Object.freeze(lists.filter((list) => stale.has(list.name)).map((list) => list.name));
+    this.#staleMask = lists.reduce((mask, list, i) => (stale.has(list.name) ? mask | (1 << i) : mask), 0);
   }
 
   static fromShared(shared: SharedDncSet): DncSet {
-    return new DncSet(shared.lists.map((list) => DncList.fromShared(list)));
+    return new DncSet(
+      shared.lists.map((list) => DncList.fromShared(list)),
+      { stale: shared.stale ?? [] },
+    );
   }
 
   toShared(): SharedDncSet {
-    return { lists: this.lists.map((list) => list.toShared()) };
+    return { lists: this.lists.map((list) => list.toShared()), stale: [...this.stale] };
+  }
+
+  /** The same lists with `names` (and only them) stale; this set itself when that changes nothing. */
+  withStale(names: readonly string[]): DncSet {
+    const next = this.lists.filter((list) => names.includes(list.name)).map((list) => list.name);
+    if (next.length === this.stale.length && next.every((name, i) => name === this.stale[i])) return this;
+    return new DncSet(this.lists, { stale: next });
   }
 
   /**
@@ -189,6 +216,12 @@ export class DncSet implements Versioned {
    */
   covering(number: number): number {
     const npa = areaCodeOf(number);
+    return npa < 0 ? 0 : (this.#coverage[npa]! & ~this.#staleMask) >>> 0;
+  }
+
+  /** `covering`, stale lists included: the lists whose age matters to the number's answer. */
+  coveringAtAnyAge(number: number): number {
+    const npa = areaCodeOf(number);
     return npa < 0 ? 0 : this.#coverage[npa]!;
   }
 
@@ -212,13 +245,21 @@ export class DncSet implements Versioned {
   /** A set with `list` in place of the list of the same name (keeping its bit), or added last. */
   with(list: DncList): DncSet {
     const index = this.lists.findIndex((existing) => existing.name === list.name);
-    if (index === -1) return new DncSet([...this.lists, list]);
-    return new DncSet(this.lists.map((existing, i) => (i === index ? list : existing)));
+    // The lists kept stay stale; the one given replaces its namesake's age too.
+    const stale = { stale: this.stale.filter((name) => name !== list.name) };
+    if (index === -1) return new DncSet([...this.lists, list], stale);
+    return new DncSet(
+      this.lists.map((existing, i) => (i === index ? list : existing)),
+      stale,
+    );
   }
 
   /** A set without the named list; later lists move down one bit. */
   without(name: string): DncSet {
-    return new DncSet(this.lists.filter((list) => list.name !== name));
+    return new DncSet(
+      this.lists.filter((list) => list.name !== name),
+      { stale: this.stale },
+    );
   }
 
   /** Bytes the lists hold. */

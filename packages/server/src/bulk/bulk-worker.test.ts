@@ -14,6 +14,7 @@ const outcome = (rows: number): JobOutcome => ({
   resultSha256: '1'.repeat(64),
   numbersChecked: 0,
   datasetVersions: {},
+  dncLists: [],
   totalRows: rows,
   duplicates: 0,
   chargeable: rows,
@@ -44,7 +45,7 @@ describe('the bulk worker', () => {
   const start = (processor: Partial<JobProcessor>) => {
     const full: JobProcessor = {
       count: async () => 0,
-      quote: async () => ({ records: 0, uniqueNumbers: 0, duplicates: 0 }),
+      quote: async () => ({ records: 0, uniqueNumbers: 0, duplicates: 0, dncLists: [] }),
       process: async () => outcome(0),
       ...processor,
     };

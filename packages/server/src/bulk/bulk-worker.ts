@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { DncListDate } from '@scrub/contract';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
@@ -26,7 +27,10 @@ export interface JobProcessor {
   /** Data records in the uploaded file (what submitting charges for); throws UnprocessableFile. */
   count(job: JobRow): Promise<number>;
   /** Records, distinct valid numbers and duplicates of the uploaded file, for a quote; throws UnprocessableFile. */
-  quote(job: JobRow): Promise<{ records: number; uniqueNumbers: number; duplicates: number }>;
+  /** `dncLists`: the lists the job would answer from now, with their dates. */
+  quote(
+    job: JobRow,
+  ): Promise<{ records: number; uniqueNumbers: number; duplicates: number; dncLists: DncListDate[] }>;
   process(job: JobRow, onProgress: (processedRows: number) => void, signal: AbortSignal): Promise<JobOutcome>;
 }
 

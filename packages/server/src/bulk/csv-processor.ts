@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import type { DncListDate } from '@scrub/contract';
 import {
   CsvError,
   type CsvInput,
@@ -13,6 +14,7 @@ import {
   scrubCsvInThread,
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
+import { listDates } from '../reference-data/dnc-age.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
 import {
   dncFor,
@@ -69,11 +71,13 @@ const withoutZeros = (counts: Record<string, number>) =>
 function scrubOutcome(
   result: ScrubCsvResult,
   datasetVersions: Record<string, string>,
+  dncLists: DncListDate[],
   columnsEvaluatedAt: Date | null,
 ): ScrubbedRows {
   return {
     numbersChecked: result.uniqueNumbers,
     datasetVersions,
+    dncLists,
     totalRows: result.rows,
     duplicates: result.duplicates,
     chargeable: result.uniqueNumbers,
@@ -144,7 +148,15 @@ export class CsvJobProcessor implements JobProcessor {
     }
   }
 
-  async quote(job: JobRow): Promise<{ records: number; uniqueNumbers: number; duplicates: number }> {
+  /** The dates of the lists a job answers from, as of now. */
+  #datesOf(dnc: AccountDnc): DncListDate[] {
+    const { maxAgeDays, now } = this.referenceData.ageRule;
+    return listDates(dnc.set, now(), maxAgeDays);
+  }
+
+  async quote(
+    job: JobRow,
+  ): Promise<{ records: number; uniqueNumbers: number; duplicates: number; dncLists: DncListDate[] }> {
     try {
       // Reads every number, as the scrub will with the same data: the quote and the run agree.
       const snapshot = this.referenceData.current();
@@ -157,7 +169,12 @@ export class CsvJobProcessor implements JobProcessor {
         dnc: dnc.set,
         ownedInput: true,
       });
-      return { records: counts.rows, uniqueNumbers: counts.uniqueNumbers, duplicates: counts.duplicates };
+      return {
+        records: counts.rows,
+        uniqueNumbers: counts.uniqueNumbers,
+        duplicates: counts.duplicates,
+        dncLists: this.#datesOf(dnc),
+      };
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);
       throw error;
@@ -214,7 +231,12 @@ export class CsvJobProcessor implements JobProcessor {
         resultKey,
         uploadSha256: input.sha256(),
         resultSha256: output.sha256(),
-        ...scrubOutcome(result, jobVersions(snapshot, dnc), columns.length > 0 ? evaluatedAt : null),
+        ...scrubOutcome(
+          result,
+          jobVersions(snapshot, dnc),
+          this.#datesOf(dnc),
+          columns.length > 0 ? evaluatedAt : null,
+        ),
       };
     } catch (error) {
       input.stream.destroy();
@@ -259,7 +281,12 @@ export class CsvJobProcessor implements JobProcessor {
         ownedInput: true,
         releaseWritten: true,
       });
-      return scrubOutcome(result, jobVersions(snapshot, dnc), columns.length > 0 ? evaluatedAt : null);
+      return scrubOutcome(
+        result,
+        jobVersions(snapshot, dnc),
+        this.#datesOf(dnc),
+        columns.length > 0 ? evaluatedAt : null,
+      );
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);
       throw error;

@@ -35,6 +35,7 @@ const outcome = (chargeable: number): JobOutcome => ({
   resultSha256: '1'.repeat(64),
   numbersChecked: 0,
   datasetVersions: {},
+  dncLists: [],
   totalRows: 10,
   duplicates: 2,
   chargeable,

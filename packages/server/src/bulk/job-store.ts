@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { type BulkJob, type FileView, OUTPUT_COLUMNS, type OutputColumn } from '@scrub/contract';
+import {
+  type BulkJob,
+  type DncListDate,
+  type FileView,
+  OUTPUT_COLUMNS,
+  type OutputColumn,
+} from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../errors/api-error.js';
 import type { BulkJobsTable, Database } from '../storage/schema.js';
+import { cleanFilterNotice } from './result-filter.js';
 
 // Over 500 lines, kept whole: this is the one module that changes a job's state and its credits
 // (created, submitted, claimed, completed, failed, streamed), and its helpers that lock a job and
@@ -295,6 +302,8 @@ export interface JobOutcome {
   resultSha256: string;
   numbersChecked: number;
   datasetVersions: Record<string, string>;
+  /** Each DNC list the job answered from, with its release date, age and staleness then. */
+  dncLists: DncListDate[];
   /** When optional columns were evaluated; null without any. */
   columnsEvaluatedAt?: Date | null;
 }
@@ -315,6 +324,7 @@ function outcomeColumns(outcome: JobOutcome) {
     result_sha256: outcome.resultSha256,
     numbers_checked: outcome.numbersChecked,
     dataset_versions: JSON.stringify(outcome.datasetVersions),
+    dnc_lists: JSON.stringify(outcome.dncLists),
     columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
   };
 }
@@ -443,12 +453,15 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     error: row.error,
     columns: (row.output_columns ?? []) as OutputColumn[],
     columns_evaluated_at: row.output_columns?.includes('callable_now') ? iso(row.columns_evaluated_at) : null,
+    dnc_lists: row.dnc_lists,
   };
 }
 
 /** The job as the export and file pages show it. */
 export function fileViewOf(row: JobRow, publicUrl: string): FileView {
   const job = bulkJobOf(row, publicUrl);
+  // Uploaded files were not checked here: their DNC column is the customer's own.
+  const notice = row.file_method === 'upload' ? null : cleanFilterNotice(row.dnc_status);
   return {
     file_reference: row.file_reference,
     file_name: row.file_name,
@@ -472,6 +485,7 @@ export function fileViewOf(row: JobRow, publicUrl: string): FileView {
     error: row.status === 'failed' ? row.error : null,
     // A failed job keeps a result only when it was cut off part-way after scrubbing some records.
     part_url: row.status === 'failed' ? job.result_url : null,
+    ...(notice === null ? {} : { dnc_notice: notice }),
   };
 }
 

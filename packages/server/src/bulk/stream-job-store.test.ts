@@ -81,6 +81,7 @@ describe.each(testDatabases())('streamed jobs in the job table on $kind', ({ ope
       resultSha256: '1'.repeat(64),
       numbersChecked: 7,
       datasetVersions: {},
+      dncLists: [],
       totalRows: 10,
       duplicates: 2,
       chargeable: 7,

@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkPhone, dataSourceOf } from '@scrub/engine';
 import type { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +9,7 @@ import {
   fullListText,
   NUMBER_OVERRIDES_CSV,
   OCN_LINE_TYPES_CSV,
+  RELEASED_TODAY,
   THOUSANDS_BLOCK_FILE,
   writeFixture,
   zipOf,
@@ -67,8 +70,19 @@ async function run(...args: string[]): Promise<string> {
     });
   }
   const before = out.length;
-  await command.parseAsync(args, { from: 'user' });
+  await command.parseAsync(dated(args), { from: 'user' });
   return out.slice(before);
+}
+
+/**
+ * Federal and state imports need a release date: these tests give today's unless they give one
+ * (or `--released none`, to import without one).
+ */
+function dated(args: string[]): string[] {
+  if (args[0] !== 'import' || !['ftc', 'ftc-changes', 'state'].includes(args[1]!)) return args;
+  const at = args.indexOf('--released');
+  if (at === -1) return [...args, '--released', RELEASED_TODAY];
+  return args[at + 1] === 'none' ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
 }
 
 const file = (name: string, text: string | Buffer, encoding: BufferEncoding = 'utf8') =>
@@ -183,7 +197,7 @@ describe('scrub-server data import: do-not-call lists', () => {
     const imported = await run('import', 'ftc', file('dnc-full.zip', zip), '--version', '2025-06-01');
     expect(imported).toBe(
       [
-        'Imported federal version 2025-06-01: 3 numbers in 1 exchange (8 KB).',
+        `Imported federal version 2025-06-01, released ${RELEASED_TODAY}: 3 numbers in 1 exchange (8 KB).`,
         '  ftc dnc-full.zip (version 2025-06-01): 3 rows read, 3 used',
         'A running server switches to it within a few seconds.',
         '',
@@ -337,15 +351,67 @@ describe('scrub-server data status', () => {
     await run('import', 'ftc', file('dnc.txt', fullListText(numbers)), '--version', '2025-06-01');
     const table = await run('status');
     const rows = table.split('\n');
-    expect(rows[1]).toMatch(/│ Dataset +│ Version +│ Source +│ Contents +│ Imported +│ Size +│/);
+    expect(rows[1]).toMatch(/│ Dataset +│ Version +│ Source +│ Contents +│ Released +│ Imported +│ Size +│/);
     expect(table).toMatch(
-      /│ exchange +│ sample-v1 +│ sample +│ [\d,]+ exchanges in service, [\d,]+ blocks, [\d,]+ numbers +│ generated +│ 15\.1 MB +│/,
+      /│ exchange +│ sample-v1 +│ sample +│ [\d,]+ exchanges in service, [\d,]+ blocks, [\d,]+ numbers +│ - +│ generated +│ 15\.1 MB +│/,
     );
     expect(table).toMatch(
-      /│ federal +│ 2025-06-01 +│ imported +│ 4 numbers in 1 exchange +│ \d{4}-\d\d-\d\d \d\d:\d\d UTC +│ 8 KB +│/,
+      new RegExp(
+        `│ federal +│ 2025-06-01 +│ imported +│ 4 numbers in 1 exchange +│ ${RELEASED_TODAY} +│ \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +│ 8 KB +│`,
+      ),
     );
+    expect(table).toMatch(/│ +│ +│ +│ +│ 0 days old +│ +│ +│/);
     expect(rows.at(-2)).toBe(
       'Line types come from generated sample data: every answer says data_source "sample".',
     );
+  });
+
+  it("shows each list's release date and age, and calls stale a list past the maximum age or without a date", async () => {
+    await run('import', 'ftc', file('dnc.txt', fullListText(numbers)), '--version', 'v1');
+    await run('import', 'state', file('tx.csv', '5127360100\n'), '--state', 'TX', '--released', '2025-01-02');
+    // A federal list imported before release dates were recorded: its meta has none.
+    const manifest = JSON.parse(readFileSync(join(config.dataDir, 'datasets', 'manifest.json'), 'utf8'));
+    const metaPath = join(config.dataDir, 'datasets', manifest.datasets.federal.live, 'meta.json');
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8'));
+    delete meta.releasedOn;
+    writeFileSync(metaPath, JSON.stringify(meta));
+
+    const rows = await status();
+    expect(rows.find((row) => row.dataset === 'federal')).toMatchObject({
+      released_on: null,
+      age_days: null,
+      stale: true,
+    });
+    expect(rows.find((row) => row.dataset === 'state:TX')).toMatchObject({
+      released_on: '2025-01-02',
+      age_days: expect.any(Number),
+      stale: true,
+    });
+    const table = await run('status');
+    expect(table).toMatch(/│ federal +│ v1 +│ imported +│ 4 numbers in 1 exchange +│ not recorded +│/);
+    expect(table).toMatch(/│ state:TX +│ .+│ 2025-01-02 +│/);
+    expect(table).toContain(
+      'Stale: federal, state:TX are past 31 days (SCRUB_DNC_MAX_AGE_DAYS) or has no release date recorded (federal): numbers not on them answer unchecked, not clean',
+    );
+  });
+});
+
+describe('scrub-server data import: release dates', () => {
+  it('refuses a federal or state list without its release date, or with one that is not a date', async () => {
+    await expect(
+      run('import', 'ftc', file('dnc.txt', fullListText(numbers)), '--released', 'none'),
+    ).rejects.toThrow(
+      /A ftc import needs the FTC registry's release date, the date of the list itself \(not today's\): give it with --released YYYY-MM-DD/,
+    );
+    await expect(
+      run('import', 'state', file('tx.csv', '5127360100\n'), '--state', 'TX', '--released', 'none'),
+    ).rejects.toThrow(/A state import needs the state list's release date/);
+    await expect(
+      run('import', 'ftc', file('dnc.txt', fullListText(numbers)), '--released', '2025-02-30'),
+    ).rejects.toThrow('--released 2025-02-30 is not a date: give it as YYYY-MM-DD.');
+    await expect(
+      run('import', 'ftc', file('dnc.txt', fullListText(numbers)), '--released', '2999-01-01'),
+    ).rejects.toThrow(/is in the future/);
+    expect((await status()).find((row) => row.dataset === 'federal')).toMatchObject({ state: 'none' });
   });
 });

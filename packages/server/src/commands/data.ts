@@ -62,6 +62,7 @@ export class DataCommandError extends CommandError {
 interface CommonOptions {
   mode: ImportMode;
   version?: string;
+  released?: string;
   maxProblems?: number;
   problems: number;
   json?: boolean;
@@ -125,6 +126,10 @@ function withCommonOptions(command: Command, { lists }: { lists: boolean }): Com
       "the new version's name, such as the file's date (default: from the file)",
     );
   if (lists) {
+    command.option(
+      '--released <YYYY-MM-DD>',
+      "required for ftc, ftc-changes and state: the list's release date, as the FTC or the state dated it (its age counts from it)",
+    );
     command.option(
       '--max-problems <n>',
       'partial mode: refuse the file past this many bad rows (default 1000)',
@@ -209,9 +214,9 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const config = io.config();
-      const rows = await readStatus(new DatasetStore(config.dataDir));
+      const rows = await readStatus(new DatasetStore(config.dataDir), { maxAgeDays: config.dncMaxAgeDays });
       if (options.json) io.out(`${JSON.stringify({ data_dir: config.dataDir, datasets: rows }, null, 2)}\n`);
-      else io.out(`${formatStatus(rows, io.color)}\n`);
+      else io.out(`${formatStatus(rows, io.color, config.dncMaxAgeDays)}\n`);
     });
 
   return data;
@@ -308,6 +313,7 @@ function common(options: CommonOptions) {
     mode: options.mode,
     ...(options.version === undefined ? {} : { version: options.version }),
     ...(options.maxProblems === undefined ? {} : { maxProblems: options.maxProblems }),
+    ...(options.released === undefined ? {} : { releasedOn: options.released }),
   };
 }
 
@@ -416,7 +422,11 @@ function describe(outcome: ImportOutcome, shown: number): string {
     meta.kind === 'exchange'
       ? Object.values(meta.buffers).reduce((sum, buffer) => sum + (buffer?.bytes ?? 0), 0)
       : meta.buffer.bytes;
-  const lines = [`Imported ${outcome.dataset} version ${meta.version}: ${contents} (${formatBytes(bytes)}).`];
+  const released =
+    meta.kind === 'dnc' && meta.releasedOn !== undefined ? `, released ${meta.releasedOn}` : '';
+  const lines = [
+    `Imported ${outcome.dataset} version ${meta.version}${released}: ${contents} (${formatBytes(bytes)}).`,
+  ];
   for (const { kind, report } of outcome.reports) lines.push(...describeReport(kind, report, shown));
   if (outcome.previousVersion !== null)
     lines.push(`Replaces version ${outcome.previousVersion}, kept for one step.`);
@@ -450,6 +460,7 @@ function outcomeJson(outcome: ImportOutcome, shown: number) {
     status: 'imported',
     dataset: outcome.dataset,
     version: outcome.meta.version,
+    ...(outcome.meta.kind === 'dnc' ? { released_on: outcome.meta.releasedOn ?? null } : {}),
     previous_version: outcome.previousVersion,
     imported_at: outcome.meta.importedAt,
     reports: outcome.reports.map(({ kind, report }) => reportJson(kind, report, shown)),

@@ -63,6 +63,13 @@ export interface ServerConfig {
    * while one is not loaded, checks answer 503 and bulk jobs fail with their credits given back.
    */
   requireDnc: string[];
+  /**
+   * Days after its release date a federal or state do-not-call list stops answering "not listed"
+   * (SCRUB_DNC_MAX_AGE_DAYS, default 31: the Telemarketing Sales Rule's safe harbor). Past it, a
+   * number only that list covers answers unchecked, a required list counts as missing, and /health
+   * reports degraded.
+   */
+  dncMaxAgeDays: number;
   /** Stripe, or the built-in payment provider when no Stripe key is set. */
   payments: PaymentSettings;
   /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
@@ -284,6 +291,12 @@ const EnvSchema = z.object({
     .default(1),
   SCRUB_API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   SCRUB_VERIFY_CACHE_ENTRIES: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
+  SCRUB_DNC_MAX_AGE_DAYS: z.coerce
+    .number()
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .max(366, 'must be at most 366')
+    .default(31),
   SCRUB_REQUIRE_DNC: z
     .string()
     .default('')
@@ -362,6 +375,7 @@ export function loadConfig(
     // busy, the threads wait on each other (docs/benchmarks.md, goal 6).
     scrubThreads: e.SCRUB_SCRUB_THREADS,
     requireDnc: [...new Set(e.SCRUB_REQUIRE_DNC)],
+    dncMaxAgeDays: e.SCRUB_DNC_MAX_AGE_DAYS,
     payments: overrides.payments ?? loadPaymentSettings(env),
     rateLimits: {
       perKey: e.SCRUB_RATE_LIMIT_PER_KEY,

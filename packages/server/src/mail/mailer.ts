@@ -5,7 +5,8 @@ import type { Database, MailOutboxTable } from '../storage/schema.js';
 
 /**
  * What the service sends: verification codes, file-ready notices, files a customer mails from
- * Export, purchase receipts and refunds, and Contact page messages to the operator.
+ * Export, purchase receipts and refunds, Contact page messages to the operator, and warnings to
+ * admins of do-not-call lists about to go stale.
  */
 export type MailKind =
   | 'confirm_sign_up'
@@ -14,7 +15,9 @@ export type MailKind =
   | 'file_shared'
   | 'receipt'
   | 'refund'
-  | 'contact';
+  | 'contact'
+  /** To admins: a do-not-call list goes stale soon (reference-data/dnc-age-alerts.ts). */
+  | 'dnc_list_age';
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -41,7 +41,7 @@ export function fileStatement(
       'This job was scrubbed before proofs of scrub were recorded: the data it was checked against is not known. Scrub the file again to get a proof.',
     );
   }
-  const registry = ftcRegistryOf(dataset_versions);
+  const registry = ftcRegistryOf(dataset_versions, job.dnc_lists);
   const dnc = job.dnc_status;
   return {
     type: 'scrub.file',
@@ -59,5 +59,6 @@ export function fileStatement(
     ftc_registry: registry,
     checked_at: completed_at.toISOString(),
     valid_until: validUntil(completed_at, registry),
+    ...(job.dnc_lists === null ? {} : { dnc_lists: job.dnc_lists }),
   };
 }

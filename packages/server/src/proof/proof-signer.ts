@@ -1,4 +1,5 @@
 import {
+  type DncListDate,
   FTC_REGISTRY_MAX_AGE_DAYS,
   type FtcRegistry,
   PROOF_JWS_TYPE,
@@ -12,13 +13,21 @@ const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * The federal registry a check consulted, from its dataset versions: the operator names each FTC
- * import by the download's date (`--version 2026-11-21`), which is its release date. A version
- * named otherwise has no release date the service can vouch for.
+ * The federal registry a check consulted: its version, and the release date recorded at import
+ * (`dnc_lists`; null when none was). Jobs completed before list dates were recorded have no
+ * `dnc_lists`: for them, as then, a version named by a date (`--version 2026-11-21`) is taken as
+ * the release date.
  */
-export function ftcRegistryOf(versions: Record<string, string>): FtcRegistry | null {
+export function ftcRegistryOf(
+  versions: Record<string, string>,
+  dncLists: readonly DncListDate[] | null,
+): FtcRegistry | null {
   const version = versions['dnc:federal'];
   if (version === undefined) return null;
+  if (dncLists !== null) {
+    const federal = dncLists.find((list) => list.list === 'federal');
+    return { version, release_date: federal?.released_on ?? null };
+  }
   const date = DATE.exec(version);
   const valid = date !== null && !Number.isNaN(Date.parse(`${version}T00:00:00Z`));
   return { version, release_date: valid ? version : null };

@@ -8,6 +8,7 @@ import {
   fullListText,
   NUMBER_OVERRIDES_CSV,
   OCN_LINE_TYPES_CSV,
+  RELEASED_TODAY,
   THOUSANDS_BLOCK_FILE,
   writeFixture,
 } from '../../test/reference-data-fixtures.js';
@@ -27,6 +28,7 @@ function setUp() {
   const ftc = (text: string, version: string) =>
     importData(store, {
       kind: 'ftc',
+      releasedOn: RELEASED_TODAY,
       files: [writeFixture(files, `${version}.txt`, text)],
       mode: 'strict',
       version,
@@ -121,6 +123,7 @@ describe('importData', () => {
     await expect(
       importData(store, {
         kind: 'ftc-changes',
+        releasedOn: RELEASED_TODAY,
         files: [changes('c0.txt', `${line(numbers[0]!)},A\n`)],
         mode: 'strict',
       }),
@@ -133,6 +136,7 @@ describe('importData', () => {
     await ftc(fullListText(numbers.slice(0, 2)), 'v1');
     const outcome = await importData(store, {
       kind: 'ftc-changes',
+      releasedOn: RELEASED_TODAY,
       files: [
         changes('c1.txt', `${line(numbers[0]!)},D,2025-06-02\n${line(numbers[2]!)},A,2025-06-02\n`),
         changes('c2.txt', `${line(numbers[3]!)},A,2025-06-03\n${line(numbers[2]!)},D,2025-06-03\n`),
@@ -160,7 +164,12 @@ describe('importData', () => {
     const apply = (name: string, number: number) =>
       importData(
         new DatasetStore(dataDir),
-        { kind: 'ftc-changes', files: [writeFixture(files, name, `${line(number)},A\n`)], mode: 'strict' },
+        {
+          kind: 'ftc-changes',
+          releasedOn: RELEASED_TODAY,
+          files: [writeFixture(files, name, `${line(number)},A\n`)],
+          mode: 'strict',
+        },
         () => waited++,
       );
     await Promise.all([apply('a.txt', numbers[1]!), apply('b.txt', numbers[2]!)]);

@@ -5,7 +5,7 @@ import {
   type CoCodeImportReport,
   type DncChangeReport,
   type DncImportReport,
-  type DncList,
+  DncList,
   type ExchangeDataFiles,
   ExchangeTable,
   ExchangeTableBuilder,
@@ -37,6 +37,7 @@ import {
   type SourceFile,
   type VersionMeta,
 } from './dataset-store.js';
+import { DAY_MS, dayStart } from './dnc-age.js';
 
 /** What `scrub-server data import <kind>` reads. */
 export const EXCHANGE_KINDS = {
@@ -75,6 +76,11 @@ interface CommonRequest {
   version?: string;
   /** DNC lists in partial mode: how many bad rows to accept before refusing the file. */
   maxProblems?: number;
+  /**
+   * The list's release date (`YYYY-MM-DD`), as its publisher dated it: required for `ftc`,
+   * `ftc-changes` and `state` (their age counts from it), ignored for the others.
+   */
+  releasedOn?: string;
 }
 
 export type ImportRequest = CommonRequest &
@@ -135,6 +141,7 @@ export async function importData(
   onWait?: () => void,
 ): Promise<ImportOutcome> {
   if (request.files.length === 0) throw new DataImportError('No file to import.');
+  checkReleaseDate(request);
   if (request.files.length > 1 && request.kind !== 'ftc-changes') {
     throw new DataImportError(`A ${request.kind} import takes one file (a zip may hold several).`);
   }
@@ -297,6 +304,39 @@ async function checkExchangePart(part: ExchangePart, file: string, mode: ImportM
   }
 }
 
+/** Lists published with a date, whose age counts: the FTC's registry and its changes, states' lists. */
+const DATED_KINDS: readonly DataKind[] = ['ftc', 'ftc-changes', 'state'];
+
+/**
+ * A federal or state list must come with its release date, a real day not after tomorrow (UTC: the
+ * publisher's today may be ahead of ours). Without it the list's age, and so whether its silence
+ * may call a number clean, would be unknown.
+ */
+function checkReleaseDate(request: ImportRequest, now = new Date()): void {
+  if (!DATED_KINDS.includes(request.kind)) return;
+  const what = request.kind === 'state' ? "the state list's" : "the FTC registry's";
+  if (request.releasedOn === undefined) {
+    throw new DataImportError(
+      `A ${request.kind} import needs ${what} release date, the date of the list itself (not today's): give it with --released YYYY-MM-DD. Its age counts from it: past SCRUB_DNC_MAX_AGE_DAYS (31 by default) the list no longer calls a number clean.`,
+    );
+  }
+  const released = dayStart(request.releasedOn);
+  if (Number.isNaN(released)) {
+    throw new DataImportError(`--released ${request.releasedOn} is not a date: give it as YYYY-MM-DD.`);
+  }
+  if (released > now.getTime() + DAY_MS) {
+    throw new DataImportError(
+      `--released ${request.releasedOn} is in the future: give the date the list was released.`,
+    );
+  }
+}
+
+/** The list with its release date recorded, when its kind has one. */
+function dated(list: DncList, request: ImportRequest): DncList {
+  if (!DATED_KINDS.includes(request.kind) || request.releasedOn === undefined) return list;
+  return DncList.fromShared({ ...list.toShared(), releasedOn: request.releasedOn });
+}
+
 function datasetOf(request: ImportRequest): string {
   switch (request.kind) {
     case 'state':
@@ -397,7 +437,7 @@ async function importList(
     problemCount: report.problemCount,
   }));
   const account = request.kind === 'internal' ? { account: request.account } : {};
-  const meta = await store.writeDnc(dir, list, { imports, ...account }, importedAt);
+  const meta = await store.writeDnc(dir, dated(list, request), { imports, ...account }, importedAt);
   return {
     manifest: {
       ...manifest,

@@ -10,6 +10,7 @@ import {
   type SourceFile,
   type VersionMeta,
 } from './dataset-store.js';
+import { DAY_MS, DEFAULT_DNC_MAX_AGE_DAYS, dayStart, isAgedList } from './dnc-age.js';
 
 export interface DatasetFile {
   kind: ExchangeKind;
@@ -39,11 +40,21 @@ export interface DatasetStatus {
   missing?: ExchangeKind[];
   /** An internal list's account. */
   account?: { id: string; email: string | null };
+  /**
+   * Federal and state lists: the release date recorded at import (null: not recorded, so stale),
+   * whole days since, and whether that is past the maximum age (SCRUB_DNC_MAX_AGE_DAYS).
+   */
+  released_on?: string | null;
+  age_days?: number | null;
+  stale?: boolean;
   problem?: string;
 }
 
 /** Every dataset the service answers from, or would once a staged import is complete. */
-export async function readStatus(store: DatasetStore): Promise<DatasetStatus[]> {
+export async function readStatus(
+  store: DatasetStore,
+  { now = new Date(), maxAgeDays = DEFAULT_DNC_MAX_AGE_DAYS }: { now?: Date; maxAgeDays?: number } = {},
+): Promise<DatasetStatus[]> {
   const manifest = await store.readManifest();
   const rows: DatasetStatus[] = [];
   const names = Object.keys(manifest.datasets);
@@ -63,7 +74,7 @@ export async function readStatus(store: DatasetStore): Promise<DatasetStatus[]> 
           );
     rows.push(
       await store.readMeta(entry.live).then(
-        (meta) => importedStatus(meta, previous),
+        (meta) => importedStatus(meta, previous, now, maxAgeDays),
         (error: Error) => ({ ...noneStatus(name), state: 'unreadable' as const, problem: error.message }),
       ),
     );
@@ -130,7 +141,12 @@ function filesOf(sources: ExchangeSources): DatasetFile[] {
   });
 }
 
-function importedStatus(meta: VersionMeta, previous: string | null): DatasetStatus {
+function importedStatus(
+  meta: VersionMeta,
+  previous: string | null,
+  now: Date,
+  maxAgeDays: number,
+): DatasetStatus {
   const common = {
     dataset: meta.dataset,
     state: 'imported' as const,
@@ -153,7 +169,24 @@ function importedStatus(meta: VersionMeta, previous: string | null): DatasetStat
     counts: { numbers: meta.list.size, exchanges: meta.list.exchanges },
     bytes: meta.buffer.bytes,
     ...(meta.account ? { account: meta.account } : {}),
+    ...(isAgedList(meta.dataset) ? ageOf(meta.releasedOn, now, maxAgeDays) : {}),
   };
+}
+
+/** A federal or state list's age, as answers count it (dnc-age.ts): unknown is stale. */
+function ageOf(releasedOn: string | undefined, now: Date, maxAgeDays: number) {
+  const released = releasedOn === undefined ? Number.NaN : dayStart(releasedOn);
+  if (Number.isNaN(released)) return { released_on: null, age_days: null, stale: true };
+  const age = Math.floor((now.getTime() - released) / DAY_MS);
+  return { released_on: releasedOn ?? null, age_days: age, stale: age >= maxAgeDays };
+}
+
+/** A list's release and age in a cell: `2026-11-21\n6 days old`, `not recorded\nstale`. */
+function releasedCell(row: DatasetStatus): string {
+  if (row.stale === undefined) return '-';
+  if (row.released_on == null) return 'not recorded\nstale';
+  const age = `${plural(row.age_days ?? 0, 'day')} old`;
+  return `${row.released_on}\n${row.stale ? `${age}: stale` : age}`;
 }
 
 export const number = (n: number) => n.toLocaleString('en-US');
@@ -212,9 +245,13 @@ function contents(row: DatasetStatus): string {
 }
 
 /** `data status` for people: one row per dataset. */
-export function formatStatus(rows: readonly DatasetStatus[], color: boolean): string {
+export function formatStatus(
+  rows: readonly DatasetStatus[],
+  color: boolean,
+  maxAgeDays = DEFAULT_DNC_MAX_AGE_DAYS,
+): string {
   const table = new Table({
-    head: ['Dataset', 'Version', 'Source', 'Contents', 'Imported', 'Size'],
+    head: ['Dataset', 'Version', 'Source', 'Contents', 'Released', 'Imported', 'Size'],
     style: color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] },
   });
   for (const row of rows) {
@@ -229,6 +266,7 @@ export function formatStatus(rows: readonly DatasetStatus[], color: boolean): st
       row.version ?? '-',
       row.source ?? row.state,
       contents(row),
+      releasedCell(row),
       row.state === 'sample' ? 'generated' : row.imported_at ? formatTime(row.imported_at) : '-',
       row.bytes === null ? '-' : formatBytes(row.bytes),
     ]);
@@ -236,6 +274,13 @@ export function formatStatus(rows: readonly DatasetStatus[], color: boolean): st
   const notes: string[] = [];
   if (rows.some((row) => row.state === 'sample')) {
     notes.push('Line types come from generated sample data: every answer says data_source "sample".');
+  }
+  const stale = rows.filter((row) => row.stale === true);
+  if (stale.length > 0) {
+    const undated = stale.filter((row) => row.released_on == null).map((row) => row.dataset);
+    notes.push(
+      `Stale: ${stale.map((row) => row.dataset).join(', ')} ${stale.length === 1 ? 'is' : 'are'} past ${maxAgeDays} days (SCRUB_DNC_MAX_AGE_DAYS)${undated.length > 0 ? ` or ${undated.length === 1 ? 'has' : 'have'} no release date recorded (${undated.join(', ')})` : ''}: numbers not on ${stale.length === 1 ? 'it' : 'them'} answer unchecked, not clean, and /health says degraded. Import the newest release with --released YYYY-MM-DD.`,
+    );
   }
   return [table.toString(), ...notes].join('\n');
 }

@@ -132,6 +132,8 @@ const DncMeta = z.object({
   dataset: z.string().regex(DATASET_NAME),
   version: z.string().min(1),
   importedAt: z.string(),
+  /** The list's release date (`YYYY-MM-DD`); absent from versions imported before it was recorded. */
+  releasedOn: z.string().optional(),
   list: z.object({ size: count, exchanges: count }),
   buffer: BufferFile,
   /** The account an internal list belongs to, as the operator named it. */
@@ -239,7 +241,13 @@ export class DatasetStore {
         return {
           kind: 'dnc',
           meta,
-          list: DncList.fromShared({ name, version: meta.version, ...meta.list, buffer }),
+          list: DncList.fromShared({
+            name,
+            version: meta.version,
+            releasedOn: meta.releasedOn ?? null,
+            ...meta.list,
+            buffer,
+          }),
         };
       }
       const { buffers } = meta;
@@ -372,6 +380,7 @@ export class DatasetStore {
       dataset: list.name,
       version: list.version,
       importedAt,
+      ...(list.releasedOn === null ? {} : { releasedOn: list.releasedOn }),
       list: { size: list.size, exchanges: list.exchanges },
       buffer: await this.#writeBuffer(dir, 'list.bin', list.buffer),
       ...about,

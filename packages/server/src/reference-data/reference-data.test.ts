@@ -8,6 +8,7 @@ import {
   exchangeNumbers,
   fullListText,
   OCN_LINE_TYPES_CSV,
+  RELEASED_TODAY,
   writeFixture,
 } from '../../test/reference-data-fixtures.js';
 import { tempDir } from '../../test/temp-dirs.js';
@@ -45,7 +46,13 @@ function importInto(dataDir: string, request: ImportRequest) {
 
 function federal(dataDir: string, numbers: number[], version: string) {
   const file = writeFixture(tempDir('scrub-ftc-'), 'dnc.txt', fullListText(numbers));
-  return importInto(dataDir, { kind: 'ftc', files: [file], mode: 'strict', version });
+  return importInto(dataDir, {
+    kind: 'ftc',
+    releasedOn: RELEASED_TODAY,
+    files: [file],
+    mode: 'strict',
+    version,
+  });
 }
 
 /** Flips one byte of a version's list buffer: what a disk error or a half-copied backup leaves. */
@@ -88,6 +95,7 @@ describe('ReferenceData.open', () => {
     const changes = writeFixture(tempDir('scrub-ftc-'), 'changes.txt', `201,${String(third).slice(3)},A\n`);
     await importInto(dataDir, {
       kind: 'ftc-changes',
+      releasedOn: RELEASED_TODAY,
       files: [changes],
       mode: 'strict',
       version: '2025-06-02',

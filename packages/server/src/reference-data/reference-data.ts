@@ -15,6 +15,7 @@ import {
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/config.js';
 import { DatasetStore, EXCHANGE, FEDERAL, isSharedList, type LoadedVersion } from './dataset-store.js';
+import { DAY_MS, DEFAULT_AGE_RULE, type DncAgeRule, listDates } from './dnc-age.js';
 
 /** What checks answer from: line types by exchange and the do-not-call lists, one version each. */
 export interface ReferenceSnapshot extends Datasets {
@@ -82,6 +83,8 @@ export class InternalDncLists implements Versioned {
 export interface ReferenceDataOptions {
   /** How often to look at the manifest for a new import. Default 1 s. */
   pollIntervalMs?: number;
+  /** SCRUB_DNC_MAX_AGE_DAYS and the clock; default 31 days and the system clock. */
+  ageRule?: DncAgeRule;
 }
 
 // Generated once per process (70-180 ms) and never changed, so every ReferenceData shares it.
@@ -106,9 +109,13 @@ export class ReferenceData {
   // Reloads run one at a time; a change seen during one queues (at most) one more.
   #running: Promise<void> = Promise.resolve();
   #queued: Promise<void> | null = null;
+  readonly ageRule: DncAgeRule;
+  /** The snapshot `current()` last gave: the loaded one with its stale lists marked, as of a UTC day. */
+  #aged: { loaded: ReferenceSnapshot; day: number; snapshot: ReferenceSnapshot } | null = null;
 
-  constructor(initial: ReferenceSnapshot) {
+  constructor(initial: ReferenceSnapshot, ageRule: DncAgeRule = DEFAULT_AGE_RULE) {
     this.ref = new VersionedRef(initial);
+    this.ageRule = ageRule;
   }
 
   /** Sample exchange data and no DNC lists: what a fresh embedded service answers from. */
@@ -121,14 +128,18 @@ export class ReferenceData {
    * lists while none is), kept up to date with new imports until `close()`.
    */
   static async open(
-    config: Pick<ServerConfig, 'dataDir'>,
+    config: Pick<ServerConfig, 'dataDir'> & Partial<Pick<ServerConfig, 'dncMaxAgeDays'>>,
     logger: Logger | false,
     options: ReferenceDataOptions = {},
   ): Promise<ReferenceData> {
     const store = new DatasetStore(config.dataDir);
     const log = logger || null;
     const loader = new DatasetLoader(store, log);
-    const data = new ReferenceData(await loader.load());
+    const ageRule = options.ageRule ?? {
+      ...DEFAULT_AGE_RULE,
+      maxAgeDays: config.dncMaxAgeDays ?? DEFAULT_AGE_RULE.maxAgeDays,
+    };
+    const data = new ReferenceData(await loader.load(), ageRule);
     data.#loader = loader;
     const listener = () => {
       data.reload().catch((error: unknown) => log?.error({ err: error }, 'reference data: reload failed'));
@@ -140,8 +151,29 @@ export class ReferenceData {
     return data;
   }
 
+  /**
+   * What checks answer from now: the loaded snapshot, its federal and state lists past the maximum
+   * age marked stale (`DncSet.stale`: they flag what they hold and cover nothing). Lists age at
+   * 00:00 UTC, so the snapshot is worked out once a day, and again when a new version loads.
+   */
   current(): ReferenceSnapshot {
-    return this.ref.current();
+    const loaded = this.ref.current();
+    const now = this.ageRule.now();
+    const day = Math.floor(now.getTime() / DAY_MS);
+    const aged = this.#aged;
+    if (aged !== null && aged.loaded === loaded && aged.day === day) return aged.snapshot;
+    const stale = listDates(loaded.dnc, now, this.ageRule.maxAgeDays)
+      .filter((date) => date.stale)
+      .map((date) => date.list);
+    const dnc = loaded.dnc.withStale(stale);
+    const snapshot = dnc === loaded.dnc ? loaded : Object.freeze({ ...loaded, dnc });
+    this.#aged = { loaded, day, snapshot };
+    return snapshot;
+  }
+
+  /** The shared lists' release dates and ages now (federal first, then the states). */
+  listDates(): ReturnType<typeof listDates> {
+    return listDates(this.current().dnc, this.ageRule.now(), this.ageRule.maxAgeDays);
   }
 
   /**

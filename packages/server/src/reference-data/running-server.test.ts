@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { exchangeNumbers, fullListText, writeFixture } from '../../test/reference-data-fixtures.js';
+import {
+  exchangeNumbers,
+  fullListText,
+  RELEASED_TODAY,
+  writeFixture,
+} from '../../test/reference-data-fixtures.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { ensureProfile } from '../account/profiles.js';
 import { dataCommand } from '../commands/data.js';
@@ -28,7 +33,10 @@ describe('scrub-server data import beside a running server', () => {
         err: () => {},
         color: false,
       });
-      await command.parseAsync(['import', 'ftc', file, '--version', '2025-06-01'], { from: 'user' });
+      await command.parseAsync(
+        ['import', 'ftc', file, '--version', '2025-06-01', '--released', RELEASED_TODAY],
+        { from: 'user' },
+      );
 
       await vi.waitFor(async () => expect(await health()).toMatchObject({ 'dnc:federal': '2025-06-01' }), {
         timeout: 10_000,

@@ -245,6 +245,10 @@ describe('bulk jobs over HTTP', () => {
       unlimited: false,
       sufficient: false,
       plan_paused: false,
+      // A fresh install: no list, and the quote says so before anything is charged.
+      dnc_lists: [],
+      dnc_notice:
+        'No do-not-call list is loaded on this service: every valid number will answer unchecked (dnc: null), never clean.',
     });
     expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 3, entries: 1 });
     await t.database.db

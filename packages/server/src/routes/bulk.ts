@@ -9,7 +9,7 @@ import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
-import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
+import { dncNotice, refusePausedChecks } from '../reference-data/dnc-readiness.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
 
@@ -36,7 +36,13 @@ async function readFile<T>(read: () => Promise<T>): Promise<T> {
 }
 
 /** Counts the records, charges them and queues the job. */
-async function submit({ database, blobStore, bulk, config }: ServerContext, job: JobRow): Promise<JobRow> {
+async function submit(
+  { database, blobStore, bulk, config, referenceData }: ServerContext,
+  job: JobRow,
+): Promise<JobRow> {
+  // A required list missing or stale: refused now, before any charge, rather than charged and
+  // given back when the worker fails the job.
+  refusePausedChecks(referenceData, config.requireDnc);
   await requireUpload(blobStore, config, job);
   const records = await readFile(() => bulk.processor.count(job));
   const queued = await submitJob(database.db, job, records);
@@ -52,9 +58,11 @@ async function getOwnBulkJob({ database }: ServerContext, profileId: string, job
 }
 
 function createBulkJob(context: ServerContext): RouteHandler<typeof routes.createBulkJob> {
-  const { database, blobStore, config, publicUrl } = context;
+  const { database, blobStore, config, publicUrl, referenceData } = context;
   const { db } = database;
   return async ({ principal, body }) => {
+    // The inline variant is submitted at once: refused before the job is made.
+    if (body.csv_content !== undefined) refusePausedChecks(referenceData, config.requireDnc);
     const job = await createJob(db, {
       profileId: principal.profileId,
       fileName: body.file_name,
@@ -120,6 +128,8 @@ function quoteBulkJob(context: ServerContext): RouteHandler<typeof routes.quoteB
       unlimited,
       sufficient: !paused && profile.credits >= required,
       plan_paused: paused,
+      dnc_lists: counts.dncLists,
+      dnc_notice: dncNotice(counts.dncLists, context.referenceData.ageRule.maxAgeDays),
     };
   };
 }

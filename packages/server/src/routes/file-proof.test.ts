@@ -14,6 +14,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
+import { DEFAULT_AGE_RULE } from '../reference-data/dnc-age.js';
 import { ReferenceData } from '../reference-data/reference-data.js';
 
 const pem = () =>
@@ -27,10 +28,15 @@ function referenceData() {
   exchange.setExchange(201234, ClassCode.MOBILE);
   const federal = new DncListBuilder('federal');
   federal.add(2012340002);
-  return new ReferenceData({
-    exchange: exchange.build('test-exchanges'),
-    dnc: new DncSet([federal.build('2026-11-20')]),
-  });
+  // This suite is about what a proof signs, not a list's age (dnc-age.test.ts moves the clock):
+  // the registry of 2026-11-20 stays fresh however long after it the suite runs.
+  return new ReferenceData(
+    {
+      exchange: exchange.build('test-exchanges'),
+      dnc: new DncSet([federal.build('2026-11-20', '2026-11-20')]),
+    },
+    { ...DEFAULT_AGE_RULE, maxAgeDays: 100 * 365 },
+  );
 }
 
 const KEY_A = pem();

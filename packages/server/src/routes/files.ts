@@ -13,7 +13,12 @@ import {
   type JobRow,
   listSubmittedJobs,
 } from '../bulk/job-store.js';
-import { filterResultCsv, type ResultFilter } from '../bulk/result-filter.js';
+import {
+  CLEAN_FILTER_NOTICE_HEADER,
+  cleanFilterNotice,
+  filterResultCsv,
+  type ResultFilter,
+} from '../bulk/result-filter.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
@@ -158,6 +163,8 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
         attachment(job.file_name, job.status === 'failed' ? '-scrubbed-part' : '-scrubbed'),
       );
     const filter = filterOf(query);
+    const notice = filter.dnc === '0' ? cleanFilterNotice(job.dnc_status) : null;
+    if (notice !== null) reply.header(CLEAN_FILTER_NOTICE_HEADER, notice);
     return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
   };
 }

@@ -30,18 +30,23 @@ export function registerService({
   const started = process.hrtime.bigint();
   registry.add(routes.health, async () => {
     const [ok, stored] = await Promise.all([isReachable(database.db), blobStore.probe()]);
+    const dncLists = dncReadiness(referenceData, config.requireDnc);
     return {
       // Degraded too while checks are refused (imported data not loaded, a required DNC list
-      // missing), or while files cannot be stored (uploads are refused then).
+      // missing or stale), while a list is past its maximum age (named in dnc_lists.stale: its
+      // silence makes no number clean), or while files cannot be stored (uploads are refused then).
       status:
-        ok && stored && checksPausedReason(referenceData, config.requireDnc) === null
+        ok &&
+        stored &&
+        dncLists.stale.length === 0 &&
+        checksPausedReason(referenceData, config.requireDnc) === null
           ? ('ok' as const)
           : ('degraded' as const),
       version: serverVersion,
       database: { kind: database.kind, ok },
       storage: { kind: config.blobStore.kind, ok: stored },
       reference_data: referenceData.versions(),
-      dnc_lists: dncReadiness(referenceData.current(), config.requireDnc),
+      dnc_lists: dncLists,
       uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
     };
   });
@@ -75,7 +80,7 @@ export function registerService({
       js_url: payments.setup.stripeJsUrl(),
     },
     limits: { max_upload_bytes: config.maxUploadBytes },
-    dnc_lists: dncReadiness(referenceData.current(), config.requireDnc),
+    dnc_lists: dncReadiness(referenceData, config.requireDnc),
   }));
 
   // Built on first request (the contract does not change while the service runs).

@@ -1,6 +1,7 @@
 import { BulkJobSchema, ClientConfigSchema, HealthSchema, VerifyResultSchema } from '@scrub/contract';
 import { ClassCode, DncListBuilder, DncSet, ExchangeTableBuilder } from '@scrub/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELEASED_TODAY } from '../../test/reference-data-fixtures.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
@@ -15,7 +16,7 @@ import { ReferenceData } from '../reference-data/reference-data.js';
 const dncList = (name: string, numbers: number[]) => {
   const builder = new DncListBuilder(name);
   for (const number of numbers) builder.add(number);
-  return builder.build('v1');
+  return builder.build('v1', RELEASED_TODAY);
 };
 
 /** Area code 201 (New Jersey) is covered: exchange 201-234 is mobile, every other one not in service. */
@@ -209,10 +210,16 @@ describe('DNC answers: /verify and bulk agree, and never say clean without a lis
     });
     try {
       const health = HealthSchema.parse((await t.app.inject({ method: 'GET', url: '/health' })).json());
+      const today = { released_on: RELEASED_TODAY, age_days: 0, stale: false };
       expect(health.dnc_lists).toEqual({
         loaded: ['federal', 'state:TX'],
         required: [],
         missing_required: [],
+        stale: [],
+        lists: [
+          { list: 'federal', ...today },
+          { list: 'state:TX', ...today },
+        ],
       });
       const config = ClientConfigSchema.parse((await t.app.inject({ method: 'GET', url: '/config' })).json());
       expect(config.dnc_lists.loaded).toEqual(['federal', 'state:TX']);
@@ -239,7 +246,7 @@ describe('SCRUB_REQUIRE_DNC=federal', () => {
   });
   afterAll(() => t?.close());
 
-  it('refuses checks with a 503 until the federal list is loaded, charging nothing; bulk jobs give their credits back', async () => {
+  it('refuses checks and bulk submits with a 503 until the federal list is loaded, charging nothing', async () => {
     const { headers, profileId } = await account(t, 5);
     const refused = await verify(t, headers, '201-234-0001');
     expect(refused.status).toBe(503);
@@ -253,9 +260,15 @@ describe('SCRUB_REQUIRE_DNC=federal', () => {
       dnc_lists: { loaded: [], required: ['federal'], missing_required: ['federal'] },
     });
 
-    const { job } = await scrubFile(t, headers, ['201-234-0001']);
-    expect(job).toMatchObject({ status: 'failed' });
-    expect(job.error).toMatch(/federal is required/);
+    // A bulk submit is refused at once, before any charge, rather than charged and given back.
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: '/bulk/jobs',
+      headers,
+      payload: { file_name: 'table.csv', phone_col: 'Phone', csv_content: 'Phone\n201-234-0001\n' },
+    });
+    expect(submitted.statusCode).toBe(503);
+    expect(submitted.json().message).toMatch(/federal is required/);
     expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 5, sum: 5 });
 
     referenceData.ref.update({ dnc: new DncSet([dncList('federal', [2012340002])]) });

@@ -9,6 +9,7 @@ import {
 import { DncListBuilder, DncSet, sampleExchangeTable } from '@scrub/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
+import { RELEASED_TODAY } from '../../test/reference-data-fixtures.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry } from '../account/ledger.js';
@@ -19,7 +20,7 @@ import { InternalDncLists, ReferenceData } from '../reference-data/reference-dat
 const listOf = (name: string, numbers: number[]) => {
   const builder = new DncListBuilder(name);
   for (const number of numbers) builder.add(number);
-  return builder.build('v1');
+  return builder.build('v1', RELEASED_TODAY);
 };
 
 describe.each(testDatabases())("an account's own suppression list on $kind", (database) => {

@@ -7,6 +7,7 @@ import {
 import { DncListBuilder, DncSet, sampleExchangeTable } from '@scrub/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
+import { RELEASED_TODAY } from '../../test/reference-data-fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
@@ -16,7 +17,7 @@ import { ReferenceData } from '../reference-data/reference-data.js';
 const federal = (() => {
   const builder = new DncListBuilder('federal');
   builder.add(2013456789);
-  return builder.build('v1');
+  return builder.build('v1', RELEASED_TODAY);
 })();
 
 // Valid, invalid, a duplicate written two ways, toll free, a DNC-listed number, an extension.

@@ -8,6 +8,7 @@ import {
 } from '@scrub/engine';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
+import { RELEASED_TODAY } from '../../test/reference-data-fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
@@ -17,7 +18,7 @@ import { InternalDncLists, ReferenceData } from '../reference-data/reference-dat
 const dncList = (name: string, numbers: number[], version = 'v1') => {
   const builder = new DncListBuilder(name);
   for (const number of numbers) builder.add(number);
-  return builder.build(version);
+  return builder.build(version, RELEASED_TODAY);
 };
 
 describe.each(testDatabases())('GET /verify on $kind', (database) => {

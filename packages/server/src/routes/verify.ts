@@ -1,4 +1,10 @@
-import { routes, type VerifyBatchItem, type VerifyProofStatement, type VerifyResult } from '@scrub/contract';
+import {
+  type DncListDate,
+  routes,
+  type VerifyBatchItem,
+  type VerifyProofStatement,
+  type VerifyResult,
+} from '@scrub/contract';
 import {
   CallingClock,
   callingWindowOf,
@@ -13,6 +19,7 @@ import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
+import { DAY_MS, listDates } from '../reference-data/dnc-age.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 import { type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
 
@@ -22,6 +29,7 @@ function answerFor(
   dnc: DncSet,
   versions: Record<string, string>,
   dataSource: CheckAnswer['data_source'],
+  dates: ReadonlyMap<string, DncListDate>,
 ): CheckAnswer {
   // The shared lists and this account's own list: never another account's. The engine's rules are
   // the bulk scrub's: the same number answers the same in a file.
@@ -35,6 +43,7 @@ function answerFor(
     extension: check.extension,
     dnc_sources: check.dncSources ?? [],
     dnc_lists_checked: check.dncListsChecked ?? [],
+    dnc_lists: (check.dncListsCovering ?? []).map((name) => dates.get(name)!),
     data_source: dataSource,
     dataset_versions: versions,
   };
@@ -69,6 +78,7 @@ function withCharge(
     extension: answer.extension,
     dnc_sources: answer.dnc_sources,
     dnc_lists_checked: answer.dnc_lists_checked,
+    dnc_lists: answer.dnc_lists,
     data_source: answer.data_source,
     dataset_versions: answer.dataset_versions,
     proof: undefined,
@@ -193,7 +203,13 @@ async function snapshotForChecks(
   refusePausedChecks(referenceData, config.requireDnc);
   const snapshot = referenceData.current();
   const dnc = await suppressionLists.dncFor(snapshot, profileId);
-  const generation = `${referenceData.ref.generation}.${dnc.version}`;
+  // Lists age by the day: an answer cached yesterday does not say today's ages (nor staleness).
+  const now = referenceData.ageRule.now();
+  const day = Math.floor(now.getTime() / DAY_MS);
+  const generation = `${referenceData.ref.generation}.${day}.${dnc.version}`;
+  const dates = new Map(
+    listDates(dnc.set, now, referenceData.ageRule.maxAgeDays).map((date) => [date.list, date]),
+  );
   let worked = ofSnapshot.get(snapshot);
   if (worked === undefined) {
     worked = { shared: versionsOf(snapshot), dataSource: dataSourceOf(snapshot) };
@@ -202,23 +218,25 @@ async function snapshotForChecks(
   const { shared, dataSource } = worked;
   // An account with a list of its own answers from it too, and says which version.
   const versions = dnc.set === snapshot.dnc ? shared : { ...shared, 'dnc:internal': dnc.version };
-  return { snapshot, generation, versions, dataSource, dnc: dnc.set };
+  return { snapshot, generation, versions, dataSource, dnc: dnc.set, dates, checkedAt: now };
 }
 
 /** `proof=1`: the answer, signed; charged nothing more than the answer itself. */
 async function withProof(
-  { proofSigner }: ServerContext,
+  { proofSigner, referenceData }: ServerContext,
   result: VerifyResult,
   { profileId, email }: Principal,
 ): Promise<VerifyResult> {
-  const checkedAt = new Date();
-  const registry = ftcRegistryOf(result.dataset_versions);
+  const checkedAt = referenceData.ageRule.now();
+  const dncLists = result.dnc_lists ?? [];
+  const registry = ftcRegistryOf(result.dataset_versions, referenceData.listDates());
   const { jws } = await proofSigner.sign<VerifyProofStatement>({
     type: 'scrub.verify',
     phone_number: result.phone_number,
     line_type: result.line_type,
     dnc: result.dnc,
     dnc_lists_checked: result.dnc_lists_checked,
+    dnc_lists: dncLists,
     account: { id: profileId, email },
     datasets: result.dataset_versions,
     ftc_registry: registry,
@@ -237,9 +255,12 @@ function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
 
 async function answerOne(context: ServerContext, p: string, profileId: string): Promise<VerifyResult> {
   const { checkCharger, answerCache } = context;
-  const { snapshot, generation, versions, dataSource, dnc } = await snapshotForChecks(context, profileId);
+  const { snapshot, generation, versions, dataSource, dnc, dates } = await snapshotForChecks(
+    context,
+    profileId,
+  );
   const clock = clockOfThisMinute();
-  const answer = answerFor(p, snapshot, dnc, versions, dataSource);
+  const answer = answerFor(p, snapshot, dnc, versions, dataSource, dates);
   if (answer.line_type === 'invalid') {
     return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
   }
@@ -274,10 +295,13 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
   const { checkCharger, answerCache } = context;
   return async ({ body, principal }) => {
     const { profileId } = principal;
-    const { snapshot, generation, versions, dataSource, dnc } = await snapshotForChecks(context, profileId);
+    const { snapshot, generation, versions, dataSource, dnc, dates } = await snapshotForChecks(
+      context,
+      profileId,
+    );
     const clock = clockOfThisMinute();
     const { phones } = body;
-    const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource));
+    const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource, dates));
     const { first, billable, cached } = await billingOf(answers, answerCache, profileId, generation);
 
     // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.

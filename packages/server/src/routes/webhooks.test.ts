@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   BulkJobSchema,
+  JOB_ID_HEADER,
   WebhookDeliveryListSchema,
   WebhookDeliverySchema,
   WebhookEndpointWithSecretSchema,
@@ -9,6 +10,8 @@ import {
 } from '@scrub/contract';
 import { ClassCode, DncListBuilder, DncSet, ExchangeTableBuilder } from '@scrub/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leadFile, slowly } from '../../test/lead-files.js';
+import { RELEASED_TODAY } from '../../test/reference-data-fixtures.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry } from '../account/ledger.js';
@@ -62,7 +65,9 @@ const referenceData = new ReferenceData({
 const loadFederal = (loaded: boolean) => {
   const builder = new DncListBuilder('federal');
   builder.add(2012340002);
-  referenceData.ref.update({ dnc: loaded ? new DncSet([builder.build('v1')]) : new DncSet() });
+  referenceData.ref.update({
+    dnc: loaded ? new DncSet([builder.build('v1', RELEASED_TODAY)]) : new DncSet(),
+  });
 };
 
 let t: TestApp;
@@ -137,6 +142,29 @@ async function scrub(headers: Headers) {
   expect(created.status).toBe(201);
   return until('the job to end', async () => {
     const job = BulkJobSchema.parse((await call(headers, 'GET', `/bulk/jobs/${created.body.job_id}`)).body);
+    return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+  });
+}
+
+/**
+ * A job that fails: a file streamed by an account with too few credits for it, cut off part-way.
+ * (A required list that is missing now refuses the submit itself, so no job is made that way.)
+ */
+let appUrl: string | undefined;
+async function scrubRunningOut(headers: Headers) {
+  // A streamed job needs a real connection: the app listens for it.
+  appUrl ??= await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const res = await fetch(`${appUrl}/bulk/jobs/stream?file_name=leads.csv&phone_col=phone`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'text/csv' },
+    // Sent as it is read (no length given up front), so the job starts and is cut off part-way.
+    body: slowly(leadFile(400, 3), 20, 20),
+    duplex: 'half',
+  } as RequestInit);
+  const jobId = res.headers.get(JOB_ID_HEADER)!;
+  await res.arrayBuffer().catch(() => undefined);
+  return until('the job to end', async () => {
+    const job = BulkJobSchema.parse((await call(headers, 'GET', `/bulk/jobs/${jobId}`)).body);
     return job.status === 'completed' || job.status === 'failed' ? job : undefined;
   });
 }
@@ -237,14 +265,13 @@ describe('webhook endpoints', () => {
 
 describe('job events', () => {
   it('POSTs a signed job.completed when a job completes and job.failed when one fails', async () => {
-    const headers = await account();
+    const headers = await account(40);
     const endpoint = await addEndpoint(headers, '/jobs');
 
     loadFederal(true);
     const done = await scrub(headers);
     expect(done.status).toBe('completed');
-    loadFederal(false);
-    const failed = await scrub(headers);
+    const failed = await scrubRunningOut(headers);
     expect(failed.status).toBe('failed');
 
     const [first, second] = await until('two events', () =>
@@ -260,7 +287,7 @@ describe('job events', () => {
     expect(byType['job.failed']?.data.job).toMatchObject({
       job_id: failed.job_id,
       status: 'failed',
-      error: expect.stringMatching(/federal is required/),
+      error: expect.stringMatching(/^Your credits ran out after /),
     });
 
     // The signature is over this exact body: a changed body or an old timestamp does not verify.
@@ -295,12 +322,11 @@ describe('job events', () => {
   });
 
   it('sends only the events an endpoint subscribed to', async () => {
-    const headers = await account();
+    const headers = await account(40);
     await addEndpoint(headers, '/only-failed', { events: ['job.failed'] });
     loadFederal(true);
     expect((await scrub(headers)).status).toBe('completed');
-    loadFederal(false);
-    const failed = await scrub(headers);
+    const failed = await scrubRunningOut(headers);
     const hit = await until('the failed event', () => hits('/only-failed')[0]);
     expect(JSON.parse(hit.body).data.job.job_id).toBe(failed.job_id);
     await new Promise((resolve) => setTimeout(resolve, 200));

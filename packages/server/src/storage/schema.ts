@@ -1,4 +1,5 @@
 import type { IdentityTables } from '@scrub/cognito-local';
+import type { DncListDate } from '@scrub/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /** The tables, as Kysely sees them. Each migration that adds a table adds its interface here. */
@@ -164,6 +165,16 @@ export interface BulkJobsTable {
   numbers_checked: number | null;
   /** Every dataset version the job answered from, by name. */
   dataset_versions: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  /** Each DNC list the job answered from, with its date, when scrubbed (migration 0018); null before it. */
+  dnc_lists: ColumnType<DncListDate[] | null, string | null | undefined, string | null>;
+}
+
+/** Warnings sent to admins before a DNC list goes stale, once per list version (migration 0018). */
+export interface DncAgeAlertsTable {
+  list: string;
+  version: string;
+  days_before: number;
+  sent_at: Date;
 }
 
 /** Admin actions and act-as requests (migration 0007-admin); append-only. */
@@ -318,4 +329,5 @@ export interface Database extends IdentityTables {
   webhook_attempts: WebhookAttemptsTable;
   suppression_lists: SuppressionListsTable;
   suppression_numbers: SuppressionNumbersTable;
+  dnc_age_alerts: DncAgeAlertsTable;
 }
