@@ -98,6 +98,17 @@ function installIfNeeded() {
   }
 }
 
+/** The vitest projects of `test:quick`. */
+const QUICK_PROJECTS = [
+  'contract',
+  'engine',
+  'sdk',
+  'architecture',
+  'stripe-local',
+  'cognito-local',
+  'dashboard-components',
+];
+
 const serverEnv = {
   ...process.env,
   SCRUB_DATA_DIR: process.env.SCRUB_DATA_DIR ?? join(root, '.data'),
@@ -207,11 +218,24 @@ switch (command) {
     // or a child process rather than the CPU, so two at a time finish sooner.
     pnpm(['exec', 'vitest', 'run', '--maxWorkers=2', ...rest]);
     break;
+  case 'test:quick':
+    // The edit loop's subset (docs/architecture.md, "Tests"): the packages whose tests need no
+    // build, no browser and no service process: pure code, and services started in the test's own
+    // process. The server's, the CLI's, the Chromium, e2e, packaging and example suites stay in `test`.
+    pnpm([
+      'exec',
+      'vitest',
+      'run',
+      '--maxWorkers=2',
+      ...QUICK_PROJECTS.flatMap((name) => ['--project', name]),
+      ...rest,
+    ]);
+    break;
   case 'bench':
     pnpm(['run', 'build']);
     pnpm(['-r', '--if-present', 'run', 'bench', ...rest]);
     break;
   default:
-    log(`Unknown command "${command ?? ''}". Use: start, test, bench, scrub or scrub-server.`);
+    log(`Unknown command "${command ?? ''}". Use: start, test, test:quick, bench, scrub or scrub-server.`);
     process.exit(2);
 }
