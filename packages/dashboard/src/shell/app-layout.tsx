@@ -6,9 +6,11 @@ import { readActing } from '../auth/acting';
 import { ADMIN_ROLES, hasRole, STAFF_ROLES, useSession } from '../auth/use-session';
 import { CreditCounter } from '../credits/credit-counter';
 import { useOwnRole } from '../data/account';
+import { useDncLists } from '../data/service';
 import { AccountMenu } from './account-menu';
 import { ActingBanner } from './acting-banner';
 import { ColorSchemeToggle } from './color-scheme-toggle';
+import { DncAgeBanner } from './dnc-age-banner';
 import { Footer } from './footer';
 import { HeaderLinks } from './header-links';
 import type { RouteHandle } from './route-handle';
@@ -48,6 +50,8 @@ export function AppLayout() {
   // The ADMIN link needs an admin's own token: not while acting as a user, who sees their own sidebar.
   const admin = !acting && hasRole(role, ADMIN_ROLES);
   const staff = !acting && hasRole(role, STAFF_ROLES);
+  // The lists' age is the operator's business: asked for and shown to admins only.
+  const dncLists = useDncLists({ enabled: admin }).data;
 
   return (
     <AppShell
@@ -105,6 +109,7 @@ export function AppLayout() {
       )}
       <AppShell.Main>
         {acting && <ActingBanner acting={acting} />}
+        {admin && dncLists && <DncAgeBanner status={dncLists} />}
         <Suspense fallback={pageLoader}>
           <Outlet />
         </Suspense>
