@@ -1,6 +1,6 @@
 import { Anchor, AppShell, Box, Burger, Center, Group, Loader, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { readActing } from '../auth/acting';
 import { ADMIN_ROLES, hasRole, STAFF_ROLES, useSession } from '../auth/use-session';
@@ -10,11 +10,15 @@ import { useDncLists } from '../data/service';
 import { AccountMenu } from './account-menu';
 import { ActingBanner } from './acting-banner';
 import { ColorSchemeToggle } from './color-scheme-toggle';
-import { DncAgeBanner } from './dnc-age-banner';
 import { Footer } from './footer';
 import { HeaderLinks } from './header-links';
 import type { RouteHandle } from './route-handle';
 import { Sidebar } from './sidebar';
+
+// Admins only: loaded when shown, so the first screen's script stays within its budget.
+const DncAgeBanner = lazy(() =>
+  import('./dnc-age-banner').then((module) => ({ default: module.DncAgeBanner })),
+);
 
 function useRouteHandle(): RouteHandle {
   const matches = useMatches();
@@ -109,7 +113,11 @@ export function AppLayout() {
       )}
       <AppShell.Main>
         {acting && <ActingBanner acting={acting} />}
-        {admin && dncLists && <DncAgeBanner status={dncLists} />}
+        {admin && dncLists && (
+          <Suspense fallback={null}>
+            <DncAgeBanner status={dncLists} />
+          </Suspense>
+        )}
         <Suspense fallback={pageLoader}>
           <Outlet />
         </Suspense>

@@ -71,9 +71,9 @@ export function DncAgeBanner({ status, maxAgeDays }: { status: DncListsStatus; m
       <List size="sm" spacing={4}>
         {noFederal && (
           <List.Item data-testid="dnc-age-no-federal">
-            No federal do-not-call registry is loaded: numbers outside the loaded state lists answer unchecked,
-            never clean. The operator downloads the registry with the organisation's own FTC login and loads it
-            with <Code>{importCommand('federal')}</Code>.
+            No federal do-not-call registry is loaded: numbers outside the loaded state lists answer
+            unchecked, never clean. The operator downloads the registry with the organisation's own FTC login
+            and loads it with <Code>{importCommand('federal')}</Code>.
           </List.Item>
         )}
         {aging.map(({ date, daysLeft }) => (

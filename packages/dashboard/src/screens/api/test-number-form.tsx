@@ -29,7 +29,10 @@ function dncBadge(result: VerifyResult): { label: string; color: string } {
   if (result.line_type === 'invalid') return { label: 'Not looked up', color: 'gray.8' };
   // A list covering it is loaded but too old to call it clean, or none covering it is loaded.
   const stale = result.dnc_lists?.some((date) => date.stale) ?? false;
-  return { label: stale ? 'Unchecked: DNC list too old' : 'Unchecked: no DNC list loaded', color: STALE_COLOR };
+  return {
+    label: stale ? 'Unchecked: DNC list too old' : 'Unchecked: no DNC list loaded',
+    color: STALE_COLOR,
+  };
 }
 
 /**

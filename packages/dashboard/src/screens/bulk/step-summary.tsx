@@ -142,7 +142,12 @@ export function StepSummary({
     ['Total records', records.toLocaleString('en-US')],
     ['Phone column', phoneHeader],
     ...(mapping.consent_col
-      ? [['Consent date column', chosen.preview.headers[Number(mapping.consent_col)] ?? ''] as [string, string]]
+      ? [
+          ['Consent date column', chosen.preview.headers[Number(mapping.consent_col)] ?? ''] as [
+            string,
+            string,
+          ],
+        ]
       : []),
     ['Credits required', unlimited ? 0 : records.toLocaleString('en-US')],
     [

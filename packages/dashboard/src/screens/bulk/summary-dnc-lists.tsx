@@ -20,6 +20,10 @@ export function SummaryDncLists() {
   if (!status.data) return null;
   const lists = status.data.lists ?? [];
   return (
-    <DncListsPanel lists={lists} notice={listsNotice(lists)} title="Do-not-call lists this job will consult" />
+    <DncListsPanel
+      lists={lists}
+      notice={listsNotice(lists)}
+      title="Do-not-call lists this job will consult"
+    />
   );
 }
