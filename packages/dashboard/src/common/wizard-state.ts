@@ -8,6 +8,11 @@ export type MappableField = z.infer<typeof MappableFieldSchema>;
 export interface ColumnMapping {
   phone_col: string;
   mapping: Partial<Record<MappableField, string>>;
+  /**
+   * The column of the dates on which each number's owner gave consent (the bulk option
+   * `consent_col`): each number is then checked for a permanent disconnection since that date.
+   */
+  consent_col?: string;
 }
 
 export interface WizardFile {

@@ -5,7 +5,26 @@ import type { Callbacks } from './callbacks';
 
 export const serviceKeys = {
   openApi: ['openapi'] as const,
+  config: ['config'] as const,
 };
+
+/** How long the lists' state from `/config` is kept before it is read again: imports are rare. */
+const CONFIG_STALE_MS = 5 * 60_000;
+
+/**
+ * The shared do-not-call lists loaded on the service (`GET /config`'s `dnc_lists`): each list's
+ * release date and age, the stale ones, the required ones missing. `enabled: false` asks nothing
+ * (the shell asks only for admins).
+ */
+export function useDncLists({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: serviceKeys.config,
+    queryFn: async () => (await loadScrub()).config(),
+    select: (config) => config.dnc_lists,
+    staleTime: CONFIG_STALE_MS,
+    enabled,
+  });
+}
 
 /** The service's OpenAPI 3.1 document (`GET /openapi.json`): it does not change while the page is open. */
 export function useOpenApi() {

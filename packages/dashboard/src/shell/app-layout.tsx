@@ -1,11 +1,12 @@
 import { Anchor, AppShell, Box, Burger, Center, Group, Loader, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { readActing } from '../auth/acting';
 import { ADMIN_ROLES, hasRole, STAFF_ROLES, useSession } from '../auth/use-session';
 import { CreditCounter } from '../credits/credit-counter';
 import { useOwnRole } from '../data/account';
+import { useDncLists } from '../data/service';
 import { AccountMenu } from './account-menu';
 import { ActingBanner } from './acting-banner';
 import { ColorSchemeToggle } from './color-scheme-toggle';
@@ -13,6 +14,11 @@ import { Footer } from './footer';
 import { HeaderLinks } from './header-links';
 import type { RouteHandle } from './route-handle';
 import { Sidebar } from './sidebar';
+
+// Admins only: loaded when shown, so the first screen's script stays within its budget.
+const DncAgeBanner = lazy(() =>
+  import('./dnc-age-banner').then((module) => ({ default: module.DncAgeBanner })),
+);
 
 function useRouteHandle(): RouteHandle {
   const matches = useMatches();
@@ -48,6 +54,8 @@ export function AppLayout() {
   // The ADMIN link needs an admin's own token: not while acting as a user, who sees their own sidebar.
   const admin = !acting && hasRole(role, ADMIN_ROLES);
   const staff = !acting && hasRole(role, STAFF_ROLES);
+  // The lists' age is the operator's business: asked for and shown to admins only.
+  const dncLists = useDncLists({ enabled: admin }).data;
 
   return (
     <AppShell
@@ -105,6 +113,11 @@ export function AppLayout() {
       )}
       <AppShell.Main>
         {acting && <ActingBanner acting={acting} />}
+        {admin && dncLists && (
+          <Suspense fallback={null}>
+            <DncAgeBanner status={dncLists} />
+          </Suspense>
+        )}
         <Suspense fallback={pageLoader}>
           <Outlet />
         </Suspense>

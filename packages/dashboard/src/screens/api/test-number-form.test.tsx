@@ -25,3 +25,18 @@ test('what is typed keeps its digits only, ten at most, and Test waits for all t
   expect(phone.value).toBe('2015550123');
   expect(testButton().disabled).toBe(false);
 });
+
+test('before the test, the lists a check consults with their dates, and plainly when one is stale', () => {
+  renderScreen(
+    <TestNumberForm
+      hasKey
+      lists={[{ list: 'federal', released_on: '2026-09-01', age_days: 87, stale: true }]}
+    />,
+  );
+  expect(screen.getByTestId('dnc-list').textContent).toBe(
+    'Federal DNC registry: released 2026-09-01, 87 days ago Stale',
+  );
+  expect(screen.getByTestId('dnc-notice').textContent).toMatch(
+    /is too old: numbers not on it answer unchecked/,
+  );
+});

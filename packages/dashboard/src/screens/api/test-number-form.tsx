@@ -1,9 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
+import type { DncListDate } from '@scrub/contract';
 import type { VerifyResult } from '@scrub/sdk';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
+import { DncListDates, DncListsPanel, listsNotice, STALE_COLOR } from '../../common/dnc-lists';
 import { useVerifyNumber } from '../../data/verify';
 
 /** US only: ten digits, sent with +1 as the contract's `p`. */
@@ -25,11 +27,19 @@ function dncBadge(result: VerifyResult): { label: string; color: string } {
   if (result.dnc === 1) return { label: 'DNC', color: 'red.9' };
   if (result.dnc === 0) return { label: 'Clean', color: 'teal.9' };
   if (result.line_type === 'invalid') return { label: 'Not looked up', color: 'gray.8' };
-  // A dark orange: the palette's darkest orange is below 4.5:1 under white badge text.
-  return { label: 'Unchecked: no DNC list loaded', color: '#9a3412' };
+  // A list covering it is loaded but too old to call it clean, or none covering it is loaded.
+  const stale = result.dnc_lists?.some((date) => date.stale) ?? false;
+  return {
+    label: stale ? 'Unchecked: DNC list too old' : 'Unchecked: no DNC list loaded',
+    color: STALE_COLOR,
+  };
 }
 
-export function TestNumberForm({ hasKey }: { hasKey: boolean }) {
+/**
+ * Test a number: before the test, the shared do-not-call lists the check will consult (`lists`,
+ * from `/config`; none shown while unknown); after it, the lists the answer rests on.
+ */
+export function TestNumberForm({ hasKey, lists }: { hasKey: boolean; lists?: DncListDate[] | undefined }) {
   const form = useForm<TestForm>({ resolver: zodResolver(TestSchema), defaultValues: { digits: '' } });
   const digits = form.watch('digits');
   const check = useVerifyNumber();
@@ -60,6 +70,9 @@ export function TestNumberForm({ hasKey }: { hasKey: boolean }) {
           </Button>
         </Group>
       </form>
+      {lists && !check.data && (
+        <DncListsPanel lists={lists} notice={listsNotice(lists)} title="Do-not-call lists a test consults" />
+      )}
       {check.isError && (
         <Alert color="red" mt="md" title="Verification Failed" role="alert">
           {errorMessage(check.error, 'Failed to verify phone number')}
@@ -92,6 +105,12 @@ function TestResult({ result }: { result: VerifyResult }) {
           <>
             <Text size="sm">Lists checked</Text>
             <Text size="sm">{result.dnc_lists_checked.join(', ')}</Text>
+          </>
+        )}
+        {result.dnc_lists && result.dnc_lists.length > 0 && (
+          <>
+            <Text size="sm">Lists and dates</Text>
+            <DncListDates lists={result.dnc_lists} testId="test-dnc-lists" />
           </>
         )}
         <Text size="sm">Cached</Text>

@@ -17,6 +17,7 @@ const DO_NOT_MAP = '';
 const MappingSchema = z.object({
   phone_col: z.string().min(1, 'Phone is required'),
   mapping: z.partialRecord(z.enum(mappableFields), z.string().optional()),
+  consent_col: z.string().optional(),
 });
 
 const guessedPhone = ({ preview }: WizardFile) =>
@@ -121,6 +122,22 @@ function ColumnSelects({
           />
         ))}
       </SimpleGrid>
+      <Controller
+        control={control}
+        name="consent_col"
+        render={({ field }) => (
+          <Select
+            label="Consent Date (optional)"
+            description="The date each number's owner gave consent: numbers disconnected since then are flagged as reassigned"
+            data={optionsFor(field.value, true)}
+            value={field.value ?? DO_NOT_MAP}
+            onChange={(value) => field.onChange(value ?? DO_NOT_MAP)}
+            allowDeselect={false}
+            maw={360}
+            data-testid="consent-column"
+          />
+        )}
+      />
     </>
   );
 }
@@ -159,7 +176,9 @@ export function StepMapping({
   }, [chosen.file, onLines]);
 
   const columns = chosen.preview.headers.map((header, index) => ({ value: String(index), label: header }));
-  const used = new Set([values.phone_col, ...Object.values(values.mapping ?? {})].filter(Boolean));
+  const used = new Set(
+    [values.phone_col, values.consent_col, ...Object.values(values.mapping ?? {})].filter(Boolean),
+  );
   // A column already chosen for one field is disabled in the others.
   const optionsFor = (current: string | undefined, optional: boolean) => [
     ...(optional ? [{ value: DO_NOT_MAP, label: 'Do Not Map' }] : []),

@@ -1,6 +1,11 @@
 import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CreateBulkJobSchema, messages } from '@scrub/contract';
-import { APIConnectionError, APIUserAbortError, type CreditSnapshot } from '@scrub/sdk';
+import {
+  APIConnectionError,
+  APIUserAbortError,
+  type BulkJobCreateParams,
+  type CreditSnapshot,
+} from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { ColumnMapping, WizardFile } from '../../common/wizard-state';
@@ -9,13 +14,24 @@ import { createBulkJob, submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, savePendingUpload } from './pending-upload';
 import { insufficientDialog, showSubmitError } from './submit-errors';
+import { SummaryDncLists } from './summary-dnc-lists';
 import { UploadProgress } from './upload-progress';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/**
+ * The consent-date column as the bulk option `consent_col` takes it: its header, or its position
+ * when the file has no header row (its columns have no names then); absent when not mapped.
+ */
+function consentColumn(chosen: WizardFile, mapping: ColumnMapping): { consent_col?: string | number } {
+  if (!mapping.consent_col) return {};
+  const position = Number(mapping.consent_col);
+  return { consent_col: chosen.headerRow ? (chosen.preview.headers[position] ?? position) : position };
+}
+
 /** The job as the contract takes it: columns by position, unmapped fields left out. */
-const jobPayload = (chosen: WizardFile, mapping: ColumnMapping) =>
-  CreateBulkJobSchema.parse({
+const jobPayload = (chosen: WizardFile, mapping: ColumnMapping): BulkJobCreateParams => ({
+  ...CreateBulkJobSchema.parse({
     file_name: chosen.file.name,
     phone_col: Number(mapping.phone_col),
     header_row: chosen.headerRow ? 1 : 0,
@@ -24,7 +40,10 @@ const jobPayload = (chosen: WizardFile, mapping: ColumnMapping) =>
         .filter(([, column]) => column)
         .map(([field, column]) => [field, Number(column)]),
     ),
-  });
+  }),
+  // Beside the parse: the contract on this branch does not name `consent_col` yet (issue 25, item 4).
+  ...consentColumn(chosen, mapping),
+});
 
 /** The summary's facts as a definition list, each value with a test id named after its label. */
 function SummaryList({ rows }: { rows: [string, React.ReactNode][] }) {
@@ -122,6 +141,14 @@ export function StepSummary({
     ['Uploaded at', today()],
     ['Total records', records.toLocaleString('en-US')],
     ['Phone column', phoneHeader],
+    ...(mapping.consent_col
+      ? [
+          ['Consent date column', chosen.preview.headers[Number(mapping.consent_col)] ?? ''] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     ['Credits required', unlimited ? 0 : records.toLocaleString('en-US')],
     [
       'Your credits',
@@ -144,6 +171,7 @@ export function StepSummary({
         </Title>
         <SummaryList rows={rows} />
       </Paper>
+      <SummaryDncLists />
       {!enough && (
         <Text c="var(--scrub-bad-text)">
           It looks like you don't have enough credits.{' '}

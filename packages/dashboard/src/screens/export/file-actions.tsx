@@ -1,4 +1,4 @@
-import { Button, Group } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { originalLink, partLink, type ResultFilter, resultLink } from '../../common/download-file';
@@ -7,9 +7,24 @@ import { EmailFileButton } from './email-file-button';
 /**
  * View (file detail) and the downloads: the filtered result once completed, the original always;
  * Email sends the result's links once completed. A failed job that kept the result of the records
- * it scrubbed (a streamed job cut off part-way) offers that part, filtered the same way.
+ * it scrubbed (a streamed job cut off part-way) offers that part, filtered the same way. With the
+ * Clean filter on a file none of whose numbers was checked, the service's reason comes with it.
  */
 export function FileActions({ file, filter }: { file: FileView; filter: ResultFilter }) {
+  const cleanFindsNothing = filter.dnc === '0' && file.dnc_notice !== undefined;
+  return (
+    <Stack gap={4}>
+      <FileButtons file={file} filter={filter} />
+      {cleanFindsNothing && (
+        <Text size="xs" c="var(--scrub-bad-text)" maw={360} data-testid="clean-filter-notice">
+          {file.dnc_notice}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function FileButtons({ file, filter }: { file: FileView; filter: ResultFilter }) {
   const ready = file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
   // Only a failed job has a part: the records it scrubbed before it was cut off.
   const part = file.part_url !== null;
