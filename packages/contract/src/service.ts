@@ -17,6 +17,8 @@ export const DncListsStatusSchema = z.object({
   stale: z.array(z.string()).optional(),
   /** Each loaded list's release date and age. Absent from older servers. */
   lists: z.array(DncListDateSchema).optional(),
+  /** The age past which a federal or state list is stale (SCRUB_DNC_MAX_AGE_DAYS). Absent from older servers. */
+  max_age_days: z.number().int().positive().optional(),
 });
 export type DncListsStatus = z.infer<typeof DncListsStatusSchema>;
 

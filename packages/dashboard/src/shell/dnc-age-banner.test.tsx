@@ -74,3 +74,8 @@ test("the service's own maximum age, when known, sets when a list goes stale", (
   renderScreen(<DncAgeBanner status={status([federal(12, false)])} maxAgeDays={14} />);
   expect(screen.getByTestId('dnc-age-list').textContent).toContain('goes stale in 2 days');
 });
+
+test('the maximum age /config reports counts, not the default', () => {
+  renderScreen(<DncAgeBanner status={{ ...status([federal(12, false)]), max_age_days: 15 }} />);
+  expect(screen.getByTestId('dnc-age-list').textContent).toContain('goes stale in 3 days');
+});

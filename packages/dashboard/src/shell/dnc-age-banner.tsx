@@ -4,8 +4,9 @@ import { listName, releaseText } from '../common/dnc-lists';
 
 /**
  * SCRUB_DNC_MAX_AGE_DAYS's default, the Telemarketing Sales Rule's 31 days (the contract's
- * FTC_REGISTRY_MAX_AGE_DAYS): `/config` does not report the service's setting. Written here, not
- * imported, so that the shell loads none of the contract's schemas before the first screen.
+ * FTC_REGISTRY_MAX_AGE_DAYS), for an older service whose `/config` does not report its own
+ * (`dnc_lists.max_age_days`). Written here, not imported, so that the shell loads none of the
+ * contract's schemas before the first screen.
  */
 export const DEFAULT_MAX_AGE_DAYS = 31;
 
@@ -25,7 +26,7 @@ export interface ListsNeedingAttention {
  */
 export function listsNeedingAttention(
   status: DncListsStatus,
-  maxAgeDays: number = DEFAULT_MAX_AGE_DAYS,
+  maxAgeDays: number = status.max_age_days ?? DEFAULT_MAX_AGE_DAYS,
 ): ListsNeedingAttention {
   const lists = status.lists ?? [];
   const aging = lists.flatMap((date) => {

@@ -15,6 +15,8 @@ export interface DncReadiness {
   stale: string[];
   /** Each loaded list's release date and age. */
   lists: DncListDate[];
+  /** SCRUB_DNC_MAX_AGE_DAYS: the age past which a list is stale. */
+  max_age_days: number;
 }
 
 export function dncReadiness(referenceData: ReferenceData, required: readonly string[]): DncReadiness {
@@ -26,6 +28,7 @@ export function dncReadiness(referenceData: ReferenceData, required: readonly st
     missing_required: required.filter((name) => !fresh.includes(name)),
     stale: lists.filter((list) => list.stale).map((list) => list.list),
     lists,
+    max_age_days: referenceData.ageRule.maxAgeDays,
   };
 }
 

@@ -220,6 +220,7 @@ describe('DNC answers: /verify and bulk agree, and never say clean without a lis
           { list: 'federal', ...today },
           { list: 'state:TX', ...today },
         ],
+        max_age_days: 31,
       });
       const config = ClientConfigSchema.parse((await t.app.inject({ method: 'GET', url: '/config' })).json());
       expect(config.dnc_lists.loaded).toEqual(['federal', 'state:TX']);
