@@ -14,5 +14,6 @@ export * from './routes.js';
 export * from './service.js';
 export * from './subscriptions.js';
 export * from './suppression.js';
+export * from './reassigned.js';
 export * from './verify.js';
 export * from './webhooks.js';

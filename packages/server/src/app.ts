@@ -30,6 +30,7 @@ import { setUpMail } from './mail/setup.js';
 import { createPaymentServices } from './payments/setup.js';
 import { WEBHOOK_PATH } from './payments/webhook-route.js';
 import { setUpProofSigner } from './proof/setup.js';
+import { reassignedChecksOf } from './reassigned/reassigned-checks.js';
 import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
 import { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
@@ -153,6 +154,7 @@ export async function buildApp({
     actAsTokens,
     checkCharger: new CheckCharger(database.db),
     answerCache: new AnswerCache(config.verifyCache),
+    reassigned: reassignedChecksOf(config.reassigned, referenceData),
     publicUrl,
     mailer,
     identity,

@@ -13,6 +13,7 @@ import {
   type ImportMode,
   type ImportReport,
   importCoCodeFile,
+  importDisconnects,
   importExchangeData,
   importFtcFullList,
   importInternalDncList,
@@ -25,6 +26,7 @@ import {
 } from '@scrub/engine';
 import {
   type DatasetStore,
+  DISCONNECTS,
   EXCHANGE,
   EXCHANGE_PARTS,
   type ExchangeMeta,
@@ -48,7 +50,7 @@ export const EXCHANGE_KINDS = {
 } as const satisfies Record<string, ExchangePart>;
 export type ExchangeKind = keyof typeof EXCHANGE_KINDS;
 export type DncKind = 'ftc' | 'ftc-changes' | 'state' | 'internal';
-export type DataKind = ExchangeKind | DncKind;
+export type DataKind = ExchangeKind | DncKind | 'disconnects';
 
 /** The kind an exchange part is imported as: `coCodes` is `co-codes`. */
 export function kindOfPart(part: ExchangePart): ExchangeKind {
@@ -90,6 +92,7 @@ export type ImportRequest = CommonRequest &
     | { kind: 'ftc-changes'; layout?: FtcChangeListLayout }
     | { kind: 'state'; state: string; csv: CsvMapping }
     | { kind: 'internal'; account: ListAccount; csv: CsvMapping }
+    | { kind: 'disconnects'; asOf?: string; from?: string; delimiter?: string }
   );
 
 /** Any importer's report: every one has source, version, rows read and used, and problems with lines. */
@@ -148,6 +151,10 @@ export async function importData(
   for (const file of request.files) {
     const found = await stat(file).catch(() => null);
     if (!found?.isFile()) throw new DataImportError(`No such file: ${file}`);
+  }
+  if (request.kind === 'disconnects') {
+    const disconnects = request;
+    return store.update((manifest) => importDisconnectsFile(store, manifest, disconnects), onWait);
   }
   if (request.kind in EXCHANGE_KINDS) {
     const kind = request.kind as ExchangeKind;
@@ -444,5 +451,72 @@ async function importList(
       datasets: { ...manifest.datasets, [dataset]: { live: dir, previous: live?.live ?? null } },
     },
     result: { status: 'imported', dataset, meta, previousVersion, reports },
+  };
+}
+
+/**
+ * A file of permanent disconnections replaces the live one. Its as-of date is required: a file
+ * says nothing about the days after it, so answers for later consent dates are "no data".
+ */
+async function importDisconnectsFile(
+  store: DatasetStore,
+  manifest: Manifest,
+  request: CommonRequest & { kind: 'disconnects'; asOf?: string; from?: string; delimiter?: string },
+): Promise<{ manifest: Manifest; result: ImportOutcome }> {
+  const { asOf, from, mode, version, maxProblems, delimiter } = request;
+  if (asOf === undefined) {
+    throw new DataImportError(
+      'A disconnects import needs the date the file is complete to, as its publisher dated it: give it with --as-of YYYY-MM-DD. Consent dates after it answer no data.',
+    );
+  }
+  const asOfDay = dayStart(asOf);
+  if (Number.isNaN(asOfDay))
+    throw new DataImportError(`--as-of ${asOf} is not a date: give it as YYYY-MM-DD.`);
+  if (asOfDay > Date.now() + DAY_MS) {
+    throw new DataImportError(`--as-of ${asOf} is in the future: give the date the file is complete to.`);
+  }
+  if (from !== undefined && !(dayStart(from) <= asOfDay)) {
+    throw new DataImportError(`--from ${from} is not a date on or before --as-of ${asOf} (YYYY-MM-DD).`);
+  }
+  const imported = await importDisconnects(request.files[0]!, {
+    asOf,
+    mode,
+    ...(from === undefined ? {} : { from }),
+    ...(version === undefined ? {} : { version }),
+    ...(maxProblems === undefined ? {} : { maxProblems }),
+    ...(delimiter === undefined ? {} : { delimiter }),
+  });
+  const live = manifest.datasets[DISCONNECTS];
+  const previousVersion =
+    live === undefined
+      ? null
+      : await store.readMeta(live.live).then(
+          (meta) => meta.version,
+          () => null,
+        );
+  const { report } = imported;
+  const dir = await store.newVersionDir(DISCONNECTS);
+  const imports: ImportSummary[] = [
+    {
+      source: report.source,
+      mode,
+      rowsRead: report.rowsRead,
+      rowsUsed: report.rowsUsed,
+      problemCount: report.problemCount,
+    },
+  ];
+  const meta = await store.writeDisconnects(dir, imported.list, imports, new Date().toISOString());
+  return {
+    manifest: {
+      ...manifest,
+      datasets: { ...manifest.datasets, [DISCONNECTS]: { live: dir, previous: live?.live ?? null } },
+    },
+    result: {
+      status: 'imported',
+      dataset: DISCONNECTS,
+      meta,
+      previousVersion,
+      reports: [{ kind: 'disconnects', report }],
+    },
   };
 }
