@@ -153,6 +153,8 @@ export {
   type ParseResult,
   parsePhone,
 } from './parse-phone.ts';
+// Everything a browser may use, also here for Node callers.
+export * from './preview.ts';
 export {
   DisconnectList,
   dateOfDay,
@@ -164,5 +166,3 @@ export {
   type DisconnectImportOptions,
   importDisconnects,
 } from './reassigned/import-disconnects.ts';
-// Everything a browser may use, also here for Node callers.
-export * from './preview.ts';

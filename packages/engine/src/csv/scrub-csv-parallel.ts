@@ -16,8 +16,8 @@ import type { ThreadScrubOptions } from './csv-thread.ts';
 import { release } from './csv-thread-protocol.ts';
 import type { CsvDialect } from './dialect.ts';
 import { NumberSet } from './number-set.ts';
-import { reassignedToShared } from './reassigned-cells.ts';
 import { checkPhoneColumn } from './phone-column.ts';
+import { reassignedToShared } from './reassigned-cells.ts';
 import { scrubCsv, scrubCsvPart } from './scrub-csv.ts';
 
 export interface ParallelScrubOptions extends Omit<ThreadScrubOptions, 'ownedInput' | 'releaseWritten'> {
