@@ -13,7 +13,6 @@ import {
   type ImportMode,
   type ImportReport,
   importCoCodeFile,
-  importDisconnects,
   importExchangeData,
   importFtcFullList,
   importInternalDncList,
@@ -24,9 +23,9 @@ import {
   readOcnLineTypes,
   type ThousandsBlockImportReport,
 } from '@scrub/engine';
+import { DataImportError } from './data-import-error.js';
 import {
   type DatasetStore,
-  DISCONNECTS,
   EXCHANGE,
   EXCHANGE_PARTS,
   type ExchangeMeta,
@@ -39,6 +38,7 @@ import {
   type SourceFile,
   type VersionMeta,
 } from './dataset-store.js';
+import { type DisconnectsRequest, importDisconnectsFile } from './disconnects-import.js';
 import { DAY_MS, dayStart } from './dnc-age.js';
 
 /** What `scrub-server data import <kind>` reads. */
@@ -92,7 +92,7 @@ export type ImportRequest = CommonRequest &
     | { kind: 'ftc-changes'; layout?: FtcChangeListLayout }
     | { kind: 'state'; state: string; csv: CsvMapping }
     | { kind: 'internal'; account: ListAccount; csv: CsvMapping }
-    | { kind: 'disconnects'; asOf?: string; from?: string; delimiter?: string }
+    | Omit<DisconnectsRequest, keyof CommonRequest>
   );
 
 /** Any importer's report: every one has source, version, rows read and used, and problems with lines. */
@@ -128,10 +128,7 @@ export type ImportOutcome =
       missing: ExchangePart[];
     };
 
-/** An import that cannot be done as asked (no federal list to change, too many lists, no such file). */
-export class DataImportError extends Error {
-  override name = 'DataImportError';
-}
+export { DataImportError } from './data-import-error.js';
 
 /**
  * Imports one dataset version into the store, serialised with any other import on the same data
@@ -451,72 +448,5 @@ async function importList(
       datasets: { ...manifest.datasets, [dataset]: { live: dir, previous: live?.live ?? null } },
     },
     result: { status: 'imported', dataset, meta, previousVersion, reports },
-  };
-}
-
-/**
- * A file of permanent disconnections replaces the live one. Its as-of date is required: a file
- * says nothing about the days after it, so answers for later consent dates are "no data".
- */
-async function importDisconnectsFile(
-  store: DatasetStore,
-  manifest: Manifest,
-  request: CommonRequest & { kind: 'disconnects'; asOf?: string; from?: string; delimiter?: string },
-): Promise<{ manifest: Manifest; result: ImportOutcome }> {
-  const { asOf, from, mode, version, maxProblems, delimiter } = request;
-  if (asOf === undefined) {
-    throw new DataImportError(
-      'A disconnects import needs the date the file is complete to, as its publisher dated it: give it with --as-of YYYY-MM-DD. Consent dates after it answer no data.',
-    );
-  }
-  const asOfDay = dayStart(asOf);
-  if (Number.isNaN(asOfDay))
-    throw new DataImportError(`--as-of ${asOf} is not a date: give it as YYYY-MM-DD.`);
-  if (asOfDay > Date.now() + DAY_MS) {
-    throw new DataImportError(`--as-of ${asOf} is in the future: give the date the file is complete to.`);
-  }
-  if (from !== undefined && !(dayStart(from) <= asOfDay)) {
-    throw new DataImportError(`--from ${from} is not a date on or before --as-of ${asOf} (YYYY-MM-DD).`);
-  }
-  const imported = await importDisconnects(request.files[0]!, {
-    asOf,
-    mode,
-    ...(from === undefined ? {} : { from }),
-    ...(version === undefined ? {} : { version }),
-    ...(maxProblems === undefined ? {} : { maxProblems }),
-    ...(delimiter === undefined ? {} : { delimiter }),
-  });
-  const live = manifest.datasets[DISCONNECTS];
-  const previousVersion =
-    live === undefined
-      ? null
-      : await store.readMeta(live.live).then(
-          (meta) => meta.version,
-          () => null,
-        );
-  const { report } = imported;
-  const dir = await store.newVersionDir(DISCONNECTS);
-  const imports: ImportSummary[] = [
-    {
-      source: report.source,
-      mode,
-      rowsRead: report.rowsRead,
-      rowsUsed: report.rowsUsed,
-      problemCount: report.problemCount,
-    },
-  ];
-  const meta = await store.writeDisconnects(dir, imported.list, imports, new Date().toISOString());
-  return {
-    manifest: {
-      ...manifest,
-      datasets: { ...manifest.datasets, [DISCONNECTS]: { live: dir, previous: live?.live ?? null } },
-    },
-    result: {
-      status: 'imported',
-      dataset: DISCONNECTS,
-      meta,
-      previousVersion,
-      reports: [{ kind: 'disconnects', report }],
-    },
   };
 }

@@ -1,3 +1,4 @@
+// Over 500 lines, kept whole: the store's on-disk formats (manifest, each kind of version) and the one class that reads and writes them.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
