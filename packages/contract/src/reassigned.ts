@@ -9,6 +9,7 @@ const DAY_MS = 86_400_000;
  */
 export const ConsentDateSchema = z
   .string()
+  .max(10, 'consent_date is a date written YYYY-MM-DD, such as 2024-02-01')
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'consent_date is a date written YYYY-MM-DD, such as 2024-02-01')
   .refine((text) => {
     const time = Date.parse(`${text}T00:00:00Z`);
