@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConsentDateSchema, ReassignedFieldsSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
 
 /**
@@ -22,6 +23,8 @@ export const VerifyQuerySchema = z.object({
   k: z.string().max(200).optional(),
   /** `1`: answer with a signed statement of the answer (`proof`), at no extra charge. */
   proof: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** `YYYY-MM-DD`: also answer whether the number was reassigned since then (`reassigned`), at its price. */
+  consent_date: ConsentDateSchema.optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
@@ -89,8 +92,9 @@ export const VerifyResultSchema = z.object({
    * told (`callable_reason` says why); never true for what is not known.
    */
   callable_now: z.boolean().nullable(),
-  /** Why `callable_now` is null; null otherwise. */
+  /** Why `callable_now` is null, or false for a number reassigned since the consent date; null otherwise. */
   callable_reason: z.string().nullable(),
+  ...ReassignedFieldsSchema.shape,
 });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
 
@@ -110,6 +114,8 @@ export const VerifyBatchBodySchema = z
         MAX_BATCH_NUMBERS,
         `phones holds at most ${MAX_BATCH_NUMBERS.toLocaleString('en-US')} numbers per request: split the list, or send a file as a bulk job`,
       ),
+    /** One consent date for every number of the batch (`consent_date` of GET /verify). */
+    consent_date: ConsentDateSchema.optional(),
   })
   .strict();
 export type VerifyBatchBody = z.infer<typeof VerifyBatchBodySchema>;

@@ -53,6 +53,7 @@ export {
   type ScrubbedCsvProblem,
 } from './csv/import-scrubbed-csv.ts';
 export { previewCsv } from './csv/preview-csv.ts';
+export { REASSIGNED_COLUMN, type ReassignedOption } from './csv/reassigned-cells.ts';
 export { countCsv, countCsvRows, scrubCsv } from './csv/scrub-csv.ts';
 export {
   PART_SIZES,
@@ -154,3 +155,14 @@ export {
 } from './parse-phone.ts';
 // Everything a browser may use, also here for Node callers.
 export * from './preview.ts';
+export {
+  DisconnectList,
+  dateOfDay,
+  dayOf,
+  type SharedDisconnectList,
+} from './reassigned/disconnect-list.ts';
+export {
+  type DisconnectImport,
+  type DisconnectImportOptions,
+  importDisconnects,
+} from './reassigned/import-disconnects.ts';

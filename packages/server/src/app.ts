@@ -33,6 +33,7 @@ import { setUpProofSigner } from './proof/setup.js';
 import { RateLimitGate } from './rate-limit/rate-limit-gate.js';
 import { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
+import { reassignedChecksOf } from './reassigned/reassigned-checks.js';
 import { DncAgeAlerts } from './reference-data/dnc-age-alerts.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
@@ -153,6 +154,7 @@ export async function buildApp({
     actAsTokens,
     checkCharger: new CheckCharger(database.db),
     answerCache: new AnswerCache(config.verifyCache),
+    reassigned: reassignedChecksOf(config.reassigned, referenceData),
     publicUrl,
     mailer,
     identity,

@@ -10,6 +10,7 @@ import type { RouteRegistry } from './http/route-registry.js';
 import type { Mailer } from './mail/mailer.js';
 import type { PaymentServicesSetup } from './payments/setup.js';
 import type { ProofSigner } from './proof/proof-signer.js';
+import type { ReassignedChecks } from './reassigned/reassigned-checks.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import type { DatabaseHandle } from './storage/database.js';
 import type { SuppressionLists } from './suppression/suppression-lists.js';
@@ -32,6 +33,8 @@ export interface ServerContext {
   checkCharger: CheckCharger;
   /** Answers an account was given lately, reused for free. */
   answerCache: AnswerCache;
+  /** Who answers reassigned-number questions (`consent_date`), and their price. */
+  reassigned: ReassignedChecks;
   /** Where clients reach the service: SCRUB_PUBLIC_URL or http://localhost:<listening port>. */
   publicUrl: () => string;
   /** Sends (and always keeps) e-mail. */

@@ -21,6 +21,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
       'account/',
       'plans/',
       'reference-data/',
+      'reassigned/',
       'checks/',
       'suppression/',
       'bulk/',

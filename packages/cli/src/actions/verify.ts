@@ -16,6 +16,10 @@ const CONCURRENCY_RULE = `--concurrency must be a whole number from 1 to ${MAX_C
 
 const CheckOptionsSchema = z.object({
   csv: z.boolean().optional(),
+  consentDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, '--consent-date is a date written YYYY-MM-DD, such as 2024-02-01')
+    .optional(),
   failOn: FailOnSchema,
   concurrency: z.coerce
     .number({ error: CONCURRENCY_RULE })
@@ -117,13 +121,52 @@ export function csvRow(input: string, result: VerifyResult): string {
   return `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\n`;
 }
 
+/** The Reassigned cell, when a consent date was asked: yes, no, or no data (never read as no). */
+function reassignedWord(result: VerifyResult): string {
+  if (result.reassigned === undefined || result.reassigned === null) return 'no data';
+  return result.reassigned ? 'yes' : 'no';
+}
+
+/** With `--consent-date`, every format gets the reassigned answer after its own columns. */
+function withReassigned(inner: Printer, format: Format, io: CliIO): Printer {
+  const write = (text: string) => io.stdout.write(text);
+  switch (format) {
+    case 'json':
+      return inner;
+    case 'csv':
+      return {
+        answer: (input, result) => {
+          const row = csvRow(input, result).replace(/\n$/, '');
+          write(`${row},${csvCell(result.reassigned)},${csvCell(result.reassigned_source?.as_of)}\n`);
+        },
+        end: inner.end,
+      };
+    case 'plain':
+      return {
+        answer: (_, result) =>
+          write(`${[...answerCells(result), reassignedWord(result)].map(oneCell).join('\t')}\n`),
+        end: inner.end,
+      };
+    case 'table': {
+      const rows: string[][] = [];
+      return {
+        answer: (_, result) => rows.push([...answerCells(result), reassignedWord(result)]),
+        async end() {
+          if (rows.length === 0) return;
+          write(`${await renderTable([...TABLE_HEAD, 'Reassigned'], rows, useColor(io))}\n`);
+        },
+      };
+    }
+  }
+}
+
 /** Streams answers as they come, except the table, which needs every row to size its columns. */
 interface Printer {
   answer(input: string, result: VerifyResult): void;
   end(): Promise<void>;
 }
 
-function printer(format: Format, io: CliIO): Printer {
+function printer(format: Format, io: CliIO, reassigned = false): Printer {
   const write = (text: string) => io.stdout.write(text);
   switch (format) {
     case 'json':
@@ -132,7 +175,7 @@ function printer(format: Format, io: CliIO): Printer {
         end: async () => {},
       };
     case 'csv':
-      write(`${CSV_COLUMNS.join(',')}\n`);
+      write(`${[...CSV_COLUMNS, ...(reassigned ? ['reassigned', 'reassigned_as_of'] : [])].join(',')}\n`);
       return { answer: (input, result) => write(csvRow(input, result)), end: async () => {} };
     case 'plain':
       return {
@@ -251,7 +294,10 @@ export async function verify(phones: string[], rawOptions: unknown, context: Con
   const { scrub } = await requireCredentials(context);
   if (!context.jsonErrors) await sayDncLists(context, scrub);
 
-  const out = printer(format, context.io);
+  const asked = options.consentDate !== undefined;
+  const out = asked
+    ? withReassigned(printer(format, context.io, true), format, context.io)
+    : printer(format, context.io);
   const shown = progress(context.io, format);
   let answered = 0;
   let failed = 0;
@@ -265,6 +311,7 @@ export async function verify(phones: string[], rawOptions: unknown, context: Con
     const many = scrub.verify.many(numbers, {
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(batchSize === undefined ? {} : { batchSize }),
+      ...(options.consentDate === undefined ? {} : { consentDate: options.consentDate }),
     });
     for await (const outcome of many) {
       if (outcome.error) {

@@ -83,6 +83,20 @@ describe('scrub verify <phone...> (alias: check)', () => {
     );
   });
 
+  it('asks whether each number was reassigned with --consent-date, and says no data when nothing can tell', async () => {
+    const env = await account(10);
+    const json = await scrub(['--json', 'check', '2012345678', '--consent-date', '2024-02-01'], env);
+    expect(json.code, json.stderr).toBe(0);
+    // No disconnections are imported on this service: no data, never "not reassigned".
+    expect(ndjson(json)[0]).toMatchObject({ reassigned: null, reassigned_source: null, credits_deducted: 2 });
+    const plain = await scrub(['check', '2012345679', '--consent-date', '2024-02-01'], env);
+    expect(lines(plain)[0]!.split('\t').at(-1)).toBe('no data');
+    const bad = await scrub(['check', '2012345679', '--consent-date', '1/2/2024'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--consent-date is a date written YYYY-MM-DD');
+    expect(await creditsLeft(env)).toBe(6);
+  });
+
   it('prints tab-separated lines, no header, off a terminal', async () => {
     const result = await scrub(['check', ...THREE], funded);
 

@@ -16,6 +16,10 @@ export function verifyCommand(context: Context): Command {
       collectList,
     )
     .option(
+      '--consent-date <YYYY-MM-DD>',
+      'also ask whether each number was permanently disconnected (reassigned) since consent was given, at the price the service sets per answer',
+    )
+    .option(
       '--concurrency <n>',
       'batch requests in flight at once, 1 to 64 (default 4); each checks up to 1,000 numbers',
     )

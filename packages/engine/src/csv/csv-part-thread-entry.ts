@@ -12,6 +12,7 @@ import {
   release,
   threadErrorOf,
 } from './csv-thread-protocol.ts';
+import { reassignedFromShared } from './reassigned-cells.ts';
 import { scrubCsvPart } from './scrub-csv.ts';
 import type { ScrubCsvOptions } from './scrub-options.ts';
 
@@ -27,6 +28,7 @@ const options: ScrubCsvOptions = {
   ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
   ...(data.columns === undefined ? {} : { columns: data.columns }),
   evaluatedAt: data.evaluatedAt,
+  ...(data.reassigned === undefined ? {} : { reassigned: reassignedFromShared(data.reassigned) }),
 };
 
 // Parts are handed over once the engine is loaded: until then the caller scrubs them itself.

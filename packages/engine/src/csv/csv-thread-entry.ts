@@ -14,6 +14,7 @@ import {
   type ToThread,
   threadErrorOf,
 } from './csv-thread-protocol.ts';
+import { reassignedFromShared } from './reassigned-cells.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
 
@@ -84,6 +85,7 @@ function optionsOf(data: CsvThreadData) {
     ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
     ...(data.columns === undefined ? {} : { columns: data.columns }),
     ...(data.evaluatedAt === undefined ? {} : { evaluatedAt: data.evaluatedAt }),
+    ...(data.reassigned === undefined ? {} : { reassigned: reassignedFromShared(data.reassigned) }),
     onProgress: ({ rows, bytes }: { rows: number; bytes: number }) => post({ type: 'progress', rows, bytes }),
   };
 }

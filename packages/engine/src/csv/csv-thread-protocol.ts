@@ -3,6 +3,7 @@ import type { SharedExchangeTable } from '../exchange/exchange-table.ts';
 import type { CsvShape, ScrubbedCsvPart } from './csv-counts.ts';
 import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvDialect, CsvSeparator } from './dialect.ts';
+import type { SharedReassignedOption } from './reassigned-cells.ts';
 import type { OptionalColumn } from './scrub-options.ts';
 
 /** A job for the thread: what to do, and the tables it maps rather than copies. */
@@ -17,6 +18,7 @@ export interface CsvThreadData {
   dncMask?: number;
   columns?: OptionalColumn[];
   evaluatedAt?: number;
+  reassigned?: SharedReassignedOption;
   /** More than 1: the file is cut into parts scrubbed on this many threads (`scrubCsvInParallel`). */
   threads?: number;
 }

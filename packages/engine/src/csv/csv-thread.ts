@@ -13,6 +13,7 @@ import {
   release,
   type ToThread,
 } from './csv-thread-protocol.ts';
+import { reassignedToShared } from './reassigned-cells.ts';
 import type { CountCsvOptions, ScrubCsvOptions } from './scrub-options.ts';
 
 /** `countCsv`'s options, with the exchange data as a table a thread can map. */
@@ -29,7 +30,7 @@ export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
 
 export interface ThreadScrubOptions
   extends ThreadCountOptions,
-    Pick<ScrubCsvOptions, 'columns' | 'evaluatedAt'> {
+    Pick<ScrubCsvOptions, 'columns' | 'evaluatedAt' | 'reassigned'> {
   /**
    * The output is done with a chunk once its write callback has run (a file store's writer; not a
    * PassThrough, which still holds it): each chunk of the result is freed then, rather than
@@ -144,6 +145,7 @@ function threadDataOf(mode: CsvThreadData['mode'], options: ThreadScrubOptions):
     ...(options.dncMask === undefined ? {} : { dncMask: options.dncMask }),
     ...(options.columns === undefined ? {} : { columns: [...options.columns] }),
     ...(options.evaluatedAt === undefined ? {} : { evaluatedAt: options.evaluatedAt }),
+    ...(options.reassigned === undefined ? {} : { reassigned: reassignedToShared(options.reassigned) }),
     ...(options.threads === undefined ? {} : { threads: options.threads }),
   };
 }

@@ -17,6 +17,7 @@ import { release } from './csv-thread-protocol.ts';
 import type { CsvDialect } from './dialect.ts';
 import { NumberSet } from './number-set.ts';
 import { checkPhoneColumn } from './phone-column.ts';
+import { reassignedToShared } from './reassigned-cells.ts';
 import { scrubCsv, scrubCsvPart } from './scrub-csv.ts';
 
 export interface ParallelScrubOptions extends Omit<ThreadScrubOptions, 'ownedInput' | 'releaseWritten'> {
@@ -82,8 +83,18 @@ export async function scrubCsvInParallel(
   checkPhoneColumn(options.phoneColumn);
   // One evaluation time for every part, so that no two threads tell the calling window apart.
   const evaluatedAt = options.evaluatedAt ?? Date.now();
-  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns } = options;
-  const partOptions = { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, evaluatedAt };
+  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned } = options;
+  const partOptions = {
+    phoneColumn,
+    header,
+    maxRowBytes,
+    exchange,
+    dnc,
+    dncMask,
+    columns,
+    evaluatedAt,
+    reassigned,
+  };
   let merge: PartMerge | undefined;
   await pipeline(
     async function* () {
@@ -103,6 +114,7 @@ export async function scrubCsvInParallel(
           ...(dncMask === undefined ? {} : { dncMask }),
           ...(columns === undefined ? {} : { columns: [...columns] }),
           evaluatedAt,
+          ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
         });
       // Parts handed to the threads and not yet written, in the file's order.
       const pending: { part: Promise<ScrubbedCsvPart>; bytes: number }[] = [];

@@ -1,6 +1,7 @@
 import type { ExchangeData } from '../classify.ts';
 import type { DncSet } from '../dnc/set.ts';
 import type { CsvSeparator } from './dialect.ts';
+import type { ReassignedOption } from './reassigned-cells.ts';
 
 /** The columns a result file adds, after the header's last column. */
 export const LINE_TYPE_COLUMN = 'Line Type';
@@ -49,4 +50,6 @@ export interface ScrubCsvOptions extends CountCsvOptions {
   columns?: readonly OptionalColumn[];
   /** When `callable_now` is evaluated, in ms since the epoch; default when the scrub starts. */
   evaluatedAt?: number;
+  /** A consent-date column: adds `Reassigned` after the other added columns (`reassigned-cells.ts`). */
+  reassigned?: ReassignedOption;
 }

@@ -8,6 +8,7 @@ import {
 } from '../classify.ts';
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
 import { parsePhone } from '../parse-phone.ts';
+import { dayOf } from '../reassigned/disconnect-list.ts';
 import {
   type CsvShape,
   type CsvTally,
@@ -19,6 +20,12 @@ import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import type { CsvDialect } from './dialect.ts';
 import { phoneColumnOf } from './phone-column.ts';
 import { quickPhone } from './plain-phone.ts';
+import {
+  consentColumnOf,
+  REASSIGNED_NO_DATA,
+  ReassignedCells,
+  reassignedStateOf,
+} from './reassigned-cells.ts';
 import { INVALID, LINE_TYPES, ResultCells } from './result-cells.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, isBlankRow, QUOTE, RowScanner } from './row-scanner.ts';
@@ -48,6 +55,10 @@ export class Scrubber {
   readonly #scanner: RowScanner;
   readonly #writer: RowWriter;
   readonly #cells: ResultCells;
+  /** With a consent-date column: the Reassigned cell, and each row's consent day (NaN: none). */
+  readonly #reassigned: ReassignedCells | null;
+  readonly #consentDays: Float64Array | null;
+  #consentColumn = -1;
   readonly #dncMask: number;
 
   // The table's shape, set by the first row.
@@ -106,6 +117,12 @@ export class Scrubber {
       this.#phoneColumn = shape.phoneColumn;
     }
     this.#options = options;
+    const asked = mode === 'scrub' ? options.reassigned : undefined;
+    this.#reassigned = asked ? new ReassignedCells(opened.separator) : null;
+    this.#consentDays = asked ? new Float64Array(BATCH) : null;
+    if (asked && shape) {
+      this.#consentColumn = consentColumnOf(asked.consentColumn, shape.header, shape.columns, 1);
+    }
     this.#writes = mode === 'scrub';
     this.#rowsOnly = mode === 'rows';
     this.#scanner = new RowScanner(opened.separator, opened.lineEnding, options.maxRowBytes);
@@ -248,6 +265,7 @@ export class Scrubber {
       if (this.#unreadableLines.length < UNREADABLE_LINES) this.#unreadableLines.push(scanner.line);
     }
     if (!this.#writes) return;
+    if (this.#consentDays !== null) this.#consentDays[n] = this.#consentDay(buf, fields);
     this.#rowStarts[n] = start;
     this.#rowEnds[n] = end;
     this.#place(n, fields, end);
@@ -262,6 +280,7 @@ export class Scrubber {
       end -
       start +
       this.#cells.longest +
+      (this.#reassigned?.longest ?? 0) +
       writer.lineEnding.length +
       writer.neutralise(buf, this.#scanner, this.#phoneColumn)
     );
@@ -277,6 +296,31 @@ export class Scrubber {
       this.#padding[n] = this.#columns - fields;
       this.#bound += this.#columns - fields;
     }
+  }
+
+  /** The cells row `n` gets: Line Type, DNC, the optional ones, and Reassigned when asked. */
+  #cellsOf(n: number): Buffer {
+    const kind = this.#kinds[n]!;
+    const cells = this.#cells.of(kind, this.#states[n]!, this.#numbers[n]!);
+    if (this.#reassigned === null) return cells;
+    const state =
+      kind === INVALID
+        ? REASSIGNED_NO_DATA
+        : reassignedStateOf(this.#options.reassigned!.disconnects, this.#numbers[n]!, this.#consentDays![n]!);
+    return this.#reassigned.after(cells, state);
+  }
+
+  /** The current row's consent day, NaN when its cell is missing or not a date. */
+  #consentDay(buf: Buffer, fields: number): number {
+    const column = this.#consentColumn;
+    if (column < 0 || column >= fields) return Number.NaN;
+    return dayOf(fieldText(buf, this.#scanner.starts[column]!, this.#scanner.ends[column]!));
+  }
+
+  /** The header's added names. */
+  #headerCells(): Buffer {
+    const reassigned = this.#reassigned;
+    return reassigned === null ? this.#cells.header : Buffer.concat([this.#cells.header, reassigned.header]);
   }
 
   /** A phone cell's number, or -1 with the reason counted. */
@@ -305,6 +349,10 @@ export class Scrubber {
     this.#phoneColumn = phoneColumnOf(this.#options.phoneColumn, names, fields, this.#scanner.line);
     this.#header = names;
     this.#columns = fields;
+    const reassigned = this.#writes ? this.#options.reassigned : undefined;
+    if (reassigned) {
+      this.#consentColumn = consentColumnOf(reassigned.consentColumn, names, fields, this.#scanner.line);
+    }
     if (this.#writes) this.#prefix = this.#prefixOf(buf, start, header);
     return header;
   }
@@ -316,7 +364,7 @@ export class Scrubber {
     if (!header) {
       const sep = this.#opened.separator;
       const generated = Array.from({ length: this.#columns }, (_, k) => `Column ${k + 1}`).join(sep);
-      return Buffer.concat([bom, Buffer.from(generated), this.#cells.header, lineEnding]);
+      return Buffer.concat([bom, Buffer.from(generated), this.#headerCells(), lineEnding]);
     }
     const end = this.#scanner.rowEnd;
     const out = Buffer.allocUnsafe(bom.length + this.#rowBound(buf, start, end));
@@ -332,7 +380,7 @@ export class Scrubber {
       0,
       0,
       writer.noted,
-      this.#cells.header,
+      this.#headerCells(),
     );
     writer.clear();
     return out.subarray(0, written);
@@ -354,7 +402,6 @@ export class Scrubber {
     prefix.copy(out);
     this.#prefix = null;
     const writer = this.#writer;
-    const cells = this.#cells;
     let at = prefix.length;
     let neutralFrom = 0;
     for (let n = 0; n < count; n++) {
@@ -369,7 +416,7 @@ export class Scrubber {
         this.#padding[n]!,
         neutralFrom,
         neutralTo,
-        cells.of(this.#kinds[n]!, this.#states[n]!, this.#numbers[n]!),
+        this.#cellsOf(n),
       );
       neutralFrom = neutralTo;
     }

@@ -103,6 +103,27 @@ describe('verify(phone)', () => {
     scope.done();
   });
 
+  it('asks for a reassigned-number answer with consentDate, in a single check and a batch', async () => {
+    const reassigned = {
+      reassigned: true,
+      reassigned_source: { provider: 'imported_disconnects', as_of: '2024-06-30' },
+    };
+    const scope = nock(BASE)
+      .get('/verify')
+      .query({ p: '2015550123', consent_date: '2024-02-01' })
+      .reply(200, answer('2015550123', { ...reassigned, callable_now: false }))
+      .post('/verify', { phones: ['2015550123'], consent_date: '2024-02-01' })
+      .reply(200, { results: [{ ...answer('2015550123', reassigned), input: '2015550123' }] });
+
+    expect(await client().verify('2015550123', { consentDate: '2024-02-01' })).toMatchObject({
+      reassigned: true,
+      callable_now: false,
+    });
+    const batch = await client().verify.batch(['2015550123'], { consentDate: '2024-02-01' });
+    expect(batch.results[0]).toMatchObject(reassigned);
+    scope.done();
+  });
+
   it('encodes characters that mean something in a URL', async () => {
     let rawQuery = '';
     const scope = nock(BASE)

@@ -11,8 +11,11 @@ export type CheckCharge = { unlimited: true } | { unlimited: false; deducted: nu
 
 interface PendingCharge {
   profileId: string;
-  /** 1 for a check; 0 for an answer already paid for (a cached repeat), which only reads the balance. */
-  cost: 0 | 1;
+  /**
+   * 1 for a check (more with a reassigned-number answer); 0 for an answer already paid for (a
+   * cached repeat), which only reads the balance.
+   */
+  cost: number;
   /** The number checked, kept on the ledger entry. */
   reference: string;
   resolve(charge: CheckCharge): void;
@@ -35,7 +38,7 @@ export class CheckCharger {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  charge(profileId: string, cost: 0 | 1, reference: string): Promise<CheckCharge> {
+  charge(profileId: string, cost: number, reference: string): Promise<CheckCharge> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ profileId, cost, reference, resolve, reject });
       this.#running ??= this.#drain();
@@ -115,6 +118,8 @@ export class CheckCharger {
    * The entries and balances are those the full transaction would write.
    */
   async #chargeAll(profileId: string, charges: PendingCharge[]): Promise<boolean> {
+    // `charge_checks` takes one credit a check: a dearer one goes through the full transaction.
+    if (charges.some((charge) => charge.cost > 1)) return false;
     const references = charges.filter((charge) => charge.cost > 0).map((charge) => charge.reference);
     const total = references.length;
     if (total === 0) return false;

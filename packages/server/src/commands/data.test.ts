@@ -236,6 +236,28 @@ describe('scrub-server data import: do-not-call lists', () => {
     ]);
   });
 
+  it('imports permanent disconnections with their as-of date, and refuses them without it', async () => {
+    const csv = file(
+      'disconnects.csv',
+      'number,disconnected\n201-234-0100,2024-03-01\n2012340101,2024-05-01\n',
+    );
+    await expect(run('import', 'disconnects', csv)).rejects.toThrow(
+      /needs the date the file is complete to.*--as-of/,
+    );
+    await expect(run('import', 'disconnects', csv, '--as-of', '2024-04-30')).rejects.toThrow(
+      /Import refused/,
+    );
+    expect(err).toContain("after the file's as-of date 2024-04-30");
+    const printed = await run('import', 'disconnects', csv, '--as-of', '2024-06-30', '--from', '2024-01-01');
+    expect(printed).toContain('Imported disconnects version');
+    expect(printed).toContain('2 disconnected numbers, from 2024-01-01 to 2024-06-30');
+    expect((await status()).find((row) => row.dataset === 'disconnects')).toMatchObject({
+      counts: { numbers: 2 },
+      as_of: '2024-06-30',
+      from: '2024-01-01',
+    });
+  });
+
   it('refuses change lists while there is no federal list', async () => {
     await expect(run('import', 'ftc-changes', file('c.txt', `${line(numbers[0]!)},A\n`))).rejects.toThrow(
       /no federal list to apply changes to: import the full list first/,

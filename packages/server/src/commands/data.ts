@@ -208,6 +208,32 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
 
   addInternalListCommand(importCommand, io);
 
+  withCommonOptions(importCommand.command('disconnects'), { lists: false })
+    .description(
+      'permanent disconnections, for reassigned-number checks: CSV of number,disconnect date (YYYY-MM-DD) per row. Replaces the live file',
+    )
+    .argument('<file>', 'the CSV (plain, gzip or zip)')
+    .option(
+      '--as-of <YYYY-MM-DD>',
+      'required: the last day the file is complete to (later consent dates answer no data)',
+    )
+    .option('--from <YYYY-MM-DD>', 'the first day the file covers (default: its earliest disconnect date)')
+    .option('--delimiter <char>', 'the field separator', ',')
+    .action((file: string, options: CommonOptions & { asOf?: string; from?: string; delimiter: string }) =>
+      runImport(
+        io,
+        {
+          kind: 'disconnects',
+          files: [file],
+          delimiter: options.delimiter,
+          ...(options.asOf === undefined ? {} : { asOf: options.asOf }),
+          ...(options.from === undefined ? {} : { from: options.from }),
+          ...common(options),
+        },
+        options,
+      ),
+    );
+
   data
     .command('status')
     .description('Each dataset the service answers from: version, source (imported or sample), size')
@@ -417,7 +443,9 @@ function describe(outcome: ImportOutcome, shown: number): string {
   const contents =
     meta.kind === 'exchange'
       ? exchangeContents(exchangeCounts(meta.table.stats))
-      : listContents(meta.list.size, meta.list.exchanges);
+      : meta.kind === 'disconnects'
+        ? `${plural(meta.size, 'disconnected number')}, from ${meta.from} to ${meta.asOf}`
+        : listContents(meta.list.size, meta.list.exchanges);
   const bytes =
     meta.kind === 'exchange'
       ? Object.values(meta.buffers).reduce((sum, buffer) => sum + (buffer?.bytes ?? 0), 0)
@@ -461,6 +489,7 @@ function outcomeJson(outcome: ImportOutcome, shown: number) {
     dataset: outcome.dataset,
     version: outcome.meta.version,
     ...(outcome.meta.kind === 'dnc' ? { released_on: outcome.meta.releasedOn ?? null } : {}),
+    ...(outcome.meta.kind === 'disconnects' ? { as_of: outcome.meta.asOf, from: outcome.meta.from } : {}),
     previous_version: outcome.previousVersion,
     imported_at: outcome.meta.importedAt,
     reports: outcome.reports.map(({ kind, report }) => reportJson(kind, report, shown)),

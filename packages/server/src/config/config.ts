@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.js';
 import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js';
+import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
 import type { BlobStoreTarget, DatabaseTarget } from './targets.js';
 
 export interface ServerConfig {
@@ -72,6 +73,8 @@ export interface ServerConfig {
   dncMaxAgeDays: number;
   /** Stripe, or the built-in payment provider when no Stripe key is set. */
   payments: PaymentSettings;
+  /** Reassigned-number checks: who answers them, and what one costs. */
+  reassigned: ReassignedSettings;
   /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
   rateLimits: RateLimits;
   /** Sign-ups allowed from one client address (built-in user pool). */
@@ -377,6 +380,7 @@ export function loadConfig(
     requireDnc: [...new Set(e.SCRUB_REQUIRE_DNC)],
     dncMaxAgeDays: e.SCRUB_DNC_MAX_AGE_DAYS,
     payments: overrides.payments ?? loadPaymentSettings(env),
+    reassigned: overrides.reassigned ?? loadReassignedSettings(env),
     rateLimits: {
       perKey: e.SCRUB_RATE_LIMIT_PER_KEY,
       perAccount: e.SCRUB_RATE_LIMIT_PER_ACCOUNT,

@@ -23,6 +23,7 @@ import {
   readOcnLineTypes,
   type ThousandsBlockImportReport,
 } from '@scrub/engine';
+import { DataImportError } from './data-import-error.js';
 import {
   type DatasetStore,
   EXCHANGE,
@@ -37,6 +38,7 @@ import {
   type SourceFile,
   type VersionMeta,
 } from './dataset-store.js';
+import { type DisconnectsRequest, importDisconnectsFile } from './disconnects-import.js';
 import { DAY_MS, dayStart } from './dnc-age.js';
 
 /** What `scrub-server data import <kind>` reads. */
@@ -48,7 +50,7 @@ export const EXCHANGE_KINDS = {
 } as const satisfies Record<string, ExchangePart>;
 export type ExchangeKind = keyof typeof EXCHANGE_KINDS;
 export type DncKind = 'ftc' | 'ftc-changes' | 'state' | 'internal';
-export type DataKind = ExchangeKind | DncKind;
+export type DataKind = ExchangeKind | DncKind | 'disconnects';
 
 /** The kind an exchange part is imported as: `coCodes` is `co-codes`. */
 export function kindOfPart(part: ExchangePart): ExchangeKind {
@@ -90,6 +92,7 @@ export type ImportRequest = CommonRequest &
     | { kind: 'ftc-changes'; layout?: FtcChangeListLayout }
     | { kind: 'state'; state: string; csv: CsvMapping }
     | { kind: 'internal'; account: ListAccount; csv: CsvMapping }
+    | Omit<DisconnectsRequest, keyof CommonRequest>
   );
 
 /** Any importer's report: every one has source, version, rows read and used, and problems with lines. */
@@ -125,10 +128,7 @@ export type ImportOutcome =
       missing: ExchangePart[];
     };
 
-/** An import that cannot be done as asked (no federal list to change, too many lists, no such file). */
-export class DataImportError extends Error {
-  override name = 'DataImportError';
-}
+export { DataImportError } from './data-import-error.js';
 
 /**
  * Imports one dataset version into the store, serialised with any other import on the same data
@@ -148,6 +148,10 @@ export async function importData(
   for (const file of request.files) {
     const found = await stat(file).catch(() => null);
     if (!found?.isFile()) throw new DataImportError(`No such file: ${file}`);
+  }
+  if (request.kind === 'disconnects') {
+    const disconnects = request;
+    return store.update((manifest) => importDisconnectsFile(store, manifest, disconnects), onWait);
   }
   if (request.kind in EXCHANGE_KINDS) {
     const kind = request.kind as ExchangeKind;

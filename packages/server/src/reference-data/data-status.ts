@@ -47,6 +47,9 @@ export interface DatasetStatus {
   released_on?: string | null;
   age_days?: number | null;
   stale?: boolean;
+  /** Disconnections: the last day and the first day the file speaks for (`YYYY-MM-DD`). */
+  as_of?: string;
+  from?: string;
   problem?: string;
 }
 
@@ -163,6 +166,10 @@ function importedStatus(
       bytes: buffers.reduce((sum, buffer) => sum + buffer.bytes, 0),
       files: filesOf(meta.sources),
     };
+  }
+  if (meta.kind === 'disconnects') {
+    const { asOf: as_of, from } = meta;
+    return { ...common, counts: { numbers: meta.size }, bytes: meta.buffer.bytes, as_of, from };
   }
   return {
     ...common,

@@ -1,9 +1,10 @@
+// Over 500 lines, kept whole: the store's on-disk formats (manifest, each kind of version) and the one class that reads and writes them.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { DncList, ExchangeTable, type SharedExchangeTable } from '@scrub/engine';
+import { DisconnectList, DncList, ExchangeTable, type SharedExchangeTable } from '@scrub/engine';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
@@ -33,7 +34,9 @@ const VERSION_FORMAT = 'scrub-dataset-version-1';
 /** The shared datasets by name, and each account's list as `internal:<profile id>`. */
 export const EXCHANGE = 'exchange';
 export const FEDERAL = 'federal';
-const DATASET_NAME = /^(exchange|federal|state:[A-Z]{2}|internal:[A-Za-z0-9_-]{1,64})$/;
+/** Permanent disconnections, for reassigned-number checks (`data import disconnects`). */
+export const DISCONNECTS = 'disconnects';
+const DATASET_NAME = /^(exchange|federal|disconnects|state:[A-Z]{2}|internal:[A-Za-z0-9_-]{1,64})$/;
 
 /** The files an exchange table is built from (`importExchangeData`'s names). */
 export const EXCHANGE_PARTS = ['coCodes', 'ocnLineTypes', 'thousandsBlocks', 'numberOverrides'] as const;
@@ -142,7 +145,22 @@ const DncMeta = z.object({
 });
 export type DncMeta = z.infer<typeof DncMeta>;
 
-const VersionMeta = z.discriminatedUnion('kind', [ExchangeMeta, DncMeta]);
+const DisconnectsMeta = z.object({
+  format: z.literal(VERSION_FORMAT),
+  kind: z.literal('disconnects'),
+  dataset: z.literal(DISCONNECTS),
+  version: z.string().min(1),
+  importedAt: z.string(),
+  /** The last day the file speaks for, and the first (`YYYY-MM-DD`). */
+  asOf: z.string(),
+  from: z.string(),
+  size: count,
+  buffer: BufferFile,
+  imports: z.array(ImportSummary),
+});
+export type DisconnectsMeta = z.infer<typeof DisconnectsMeta>;
+
+const VersionMeta = z.discriminatedUnion('kind', [ExchangeMeta, DncMeta, DisconnectsMeta]);
 export type VersionMeta = z.infer<typeof VersionMeta>;
 
 const Manifest = z.object({
@@ -172,7 +190,8 @@ export class DatasetStoreError extends Error {
 
 export type LoadedVersion =
   | { kind: 'exchange'; meta: ExchangeMeta; table: ExchangeTable }
-  | { kind: 'dnc'; meta: DncMeta; list: DncList };
+  | { kind: 'dnc'; meta: DncMeta; list: DncList }
+  | { kind: 'disconnects'; meta: DisconnectsMeta; list: DisconnectList };
 
 /** Federal and state lists: the lists every account's checks consult. */
 export function isSharedList(name: string): boolean {
@@ -249,6 +268,11 @@ export class DatasetStore {
             buffer,
           }),
         };
+      }
+      if (meta.kind === 'disconnects') {
+        const { version, asOf, from, size } = meta;
+        const buffer = await read(meta.buffer);
+        return { kind: 'disconnects', meta, list: new DisconnectList({ version, asOf, from, size, buffer }) };
       }
       const { buffers } = meta;
       const table = ExchangeTable.fromShared({
@@ -384,6 +408,29 @@ export class DatasetStore {
       list: { size: list.size, exchanges: list.exchanges },
       buffer: await this.#writeBuffer(dir, 'list.bin', list.buffer),
       ...about,
+    };
+    await this.#writeMeta(dir, meta);
+    return meta;
+  }
+
+  /** Writes a disconnect list's buffer and meta into a new version directory (see `newVersionDir`). */
+  async writeDisconnects(
+    dir: string,
+    list: DisconnectList,
+    imports: ImportSummary[],
+    importedAt: string,
+  ): Promise<DisconnectsMeta> {
+    const meta: DisconnectsMeta = {
+      format: VERSION_FORMAT,
+      kind: 'disconnects',
+      dataset: DISCONNECTS,
+      version: list.version,
+      importedAt,
+      asOf: list.asOf,
+      from: list.from,
+      size: list.size,
+      buffer: await this.#writeBuffer(dir, 'disconnects.bin', list.buffer),
+      imports,
     };
     await this.#writeMeta(dir, meta);
     return meta;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { unwatchFile, watchFile } from 'node:fs';
 import {
   type Datasets,
+  type DisconnectList,
   type DncList,
   DncSet,
   datasetVersions,
@@ -24,6 +25,8 @@ export interface ReferenceSnapshot extends Datasets {
   readonly dnc: DncSet;
   /** Accounts' own suppression lists; `dncFor` joins an account's to `dnc`. */
   readonly internal?: InternalDncLists;
+  /** Permanent disconnections the operator imported, for reassigned-number checks; absent: none. */
+  readonly disconnects?: DisconnectList;
 }
 
 /**
@@ -348,8 +351,10 @@ class DatasetLoader {
     let exchange: ExchangeTable = sample();
     const shared: DncList[] = [];
     const internal: DncList[] = [];
+    let disconnects: DisconnectList | undefined;
     for (const { version } of this.#loaded.values()) {
       if (version.kind === 'exchange') exchange = version.table;
+      else if (version.kind === 'disconnects') disconnects = version.list;
       else (isSharedList(version.list.name) ? shared : internal).push(version.list);
     }
     // Federal first, then the states by name: the same lists in the same order after every load.
@@ -361,7 +366,8 @@ class DatasetLoader {
         `reference data: more than ${MAX_DNC_LISTS - 1} federal and state lists; these are not consulted`,
       );
     }
-    return { exchange, dnc: new DncSet(shared), internal: new InternalDncLists(internal) };
+    const lists = { exchange, dnc: new DncSet(shared), internal: new InternalDncLists(internal) };
+    return disconnects === undefined ? lists : { ...lists, disconnects };
   }
 }
 

@@ -19,6 +19,7 @@ import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
+import { addReassigned, REASSIGNED_REASON } from '../reassigned/reassigned-answers.js';
 import { DAY_MS, listDates } from '../reference-data/dnc-age.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 import { type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
@@ -83,8 +84,11 @@ function withCharge(
     dataset_versions: answer.dataset_versions,
     proof: undefined,
     timezones: window.timeZones as string[],
-    callable_now: window.callableNow,
-    callable_reason: window.reason,
+    // A number disconnected since the consent date is never callable on that consent.
+    callable_now: answer.reassigned === true ? false : window.callableNow,
+    callable_reason: answer.reassigned === true ? REASSIGNED_REASON : window.reason,
+    reassigned: answer.reassigned,
+    reassigned_source: answer.reassigned_source,
   };
 }
 
@@ -145,6 +149,35 @@ async function billingOf(
     else billable.push(e164);
   });
   return { first, billable, cached };
+}
+
+/**
+ * A batch's reassigned-number answers: each new number asked once; a repeat in the batch shares
+ * its first answer's, and a number the cache answered keeps the cached answer's.
+ */
+async function reassignedOfBatch(
+  { reassigned, answerCache }: ServerContext,
+  answers: CheckAnswer[],
+  { first, billable, cached }: BatchBilling,
+  profileId: string,
+  generation: string,
+  consentDate: string,
+): Promise<void> {
+  const fresh = billable.map((e164) => first.get(e164)!);
+  await addReassigned(reassigned.provider, fresh, consentDate);
+  const asked = new Set(fresh);
+  for (const answer of answers) {
+    if (asked.has(answer)) continue;
+    const e164 = answer.phone_number;
+    const from =
+      answer.line_type === 'invalid'
+        ? undefined
+        : cached.has(e164)
+          ? answerCache.get(profileId, generation, e164)?.answer
+          : first.get(e164);
+    answer.reassigned = from?.reassigned ?? null;
+    answer.reassigned_source = from?.reassigned_source ?? null;
+  }
 }
 
 /**
@@ -248,20 +281,34 @@ async function withProof(
 
 function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
   return async ({ query, principal }) => {
-    const result = await answerOne(context, query.p, principal.profileId);
+    const result = await answerOne(context, query.p, principal.profileId, query.consent_date);
     return query.proof === '1' || query.proof === 'true' ? withProof(context, result, principal) : result;
   };
 }
 
-async function answerOne(context: ServerContext, p: string, profileId: string): Promise<VerifyResult> {
+/**
+ * The cache's generation for a check, and what a new check costs: with a consent date, its answer
+ * is kept apart from the same number's without one (or with another date), and costs more.
+ */
+function askedOf({ reassigned }: ServerContext, generation: string, consentDate: string | undefined) {
+  if (consentDate === undefined) return { generation, cost: 1 };
+  return { generation: `${generation}.consent:${consentDate}`, cost: 1 + reassigned.credits };
+}
+
+async function answerOne(
+  context: ServerContext,
+  p: string,
+  profileId: string,
+  consentDate?: string,
+): Promise<VerifyResult> {
   const { checkCharger, answerCache } = context;
-  const { snapshot, generation, versions, dataSource, dnc, dates } = await snapshotForChecks(
-    context,
-    profileId,
-  );
+  const checked = await snapshotForChecks(context, profileId);
+  const { snapshot, versions, dataSource, dnc, dates } = checked;
+  const { generation, cost } = askedOf(context, checked.generation, consentDate);
   const clock = clockOfThisMinute();
   const answer = answerFor(p, snapshot, dnc, versions, dataSource, dates);
   if (answer.line_type === 'invalid') {
+    if (consentDate !== undefined) await addReassigned(context.reassigned.provider, [answer], consentDate);
     return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
   }
 
@@ -281,7 +328,9 @@ async function answerOne(context: ServerContext, p: string, profileId: string): 
     }),
   });
   try {
-    const charge = await checkCharger.charge(profileId, 1, e164);
+    // Asked before the charge: a provider that cannot answer fails the check, and nothing is charged.
+    if (consentDate !== undefined) await addReassigned(context.reassigned.provider, [answer], consentDate);
+    const charge = await checkCharger.charge(profileId, cost, e164);
     settlePaid(true);
     return withCharge(answer, false, charge, clock);
   } catch (error) {
@@ -295,14 +344,23 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
   const { checkCharger, answerCache } = context;
   return async ({ body, principal }) => {
     const { profileId } = principal;
-    const { snapshot, generation, versions, dataSource, dnc, dates } = await snapshotForChecks(
-      context,
-      profileId,
-    );
+    const checked = await snapshotForChecks(context, profileId);
+    const { snapshot, versions, dataSource, dnc, dates } = checked;
+    const { phones, consent_date: consentDate } = body;
+    const { generation, cost } = askedOf(context, checked.generation, consentDate);
     const clock = clockOfThisMinute();
-    const { phones } = body;
     const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource, dates));
     const { first, billable, cached } = await billingOf(answers, answerCache, profileId, generation);
+    if (consentDate !== undefined) {
+      await reassignedOfBatch(
+        context,
+        answers,
+        { first, billable, cached },
+        profileId,
+        generation,
+        consentDate,
+      );
+    }
 
     // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.
     let settlePaid: (paid: boolean) => void = () => {};
@@ -314,7 +372,7 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
     }
     let charge: CheckCharge;
     try {
-      charge = await checkCharger.chargeBatch(profileId, billable.length, `batch of ${phones.length}`);
+      charge = await checkCharger.chargeBatch(profileId, billable.length * cost, `batch of ${phones.length}`);
       settlePaid(true);
     } catch (error) {
       for (const e164 of billable) answerCache.delete(profileId, generation, e164);
@@ -325,7 +383,7 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
     // Each number answered as its single check would be: the first of a new number costs 1, a
     // repeat in the batch or an answer from the cache 0 (`cached: true`), an invalid one 0.
     const free: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 0 };
-    const paidOne: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 1 };
+    const paidOne: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: cost };
     const results = answers.map((answer, i) => {
       const valid = answer.line_type !== 'invalid';
       const fresh = valid && !cached.has(answer.phone_number) && first.get(answer.phone_number) === answer;
