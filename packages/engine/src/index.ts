@@ -7,6 +7,15 @@ export {
   callingWindowOf,
   localMinuteOf,
 } from './calling-window.ts';
+export {
+  LINE_TYPE_SOURCES,
+  type LineTypeSource,
+  lineTypeSourceCode,
+  lineTypeSourceOf,
+  SOURCE_NAMES,
+  SourceCode,
+  TableLevel,
+} from './line-type-source.ts';
 export { checkPhone, type DncLookup, type InvalidReason, type PhoneCheck } from './check-phone.ts';
 export {
   ClassCode,

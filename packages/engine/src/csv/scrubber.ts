@@ -7,6 +7,7 @@ import {
   type LineType,
 } from '../classify.ts';
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
+import { lineTypeSourceCode } from '../line-type-source.ts';
 import { parsePhone } from '../parse-phone.ts';
 import {
   type CsvShape,
@@ -70,6 +71,8 @@ export class Scrubber {
   readonly #masks = new Uint32Array(BATCH);
   /** Per row, its DncState. */
   readonly #states = new Uint8Array(BATCH);
+  /** Per row, its SourceCode: set only when the Line Type Source column is asked for. */
+  readonly #sources = new Uint8Array(BATCH);
   /** Per row, the end of its cells to neutralise in the writer's notes. */
   readonly #neutralEnds = new Int32Array(BATCH);
   /** Bytes the batch can take written out. */
@@ -369,7 +372,7 @@ export class Scrubber {
         this.#padding[n]!,
         neutralFrom,
         neutralTo,
-        cells.of(this.#kinds[n]!, this.#states[n]!, this.#numbers[n]!),
+        cells.of(this.#kinds[n]!, this.#states[n]!, this.#numbers[n]!, this.#sources[n]!),
       );
       neutralFrom = neutralTo;
     }
@@ -391,6 +394,9 @@ export class Scrubber {
     for (let n = 0; n < count; n++) {
       const number = numbers[n]!;
       kinds[n] = number < 0 ? UNREADABLE : classifyCode(number, exchange);
+    }
+    if (this.#cells.needsSource) {
+      for (let n = 0; n < count; n++) this.#sources[n] = lineTypeSourceCode(kinds[n]!, numbers[n]!, exchange);
     }
     const dnc = this.#options.dnc;
     if (dnc) dnc.maskMany(numbers, masks, 0, count);
