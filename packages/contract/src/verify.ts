@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LineTypeProvenanceShape, LookupSchema } from './line-type-source.js';
 import { defineRoutes } from './route-spec.js';
 
 /**
@@ -22,6 +23,11 @@ export const VerifyQuerySchema = z.object({
   k: z.string().max(200).optional(),
   /** `1`: answer with a signed statement of the answer (`proof`), at no extra charge. */
   proof: z.enum(['0', '1', 'true', 'false']).optional(),
+  /**
+   * `carrier`: ask a live carrier lookup of the number (Twilio Lookup), charged as the operator
+   * sets; refused when the service has none. Off unless asked.
+   */
+  lookup: LookupSchema.optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
@@ -43,6 +49,7 @@ export type DncListDate = z.infer<typeof DncListDateSchema>;
 export const VerifyResultSchema = z.object({
   phone_number: z.string().describe('E.164, or the input as given when it is not a number'),
   line_type: LineTypeSchema,
+  ...LineTypeProvenanceShape,
   /**
    * 1: on a do-not-call list that counts for the caller. 0: a valid number on none of the lists
    * consulted (`dnc_lists_checked`, never empty then). null: not checked, because no loaded list
@@ -110,6 +117,8 @@ export const VerifyBatchBodySchema = z
         MAX_BATCH_NUMBERS,
         `phones holds at most ${MAX_BATCH_NUMBERS.toLocaleString('en-US')} numbers per request: split the list, or send a file as a bulk job`,
       ),
+    /** `carrier`: a live carrier lookup of each valid number, as `GET /verify?lookup=carrier`. */
+    lookup: LookupSchema.optional(),
   })
   .strict();
 export type VerifyBatchBody = z.infer<typeof VerifyBatchBodySchema>;

@@ -7,10 +7,10 @@ import {
   type NumberInvalidReason,
   numberInvalidMessage,
 } from './classify.ts';
-import { type LineTypeSource, lineTypeSourceOf } from './line-type-source.ts';
 import { type DataSource, type Datasets, dataSourceOf, datasetVersions } from './datasets.ts';
 import type { DncSet } from './dnc/set.ts';
 import { codeGivenListing, DncState, dncStateOf, dncValueOf } from './dnc/verdict.ts';
+import { type LineTypeSource, lineTypeSourceOf } from './line-type-source.ts';
 import { type ParseFailureReason, type ParseNote, parsePhone } from './parse-phone.ts';
 
 /** Why a check answered `invalid`: the input could not be read, or the number does not exist. */

@@ -1,6 +1,6 @@
 import { npaTable } from './generated/npa-table.ts';
-import type { NanpCountry } from './nanpa/countries.ts';
 import type { TableLevel } from './line-type-source.ts';
+import type { NanpCountry } from './nanpa/countries.ts';
 import { type AreaCodeInfo, lookUpNpa } from './nanpa/npa-table.ts';
 
 /**

@@ -21,9 +21,18 @@ describe('line type source', () => {
   const table = imported();
 
   it('names the level of the imported tables that answered: number override, thousands block, exchange', () => {
-    expect(checkPhone('201-234-5678', table)).toMatchObject({ lineType: 'voip', lineTypeSource: 'number_override' });
-    expect(checkPhone('201-234-5679', table)).toMatchObject({ lineType: 'mobile', lineTypeSource: 'thousands_block' });
-    expect(checkPhone('201-234-1234', table)).toMatchObject({ lineType: 'landline', lineTypeSource: 'exchange' });
+    expect(checkPhone('201-234-5678', table)).toMatchObject({
+      lineType: 'voip',
+      lineTypeSource: 'number_override',
+    });
+    expect(checkPhone('201-234-5679', table)).toMatchObject({
+      lineType: 'mobile',
+      lineTypeSource: 'thousands_block',
+    });
+    expect(checkPhone('201-234-1234', table)).toMatchObject({
+      lineType: 'landline',
+      lineTypeSource: 'exchange',
+    });
     // Not in service by the exchange data: an exchange-level answer too.
     expect(checkPhone('201-345-1234', table)).toMatchObject({
       lineType: 'invalid',
@@ -38,14 +47,22 @@ describe('line type source', () => {
     expect(checkPhone('201-555-0123', table)).toMatchObject({ lineType: 'invalid', lineTypeSource: null });
     expect(checkPhone('n/a', table)).toMatchObject({ lineType: 'invalid', lineTypeSource: null });
     // No exchange data: the line type is unknown, and nothing answered it.
-    expect(checkPhone('201-234-5678')).toMatchObject({ lineType: 'unknown_geographic', lineTypeSource: null });
+    expect(checkPhone('201-234-5678')).toMatchObject({
+      lineType: 'unknown_geographic',
+      lineTypeSource: null,
+    });
   });
 
   it('adds a Line Type Source column to a result file only when asked', async () => {
-    const input = 'Name,Phone\nAnn,201-234-5678\nBob,201-234-5679\nCy,201-234-1234\nDee,800-356-9377\nEve,201-555-0123\n';
+    const input =
+      'Name,Phone\nAnn,201-234-5678\nBob,201-234-5679\nCy,201-234-1234\nDee,800-356-9377\nEve,201-555-0123\n';
     const scrub = async (columns?: ('line_type_source' | 'timezone')[]) => {
       const output = collector();
-      await scrubCsv(Readable.from([Buffer.from(input)]), output, { phoneColumn: 'Phone', exchange: table, columns });
+      await scrubCsv(Readable.from([Buffer.from(input)]), output, {
+        phoneColumn: 'Phone',
+        exchange: table,
+        columns,
+      });
       return output.text();
     };
     expect(await scrub(['line_type_source', 'timezone'])).toBe(

@@ -22,6 +22,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
       'plans/',
       'reference-data/',
       'checks/',
+      'carrier-lookup/',
       'suppression/',
       'bulk/',
       'proof/',

@@ -194,8 +194,10 @@ export class ExchangeTable implements ExchangeData {
   lineTypeLevel(number: number): TableLevel {
     const exchange = (number / LINES_PER_EXCHANGE) | 0;
     const byte = this.#exchanges[exchange]!;
-    if ((byte & HAS_NUMBERS) !== 0 && this.#overrideAt(number, exchange) >= 0) return TableLevel.NUMBER_OVERRIDE;
-    if ((byte & HAS_BLOCKS) !== 0 && this.#blocks[(number / 1000) | 0] !== 0) return TableLevel.THOUSANDS_BLOCK;
+    if ((byte & HAS_NUMBERS) !== 0 && this.#overrideAt(number, exchange) >= 0)
+      return TableLevel.NUMBER_OVERRIDE;
+    if ((byte & HAS_BLOCKS) !== 0 && this.#blocks[(number / 1000) | 0] !== 0)
+      return TableLevel.THOUSANDS_BLOCK;
     return TableLevel.EXCHANGE;
   }
 

@@ -14,6 +14,9 @@ import {
   type LineType,
 } from '@scrub/engine';
 import type { Principal } from '../auth/principal.js';
+import { withBatchLookups } from '../carrier-lookup/batch-lookups.js';
+import { lookupAnswered, withCarrierLookup } from '../carrier-lookup/carrier-answer.js';
+import { type CarrierLookups, carrierLookupsOrRefuse } from '../carrier-lookup/carrier-lookups.js';
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
@@ -37,6 +40,9 @@ function answerFor(
   return {
     phone_number: check.e164 ?? input,
     line_type: check.lineType,
+    line_type_source: check.lineTypeSource,
+    ported: null,
+    carrier_lookup: null,
     dnc: check.dnc ?? null,
     invalid_reason: check.invalidReason,
     invalid_message: check.message,
@@ -69,6 +75,9 @@ function withCharge(
   return {
     phone_number: answer.phone_number,
     line_type: answer.line_type,
+    line_type_source: answer.line_type_source,
+    ported: answer.ported,
+    carrier_lookup: answer.carrier_lookup,
     dnc: answer.dnc,
     cached,
     credits_deducted: charge.unlimited ? undefined : charge.deducted,
@@ -112,8 +121,8 @@ interface BatchBilling {
   first: Map<string, CheckAnswer>;
   /** Distinct numbers to charge for. */
   billable: string[];
-  /** Numbers answered from the cache: paid for by an earlier check. */
-  cached: Set<string>;
+  /** Numbers answered from the cache, with the cached answer: paid for by an earlier check. */
+  cached: Map<string, CheckAnswer>;
 }
 
 /**
@@ -137,11 +146,11 @@ async function billingOf(
     if (entry) found.push([answer.phone_number, entry]);
     else billable.push(answer.phone_number);
   }
-  const cached = new Set<string>();
+  const cached = new Map<string, CheckAnswer>();
   // A cached answer whose first check is still being paid for waits for it; if that was refused, it is new.
   const paid = await Promise.all(found.map(([, entry]) => entry.paid));
-  found.forEach(([e164], i) => {
-    if (paid[i]) cached.add(e164);
+  found.forEach(([e164, entry], i) => {
+    if (paid[i]) cached.set(e164, entry.answer);
     else billable.push(e164);
   });
   return { first, billable, cached };
@@ -248,19 +257,29 @@ async function withProof(
 
 function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
   return async ({ query, principal }) => {
-    const result = await answerOne(context, query.p, principal.profileId);
+    const lookups = query.lookup === 'carrier' ? carrierLookupsOrRefuse(context.carrierLookups) : null;
+    const result = await answerOne(context, query.p, principal.profileId, lookups);
     return query.proof === '1' || query.proof === 'true' ? withProof(context, result, principal) : result;
   };
 }
 
-async function answerOne(context: ServerContext, p: string, profileId: string): Promise<VerifyResult> {
+/**
+ * A single check, and with `lookups` its carrier lookup: asked after the cache (a repeat is free)
+ * and before the charge, which then takes the lookup's credits too when it answered.
+ */
+async function answerOne(
+  context: ServerContext,
+  p: string,
+  profileId: string,
+  lookups: CarrierLookups | null,
+): Promise<VerifyResult> {
   const { checkCharger, answerCache } = context;
-  const { snapshot, generation, versions, dataSource, dnc, dates } = await snapshotForChecks(
-    context,
-    profileId,
-  );
+  const snapshot = await snapshotForChecks(context, profileId);
+  const { dnc, dates, versions, dataSource } = snapshot;
+  // Answers with a lookup are cached apart: a repeat without one does not get (nor pay for) it.
+  const generation = lookups ? `${snapshot.generation}.carrier` : snapshot.generation;
   const clock = clockOfThisMinute();
-  const answer = answerFor(p, snapshot, dnc, versions, dataSource, dates);
+  let answer = answerFor(p, snapshot.snapshot, dnc, versions, dataSource, dates);
   if (answer.line_type === 'invalid') {
     return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
   }
@@ -273,6 +292,10 @@ async function answerOne(context: ServerContext, p: string, profileId: string): 
     const next = answerCache.get(profileId, generation, e164);
     cached = next === cached ? undefined : next;
   }
+  if (lookups) {
+    await lookups.refuseUnaffordable(checkCharger, profileId, 1, e164);
+    answer = withCarrierLookup(answer, await lookups.lookUp(e164));
+  }
   let settlePaid: (paid: boolean) => void = () => {};
   answerCache.set(profileId, generation, e164, {
     answer,
@@ -281,7 +304,10 @@ async function answerOne(context: ServerContext, p: string, profileId: string): 
     }),
   });
   try {
-    const charge = await checkCharger.charge(profileId, 1, e164);
+    const charge =
+      lookups && lookupAnswered(answer) && lookups.credits > 0
+        ? await checkCharger.chargeBatch(profileId, 1 + lookups.credits, `${e164} with carrier lookup`)
+        : await checkCharger.charge(profileId, 1, e164);
     settlePaid(true);
     return withCharge(answer, false, charge, clock);
   } catch (error) {
@@ -295,14 +321,24 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
   const { checkCharger, answerCache } = context;
   return async ({ body, principal }) => {
     const { profileId } = principal;
-    const { snapshot, generation, versions, dataSource, dnc, dates } = await snapshotForChecks(
-      context,
-      profileId,
-    );
+    const lookups = body.lookup === 'carrier' ? carrierLookupsOrRefuse(context.carrierLookups) : null;
+    const snapshot = await snapshotForChecks(context, profileId);
+    const { dnc, dates, versions, dataSource } = snapshot;
+    const generation = lookups ? `${snapshot.generation}.carrier` : snapshot.generation;
     const clock = clockOfThisMinute();
     const { phones } = body;
-    const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource, dates));
+    let answers = phones.map((phone) =>
+      answerFor(phone, snapshot.snapshot, dnc, versions, dataSource, dates),
+    );
     const { first, billable, cached } = await billingOf(answers, answerCache, profileId, generation);
+    if (lookups) {
+      await lookups.refuseUnaffordable(checkCharger, profileId, billable.length, `batch of ${phones.length}`);
+      answers = await withBatchLookups(lookups, answers, first, billable, cached);
+    }
+    // Each answered lookup costs the operator's price on top of its check.
+    const lookupCredits = lookups?.credits ?? 0;
+    const lookupCost = (answer: CheckAnswer) => (lookupAnswered(answer) ? lookupCredits : 0);
+    const cost = billable.reduce((sum, e164) => sum + 1 + lookupCost(first.get(e164)!), 0);
 
     // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.
     let settlePaid: (paid: boolean) => void = () => {};
@@ -314,7 +350,7 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
     }
     let charge: CheckCharge;
     try {
-      charge = await checkCharger.chargeBatch(profileId, billable.length, `batch of ${phones.length}`);
+      charge = await checkCharger.chargeBatch(profileId, cost, `batch of ${phones.length}`);
       settlePaid(true);
     } catch (error) {
       for (const e164 of billable) answerCache.delete(profileId, generation, e164);
@@ -322,14 +358,16 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
       throw error;
     }
 
-    // Each number answered as its single check would be: the first of a new number costs 1, a
-    // repeat in the batch or an answer from the cache 0 (`cached: true`), an invalid one 0.
+    // Each number answered as its single check would be: the first of a new number costs 1 (and
+    // its answered lookup's credits), a repeat in the batch or an answer from the cache 0
+    // (`cached: true`), an invalid one 0.
     const free: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 0 };
-    const paidOne: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 1 };
+    const paidOne = (answer: CheckAnswer): CheckCharge =>
+      charge.unlimited ? charge : { ...charge, deducted: 1 + lookupCost(answer) };
     const results = answers.map((answer, i) => {
       const valid = answer.line_type !== 'invalid';
       const fresh = valid && !cached.has(answer.phone_number) && first.get(answer.phone_number) === answer;
-      return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne : free, clock);
+      return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne(answer) : free, clock);
     });
     if (charge.unlimited) return { results };
     return { results, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
