@@ -105,6 +105,11 @@ describe.each(testDatabases())('line type source and carrier lookups on $kind', 
     await standIn?.close();
   });
 
+  it('says in its settings that it offers carrier lookups, and their price', async () => {
+    const config = (await t.app.inject({ method: 'GET', url: '/config' })).json();
+    expect(config.carrier_lookup).toEqual({ offered: true, provider: 'twilio', credits: 2 });
+  });
+
   it('says which table each line type rests on, and ported null, without a lookup', async () => {
     const { headers } = await account(t, 10);
     const source = async (p: string) => VerifyResultSchema.parse((await verify(t, headers, p, false)).body);

@@ -81,6 +81,11 @@ export function registerService({
     },
     limits: { max_upload_bytes: config.maxUploadBytes },
     dnc_lists: dncReadiness(referenceData, config.requireDnc),
+    carrier_lookup: {
+      offered: config.carrierLookup.twilio !== null,
+      provider: config.carrierLookup.twilio === null ? null : 'twilio',
+      credits: config.carrierLookup.credits,
+    },
   }));
 
   // Built on first request (the contract does not change while the service runs).
