@@ -1,5 +1,5 @@
+import type { TableLevel } from './exchange/table-level.ts';
 import { npaTable } from './generated/npa-table.ts';
-import type { TableLevel } from './line-type-source.ts';
 import type { NanpCountry } from './nanpa/countries.ts';
 import { type AreaCodeInfo, lookUpNpa } from './nanpa/npa-table.ts';
 

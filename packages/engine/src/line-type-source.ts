@@ -1,4 +1,7 @@
 import { ClassCode, type ExchangeData } from './classify.ts';
+import { TableLevel } from './exchange/table-level.ts';
+
+export { TableLevel };
 
 /**
  * What a line type rests on. `sample`: generated sample data (not real). `exchange`: the line type
@@ -17,13 +20,6 @@ export const LINE_TYPE_SOURCES = [
   'numbering_plan',
 ] as const;
 export type LineTypeSource = (typeof LINE_TYPE_SOURCES)[number];
-
-/**
- * Which of an exchange table's levels answered a number: what `ExchangeData.lineTypeLevel` returns.
- * Small integers, so that a bulk loop allocates nothing.
- */
-export const TableLevel = { EXCHANGE: 0, THOUSANDS_BLOCK: 1, NUMBER_OVERRIDE: 2 } as const;
-export type TableLevel = (typeof TableLevel)[keyof typeof TableLevel];
 
 /** A source as a small integer (index into SOURCE_CODES' names), for the bulk loop; 0: none. */
 export const SourceCode = {

@@ -1,6 +1,6 @@
 import { ClassCode, type ExchangeAnswer, type ExchangeData } from '../classify.ts';
 import type { DataSource } from '../datasets.ts';
-import { TableLevel } from '../line-type-source.ts';
+import { TableLevel } from './table-level.ts';
 
 /** One slot per NPA-NXX: the number divided by 10,000. */
 export const EXCHANGE_SLOTS = 1_000_000;
