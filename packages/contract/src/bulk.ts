@@ -30,9 +30,11 @@ export const MappableFieldSchema = z.enum(mappableFields);
 /**
  * Optional result columns, after `Line Type` and `DNC` (in this order): `timezone`, the area code's
  * IANA time zones; `callable_now`, 1 when the calling window (08:00-21:00 local, in every zone of
- * the area code) is open when the file is scrubbed, 0 when it is closed, empty when it cannot be told.
+ * the area code) is open when the file is scrubbed, 0 when it is closed, empty when it cannot be told;
+ * `line_type_source` (`Line Type Source`), what the row's line type rests on (`LINE_TYPE_SOURCES`),
+ * empty when nothing gave it one.
  */
-export const OUTPUT_COLUMNS = ['timezone', 'callable_now'] as const;
+export const OUTPUT_COLUMNS = ['timezone', 'callable_now', 'line_type_source'] as const;
 export const OutputColumnSchema = z.enum(OUTPUT_COLUMNS);
 export type OutputColumn = z.infer<typeof OutputColumnSchema>;
 

@@ -5,6 +5,7 @@ export * from './bulk.js';
 export * from './cards.js';
 export * from './errors.js';
 export * from './files.js';
+export * from './line-type-source.js';
 export * from './openapi.js';
 export * from './password-policy.js';
 export * from './plans.js';

@@ -116,6 +116,7 @@ describe('InputOf and OutputOf', () => {
       k?: string | undefined;
       proof?: '0' | '1' | 'true' | 'false' | undefined;
       consent_date?: string | undefined;
+      lookup?: 'carrier' | undefined;
     }>();
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('user_id');
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('le');

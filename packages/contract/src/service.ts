@@ -61,6 +61,17 @@ export const ClientConfigSchema = z.object({
     .nullable(),
   limits: z.object({ max_upload_bytes: z.number().int().positive() }),
   dnc_lists: DncListsStatusSchema,
+  /**
+   * The live carrier lookup (`lookup=carrier`): whether this service offers it, and the credits an
+   * answered lookup costs beside its check. Absent from older servers.
+   */
+  carrier_lookup: z
+    .object({
+      offered: z.boolean(),
+      provider: z.string().nullable(),
+      credits: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LineTypeProvenanceShape, LookupSchema } from './line-type-source.js';
 import { ConsentDateSchema, ReassignedFieldsSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
 
@@ -25,6 +26,11 @@ export const VerifyQuerySchema = z.object({
   proof: z.enum(['0', '1', 'true', 'false']).optional(),
   /** `YYYY-MM-DD`: also answer whether the number was reassigned since then (`reassigned`), at its price. */
   consent_date: ConsentDateSchema.optional(),
+  /**
+   * `carrier`: ask a live carrier lookup of the number (Twilio Lookup), charged as the operator
+   * sets; refused when the service has none. Off unless asked.
+   */
+  lookup: LookupSchema.optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
@@ -46,6 +52,7 @@ export type DncListDate = z.infer<typeof DncListDateSchema>;
 export const VerifyResultSchema = z.object({
   phone_number: z.string().describe('E.164, or the input as given when it is not a number'),
   line_type: LineTypeSchema,
+  ...LineTypeProvenanceShape,
   /**
    * 1: on a do-not-call list that counts for the caller. 0: a valid number on none of the lists
    * consulted (`dnc_lists_checked`, never empty then). null: not checked, because no loaded list
@@ -116,6 +123,8 @@ export const VerifyBatchBodySchema = z
       ),
     /** One consent date for every number of the batch (`consent_date` of GET /verify). */
     consent_date: ConsentDateSchema.optional(),
+    /** `carrier`: a live carrier lookup of each valid number, as `GET /verify?lookup=carrier`. */
+    lookup: LookupSchema.optional(),
   })
   .strict();
 export type VerifyBatchBody = z.infer<typeof VerifyBatchBodySchema>;

@@ -12,6 +12,8 @@ describe('checkPhone', () => {
       lineType: 'unknown_geographic',
       invalidReason: null,
       message: null,
+      // No exchange data: nothing gave the number a line type.
+      lineTypeSource: null,
       extension: null,
       notes: [],
     });
@@ -22,6 +24,7 @@ describe('checkPhone', () => {
     expect(checkPhone('212-736-5000', exchangeData)).toMatchObject({
       lineType: 'mobile',
       invalidReason: null,
+      lineTypeSource: 'exchange',
     });
   });
 
@@ -32,6 +35,7 @@ describe('checkPhone', () => {
       lineType: 'toll_free',
       invalidReason: null,
       message: null,
+      lineTypeSource: 'numbering_plan',
       extension: '12',
       notes: ['extension_removed', 'country_code_removed', 'letters_mapped'],
     });
@@ -45,6 +49,7 @@ describe('checkPhone', () => {
       invalidReason: 'scientific_notation',
       message:
         'Scientific notation "2.01555E+09" keeps only 6 significant digits; the rest were lost. Format the column as text and export it again',
+      lineTypeSource: null,
       extension: null,
       notes: [],
     });
@@ -58,6 +63,7 @@ describe('checkPhone', () => {
       lineType: 'invalid',
       invalidReason: 'fictional_number',
       message: 'Numbers 555-0100 to 555-0199 are reserved for fiction and examples in every area code',
+      lineTypeSource: null,
       extension: '45',
       notes: ['extension_removed', 'country_code_removed'],
     });

@@ -10,6 +10,7 @@ import {
 import { type DataSource, type Datasets, dataSourceOf, datasetVersions } from './datasets.ts';
 import type { DncSet } from './dnc/set.ts';
 import { codeGivenListing, DncState, dncStateOf, dncValueOf } from './dnc/verdict.ts';
+import { type LineTypeSource, lineTypeSourceOf } from './line-type-source.ts';
 import { type ParseFailureReason, type ParseNote, parsePhone } from './parse-phone.ts';
 
 /** Why a check answered `invalid`: the input could not be read, or the number does not exist. */
@@ -28,6 +29,12 @@ export interface PhoneCheck {
   invalidReason: InvalidReason | null;
   /** A sentence for people saying why the number is invalid (or its line type unknown); null when valid. */
   message: string | null;
+  /**
+   * What the line type rests on (`LineTypeSource`): the exchange data's level that answered,
+   * `sample` for generated data, `numbering_plan` for toll free; null when nothing gave the number a
+   * line type (unreadable, or invalid by the numbering plan's rules, or no exchange data).
+   */
+  lineTypeSource: LineTypeSource | null;
   /** Digits of an extension after the number, reported and not part of the check. */
   extension: string | null;
   notes: ParseNote[];
@@ -87,6 +94,7 @@ export function checkPhone(input: string, data?: ExchangeData | Datasets, dnc?: 
       lineType: 'invalid',
       invalidReason: parsed.reason,
       message: parsed.message,
+      lineTypeSource: null,
       extension: null,
       notes: [],
       ...(dnc ? { dnc: null, dncSources: [], dncListsChecked: [], dncListsCovering: [] } : {}),
@@ -98,6 +106,7 @@ export function checkPhone(input: string, data?: ExchangeData | Datasets, dnc?: 
     input,
     e164: parsed.e164,
     ...classificationOf(exchangeCode, number),
+    lineTypeSource: lineTypeSourceOf(exchangeCode, number, exchangeData),
     extension: parsed.extension ?? null,
     notes: parsed.notes,
   };

@@ -1,3 +1,4 @@
+import type { TableLevel } from './exchange/table-level.ts';
 import { npaTable } from './generated/npa-table.ts';
 import type { NanpCountry } from './nanpa/countries.ts';
 import { type AreaCodeInfo, lookUpNpa } from './nanpa/npa-table.ts';
@@ -92,6 +93,12 @@ export interface ExchangeData {
    * answer; EXCHANGE_NOT_IN_SERVICE only where the data is the authority on what is assigned.
    */
   lineTypeCode(number: number): ExchangeAnswer;
+  /**
+   * Which of the data's levels gave `lineTypeCode(number)` (`TableLevel`: exchange, thousands block
+   * or number override), for answers that say what they rest on. Off the hot path: asked only when
+   * an answer names its source. Absent: the exchange.
+   */
+  lineTypeLevel?(number: number): TableLevel;
 }
 
 export interface Classification {

@@ -140,6 +140,15 @@ export {
   type ThousandsBlockImportReport,
 } from './exchange/thousands-blocks.ts';
 export { ImportError, type ImportProblem } from './import-error.ts';
+export {
+  LINE_TYPE_SOURCES,
+  type LineTypeSource,
+  lineTypeSourceCode,
+  lineTypeSourceOf,
+  SOURCE_NAMES,
+  SourceCode,
+  TableLevel,
+} from './line-type-source.ts';
 export type { NanpCountry } from './nanpa/countries.ts';
 export { type NpaReport, type NpaReportRow, readNpaReport } from './nanpa/npa-report.ts';
 export type { AreaCodeInfo, AreaCodeStatus } from './nanpa/npa-table.ts';

@@ -10,6 +10,7 @@ import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
 import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
 import { setUpBlobStore } from './blob-store/setup.js';
 import { setUpBulk } from './bulk/setup.js';
+import { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
 import { AnswerCache } from './checks/answer-cache.js';
 import { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config/config.js';
@@ -155,6 +156,7 @@ export async function buildApp({
     checkCharger: new CheckCharger(database.db),
     answerCache: new AnswerCache(config.verifyCache),
     reassigned: reassignedChecksOf(config.reassigned, referenceData),
+    carrierLookups: CarrierLookups.fromSettings(database.db, config.carrierLookup),
     publicUrl,
     mailer,
     identity,

@@ -3,6 +3,7 @@ import type { ActAsTokens } from './auth/act-as-tokens.js';
 import type { ApiKeyOwners } from './auth/api-key-owners.js';
 import type { BlobStore } from './blob-store/blob-store.js';
 import type { BulkServices } from './bulk/setup.js';
+import type { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
 import type { AnswerCache } from './checks/answer-cache.js';
 import type { CheckCharger } from './checks/check-charger.js';
 import type { ServerConfig } from './config/config.js';
@@ -35,6 +36,8 @@ export interface ServerContext {
   answerCache: AnswerCache;
   /** Who answers reassigned-number questions (`consent_date`), and their price. */
   reassigned: ReassignedChecks;
+  /** Live carrier lookups (`lookup=carrier`); null when the operator set none up. */
+  carrierLookups: CarrierLookups | null;
   /** Where clients reach the service: SCRUB_PUBLIC_URL or http://localhost:<listening port>. */
   publicUrl: () => string;
   /** Sends (and always keeps) e-mail. */

@@ -23,6 +23,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
       'reference-data/',
       'reassigned/',
       'checks/',
+      'carrier-lookup/',
       'suppression/',
       'bulk/',
       'proof/',

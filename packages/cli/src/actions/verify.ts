@@ -27,6 +27,9 @@ const CheckOptionsSchema = z.object({
     .min(1, CONCURRENCY_RULE)
     .max(MAX_CONCURRENCY, CONCURRENCY_RULE)
     .optional(),
+  lookup: z
+    .literal('carrier', { error: '--lookup takes carrier (a live carrier lookup of each number)' })
+    .optional(),
 });
 
 type Format = 'table' | 'plain' | 'json' | 'csv';
@@ -34,6 +37,7 @@ type Format = 'table' | 'plain' | 'json' | 'csv';
 const TABLE_HEAD = [
   'Number',
   'Line type',
+  'Source',
   'DNC',
   'Lists',
   'Checked',
@@ -61,6 +65,20 @@ export function dncCell(result: VerifyResult): string {
 
 const DNC_WORDS: Record<string, string> = { '1': 'yes', '0': 'no', unchecked: 'unchecked', '': '-' };
 
+/**
+ * What the line type rests on, for people: `exchange`, `thousands block`, `carrier lookup, ported`,
+ * `exchange (lookup failed)`...; - when nothing gave one.
+ */
+export function sourceCell(result: VerifyResult): string {
+  const source = result.line_type_source?.replaceAll('_', ' ') ?? '-';
+  if (result.ported) return `${source}, ported`;
+  const lookup = result.carrier_lookup?.status;
+  if (lookup === 'failed') return `${source} (lookup failed)`;
+  if (lookup === 'no_line_type')
+    return `${source} (lookup: ${result.carrier_lookup?.provider_type ?? 'no type'})`;
+  return source;
+}
+
 /** What people read, in the table and in the plain lines printed off a terminal. */
 export function answerCells(result: VerifyResult): string[] {
   const number = result.extension ? `${result.phone_number} ext. ${result.extension}` : result.phone_number;
@@ -71,6 +89,7 @@ export function answerCells(result: VerifyResult): string[] {
   return [
     number,
     lineType,
+    sourceCell(result),
     DNC_WORDS[dncCell(result)] ?? '-',
     result.dnc_sources.join(', ') || '-',
     result.dnc_lists_checked.join(', ') || '-',
@@ -98,6 +117,8 @@ const CSV_COLUMNS = [
   'data_source',
   'timezones',
   'callable_now',
+  'line_type_source',
+  'ported',
 ] as const;
 
 /**
@@ -309,6 +330,7 @@ export async function verify(phones: string[], rawOptions: unknown, context: Con
     // Batches of 1,000 (POST /verify), printed as each returns; numbers typed at a terminal one by one.
     const batchSize = phones[0] === '-' && context.io.stdin.isTTY ? 1 : undefined;
     const many = scrub.verify.many(numbers, {
+      ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       ...(batchSize === undefined ? {} : { batchSize }),
       ...(options.consentDate === undefined ? {} : { consentDate: options.consentDate }),

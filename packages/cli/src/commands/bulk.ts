@@ -20,7 +20,7 @@ export function bulkCommand(context: Context): Command {
     )
     .option(
       '--columns <columns>',
-      "add optional result columns, comma-separated: timezone (the area code's time zones), callable_now (1 inside 08:00-21:00 local time in every zone when the file is scrubbed)",
+      "add optional result columns, comma-separated: timezone (the area code's time zones), callable_now (1 inside 08:00-21:00 local time in every zone when the file is scrubbed), line_type_source (what each line type rests on: exchange, thousands_block, number_override, sample, numbering_plan)",
     )
     .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
     .option('--wait', 'wait for the job to end, then print the result CSV')

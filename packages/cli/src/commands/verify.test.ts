@@ -59,15 +59,15 @@ describe('scrub verify <phone...> (alias: check)', () => {
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => line.startsWith('│'));
     expect(rows[0]).toMatch(
-      /│ Number +│ Line type +│ DNC +│ Lists +│ Checked +│ Time zone +│ Callable now +│ Cached +│ Charged +│/,
+      /│ Number +│ Line type +│ Source +│ DNC +│ Lists +│ Checked +│ Time zone +│ Callable now +│ Cached +│ Charged +│/,
     );
     // The service has no do-not-call list loaded: valid numbers are unchecked, never "no".
     expect(rows[1]).toMatch(
-      /│ \+12012345678 +│ (mobile|landline|voip) +│ unchecked +│ - +│ - +│ America\/New_York +│ (yes|no) +│ (no|yes) +│ [01] +│/,
+      /│ \+12012345678 +│ (mobile|landline|voip) +│ sample +│ unchecked +│ - +│ - +│ America\/New_York +│ (yes|no) +│ (no|yes) +│ [01] +│/,
     );
     // Toll-free numbers have no local time: no zone, and the window cannot be told.
     expect(rows[2]).toMatch(
-      /│ \+18005551234 +│ toll_free +│ unchecked +│ - +│ - +│ - +│ - +│ (no|yes) +│ [01] +│/,
+      /│ \+18005551234 +│ toll_free +│ numbering plan +│ unchecked +│ - +│ - +│ - +│ - +│ (no|yes) +│ [01] +│/,
     );
     // An unreadable number is an answer, with its reason, and costs nothing.
     expect(rows[3]).toMatch(
@@ -142,11 +142,11 @@ describe('scrub verify <phone...> (alias: check)', () => {
     expect(result.code, result.stderr).toBe(0);
     const [header, ...rows] = lines(result);
     expect(header).toBe(
-      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source,timezones,callable_now',
+      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source,timezones,callable_now,line_type_source,ported',
     );
     expect(rows).toHaveLength(3);
     // The DNC cell as a bulk result writes it: unchecked without a list, empty for an invalid number.
-    expect(rows[0]).toMatch(/^2012345678,\+12012345678,(mobile|landline|voip),unchecked,,,/);
+    expect(rows[0]).toMatch(/^2012345678,\+12012345678,(mobile|landline|voip),unchecked,,,.*,sample,$/);
     expect(rows[1]).toMatch(/^8005551234,\+18005551234,toll_free,unchecked,,,/);
     expect(rows[2]).toMatch(/^1234567890,\+11234567890,invalid,,,,area_code_invalid,Area code 123 /);
   });
@@ -262,6 +262,7 @@ describe('scrub verify <phone...> (alias: check)', () => {
     [['--json', 'verify', '2012345678', '--csv'], '--csv and --json cannot be used together'],
     [['verify', '-', '2012345678'], '- reads the numbers from stdin, so it comes alone'],
     [['verify', '2012345678', '--concurrency', '0'], '--concurrency must be a whole number from 1 to 64'],
+    [['verify', '2012345678', '--lookup', 'caller'], '--lookup takes carrier'],
     [['verify'], "missing required argument 'phones'"],
   ])('exits 2 on a usage error: %j', async (args, message) => {
     const result = await scrub(args, funded);
@@ -305,6 +306,7 @@ describe('formatting', () => {
     expect(cells).toEqual([
       '+12015550123 ext. 45',
       'mobile',
+      '-',
       'yes',
       'federal, state:TX',
       'federal, state:TX',
@@ -315,8 +317,26 @@ describe('formatting', () => {
     ]);
   });
 
+  it('says what each line type rests on: a table, or a carrier lookup and whether it said ported', () => {
+    const source = (fields: Partial<VerifyResult>) => answerCells(answer(fields))[2];
+    expect(source({ line_type_source: 'thousands_block', ported: null })).toBe('thousands block');
+    expect(source({ line_type_source: 'carrier_lookup', ported: true })).toBe('carrier lookup, ported');
+    const failed = {
+      status: 'failed' as const,
+      provider: 'twilio',
+      provider_type: null,
+      carrier_name: null,
+      looked_up_at: null,
+      message: 'Twilio Lookup did not answer within 3000 ms',
+    };
+    expect(source({ line_type_source: 'exchange', carrier_lookup: failed })).toBe('exchange (lookup failed)');
+    expect(source({ line_type_source: null, line_type: 'invalid' })).toBe('-');
+    const csv = csvRow('x', answer({ line_type_source: 'carrier_lookup', ported: true }));
+    expect(csv.trimEnd().split(',').slice(-2)).toEqual(['carrier_lookup', 'true']);
+  });
+
   it('tells clean, unchecked and invalid apart', () => {
-    const dnc = (fields: Partial<VerifyResult>) => answerCells(answer(fields))[2];
+    const dnc = (fields: Partial<VerifyResult>) => answerCells(answer(fields))[3];
     expect(dnc({ dnc: 0 })).toBe('no');
     expect(dnc({ dnc: null, dnc_lists_checked: [] })).toBe('unchecked');
     expect(dnc({ dnc: null, line_type: 'invalid', dnc_lists_checked: [] })).toBe('-');
@@ -324,7 +344,7 @@ describe('formatting', () => {
   });
 
   it('shows the time zones and whether the calling window is open, - when it cannot be told', () => {
-    const cells = (fields: Partial<VerifyResult>) => answerCells(answer(fields)).slice(5, 7);
+    const cells = (fields: Partial<VerifyResult>) => answerCells(answer(fields)).slice(6, 8);
     expect(cells({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false })).toEqual([
       'America/New_York, America/Chicago',
       'no',
@@ -337,7 +357,7 @@ describe('formatting', () => {
       'x',
       answer({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false }),
     );
-    expect(csv.trimEnd().split(',').slice(-2)).toEqual(['America/New_York;America/Chicago', 'false']);
+    expect(csv.trimEnd().split(',').slice(-4, -2)).toEqual(['America/New_York;America/Chicago', 'false']);
   });
 
   it('writes CSV no spreadsheet runs as a formula, and leaves phone numbers alone', () => {

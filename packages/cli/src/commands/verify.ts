@@ -20,6 +20,10 @@ export function verifyCommand(context: Context): Command {
       'also ask whether each number was permanently disconnected (reassigned) since consent was given, at the price the service sets per answer',
     )
     .option(
+      '--lookup <kind>',
+      'carrier: also ask a live carrier lookup of each valid number (the service must offer it; costs the credits it sets, only when it answers)',
+    )
+    .option(
       '--concurrency <n>',
       'batch requests in flight at once, 1 to 64 (default 4); each checks up to 1,000 numbers',
     )

@@ -1,4 +1,5 @@
 import { CallingClock, callingWindowOf } from '../calling-window.ts';
+import { SOURCE_NAMES } from '../line-type-source.ts';
 import { DNC_COLUMN, LINE_TYPE_COLUMN, OPTIONAL_COLUMNS, type OptionalColumn } from './scrub-options.ts';
 
 // Line types by output index: a valid ClassCode is its own index; every invalid one is INVALID.
@@ -36,6 +37,7 @@ function optionalCells(sep: string, columns: readonly OptionalColumn[], evaluate
   const cells = (zones: readonly string[], callable: boolean | null) =>
     Buffer.from(
       columns
+        .filter((column) => column !== 'line_type_source')
         .map((column) =>
           column === 'timezone'
             ? `${sep}${zones.join(' ')}`
@@ -67,8 +69,12 @@ export class ResultCells {
   /** With optional columns: their cells per area code (index npa), and for an invalid number. */
   readonly #extras: Buffer[] | null = null;
   readonly #invalidExtra: Buffer = Buffer.alloc(0);
-  /** Suffix and optional cells joined, by suffix index * 1000 + area code. */
+  /** With the Line Type Source column: its cell by SourceCode. */
+  readonly #sources: Buffer[] | null = null;
+  /** Suffix and optional cells joined, by (suffix index * 1000 + area code) * sources + source. */
   readonly #joined = new Map<number, Buffer>();
+  /** Whether rows need their SourceCode (the Line Type Source column is asked for). */
+  readonly needsSource: boolean;
 
   /** `evaluatedAt` is read only when optional cells are written (`writes`) and asked for. */
   constructor(
@@ -87,26 +93,38 @@ export class ResultCells {
     const headerNames = [LINE_TYPE_COLUMN, DNC_COLUMN, ...columns.map((column) => OPTIONAL_COLUMNS[column])];
     this.header = Buffer.from(headerNames.map((name) => `${sep}${name}`).join(''));
     let longestExtra = 0;
-    if (columns.length > 0 && writes) {
-      const cells = optionalCells(sep, columns, evaluatedAt());
+    const byAreaCode = columns.filter((column) => column !== 'line_type_source');
+    if (byAreaCode.length > 0 && writes) {
+      const cells = optionalCells(sep, byAreaCode, evaluatedAt());
       this.#invalidExtra = cells.invalid;
       this.#extras = cells.byAreaCode;
       longestExtra = Math.max(...this.#extras.map((extra) => extra.length));
+    }
+    this.needsSource = writes && columns.includes('line_type_source');
+    if (this.needsSource) {
+      this.#sources = SOURCE_NAMES.map((name) => Buffer.from(`${sep}${name ?? ''}`));
+      longestExtra += Math.max(...this.#sources.map((cell) => cell.length));
     }
     this.longest =
       Math.max(...this.#suffixes.map((suffix) => suffix.length), this.header.length) + longestExtra;
   }
 
-  /** A row's cells: by its line type index (`LINE_TYPES`), its DncState and its number. */
-  of(kind: number, state: number, number: number): Buffer {
+  /**
+   * A row's cells: by its line type index (`LINE_TYPES`), its DncState, its number and, with the
+   * Line Type Source column, its SourceCode.
+   */
+  of(kind: number, state: number, number: number, source: number): Buffer {
     const index = kind * DNC_CELLS.length + state;
     const suffix = this.#suffixes[index]!;
-    if (this.#extras === null) return suffix;
-    const npa = kind === INVALID ? 0 : Math.floor(number / 10_000_000);
-    const key = index * 1000 + npa;
+    const extras = this.#extras;
+    const sources = this.#sources;
+    if (extras === null && sources === null) return suffix;
+    const npa = kind === INVALID || extras === null ? 0 : Math.floor(number / 10_000_000);
+    const key = (index * 1000 + npa) * SOURCE_NAMES.length + (sources === null ? 0 : source);
     let joined = this.#joined.get(key);
     if (joined === undefined) {
-      joined = Buffer.concat([suffix, npa === 0 ? this.#invalidExtra : this.#extras[npa]!]);
+      const extra = extras === null || npa === 0 ? this.#invalidExtra : extras[npa]!;
+      joined = Buffer.concat([suffix, extra, sources === null ? Buffer.alloc(0) : sources[source]!]);
       this.#joined.set(key, joined);
     }
     return joined;

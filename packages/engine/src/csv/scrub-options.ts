@@ -9,10 +9,16 @@ export const DNC_COLUMN = 'DNC';
 
 /**
  * Optional columns after DNC, in this order whatever order they are asked in: the area code's
- * time zones (IANA, space-separated) and whether the calling window (08:00-21:00 local, in every
- * zone) is open at the job's evaluation time (1, 0, or empty when it cannot be told).
+ * time zones (IANA, space-separated), whether the calling window (08:00-21:00 local, in every
+ * zone) is open at the job's evaluation time (1, 0, or empty when it cannot be told), and what
+ * the line type rests on (`LineTypeSource`: `exchange`, `thousands_block`..., empty when nothing
+ * gave the number a line type).
  */
-export const OPTIONAL_COLUMNS = { timezone: 'Time Zone', callable_now: 'Callable Now' } as const;
+export const OPTIONAL_COLUMNS = {
+  timezone: 'Time Zone',
+  callable_now: 'Callable Now',
+  line_type_source: 'Line Type Source',
+} as const;
 export type OptionalColumn = keyof typeof OPTIONAL_COLUMNS;
 
 export interface CsvProgress {

@@ -7,6 +7,7 @@ import {
   type LineType,
 } from '../classify.ts';
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
+import { lineTypeSourceCode } from '../line-type-source.ts';
 import { parsePhone } from '../parse-phone.ts';
 import { dayOf } from '../reassigned/disconnect-list.ts';
 import {
@@ -81,6 +82,8 @@ export class Scrubber {
   readonly #masks = new Uint32Array(BATCH);
   /** Per row, its DncState. */
   readonly #states = new Uint8Array(BATCH);
+  /** Per row, its SourceCode: set only when the Line Type Source column is asked for. */
+  readonly #sources = new Uint8Array(BATCH);
   /** Per row, the end of its cells to neutralise in the writer's notes. */
   readonly #neutralEnds = new Int32Array(BATCH);
   /** Bytes the batch can take written out. */
@@ -301,7 +304,7 @@ export class Scrubber {
   /** The cells row `n` gets: Line Type, DNC, the optional ones, and Reassigned when asked. */
   #cellsOf(n: number): Buffer {
     const kind = this.#kinds[n]!;
-    const cells = this.#cells.of(kind, this.#states[n]!, this.#numbers[n]!);
+    const cells = this.#cells.of(kind, this.#states[n]!, this.#numbers[n]!, this.#sources[n]!);
     if (this.#reassigned === null) return cells;
     const state =
       kind === INVALID
@@ -438,6 +441,9 @@ export class Scrubber {
     for (let n = 0; n < count; n++) {
       const number = numbers[n]!;
       kinds[n] = number < 0 ? UNREADABLE : classifyCode(number, exchange);
+    }
+    if (this.#cells.needsSource) {
+      for (let n = 0; n < count; n++) this.#sources[n] = lineTypeSourceCode(kinds[n]!, numbers[n]!, exchange);
     }
     const dnc = this.#options.dnc;
     if (dnc) dnc.maskMany(numbers, masks, 0, count);

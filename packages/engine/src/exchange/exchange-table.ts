@@ -1,5 +1,6 @@
 import { ClassCode, type ExchangeAnswer, type ExchangeData } from '../classify.ts';
 import type { DataSource } from '../datasets.ts';
+import { TableLevel } from './table-level.ts';
 
 /** One slot per NPA-NXX: the number divided by 10,000. */
 export const EXCHANGE_SLOTS = 1_000_000;
@@ -160,23 +161,44 @@ export class ExchangeTable implements ExchangeData {
   // Apart from lineTypeCode so that the common path stays small enough to inline.
   #refine(number: number, exchange: number, byte: number): ExchangeAnswer {
     if ((byte & HAS_NUMBERS) !== 0) {
-      const line = number - exchange * LINES_PER_EXCHANGE;
-      const lines = this.#numberLines;
-      let low = this.#numberStart[exchange]!;
-      let high = this.#numberStart[exchange + 1]! - 1;
-      while (low <= high) {
-        const middle = (low + high) >>> 1;
-        const found = lines[middle]!;
-        if (found < line) low = middle + 1;
-        else if (found > line) high = middle - 1;
-        else return this.#numberAnswers[middle]! as ExchangeAnswer;
-      }
+      const at = this.#overrideAt(number, exchange);
+      if (at >= 0) return this.#numberAnswers[at]! as ExchangeAnswer;
     }
     if ((byte & HAS_BLOCKS) !== 0) {
       const block = this.#blocks[(number / 1000) | 0]!;
       if (block !== 0) return (block & ANSWER_MASK) as ExchangeAnswer;
     }
     return (byte & ANSWER_MASK) as ExchangeAnswer;
+  }
+
+  /** Where the number's override is in numberLines (a binary search in its exchange's), or -1. */
+  #overrideAt(number: number, exchange: number): number {
+    const line = number - exchange * LINES_PER_EXCHANGE;
+    const lines = this.#numberLines;
+    let low = this.#numberStart[exchange]!;
+    let high = this.#numberStart[exchange + 1]! - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const found = lines[middle]!;
+      if (found < line) low = middle + 1;
+      else if (found > line) high = middle - 1;
+      else return middle;
+    }
+    return -1;
+  }
+
+  /**
+   * Which level `lineTypeCode(number)` answered from: the number's override, its block, or its
+   * exchange: the same reads as `#refine`, apart from it so that the hot path is unchanged.
+   */
+  lineTypeLevel(number: number): TableLevel {
+    const exchange = (number / LINES_PER_EXCHANGE) | 0;
+    const byte = this.#exchanges[exchange]!;
+    if ((byte & HAS_NUMBERS) !== 0 && this.#overrideAt(number, exchange) >= 0)
+      return TableLevel.NUMBER_OVERRIDE;
+    if ((byte & HAS_BLOCKS) !== 0 && this.#blocks[(number / 1000) | 0] !== 0)
+      return TableLevel.THOUSANDS_BLOCK;
+    return TableLevel.EXCHANGE;
   }
 
   memory(): ExchangeTableMemory {

@@ -124,6 +124,36 @@ describe('verify(phone)', () => {
     scope.done();
   });
 
+  it('asks a carrier lookup with lookup: carrier, and reads where the line type came from', async () => {
+    const looked = answer('2015550123', {
+      line_type: 'voip',
+      line_type_source: 'carrier_lookup',
+      ported: true,
+      carrier_lookup: {
+        status: 'answered',
+        provider: 'twilio',
+        provider_type: 'nonFixedVoip',
+        carrier_name: 'Bandwidth',
+        looked_up_at: '2026-11-27T12:00:00.000Z',
+        message: null,
+      },
+      credits_deducted: 2,
+    });
+    const scope = nock(BASE).get('/verify').query({ p: '2015550123', lookup: 'carrier' }).reply(200, looked);
+    const batch = nock(BASE)
+      .post('/verify', { phones: ['2015550123'], lookup: 'carrier' })
+      .reply(200, { results: [{ input: '2015550123', ...looked }] });
+
+    const result = await client().verify('2015550123', { lookup: 'carrier' });
+    expect(result).toMatchObject({ line_type_source: 'carrier_lookup', ported: true });
+    expect(result.carrier_lookup?.carrier_name).toBe('Bandwidth');
+    expect((await client().verify.batch(['2015550123'], { lookup: 'carrier' })).results[0]).toMatchObject({
+      line_type_source: 'carrier_lookup',
+    });
+    scope.done();
+    batch.done();
+  });
+
   it('encodes characters that mean something in a URL', async () => {
     let rawQuery = '';
     const scope = nock(BASE)

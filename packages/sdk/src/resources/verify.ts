@@ -1,4 +1,10 @@
-import { MAX_BATCH_NUMBERS, routes, type VerifyBatchResult, type VerifyResult } from '@scrub/contract';
+import {
+  type Lookup,
+  MAX_BATCH_NUMBERS,
+  routes,
+  type VerifyBatchResult,
+  type VerifyResult,
+} from '@scrub/contract';
 import type { RequestOptions, Scrub } from '../client.js';
 import {
   APIConnectionError,
@@ -12,8 +18,20 @@ import {
   ScrubError,
 } from '../errors.js';
 
-/** One check's options: `proof: true` answers with a signed statement of the answer (`proof`), at no extra charge. */
-export interface VerifyOptions extends RequestOptions {
+/**
+ * A batch's options: `lookup: 'carrier'` asks a live carrier lookup of each valid number (Twilio
+ * Lookup; `line_type_source: 'carrier_lookup'` when it answered), charged as the service sets; a
+ * service without lookups refuses it (`BadRequestError`).
+ */
+export interface VerifyBatchOptions extends RequestOptions {
+  lookup?: Lookup;
+}
+
+/**
+ * One check's options: `proof: true` answers with a signed statement of the answer (`proof`), at
+ * no extra charge; `lookup: 'carrier'` as for a batch.
+ */
+export interface VerifyOptions extends VerifyBatchOptions {
   proof?: boolean;
   /**
    * `YYYY-MM-DD`: also answer whether the number was permanently disconnected (reassigned) since
@@ -249,17 +267,18 @@ async function* verifyMany(
 
 /** Builds `scrub.verify`: the call itself, with `batch` and `many` attached. */
 export function createVerify(client: Scrub): Verify {
-  const verify: Check = (phone, { proof, consentDate, ...options }: VerifyOptions = {}) =>
+  const verify: Check = (phone, { proof, consentDate, lookup, ...options }: VerifyOptions = {}) =>
     client.request(
       routes.verify,
       {
         p: phone,
         ...(proof ? { proof: '1' as const } : {}),
         ...(consentDate === undefined ? {} : { consent_date: consentDate }),
+        ...(lookup ? { lookup } : {}),
       },
       options,
     );
-  const batch: Batch = async (phones, { consentDate, ...options }: VerifyBatchOptions = {}) => {
+  const batch: Batch = async (phones, { consentDate, lookup, ...options }: VerifyBatchOptions = {}) => {
     if (typeof phones === 'string') {
       throw new TypeError('verify.batch() takes a list of numbers; check one with verify()');
     }
@@ -270,6 +289,7 @@ export function createVerify(client: Scrub): Verify {
         {
           phones: phones.slice(from, from + MAX_BATCH_NUMBERS),
           ...(consentDate === undefined ? {} : { consent_date: consentDate }),
+          ...(lookup ? { lookup } : {}),
         },
         options,
       );

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.js';
+import { type CarrierLookupSettings, loadCarrierLookupSettings } from './carrier-lookup-settings.js';
 import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js';
 import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
 import type { BlobStoreTarget, DatabaseTarget } from './targets.js';
@@ -75,6 +76,8 @@ export interface ServerConfig {
   payments: PaymentSettings;
   /** Reassigned-number checks: who answers them, and what one costs. */
   reassigned: ReassignedSettings;
+  /** The optional live carrier lookup (Twilio Lookup), off unless its credentials are set. */
+  carrierLookup: CarrierLookupSettings;
   /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
   rateLimits: RateLimits;
   /** Sign-ups allowed from one client address (built-in user pool). */
@@ -381,6 +384,7 @@ export function loadConfig(
     dncMaxAgeDays: e.SCRUB_DNC_MAX_AGE_DAYS,
     payments: overrides.payments ?? loadPaymentSettings(env),
     reassigned: overrides.reassigned ?? loadReassignedSettings(env),
+    carrierLookup: loadCarrierLookupSettings(env),
     rateLimits: {
       perKey: e.SCRUB_RATE_LIMIT_PER_KEY,
       perAccount: e.SCRUB_RATE_LIMIT_PER_ACCOUNT,

@@ -169,6 +169,19 @@ describe('bulk jobs over HTTP', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('adds Line Type Source when the job asks for it: sample data says sample, toll free the numbering plan', async () => {
+    const { headers } = await account(10);
+    const { job } = await runJob(headers, LEADS, { columns: ['line_type_source'] });
+    expect(job).toMatchObject({ columns: ['line_type_source'] });
+    const done = await settled(headers, job.job_id);
+    const result = await t.app.inject({ method: 'GET', url: new URL(done.result_url!).pathname });
+    const lines = result.body.trim().split(/\r\n/);
+    expect(lines[0]).toBe('First Name,Last Name,Phone,Line Type,DNC,Line Type Source');
+    expect(lines[1]).toMatch(/^Ann,Lee,\(201\) 234-5678,\w+,unchecked,sample$/);
+    expect(lines[3]).toBe('Cid,Moe,800-555-1234,toll_free,unchecked,numbering_plan');
+    expect(lines[4]).toBe('Dee,Fox,123-456-7890,invalid,,');
+  });
+
   it('gives upload URLs and stored files random names that do not lead to the file reference', async () => {
     const { headers } = await account(10);
     const { job, submitted } = await runJob(headers, LEADS);

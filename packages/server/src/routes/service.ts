@@ -54,26 +54,7 @@ export function registerService({
   registry.add(routes.proofKeys, async () => proofSigner.jwks);
 
   registry.add(routes.config, async () => ({
-    identity: config.cognito
-      ? {
-          provider: 'cognito' as const,
-          region: config.cognito.region,
-          user_pool_id: config.cognito.userPoolId,
-          client_id: config.cognito.clientId,
-          endpoint: null,
-          hosted_ui: config.cognito.hostedDomain
-            ? { domain: config.cognito.hostedDomain, client_id: config.cognito.clientId }
-            : null,
-        }
-      : {
-          provider: 'local' as const,
-          region: config.localIdentity.userPoolId.split('_')[0]!,
-          user_pool_id: config.localIdentity.userPoolId,
-          client_id: config.localIdentity.clientId,
-          endpoint: `${publicUrl()}${IDENTITY_PATH}`,
-          // The built-in pool has no hosted sign-in pages.
-          hosted_ui: null,
-        },
+    identity: identityOf(config, publicUrl),
     payments: {
       provider: payments.setup.provider.kind,
       publishable_key: payments.setup.provider.publishableKey,
@@ -81,6 +62,11 @@ export function registerService({
     },
     limits: { max_upload_bytes: config.maxUploadBytes },
     dnc_lists: dncReadiness(referenceData, config.requireDnc),
+    carrier_lookup: {
+      offered: config.carrierLookup.twilio !== null,
+      provider: config.carrierLookup.twilio === null ? null : 'twilio',
+      credits: config.carrierLookup.credits,
+    },
   }));
 
   // Built on first request (the contract does not change while the service runs).
@@ -115,4 +101,28 @@ export function registerService({
     });
     return { message: 'Thank you for contacting us. We will get back to you soon.' };
   });
+}
+
+/** Which identity provider clients sign in with: an Amazon Cognito pool, or the built-in one. */
+function identityOf(config: ServerContext['config'], publicUrl: () => string) {
+  return config.cognito
+    ? {
+        provider: 'cognito' as const,
+        region: config.cognito.region,
+        user_pool_id: config.cognito.userPoolId,
+        client_id: config.cognito.clientId,
+        endpoint: null,
+        hosted_ui: config.cognito.hostedDomain
+          ? { domain: config.cognito.hostedDomain, client_id: config.cognito.clientId }
+          : null,
+      }
+    : {
+        provider: 'local' as const,
+        region: config.localIdentity.userPoolId.split('_')[0]!,
+        user_pool_id: config.localIdentity.userPoolId,
+        client_id: config.localIdentity.clientId,
+        endpoint: `${publicUrl()}${IDENTITY_PATH}`,
+        // The built-in pool has no hosted sign-in pages.
+        hosted_ui: null,
+      };
 }

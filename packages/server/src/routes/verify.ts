@@ -14,6 +14,9 @@ import {
   type LineType,
 } from '@scrub/engine';
 import type { Principal } from '../auth/principal.js';
+import { withBatchLookups } from '../carrier-lookup/batch-lookups.js';
+import { lookupAnswered, withCarrierLookup } from '../carrier-lookup/carrier-answer.js';
+import { type CarrierLookups, carrierLookupsOrRefuse } from '../carrier-lookup/carrier-lookups.js';
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
@@ -38,6 +41,9 @@ function answerFor(
   return {
     phone_number: check.e164 ?? input,
     line_type: check.lineType,
+    line_type_source: check.lineTypeSource,
+    ported: null,
+    carrier_lookup: null,
     dnc: check.dnc ?? null,
     invalid_reason: check.invalidReason,
     invalid_message: check.message,
@@ -70,6 +76,9 @@ function withCharge(
   return {
     phone_number: answer.phone_number,
     line_type: answer.line_type,
+    line_type_source: answer.line_type_source,
+    ported: answer.ported,
+    carrier_lookup: answer.carrier_lookup,
     dnc: answer.dnc,
     cached,
     credits_deducted: charge.unlimited ? undefined : charge.deducted,
@@ -116,8 +125,8 @@ interface BatchBilling {
   first: Map<string, CheckAnswer>;
   /** Distinct numbers to charge for. */
   billable: string[];
-  /** Numbers answered from the cache: paid for by an earlier check. */
-  cached: Set<string>;
+  /** Numbers answered from the cache, with the cached answer: paid for by an earlier check. */
+  cached: Map<string, CheckAnswer>;
 }
 
 /**
@@ -141,11 +150,11 @@ async function billingOf(
     if (entry) found.push([answer.phone_number, entry]);
     else billable.push(answer.phone_number);
   }
-  const cached = new Set<string>();
+  const cached = new Map<string, CheckAnswer>();
   // A cached answer whose first check is still being paid for waits for it; if that was refused, it is new.
   const paid = await Promise.all(found.map(([, entry]) => entry.paid));
-  found.forEach(([e164], i) => {
-    if (paid[i]) cached.add(e164);
+  found.forEach(([e164, entry], i) => {
+    if (paid[i]) cached.set(e164, entry.answer);
     else billable.push(e164);
   });
   return { first, billable, cached };
@@ -281,32 +290,50 @@ async function withProof(
 
 function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
   return async ({ query, principal }) => {
-    const result = await answerOne(context, query.p, principal.profileId, query.consent_date);
+    const lookups = query.lookup === 'carrier' ? carrierLookupsOrRefuse(context.carrierLookups) : null;
+    const result = await answerOne(context, query.p, principal.profileId, {
+      consentDate: query.consent_date,
+      lookups,
+    });
     return query.proof === '1' || query.proof === 'true' ? withProof(context, result, principal) : result;
   };
 }
 
 /**
- * The cache's generation for a check, and what a new check costs: with a consent date, its answer
- * is kept apart from the same number's without one (or with another date), and costs more.
+ * The cache's generation for a check, and what a new check costs before any carrier lookup: with
+ * a consent date or a lookup, its answer is kept apart from the same number's without them (or with
+ * another date), and a consent date costs more.
  */
-function askedOf({ reassigned }: ServerContext, generation: string, consentDate: string | undefined) {
-  if (consentDate === undefined) return { generation, cost: 1 };
-  return { generation: `${generation}.consent:${consentDate}`, cost: 1 + reassigned.credits };
+function askedOf({ reassigned }: ServerContext, generation: string, { consentDate, lookups }: CheckExtras) {
+  // Answers with a lookup are cached apart: a repeat without one does not get (nor pay for) it.
+  const asked = lookups ? `${generation}.carrier` : generation;
+  if (consentDate === undefined) return { generation: asked, cost: 1 };
+  return { generation: `${asked}.consent:${consentDate}`, cost: 1 + reassigned.credits };
 }
 
+/** What a check asks beyond the line type and DNC: a reassigned-number answer, a carrier lookup. */
+interface CheckExtras {
+  consentDate?: string | undefined;
+  lookups: CarrierLookups | null;
+}
+
+/**
+ * A single check, and with `lookups` its carrier lookup: asked after the cache (a repeat is free)
+ * and before the charge, which then takes the lookup's credits too when it answered.
+ */
 async function answerOne(
   context: ServerContext,
   p: string,
   profileId: string,
-  consentDate?: string,
+  extras: CheckExtras,
 ): Promise<VerifyResult> {
   const { checkCharger, answerCache } = context;
+  const { consentDate, lookups } = extras;
   const checked = await snapshotForChecks(context, profileId);
   const { snapshot, versions, dataSource, dnc, dates } = checked;
-  const { generation, cost } = askedOf(context, checked.generation, consentDate);
+  const { generation, cost } = askedOf(context, checked.generation, extras);
   const clock = clockOfThisMinute();
-  const answer = answerFor(p, snapshot, dnc, versions, dataSource, dates);
+  let answer = answerFor(p, snapshot, dnc, versions, dataSource, dates);
   if (answer.line_type === 'invalid') {
     if (consentDate !== undefined) await addReassigned(context.reassigned.provider, [answer], consentDate);
     return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
@@ -320,6 +347,10 @@ async function answerOne(
     const next = answerCache.get(profileId, generation, e164);
     cached = next === cached ? undefined : next;
   }
+  if (lookups) {
+    await lookups.refuseUnaffordable(checkCharger, profileId, 1, e164);
+    answer = withCarrierLookup(answer, await lookups.lookUp(e164));
+  }
   let settlePaid: (paid: boolean) => void = () => {};
   answerCache.set(profileId, generation, e164, {
     answer,
@@ -330,7 +361,11 @@ async function answerOne(
   try {
     // Asked before the charge: a provider that cannot answer fails the check, and nothing is charged.
     if (consentDate !== undefined) await addReassigned(context.reassigned.provider, [answer], consentDate);
-    const charge = await checkCharger.charge(profileId, cost, e164);
+    const lookupCredits = lookups && lookupAnswered(answer) ? lookups.credits : 0;
+    const charge =
+      lookupCredits > 0
+        ? await checkCharger.chargeBatch(profileId, cost + lookupCredits, `${e164} with carrier lookup`)
+        : await checkCharger.charge(profileId, cost, e164);
     settlePaid(true);
     return withCharge(answer, false, charge, clock);
   } catch (error) {
@@ -344,12 +379,13 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
   const { checkCharger, answerCache } = context;
   return async ({ body, principal }) => {
     const { profileId } = principal;
+    const lookups = body.lookup === 'carrier' ? carrierLookupsOrRefuse(context.carrierLookups) : null;
     const checked = await snapshotForChecks(context, profileId);
     const { snapshot, versions, dataSource, dnc, dates } = checked;
     const { phones, consent_date: consentDate } = body;
-    const { generation, cost } = askedOf(context, checked.generation, consentDate);
+    const { generation, cost } = askedOf(context, checked.generation, { consentDate, lookups });
     const clock = clockOfThisMinute();
-    const answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource, dates));
+    let answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource, dates));
     const { first, billable, cached } = await billingOf(answers, answerCache, profileId, generation);
     if (consentDate !== undefined) {
       await reassignedOfBatch(
@@ -361,6 +397,14 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
         consentDate,
       );
     }
+    if (lookups) {
+      await lookups.refuseUnaffordable(checkCharger, profileId, billable.length, `batch of ${phones.length}`);
+      answers = await withBatchLookups(lookups, answers, first, billable, cached);
+    }
+    // Each answered lookup costs the operator's price on top of its check.
+    const lookupCredits = lookups?.credits ?? 0;
+    const lookupCost = (answer: CheckAnswer) => (lookupAnswered(answer) ? lookupCredits : 0);
+    const total = billable.reduce((sum, e164) => sum + cost + lookupCost(first.get(e164)!), 0);
 
     // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.
     let settlePaid: (paid: boolean) => void = () => {};
@@ -372,7 +416,7 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
     }
     let charge: CheckCharge;
     try {
-      charge = await checkCharger.chargeBatch(profileId, billable.length * cost, `batch of ${phones.length}`);
+      charge = await checkCharger.chargeBatch(profileId, total, `batch of ${phones.length}`);
       settlePaid(true);
     } catch (error) {
       for (const e164 of billable) answerCache.delete(profileId, generation, e164);
@@ -380,14 +424,16 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
       throw error;
     }
 
-    // Each number answered as its single check would be: the first of a new number costs 1, a
-    // repeat in the batch or an answer from the cache 0 (`cached: true`), an invalid one 0.
+    // Each number answered as its single check would be: the first of a new number costs 1 (and
+    // its answered lookup's credits), a repeat in the batch or an answer from the cache 0
+    // (`cached: true`), an invalid one 0.
     const free: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: 0 };
-    const paidOne: CheckCharge = charge.unlimited ? charge : { ...charge, deducted: cost };
+    const paidOne = (answer: CheckAnswer): CheckCharge =>
+      charge.unlimited ? charge : { ...charge, deducted: cost + lookupCost(answer) };
     const results = answers.map((answer, i) => {
       const valid = answer.line_type !== 'invalid';
       const fresh = valid && !cached.has(answer.phone_number) && first.get(answer.phone_number) === answer;
-      return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne : free, clock);
+      return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne(answer) : free, clock);
     });
     if (charge.unlimited) return { results };
     return { results, credits_deducted: charge.deducted, credits_remaining: charge.remaining };

@@ -177,6 +177,18 @@ export interface DncAgeAlertsTable {
   sent_at: Date;
 }
 
+/** Carrier lookups' answers, reused for 30 days (migration 0019); failed lookups are not kept. */
+export interface CarrierLookupsTable {
+  phone_number: string;
+  provider: string;
+  /** The provider's own type (`mobile`, `fixedVoip`...); null when it gave none. */
+  provider_type: string | null;
+  carrier_name: string | null;
+  mobile_country_code: string | null;
+  mobile_network_code: string | null;
+  looked_up_at: Date;
+}
+
 /** Admin actions and act-as requests (migration 0007-admin); append-only. */
 export interface AuditLogTable {
   id: Generated<string>;
@@ -330,4 +342,5 @@ export interface Database extends IdentityTables {
   suppression_lists: SuppressionListsTable;
   suppression_numbers: SuppressionNumbersTable;
   dnc_age_alerts: DncAgeAlertsTable;
+  carrier_lookups: CarrierLookupsTable;
 }
