@@ -64,6 +64,7 @@ export {
   type CsvProgress,
   DNC_COLUMN,
   LINE_TYPE_COLUMN,
+  listColumnName,
   OPTIONAL_COLUMNS,
   type OptionalColumn,
   type ScrubCsvOptions,

@@ -16,6 +16,8 @@ export interface CsvThreadData {
   dnc: SharedDncSet | null;
   dncMask?: number;
   columns?: OptionalColumn[];
+  /** Operator lists, one result column each (`ScrubCsvOptions.lists`). */
+  lists?: SharedDncSet;
   evaluatedAt?: number;
   /** More than 1: the file is cut into parts scrubbed on this many threads (`scrubCsvInParallel`). */
   threads?: number;

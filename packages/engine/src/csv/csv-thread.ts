@@ -143,6 +143,7 @@ function threadDataOf(mode: CsvThreadData['mode'], options: ThreadScrubOptions):
     dnc: options.dnc?.toShared() ?? null,
     ...(options.dncMask === undefined ? {} : { dncMask: options.dncMask }),
     ...(options.columns === undefined ? {} : { columns: [...options.columns] }),
+    ...(options.lists === undefined ? {} : { lists: options.lists.toShared() }),
     ...(options.evaluatedAt === undefined ? {} : { evaluatedAt: options.evaluatedAt }),
     ...(options.threads === undefined ? {} : { threads: options.threads }),
   };

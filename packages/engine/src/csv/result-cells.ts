@@ -1,5 +1,11 @@
 import { CallingClock, callingWindowOf } from '../calling-window.ts';
-import { DNC_COLUMN, LINE_TYPE_COLUMN, OPTIONAL_COLUMNS, type OptionalColumn } from './scrub-options.ts';
+import {
+  DNC_COLUMN,
+  LINE_TYPE_COLUMN,
+  listColumnName,
+  OPTIONAL_COLUMNS,
+  type OptionalColumn,
+} from './scrub-options.ts';
 
 // Line types by output index: a valid ClassCode is its own index; every invalid one is INVALID.
 export const LINE_TYPES = [
@@ -67,16 +73,25 @@ export class ResultCells {
   /** With optional columns: their cells per area code (index npa), and for an invalid number. */
   readonly #extras: Buffer[] | null = null;
   readonly #invalidExtra: Buffer = Buffer.alloc(0);
-  /** Suffix and optional cells joined, by suffix index * 1000 + area code. */
+  readonly #sep: string;
+  /** How many operator lists' columns come last. */
+  readonly #lists: number;
+  /** Suffix, optional and list cells joined, by (suffix index * 1000 + area code) * 2^lists + listed. */
   readonly #joined = new Map<number, Buffer>();
 
-  /** `evaluatedAt` is read only when optional cells are written (`writes`) and asked for. */
+  /**
+   * `evaluatedAt` is read only when optional cells are written (`writes`) and asked for. `lists`:
+   * the operator lists' names (`list:<name>`), one column each after the others.
+   */
   constructor(
     sep: string,
     asked: readonly OptionalColumn[] | undefined,
     evaluatedAt: () => number,
     writes: boolean,
+    lists: readonly string[] = [],
   ) {
+    this.#sep = sep;
+    this.#lists = lists.length;
     // Indexed by line type index * DNC_CELLS.length + DncState.
     this.#suffixes = LINE_TYPES.flatMap((lineType) =>
       DNC_CELLS.map((cell) => Buffer.from(`${sep}${lineType}${sep}${cell}`)),
@@ -84,7 +99,12 @@ export class ResultCells {
     const columns = Object.keys(OPTIONAL_COLUMNS).filter((column) =>
       asked?.includes(column as OptionalColumn),
     ) as OptionalColumn[];
-    const headerNames = [LINE_TYPE_COLUMN, DNC_COLUMN, ...columns.map((column) => OPTIONAL_COLUMNS[column])];
+    const headerNames = [
+      LINE_TYPE_COLUMN,
+      DNC_COLUMN,
+      ...columns.map((column) => OPTIONAL_COLUMNS[column]),
+      ...lists.map(listColumnName),
+    ];
     this.header = Buffer.from(headerNames.map((name) => `${sep}${name}`).join(''));
     let longestExtra = 0;
     if (columns.length > 0 && writes) {
@@ -94,21 +114,37 @@ export class ResultCells {
       longestExtra = Math.max(...this.#extras.map((extra) => extra.length));
     }
     this.longest =
-      Math.max(...this.#suffixes.map((suffix) => suffix.length), this.header.length) + longestExtra;
+      Math.max(...this.#suffixes.map((suffix) => suffix.length), this.header.length) +
+      longestExtra +
+      lists.length * (Buffer.byteLength(sep) + 1);
   }
 
-  /** A row's cells: by its line type index (`LINE_TYPES`), its DncState and its number. */
-  of(kind: number, state: number, number: number): Buffer {
+  /**
+   * A row's cells: by its line type index (`LINE_TYPES`), its DncState, its number, and the
+   * operator lists holding it (bit i: list i).
+   */
+  of(kind: number, state: number, number: number, listed = 0): Buffer {
     const index = kind * DNC_CELLS.length + state;
     const suffix = this.#suffixes[index]!;
-    if (this.#extras === null) return suffix;
-    const npa = kind === INVALID ? 0 : Math.floor(number / 10_000_000);
-    const key = index * 1000 + npa;
+    const extras = this.#extras;
+    if (extras === null && this.#lists === 0) return suffix;
+    const npa = extras === null || kind === INVALID ? 0 : Math.floor(number / 10_000_000);
+    const key = (index * 1000 + npa) * 2 ** this.#lists + listed;
     let joined = this.#joined.get(key);
     if (joined === undefined) {
-      joined = Buffer.concat([suffix, npa === 0 ? this.#invalidExtra : this.#extras[npa]!]);
+      const extra = extras === null ? Buffer.alloc(0) : npa === 0 ? this.#invalidExtra : extras[npa]!;
+      joined = Buffer.concat([suffix, extra, this.#listCells(kind === INVALID, listed)]);
       this.#joined.set(key, joined);
     }
     return joined;
+  }
+
+  /** The operator lists' cells: 1 on the list, 0 a valid number not on it, empty an invalid one. */
+  #listCells(invalid: boolean, listed: number): Buffer {
+    let cells = '';
+    for (let i = 0; i < this.#lists; i++) {
+      cells += `${this.#sep}${(listed >>> i) & 1 ? '1' : invalid ? '' : '0'}`;
+    }
+    return Buffer.from(cells);
   }
 }

@@ -82,8 +82,8 @@ export async function scrubCsvInParallel(
   checkPhoneColumn(options.phoneColumn);
   // One evaluation time for every part, so that no two threads tell the calling window apart.
   const evaluatedAt = options.evaluatedAt ?? Date.now();
-  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns } = options;
-  const partOptions = { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, evaluatedAt };
+  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, lists } = options;
+  const partOptions = { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, lists, evaluatedAt };
   let merge: PartMerge | undefined;
   await pipeline(
     async function* () {
@@ -102,6 +102,7 @@ export async function scrubCsvInParallel(
           dnc: dnc?.toShared() ?? null,
           ...(dncMask === undefined ? {} : { dncMask }),
           ...(columns === undefined ? {} : { columns: [...columns] }),
+          ...(lists === undefined ? {} : { lists: lists.toShared() }),
           evaluatedAt,
         });
       // Parts handed to the threads and not yet written, in the file's order.

@@ -68,6 +68,8 @@ export class Scrubber {
   readonly #kinds = new Uint8Array(BATCH);
   readonly #numbers = new Float64Array(BATCH);
   readonly #masks = new Uint32Array(BATCH);
+  /** Per row, the operator lists holding its number (bit i: `options.lists.lists[i]`). */
+  readonly #listMasks = new Uint32Array(BATCH);
   /** Per row, its DncState. */
   readonly #states = new Uint8Array(BATCH);
   /** Per row, the end of its cells to neutralise in the writer's notes. */
@@ -116,6 +118,7 @@ export class Scrubber {
       options.columns,
       () => options.evaluatedAt ?? Date.now(),
       this.#writes,
+      options.lists?.lists.map((list) => list.name),
     );
   }
 
@@ -369,7 +372,7 @@ export class Scrubber {
         this.#padding[n]!,
         neutralFrom,
         neutralTo,
-        cells.of(this.#kinds[n]!, this.#states[n]!, this.#numbers[n]!),
+        cells.of(this.#kinds[n]!, this.#states[n]!, this.#numbers[n]!, this.#listMasks[n]!),
       );
       neutralFrom = neutralTo;
     }
@@ -395,6 +398,8 @@ export class Scrubber {
     const dnc = this.#options.dnc;
     if (dnc) dnc.maskMany(numbers, masks, 0, count);
     else masks.fill(0, 0, count);
+    // Operator lists flag their own columns only: never the DNC state.
+    this.#options.lists?.maskMany(numbers, this.#listMasks, 0, count);
     const counted = this.#dncMask;
     for (let n = 0; n < count; n++) {
       const listed = masks[n]! & counted;
