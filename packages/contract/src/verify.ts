@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListNamesQuerySchema, ListNamesSchema, OperatorListAnswerSchema } from './operator-lists.js';
 import { defineRoutes } from './route-spec.js';
 
 /**
@@ -22,6 +23,8 @@ export const VerifyQuerySchema = z.object({
   k: z.string().max(200).optional(),
   /** `1`: answer with a signed statement of the answer (`proof`), at no extra charge. */
   proof: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** Operator lists to check (`litigators,other`), instead of the account's default; empty for none. */
+  lists: ListNamesQuerySchema.optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
@@ -73,6 +76,12 @@ export const VerifyResultSchema = z.object({
    * list covering it is loaded. Empty for an invalid number on no list. Absent from older servers.
    */
   dnc_lists: z.array(DncListDateSchema).optional(),
+  /**
+   * The operator lists that count for this check (the request's `lists`, else the account's
+   * default), each with whether it holds the number: risk flags beside `dnc`, never part of it.
+   * Absent from older servers.
+   */
+  lists: z.array(OperatorListAnswerSchema).optional(),
   data_source: z.enum(['imported', 'sample']),
   dataset_versions: z.record(z.string(), z.string()),
   /** With `proof=1`: the answer signed, a compact JWS (see docs/proof-of-scrub.md). */
@@ -110,6 +119,8 @@ export const VerifyBatchBodySchema = z
         MAX_BATCH_NUMBERS,
         `phones holds at most ${MAX_BATCH_NUMBERS.toLocaleString('en-US')} numbers per request: split the list, or send a file as a bulk job`,
       ),
+    /** Operator lists to check, instead of the account's default (see `VerifyQuerySchema.lists`). */
+    lists: ListNamesSchema.optional(),
   })
   .strict();
 export type VerifyBatchBody = z.infer<typeof VerifyBatchBodySchema>;

@@ -29,7 +29,7 @@ export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
 
 export interface ThreadScrubOptions
   extends ThreadCountOptions,
-    Pick<ScrubCsvOptions, 'columns' | 'evaluatedAt'> {
+    Pick<ScrubCsvOptions, 'columns' | 'evaluatedAt' | 'lists'> {
   /**
    * The output is done with a chunk once its write callback has run (a file store's writer; not a
    * PassThrough, which still holds it): each chunk of the result is freed then, rather than

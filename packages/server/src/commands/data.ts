@@ -3,6 +3,7 @@ import {
   type FtcChangeListLayout,
   ImportError,
   type ImportMode,
+  PHONE_HEADER_NAMES,
 } from '@scrub/engine';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ServerConfig } from '../config/config.js';
@@ -128,7 +129,7 @@ function withCommonOptions(command: Command, { lists }: { lists: boolean }): Com
   if (lists) {
     command.option(
       '--released <YYYY-MM-DD>',
-      "required for ftc, ftc-changes and state: the list's release date, as the FTC or the state dated it (its age counts from it)",
+      "required for ftc, ftc-changes and state, optional for list: the list's release date, as its publisher dated it (a do-not-call list's age counts from it)",
     );
     command.option(
       '--max-problems <n>',
@@ -207,6 +208,7 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
     );
 
   addInternalListCommand(importCommand, io);
+  addOperatorListCommand(importCommand, io);
 
   data
     .command('status')
@@ -308,6 +310,30 @@ function addInternalListCommand(importCommand: Command, io: DataCommandIo): void
     });
 }
 
+/** `data import list --name litigators`: an operator's flag list, checked where customers count it. */
+function addOperatorListCommand(importCommand: Command, io: DataCommandIo): void {
+  withCommonOptions(importCommand.command('list'), { lists: true })
+    .description(
+      "a list of your own beside the do-not-call lists (known litigators, a vendor's list), as CSV: replaces the list of that name. Customers choose which lists count; a hit is a flag, never DNC",
+    )
+    .argument('<file>', 'the CSV (plain, gzip or zip): a phone column, or one number per line')
+    .requiredOption('--name <name>', 'the list\'s name: lowercase letters, digits and dashes (litigators)')
+    .option(
+      '--column <column>',
+      `the column holding the number: its header name, or its 0-based index (default: the column headed ${PHONE_HEADER_NAMES.slice(0, 5).join(', ')}... or else the first holding a number)`,
+    )
+    .option('--header', 'the first row is a header')
+    .option('--no-header', 'the first row is data')
+    .option('--delimiter <char>', 'the field separator', ',')
+    .action((file: string, options: Partial<CsvOptions> & CommonOptions & { name: string }) => {
+      const csv =
+        options.column === undefined
+          ? { delimiter: options.delimiter }
+          : csvMapping({ ...options, column: options.column } as CsvOptions);
+      return runImport(io, { kind: 'list', name: options.name, csv, files: [file], ...common(options) }, options);
+    });
+}
+
 function common(options: CommonOptions) {
   return {
     mode: options.mode,
@@ -360,7 +386,8 @@ function refusal(error: ImportError, request: ImportRequest, shown: number): str
     lines.push(`  line ${problem.line}: ${problem.message}`);
   if (error.problems.length > shown)
     lines.push(`  ...${error.problems.length - shown} more (--problems to show more)`);
-  const csv = request.kind === 'state' || request.kind === 'internal' ? request.csv : null;
+  const csv =
+    request.kind === 'state' || request.kind === 'internal' || request.kind === 'list' ? request.csv : null;
   if (csv && typeof csv.column === 'number' && csv.header === undefined && error.problems[0]?.line === 1) {
     lines.push('Line 1 may be a header: add --header, or name the column with --column <name>.');
   }

@@ -30,10 +30,14 @@ const META_FILE = 'meta.json';
 const MANIFEST_FORMAT = 'scrub-datasets-1';
 const VERSION_FORMAT = 'scrub-dataset-version-1';
 
-/** The shared datasets by name, and each account's list as `internal:<profile id>`. */
+/**
+ * The shared datasets by name, each account's list as `internal:<profile id>`, and the operator's
+ * flag lists (litigators...) as `list:<name>`.
+ */
 export const EXCHANGE = 'exchange';
 export const FEDERAL = 'federal';
-const DATASET_NAME = /^(exchange|federal|state:[A-Z]{2}|internal:[A-Za-z0-9_-]{1,64})$/;
+const DATASET_NAME =
+  /^(exchange|federal|state:[A-Z]{2}|internal:[A-Za-z0-9_-]{1,64}|list:[a-z0-9][a-z0-9-]{0,63})$/;
 
 /** The files an exchange table is built from (`importExchangeData`'s names). */
 export const EXCHANGE_PARTS = ['coCodes', 'ocnLineTypes', 'thousandsBlocks', 'numberOverrides'] as const;
@@ -177,6 +181,11 @@ export type LoadedVersion =
 /** Federal and state lists: the lists every account's checks consult. */
 export function isSharedList(name: string): boolean {
   return name === FEDERAL || name.startsWith('state:');
+}
+
+/** An operator's flag list (`list:litigators`): consulted only where a customer counts it, never for `dnc`. */
+export function isOperatorList(name: string): boolean {
+  return name.startsWith('list:');
 }
 
 export class DatasetStore {

@@ -14,7 +14,14 @@ import {
 } from '@scrub/engine';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/config.js';
-import { DatasetStore, EXCHANGE, FEDERAL, isSharedList, type LoadedVersion } from './dataset-store.js';
+import {
+  DatasetStore,
+  EXCHANGE,
+  FEDERAL,
+  isOperatorList,
+  isSharedList,
+  type LoadedVersion,
+} from './dataset-store.js';
 import { DAY_MS, DEFAULT_AGE_RULE, type DncAgeRule, listDates } from './dnc-age.js';
 
 /** What checks answer from: line types by exchange and the do-not-call lists, one version each. */
@@ -24,6 +31,11 @@ export interface ReferenceSnapshot extends Datasets {
   readonly dnc: DncSet;
   /** Accounts' own suppression lists; `dncFor` joins an account's to `dnc`. */
   readonly internal?: InternalDncLists;
+  /**
+   * The operator's flag lists (`list:litigators`), by name: consulted where a customer counts
+   * them (`operator-lists/`), answered beside `dnc`, never in it.
+   */
+  readonly lists?: DncSet;
 }
 
 /**
@@ -348,10 +360,13 @@ class DatasetLoader {
     let exchange: ExchangeTable = sample();
     const shared: DncList[] = [];
     const internal: DncList[] = [];
+    const operator: DncList[] = [];
     for (const { version } of this.#loaded.values()) {
       if (version.kind === 'exchange') exchange = version.table;
+      else if (isOperatorList(version.list.name)) operator.push(version.list);
       else (isSharedList(version.list.name) ? shared : internal).push(version.list);
     }
+    operator.sort((a, b) => a.name.localeCompare(b.name));
     // Federal first, then the states by name: the same lists in the same order after every load.
     shared.sort((a, b) => (a.name === FEDERAL ? -1 : b.name === FEDERAL ? 1 : a.name.localeCompare(b.name)));
     if (shared.length > MAX_DNC_LISTS - 1) {
@@ -361,7 +376,12 @@ class DatasetLoader {
         `reference data: more than ${MAX_DNC_LISTS - 1} federal and state lists; these are not consulted`,
       );
     }
-    return { exchange, dnc: new DncSet(shared), internal: new InternalDncLists(internal) };
+    return {
+      exchange,
+      dnc: new DncSet(shared),
+      internal: new InternalDncLists(internal),
+      lists: new DncSet(operator.slice(0, MAX_DNC_LISTS)),
+    };
   }
 }
 
