@@ -23,6 +23,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
       'reference-data/',
       'checks/',
       'suppression/',
+      'operator-lists/',
       'bulk/',
       'proof/',
       'webhooks/',

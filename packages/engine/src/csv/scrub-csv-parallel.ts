@@ -83,7 +83,17 @@ export async function scrubCsvInParallel(
   // One evaluation time for every part, so that no two threads tell the calling window apart.
   const evaluatedAt = options.evaluatedAt ?? Date.now();
   const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, lists } = options;
-  const partOptions = { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, lists, evaluatedAt };
+  const partOptions = {
+    phoneColumn,
+    header,
+    maxRowBytes,
+    exchange,
+    dnc,
+    dncMask,
+    columns,
+    lists,
+    evaluatedAt,
+  };
   let merge: PartMerge | undefined;
   await pipeline(
     async function* () {

@@ -71,7 +71,9 @@ describe('scrub-server data import list', () => {
       '--released',
       '2026-11-01',
     );
-    expect(imported).toMatch(/^Imported list:litigators version [0-9a-f]{12}, released 2026-11-01: 2 numbers/);
+    expect(imported).toMatch(
+      /^Imported list:litigators version [0-9a-f]{12}, released 2026-11-01: 2 numbers/,
+    );
     await run('import', 'list', file('vendor.txt', '2012340002\n201.234.0003\n'), '--name', 'vendor-x-2');
 
     const rows = await status();
@@ -104,9 +106,9 @@ describe('scrub-server data import list', () => {
   });
 
   it('refuses a name that is not lowercase letters, digits and dashes, and a file with no phone column', async () => {
-    await expect(run('import', 'list', file('a.csv', '2012340001\n'), '--name', 'Litigators')).rejects.toThrow(
-      /"Litigators" cannot name a list: use lowercase letters, digits and dashes/,
-    );
+    await expect(
+      run('import', 'list', file('a.csv', '2012340001\n'), '--name', 'Litigators'),
+    ).rejects.toThrow(/"Litigators" cannot name a list: use lowercase letters, digits and dashes/);
     await expect(
       run('import', 'list', file('b.csv', 'Name,Case\nDoe,1:24-cv-1\n'), '--name', 'litigators'),
     ).rejects.toThrow(/Import refused/);

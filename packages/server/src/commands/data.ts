@@ -317,7 +317,7 @@ function addOperatorListCommand(importCommand: Command, io: DataCommandIo): void
       "a list of your own beside the do-not-call lists (known litigators, a vendor's list), as CSV: replaces the list of that name. Customers choose which lists count; a hit is a flag, never DNC",
     )
     .argument('<file>', 'the CSV (plain, gzip or zip): a phone column, or one number per line')
-    .requiredOption('--name <name>', 'the list\'s name: lowercase letters, digits and dashes (litigators)')
+    .requiredOption('--name <name>', "the list's name: lowercase letters, digits and dashes (litigators)")
     .option(
       '--column <column>',
       `the column holding the number: its header name, or its 0-based index (default: the column headed ${PHONE_HEADER_NAMES.slice(0, 5).join(', ')}... or else the first holding a number)`,
@@ -330,7 +330,11 @@ function addOperatorListCommand(importCommand: Command, io: DataCommandIo): void
         options.column === undefined
           ? { delimiter: options.delimiter }
           : csvMapping({ ...options, column: options.column } as CsvOptions);
-      return runImport(io, { kind: 'list', name: options.name, csv, files: [file], ...common(options) }, options);
+      return runImport(
+        io,
+        { kind: 'list', name: options.name, csv, files: [file], ...common(options) },
+        options,
+      );
     });
 }
 
