@@ -174,7 +174,13 @@ export {
   type SuppressionListParams,
   type SuppressionPage,
 } from './resources/suppression.js';
-export type { Verify, VerifyManyOptions, VerifyOutcome } from './resources/verify.js';
+export type {
+  Verify,
+  VerifyBatchOptions,
+  VerifyManyOptions,
+  VerifyOptions,
+  VerifyOutcome,
+} from './resources/verify.js';
 export { type WebhookDeliveryPage, Webhooks } from './resources/webhooks.js';
 export { VERSION } from './version.js';
 export { type VerifyWebhookOptions, verifyWebhookSignature } from './webhook-signature.js';

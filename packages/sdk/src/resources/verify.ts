@@ -15,10 +15,20 @@ import {
 /** One check's options: `proof: true` answers with a signed statement of the answer (`proof`), at no extra charge. */
 export interface VerifyOptions extends RequestOptions {
   proof?: boolean;
+  /**
+   * Operator lists to check (`['litigators']`), answered in `lists`, instead of the account's
+   * default (`scrub.account.lists()`); `[]` for none. A name nobody imported is a `BadRequestError`.
+   */
+  lists?: readonly string[];
+}
+
+/** A batch's options: `lists` as for one check. */
+export interface VerifyBatchOptions extends RequestOptions {
+  lists?: readonly string[];
 }
 
 /** Request options apply to each batch request; `signal` stops the whole run. */
-export interface VerifyManyOptions extends RequestOptions {
+export interface VerifyManyOptions extends VerifyBatchOptions {
   /** Batch requests (`POST /verify`) in flight at once. Default 4. */
   concurrency?: number;
   /** Numbers per batch request, 1 to 10,000. Default 1,000. */
@@ -47,7 +57,7 @@ export interface Verify {
    * A balance that cannot pay for a whole request refuses it (`InsufficientCreditsError`, with
    * `affordable`), and charges nothing for it; requests before it stay paid and answered.
    */
-  batch(phones: readonly string[], options?: RequestOptions): Promise<VerifyBatchResult>;
+  batch(phones: readonly string[], options?: VerifyBatchOptions): Promise<VerifyBatchResult>;
   /**
    * Checks many numbers in batch requests of `batchSize` (`POST /verify`), `concurrency` requests
    * at a time, yielding one outcome per number in input order. Input is read only as batches
@@ -97,7 +107,7 @@ function inputIterator(phones: Iterable<string> | AsyncIterable<string>) {
 }
 
 type Check = (phone: string, options?: VerifyOptions) => Promise<VerifyResult>;
-type Batch = (phones: readonly string[], options?: RequestOptions) => Promise<VerifyBatchResult>;
+type Batch = (phones: readonly string[], options?: VerifyBatchOptions) => Promise<VerifyBatchResult>;
 
 /** Without a Retry-After, a refused check waits this long before it goes again. */
 const DEFAULT_RATE_LIMIT_WAIT_MS = 1000;
@@ -143,7 +153,7 @@ async function batchOrEach(
   batch: Batch,
   check: Check,
   inputs: string[],
-  options: RequestOptions & { signal: AbortSignal },
+  options: VerifyBatchOptions & { signal: AbortSignal },
 ): Promise<(VerifyResult | ScrubError)[]> {
   try {
     const { results } = await paced(() => batch(inputs, options), options.signal);
@@ -239,9 +249,17 @@ async function* verifyMany(
 
 /** Builds `scrub.verify`: the call itself, with `batch` and `many` attached. */
 export function createVerify(client: Scrub): Verify {
-  const verify: Check = (phone, { proof, ...options }: VerifyOptions = {}) =>
-    client.request(routes.verify, { p: phone, ...(proof ? { proof: '1' as const } : {}) }, options);
-  const batch: Batch = async (phones, options) => {
+  const verify: Check = (phone, { proof, lists, ...options }: VerifyOptions = {}) =>
+    client.request(
+      routes.verify,
+      {
+        p: phone,
+        ...(proof ? { proof: '1' as const } : {}),
+        ...(lists === undefined ? {} : { lists: lists.join(',') }),
+      },
+      options,
+    );
+  const batch: Batch = async (phones, { lists, ...options } = {}) => {
     if (typeof phones === 'string') {
       throw new TypeError('verify.batch() takes a list of numbers; check one with verify()');
     }
@@ -249,7 +267,10 @@ export function createVerify(client: Scrub): Verify {
     for (let from = 0; from < phones.length || from === 0; from += MAX_BATCH_NUMBERS) {
       const part = await client.request(
         routes.verifyBatch,
-        { phones: phones.slice(from, from + MAX_BATCH_NUMBERS) },
+        {
+          phones: phones.slice(from, from + MAX_BATCH_NUMBERS),
+          ...(lists === undefined ? {} : { lists: [...lists] }),
+        },
         options,
       );
       answered.results.push(...part.results);
