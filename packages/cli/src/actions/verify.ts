@@ -23,6 +23,7 @@ const CheckOptionsSchema = z.object({
     .min(1, CONCURRENCY_RULE)
     .max(MAX_CONCURRENCY, CONCURRENCY_RULE)
     .optional(),
+  lists: z.array(z.string()).optional(),
 });
 
 type Format = 'table' | 'plain' | 'json' | 'csv';
@@ -68,7 +69,7 @@ export function answerCells(result: VerifyResult): string[] {
     number,
     lineType,
     DNC_WORDS[dncCell(result)] ?? '-',
-    result.dnc_sources.join(', ') || '-',
+    [...result.dnc_sources, ...flaggedBy(result).map((name) => `flag: ${name}`)].join(', ') || '-',
     result.dnc_lists_checked.join(', ') || '-',
     result.timezones.join(', ') || '-',
     callableWord(result),
@@ -77,6 +78,16 @@ export function answerCells(result: VerifyResult): string[] {
     result.credits_deducted === undefined ? 'unlimited' : String(result.credits_deducted),
   ];
 }
+
+/** The operator lists (litigators...) holding the number: flags, not do-not-call lists. */
+const flaggedBy = (result: VerifyResult) =>
+  (result.lists ?? []).filter((list) => list.listed === true).map((list) => list.name);
+
+/** `litigators=1;vendor-x=0`: each operator list counted, 1 on it, 0 not, empty not checked. */
+const listsCell = (result: VerifyResult) =>
+  (result.lists ?? [])
+    .map((list) => `${list.name}=${list.listed === null ? '' : list.listed ? 1 : 0}`)
+    .join(';');
 
 const CSV_COLUMNS = [
   'input',
@@ -94,6 +105,7 @@ const CSV_COLUMNS = [
   'data_source',
   'timezones',
   'callable_now',
+  'lists',
 ] as const;
 
 /**
@@ -113,6 +125,7 @@ export function csvRow(input: string, result: VerifyResult): string {
     dnc_sources: result.dnc_sources.join(';'),
     dnc_lists_checked: result.dnc_lists_checked.join(';'),
     timezones: result.timezones.join(';'),
+    lists: listsCell(result),
   };
   return `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\n`;
 }
@@ -264,6 +277,7 @@ export async function verify(phones: string[], rawOptions: unknown, context: Con
     const batchSize = phones[0] === '-' && context.io.stdin.isTTY ? 1 : undefined;
     const many = scrub.verify.many(numbers, {
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.lists === undefined ? {} : { lists: options.lists }),
       ...(batchSize === undefined ? {} : { batchSize }),
     });
     for await (const outcome of many) {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { collectList } from '../option-values.js';
+import { collectList, collectListNames, LISTS_OPTION_HELP } from '../option-values.js';
 
 export function verifyCommand(context: Context): Command {
   return new Command('verify')
@@ -15,6 +15,7 @@ export function verifyCommand(context: Context): Command {
       'exit 5 when any answer is one of: dnc, unchecked (no do-not-call list covers it), invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',
       collectList,
     )
+    .option('--lists <names>', LISTS_OPTION_HELP, collectListNames)
     .option(
       '--concurrency <n>',
       'batch requests in flight at once, 1 to 64 (default 4); each checks up to 1,000 numbers',
