@@ -11,6 +11,7 @@ export const MAX_OPERATOR_LISTS = 32;
 
 export const ListNameSchema = z
   .string()
+  .max(64)
   .regex(LIST_NAME_PATTERN, 'a list name is lowercase letters, digits and dashes, such as litigators');
 
 export const ListNamesSchema = z.array(ListNameSchema).max(MAX_OPERATOR_LISTS);
