@@ -115,6 +115,7 @@ describe('InputOf and OutputOf', () => {
       p: string;
       k?: string | undefined;
       proof?: '0' | '1' | 'true' | 'false' | undefined;
+      lists?: string | undefined;
     }>();
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('user_id');
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('le');

@@ -105,6 +105,7 @@ export type { DncInput } from './dnc/input.ts';
 export { type DncEncoding, DncList, type DncListStats, type SharedDncList } from './dnc/list.ts';
 export {
   importOperatorList,
+  isOperatorList,
   OPERATOR_LIST_PREFIX,
   type OperatorListOptions,
   operatorListNameProblem,

@@ -88,12 +88,24 @@ export async function importInternalDncList(
 }
 
 /** Where a guessed phone column is: a header cell named like it, else the first cell that reads as a number. */
-function guessColumn(record: string[], guess: GuessedColumn): { column: number; header: boolean } {
+function guessColumn(
+  record: string[],
+  guess: GuessedColumn,
+  log: ProblemLog,
+  line: number,
+): { column: number; header: boolean } {
   for (const name of guess.names) {
     const column = findColumnByName(record, name);
     if (column !== -1) return { column, header: true };
   }
-  return { column: record.findIndex((cell) => parsePhone(cell).ok), header: false };
+  const column = record.findIndex((cell) => parsePhone(cell).ok);
+  if (column === -1) {
+    log.fail(
+      line,
+      `no phone column: no header named ${guess.names.map((name) => JSON.stringify(name)).join(', ')}, and no cell of the first row is a phone number (columns: ${record.map((name) => JSON.stringify(name.trim())).join(', ')}): name the column with --column`,
+    );
+  }
+  return { column, header: false };
 }
 
 /** Lines one CSV record spans, from its raw text (with or without its line break). */
@@ -125,13 +137,7 @@ async function readCsvFile(
   const accept = (record: string[], line: number) => {
     if (record.length <= 1 && (record[0] ?? '').trim() === '') return;
     if (guess !== null && column === -1) {
-      const found = guessColumn(record, guess);
-      if (found.column === -1) {
-        log.fail(
-          line,
-          `no phone column: no header named ${guess.names.map((name) => JSON.stringify(name)).join(', ')}, and no cell of the first row is a phone number (columns: ${record.map((name) => JSON.stringify(name.trim())).join(', ')}): name the column with --column`,
-        );
-      }
+      const found = guessColumn(record, guess, log, line);
       column = found.column;
       if (found.header) return;
       header = false;

@@ -5,6 +5,11 @@ import type { DncInput } from './input.ts';
 /** What an operator list's dataset is called: `list:<name>` (`list:litigators`). */
 export const OPERATOR_LIST_PREFIX = 'list:';
 
+/** An operator's flag list (`list:litigators`): consulted only where a customer counts it, never for DNC. */
+export function isOperatorList(name: string): boolean {
+  return name.startsWith(OPERATOR_LIST_PREFIX);
+}
+
 /** An operator list's name: lowercase letters, digits and dashes, starting with a letter or digit. */
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 

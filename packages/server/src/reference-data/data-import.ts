@@ -20,6 +20,7 @@ import {
   importOperatorList,
   importStateDncList,
   importThousandsBlocks,
+  isOperatorList,
   MAX_DNC_LISTS,
   OPERATOR_LIST_PREFIX,
   operatorListNameProblem,
@@ -35,7 +36,6 @@ import {
   type ExchangeSources,
   FEDERAL,
   type ImportSummary,
-  isOperatorList,
   isSharedList,
   type Manifest,
   type SourceFile,
@@ -363,6 +363,28 @@ function datasetOf(request: ImportRequest): string {
   }
 }
 
+/** A new list must fit: each is one bit of a DncSet's mask (operator lists have a set of their own). */
+function checkRoomFor(manifest: Manifest, dataset: string): void {
+  const names = Object.keys(manifest.datasets);
+  if (isOperatorList(dataset)) {
+    const operator = names.filter(isOperatorList).length;
+    if (operator >= MAX_DNC_LISTS) {
+      throw new DataImportError(
+        `There are ${operator} operator lists already, the most there may be: replace one by importing under its name.`,
+      );
+    }
+  }
+  if (isSharedList(dataset)) {
+    // An account's own list takes one more bit.
+    const shared = names.filter(isSharedList).length;
+    if (shared + 1 > MAX_DNC_LISTS - 1) {
+      throw new DataImportError(
+        `There are ${shared} federal and state lists already: at most ${MAX_DNC_LISTS - 1} fit beside an account's own list.`,
+      );
+    }
+  }
+}
+
 async function importList(
   store: DatasetStore,
   manifest: Manifest,
@@ -370,23 +392,7 @@ async function importList(
 ): Promise<{ manifest: Manifest; result: ImportOutcome }> {
   const dataset = datasetOf(request);
   const live = manifest.datasets[dataset];
-  if (live === undefined && isOperatorList(dataset)) {
-    const operator = Object.keys(manifest.datasets).filter(isOperatorList).length;
-    if (operator >= MAX_DNC_LISTS) {
-      throw new DataImportError(
-        `There are ${operator} operator lists already, the most there may be: replace one by importing under its name.`,
-      );
-    }
-  }
-  if (live === undefined && isSharedList(dataset)) {
-    // Each list is one bit of a DncSet's mask, and an account's own list takes one more.
-    const shared = Object.keys(manifest.datasets).filter(isSharedList).length;
-    if (shared + 1 > MAX_DNC_LISTS - 1) {
-      throw new DataImportError(
-        `There are ${shared} federal and state lists already: at most ${MAX_DNC_LISTS - 1} fit beside an account's own list.`,
-      );
-    }
-  }
+  if (live === undefined) checkRoomFor(manifest, dataset);
   const { mode, version, maxProblems } = request;
   const options = { mode, maxProblems, version };
   const file = request.files[0]!;

@@ -30,10 +30,7 @@ const META_FILE = 'meta.json';
 const MANIFEST_FORMAT = 'scrub-datasets-1';
 const VERSION_FORMAT = 'scrub-dataset-version-1';
 
-/**
- * The shared datasets by name, each account's list as `internal:<profile id>`, and the operator's
- * flag lists (litigators...) as `list:<name>`.
- */
+/** The shared datasets by name, each account's list as `internal:<profile id>`, operator lists as `list:<name>`. */
 export const EXCHANGE = 'exchange';
 export const FEDERAL = 'federal';
 const DATASET_NAME =
@@ -181,11 +178,6 @@ export type LoadedVersion =
 /** Federal and state lists: the lists every account's checks consult. */
 export function isSharedList(name: string): boolean {
   return name === FEDERAL || name.startsWith('state:');
-}
-
-/** An operator's flag list (`list:litigators`): consulted only where a customer counts it, never for `dnc`. */
-export function isOperatorList(name: string): boolean {
-  return name.startsWith('list:');
 }
 
 export class DatasetStore {

@@ -6,6 +6,7 @@ import {
   DncSet,
   datasetVersions,
   type ExchangeTable,
+  isOperatorList,
   MAX_DNC_LISTS,
   referenceDataVersions,
   sampleExchangeTable,
@@ -14,14 +15,7 @@ import {
 } from '@scrub/engine';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/config.js';
-import {
-  DatasetStore,
-  EXCHANGE,
-  FEDERAL,
-  isOperatorList,
-  isSharedList,
-  type LoadedVersion,
-} from './dataset-store.js';
+import { DatasetStore, EXCHANGE, FEDERAL, isSharedList, type LoadedVersion } from './dataset-store.js';
 import { DAY_MS, DEFAULT_AGE_RULE, type DncAgeRule, listDates } from './dnc-age.js';
 
 /** What checks answer from: line types by exchange and the do-not-call lists, one version each. */
