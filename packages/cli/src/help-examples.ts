@@ -32,6 +32,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub verify 2015550123',
     'scrub verify 2015550123 +12125550199 --csv',
     'cut -d, -f3 leads.csv | scrub verify - --fail-on dnc,invalid',
+    'scrub verify 2015550123 --lists litigators',
   ],
   bulk: [
     'scrub bulk leads.csv --phone-col Phone',
@@ -41,6 +42,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'cat leads.csv | scrub bulk - --phone-col Phone --wait > scrubbed.csv',
     'scrub bulk leads.csv --phone-col Phone --columns timezone,callable_now --wait > with-zones.csv',
     'scrub bulk leads.csv --phone-col Phone --wait --fail-on dnc,unchecked -o scrubbed.csv',
+    'scrub bulk leads.csv --phone-col Phone --lists litigators --wait > flagged.csv',
   ],
   'upload-existing': [
     'scrub upload-existing scrubbed.csv --phone-col Phone --line-type-col "Line Type"',
@@ -97,6 +99,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   logout: ['scrub logout'],
   account: ['scrub account', 'scrub --json account'],
+  'account lists': ['scrub account lists', 'scrub account lists litigators', 'scrub account lists --none'],
   credits: ['scrub credits', 'SCRUB_API_KEY=... scrub --json credits'],
   password: ['scrub password forgot --email pat@example.com', 'scrub password change'],
   'password forgot': ['scrub password forgot --email pat@example.com'],

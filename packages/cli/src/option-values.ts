@@ -7,3 +7,14 @@ export function collectList(value: string, previous: string[] = []): string[] {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/**
+ * `--lists litigators,vendor-x`: the operator lists to count (repeats add to it); `--lists ''` for
+ * none, over the account's default.
+ */
+export function collectListNames(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((name) => name.trim())].filter((name) => name !== '');
+}
+
+export const LISTS_OPTION_HELP =
+  "operator lists to flag numbers with (known litigators...), comma-separated, instead of your account's default (`scrub account lists`); '' for none";

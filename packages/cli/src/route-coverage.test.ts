@@ -91,6 +91,12 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     dashboard: CALLED,
   },
   getCredits: { sdk: (scrub) => scrub.account.credits(), cli: cli('credits'), dashboard: CALLED },
+  getLists: { sdk: (scrub) => scrub.account.lists(), cli: cli('account lists'), dashboard: CALLED },
+  setLists: {
+    sdk: (scrub) => scrub.account.setLists(['litigators']),
+    cli: cli('account lists'),
+    dashboard: CALLED,
+  },
   rotateApiKey: { sdk: (scrub) => scrub.apiKey.rotate(), cli: cli('key rotate'), dashboard: CALLED },
   verify: {
     sdk: (scrub) => scrub.verify('2012345678'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccountListsSchema, UpdateAccountListsSchema } from './operator-lists.js';
 import { PlanReferenceSchema } from './plans.js';
 import { defineRoutes } from './route-spec.js';
 
@@ -131,5 +132,20 @@ export const accountRoutes = defineRoutes('account', {
     summary: 'Credit snapshot',
     query: z.object({ k: z.string().max(200).optional() }),
     response: CreditSnapshotSchema,
+  },
+  getLists: {
+    method: 'GET',
+    path: '/user/lists',
+    auth: 'user',
+    summary: "Operator lists (litigators...): the account's default and every list there is",
+    response: AccountListsSchema,
+  },
+  setLists: {
+    method: 'PUT',
+    path: '/user/lists',
+    auth: 'user',
+    summary: 'Set the operator lists checked by default on every check and bulk job',
+    body: UpdateAccountListsSchema,
+    response: AccountListsSchema,
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListNamesQuerySchema, ListNamesSchema } from './operator-lists.js';
 import { defineRoutes } from './route-spec.js';
 import { DncListDateSchema } from './verify.js';
 
@@ -50,6 +51,11 @@ export const CreateBulkJobSchema = z
       .array(OutputColumnSchema)
       .max(OUTPUT_COLUMNS.length * 2)
       .default([]),
+    /**
+     * Operator lists to flag rows with, one `List: <name>` column each, instead of the account's
+     * default lists; `[]` for none.
+     */
+    lists: ListNamesSchema.optional(),
     csv_content: z
       .string()
       .max(
@@ -98,6 +104,8 @@ export const BulkJobSchema = z.object({
    * dates were recorded). Absent from older servers.
    */
   dnc_lists: z.array(DncListDateSchema).nullable().optional(),
+  /** The operator lists the result flags, one `List: <name>` column each. Absent from older servers. */
+  lists: z.array(z.string()).optional(),
 });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
@@ -183,6 +191,8 @@ export const StreamBulkJobQuerySchema = z
       .transform((text) => text.split(',').filter((column) => column.trim() !== ''))
       .pipe(z.array(z.enum(OUTPUT_COLUMNS)).max(OUTPUT_COLUMNS.length))
       .optional(),
+    /** Operator lists to flag rows with, comma-separated (see `CreateBulkJobSchema.lists`). */
+    lists: ListNamesQuerySchema.optional(),
   })
   .refine((query) => (query.phone_col === undefined) !== (query.phone_index === undefined), {
     message: 'Give the phone column as phone_col (its header text) or phone_index (0-based), one of them',

@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './files.js';
 export * from './line-type-source.js';
 export * from './openapi.js';
+export * from './operator-lists.js';
 export * from './password-policy.js';
 export * from './plans.js';
 export * from './proof.js';

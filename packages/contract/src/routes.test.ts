@@ -117,6 +117,7 @@ describe('InputOf and OutputOf', () => {
       proof?: '0' | '1' | 'true' | 'false' | undefined;
       consent_date?: string | undefined;
       lookup?: 'carrier' | undefined;
+      lists?: string | undefined;
     }>();
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('user_id');
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('le');

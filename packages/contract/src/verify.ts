@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LineTypeProvenanceShape, LookupSchema } from './line-type-source.js';
+import { ListNamesQuerySchema, ListNamesSchema, OperatorListAnswerSchema } from './operator-lists.js';
 import { ConsentDateSchema, ReassignedFieldsSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
 
@@ -31,6 +32,8 @@ export const VerifyQuerySchema = z.object({
    * sets; refused when the service has none. Off unless asked.
    */
   lookup: LookupSchema.optional(),
+  /** Operator lists to check (`litigators,other`), instead of the account's default; empty for none. */
+  lists: ListNamesQuerySchema.optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
@@ -83,6 +86,12 @@ export const VerifyResultSchema = z.object({
    * list covering it is loaded. Empty for an invalid number on no list. Absent from older servers.
    */
   dnc_lists: z.array(DncListDateSchema).optional(),
+  /**
+   * The operator lists that count for this check (the request's `lists`, else the account's
+   * default), each with whether it holds the number: risk flags beside `dnc`, never part of it.
+   * Absent from older servers.
+   */
+  lists: z.array(OperatorListAnswerSchema).optional(),
   data_source: z.enum(['imported', 'sample']),
   dataset_versions: z.record(z.string(), z.string()),
   /** With `proof=1`: the answer signed, a compact JWS (see docs/proof-of-scrub.md). */
@@ -125,6 +134,8 @@ export const VerifyBatchBodySchema = z
     consent_date: ConsentDateSchema.optional(),
     /** `carrier`: a live carrier lookup of each valid number, as `GET /verify?lookup=carrier`. */
     lookup: LookupSchema.optional(),
+    /** Operator lists to check, instead of the account's default (see `VerifyQuerySchema.lists`). */
+    lists: ListNamesSchema.optional(),
   })
   .strict();
 export type VerifyBatchBody = z.infer<typeof VerifyBatchBodySchema>;

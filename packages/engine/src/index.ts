@@ -65,6 +65,7 @@ export {
   type CsvProgress,
   DNC_COLUMN,
   LINE_TYPE_COLUMN,
+  listColumnName,
   OPTIONAL_COLUMNS,
   type OptionalColumn,
   type ScrubCsvOptions,
@@ -81,6 +82,7 @@ export { DncListBuilder, type DncListBuilderOptions } from './dnc/builder.ts';
 export {
   type DncCsvListOptions,
   type DncCsvOptions,
+  type GuessedColumn,
   importDncCsv,
   importInternalDncList,
   importStateDncList,
@@ -102,6 +104,14 @@ export type {
 } from './dnc/import-report.ts';
 export type { DncInput } from './dnc/input.ts';
 export { type DncEncoding, DncList, type DncListStats, type SharedDncList } from './dnc/list.ts';
+export {
+  importOperatorList,
+  isOperatorList,
+  OPERATOR_LIST_PREFIX,
+  type OperatorListOptions,
+  operatorListNameProblem,
+  PHONE_HEADER_NAMES,
+} from './dnc/operator-list.ts';
 export { DncSet, MAX_DNC_LISTS, type SharedDncSet } from './dnc/set.ts';
 export { codeGivenListing, DncState, dncStateOf, dncValueOf } from './dnc/verdict.ts';
 export {

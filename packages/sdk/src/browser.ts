@@ -1,6 +1,7 @@
 // The browser entry: no Node built-in anywhere in its module graph (browser-entry.test.ts). The
 // Node entry, index.ts, is this and uploads from a file path.
 export type {
+  AccountLists,
   Address,
   AdminUserInfo,
   AmountOption,
@@ -34,6 +35,8 @@ export type {
   LineType,
   ManagedUser,
   Message,
+  OperatorList,
+  OperatorListAnswer,
   PaymentMethod,
   PaymentSetupRequest,
   Plan,

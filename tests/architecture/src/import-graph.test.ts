@@ -25,6 +25,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
       'checks/',
       'carrier-lookup/',
       'suppression/',
+      'operator-lists/',
       'bulk/',
       'proof/',
       'webhooks/',

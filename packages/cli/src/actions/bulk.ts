@@ -51,6 +51,7 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
   wait: z.boolean().optional(),
   yes: z.boolean().optional(),
   failOn: FailOnSchema,
+  lists: z.array(z.string()).optional(),
 });
 type BulkOptions = z.infer<typeof BulkOptionsSchema>;
 
@@ -251,6 +252,7 @@ export async function bulk(file: string, rawOptions: unknown, context: Context):
           phone_col: columnRef('--phone-col', options.phoneCol!, options.header, undefined),
           header_row: options.header ? 1 : 0,
           ...(options.columns === undefined ? {} : { columns: options.columns }),
+          ...(options.lists === undefined ? {} : { lists: options.lists }),
         },
         options.output,
       );
@@ -280,6 +282,7 @@ async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: Bu
     header_row: options.header ? 1 : 0,
     mapping: parseMapping(options.map, options.header, columns, mappableFields),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
+    ...(options.lists === undefined ? {} : { lists: options.lists }),
   });
   await upload(context, scrub, job, csv.path);
   await confirmBulkCharge(context, scrub, job.job_id, options.yes);

@@ -30,6 +30,7 @@ const CheckOptionsSchema = z.object({
   lookup: z
     .literal('carrier', { error: '--lookup takes carrier (a live carrier lookup of each number)' })
     .optional(),
+  lists: z.array(z.string()).optional(),
 });
 
 type Format = 'table' | 'plain' | 'json' | 'csv';
@@ -91,7 +92,7 @@ export function answerCells(result: VerifyResult): string[] {
     lineType,
     sourceCell(result),
     DNC_WORDS[dncCell(result)] ?? '-',
-    result.dnc_sources.join(', ') || '-',
+    [...result.dnc_sources, ...flaggedBy(result).map((name) => `flag: ${name}`)].join(', ') || '-',
     result.dnc_lists_checked.join(', ') || '-',
     result.timezones.join(', ') || '-',
     callableWord(result),
@@ -100,6 +101,16 @@ export function answerCells(result: VerifyResult): string[] {
     result.credits_deducted === undefined ? 'unlimited' : String(result.credits_deducted),
   ];
 }
+
+/** The operator lists (litigators...) holding the number: flags, not do-not-call lists. */
+const flaggedBy = (result: VerifyResult) =>
+  (result.lists ?? []).filter((list) => list.listed === true).map((list) => list.name);
+
+/** `litigators=1;vendor-x=0`: each operator list counted, 1 on it, 0 not, empty not checked. */
+const listsCell = (result: VerifyResult) =>
+  (result.lists ?? [])
+    .map((list) => `${list.name}=${list.listed === null ? '' : list.listed ? 1 : 0}`)
+    .join(';');
 
 const CSV_COLUMNS = [
   'input',
@@ -119,6 +130,7 @@ const CSV_COLUMNS = [
   'callable_now',
   'line_type_source',
   'ported',
+  'lists',
 ] as const;
 
 /**
@@ -138,6 +150,7 @@ export function csvRow(input: string, result: VerifyResult): string {
     dnc_sources: result.dnc_sources.join(';'),
     dnc_lists_checked: result.dnc_lists_checked.join(';'),
     timezones: result.timezones.join(';'),
+    lists: listsCell(result),
   };
   return `${CSV_COLUMNS.map((column) => csvCell(row[column])).join(',')}\n`;
 }
@@ -332,6 +345,7 @@ export async function verify(phones: string[], rawOptions: unknown, context: Con
     const many = scrub.verify.many(numbers, {
       ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.lists === undefined ? {} : { lists: options.lists }),
       ...(batchSize === undefined ? {} : { batchSize }),
       ...(options.consentDate === undefined ? {} : { consentDate: options.consentDate }),
     });

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../context.js';
 
 export function accountCommand(context: Context): Command {
-  return new Command('account')
+  const account = new Command('account')
     .alias('whoami')
     .description(
       'who the credentials in use belong to, their plan and credits, and which credentials they are',
@@ -11,4 +11,16 @@ export function accountCommand(context: Context): Command {
       const { showAccount } = await import('../actions/account.js');
       await showAccount(context);
     });
+  account
+    .command('lists')
+    .description(
+      'the operator lists (known litigators...) your checks and jobs flag numbers with by default; name some to set them',
+    )
+    .argument('[names...]', 'lists to count by default, comma-separated or one per argument')
+    .option('--none', 'count no list by default')
+    .action(async (names: string[], options: { none?: boolean }) => {
+      const { accountLists } = await import('../actions/account-lists.js');
+      await accountLists(names, options, context);
+    });
+  return account;
 }

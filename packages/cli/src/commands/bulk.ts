@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { collect, collectList } from '../option-values.js';
+import { collect, collectList, collectListNames, LISTS_OPTION_HELP } from '../option-values.js';
 
 export function bulkCommand(context: Context): Command {
   return new Command('bulk')
@@ -22,6 +22,7 @@ export function bulkCommand(context: Context): Command {
       '--columns <columns>',
       "add optional result columns, comma-separated: timezone (the area code's time zones), callable_now (1 inside 08:00-21:00 local time in every zone when the file is scrubbed), line_type_source (what each line type rests on: exchange, thousands_block, number_override, sample, numbering_plan)",
     )
+    .option('--lists <names>', `${LISTS_OPTION_HELP}: one List: <name> column each`, collectListNames)
     .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
     .option('--wait', 'wait for the job to end, then print the result CSV')
     .option('-y, --yes', 'at a terminal, submit without showing the cost and asking first')

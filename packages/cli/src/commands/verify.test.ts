@@ -142,7 +142,7 @@ describe('scrub verify <phone...> (alias: check)', () => {
     expect(result.code, result.stderr).toBe(0);
     const [header, ...rows] = lines(result);
     expect(header).toBe(
-      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source,timezones,callable_now,line_type_source,ported',
+      'input,phone_number,line_type,dnc,dnc_sources,dnc_lists_checked,invalid_reason,invalid_message,extension,cached,credits_deducted,credits_remaining,data_source,timezones,callable_now,line_type_source,ported,lists',
     );
     expect(rows).toHaveLength(3);
     // The DNC cell as a bulk result writes it: unchecked without a list, empty for an invalid number.

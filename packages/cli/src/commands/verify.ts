@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { collectList } from '../option-values.js';
+import { collectList, collectListNames, LISTS_OPTION_HELP } from '../option-values.js';
 
 export function verifyCommand(context: Context): Command {
   return new Command('verify')
@@ -15,6 +15,7 @@ export function verifyCommand(context: Context): Command {
       'exit 5 when any answer is one of: dnc, unchecked (no do-not-call list covers it), invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',
       collectList,
     )
+    .option('--lists <names>', LISTS_OPTION_HELP, collectListNames)
     .option(
       '--consent-date <YYYY-MM-DD>',
       'also ask whether each number was permanently disconnected (reassigned) since consent was given, at the price the service sets per answer',

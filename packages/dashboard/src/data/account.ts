@@ -1,4 +1,4 @@
-import type { PlanStatus, UpdateUser, UserInfo } from '@scrub/sdk';
+import type { AccountLists, PlanStatus, UpdateUser, UserInfo } from '@scrub/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { loadOwnScrub, loadScrub } from '../api/load-scrub';
 import { queryClient } from '../api/query-client';
@@ -87,4 +87,25 @@ export async function setAccountStatus(status: PlanStatus): Promise<void> {
   for (const key of [accountKeys.credits, accountKeys.account, subscriptionKeys.subscription]) {
     await queryClient.invalidateQueries({ queryKey: key });
   }
+}
+
+/** Operator lists (known litigators...): the account's default and every list there is (`GET /user/lists`). */
+export function useAccountLists() {
+  return useQuery({
+    queryKey: [...accountKeys.account, 'lists'] as const,
+    queryFn: async () => (await loadScrub()).account.lists(),
+  });
+}
+
+/** Sets the account's default operator lists; the lists query takes the answer as it is. */
+export function useSetAccountLists(callbacks: Callbacks<AccountLists> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (lists: string[]) => (await loadScrub()).account.setLists(lists),
+    onSuccess: async (updated) => {
+      client.setQueryData([...accountKeys.account, 'lists'], updated);
+      await callbacks.onSuccess?.(updated);
+    },
+    onError: callbacks.onError,
+  });
 }

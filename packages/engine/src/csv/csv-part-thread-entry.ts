@@ -27,6 +27,7 @@ const options: ScrubCsvOptions = {
   ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
   ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
   ...(data.columns === undefined ? {} : { columns: data.columns }),
+  ...(data.lists === undefined ? {} : { lists: DncSet.fromShared(data.lists) }),
   evaluatedAt: data.evaluatedAt,
   ...(data.reassigned === undefined ? {} : { reassigned: reassignedFromShared(data.reassigned) }),
 };

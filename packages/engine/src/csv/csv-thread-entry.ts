@@ -84,6 +84,7 @@ function optionsOf(data: CsvThreadData) {
     ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
     ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
     ...(data.columns === undefined ? {} : { columns: data.columns }),
+    ...(data.lists === undefined ? {} : { lists: DncSet.fromShared(data.lists) }),
     ...(data.evaluatedAt === undefined ? {} : { evaluatedAt: data.evaluatedAt }),
     ...(data.reassigned === undefined ? {} : { reassigned: reassignedFromShared(data.reassigned) }),
     onProgress: ({ rows, bytes }: { rows: number; bytes: number }) => post({ type: 'progress', rows, bytes }),

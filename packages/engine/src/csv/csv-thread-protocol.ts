@@ -17,6 +17,8 @@ export interface CsvThreadData {
   dnc: SharedDncSet | null;
   dncMask?: number;
   columns?: OptionalColumn[];
+  /** Operator lists, one result column each (`ScrubCsvOptions.lists`). */
+  lists?: SharedDncSet;
   evaluatedAt?: number;
   reassigned?: SharedReassignedOption;
   /** More than 1: the file is cut into parts scrubbed on this many threads (`scrubCsvInParallel`). */

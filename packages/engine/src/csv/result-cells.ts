@@ -1,6 +1,12 @@
 import { CallingClock, callingWindowOf } from '../calling-window.ts';
 import { SOURCE_NAMES } from '../line-type-source.ts';
-import { DNC_COLUMN, LINE_TYPE_COLUMN, OPTIONAL_COLUMNS, type OptionalColumn } from './scrub-options.ts';
+import {
+  DNC_COLUMN,
+  LINE_TYPE_COLUMN,
+  listColumnName,
+  OPTIONAL_COLUMNS,
+  type OptionalColumn,
+} from './scrub-options.ts';
 
 // Line types by output index: a valid ClassCode is its own index; every invalid one is INVALID.
 export const LINE_TYPES = [
@@ -71,18 +77,30 @@ export class ResultCells {
   readonly #invalidExtra: Buffer = Buffer.alloc(0);
   /** With the Line Type Source column: its cell by SourceCode. */
   readonly #sources: Buffer[] | null = null;
-  /** Suffix and optional cells joined, by (suffix index * 1000 + area code) * sources + source. */
+  readonly #sep: string;
+  /** How many operator lists' columns come last. */
+  readonly #lists: number;
+  /**
+   * Suffix, optional, source and list cells joined, by
+   * ((suffix index * 1000 + area code) * sources + source) * 2^lists + listed.
+   */
   readonly #joined = new Map<number, Buffer>();
   /** Whether rows need their SourceCode (the Line Type Source column is asked for). */
   readonly needsSource: boolean;
 
-  /** `evaluatedAt` is read only when optional cells are written (`writes`) and asked for. */
+  /**
+   * `evaluatedAt` is read only when optional cells are written (`writes`) and asked for. `lists`:
+   * the operator lists' names (`list:<name>`), one column each after the others.
+   */
   constructor(
     sep: string,
     asked: readonly OptionalColumn[] | undefined,
     evaluatedAt: () => number,
     writes: boolean,
+    lists: readonly string[] = [],
   ) {
+    this.#sep = sep;
+    this.#lists = lists.length;
     // Indexed by line type index * DNC_CELLS.length + DncState.
     this.#suffixes = LINE_TYPES.flatMap((lineType) =>
       DNC_CELLS.map((cell) => Buffer.from(`${sep}${lineType}${sep}${cell}`)),
@@ -90,7 +108,12 @@ export class ResultCells {
     const columns = Object.keys(OPTIONAL_COLUMNS).filter((column) =>
       asked?.includes(column as OptionalColumn),
     ) as OptionalColumn[];
-    const headerNames = [LINE_TYPE_COLUMN, DNC_COLUMN, ...columns.map((column) => OPTIONAL_COLUMNS[column])];
+    const headerNames = [
+      LINE_TYPE_COLUMN,
+      DNC_COLUMN,
+      ...columns.map((column) => OPTIONAL_COLUMNS[column]),
+      ...lists.map(listColumnName),
+    ];
     this.header = Buffer.from(headerNames.map((name) => `${sep}${name}`).join(''));
     let longestExtra = 0;
     const byAreaCode = columns.filter((column) => column !== 'line_type_source');
@@ -106,27 +129,41 @@ export class ResultCells {
       longestExtra += Math.max(...this.#sources.map((cell) => cell.length));
     }
     this.longest =
-      Math.max(...this.#suffixes.map((suffix) => suffix.length), this.header.length) + longestExtra;
+      Math.max(...this.#suffixes.map((suffix) => suffix.length), this.header.length) +
+      longestExtra +
+      lists.length * (Buffer.byteLength(sep) + 1);
   }
 
   /**
-   * A row's cells: by its line type index (`LINE_TYPES`), its DncState, its number and, with the
-   * Line Type Source column, its SourceCode.
+   * A row's cells: by its line type index (`LINE_TYPES`), its DncState, its number, with the Line
+   * Type Source column its SourceCode, and the operator lists holding it (bit i: list i).
    */
-  of(kind: number, state: number, number: number, source: number): Buffer {
+  of(kind: number, state: number, number: number, source: number, listed = 0): Buffer {
     const index = kind * DNC_CELLS.length + state;
     const suffix = this.#suffixes[index]!;
     const extras = this.#extras;
     const sources = this.#sources;
-    if (extras === null && sources === null) return suffix;
+    if (extras === null && sources === null && this.#lists === 0) return suffix;
     const npa = kind === INVALID || extras === null ? 0 : Math.floor(number / 10_000_000);
-    const key = (index * 1000 + npa) * SOURCE_NAMES.length + (sources === null ? 0 : source);
+    const key =
+      ((index * 1000 + npa) * SOURCE_NAMES.length + (sources === null ? 0 : source)) * 2 ** this.#lists +
+      listed;
     let joined = this.#joined.get(key);
     if (joined === undefined) {
       const extra = extras === null || npa === 0 ? this.#invalidExtra : extras[npa]!;
-      joined = Buffer.concat([suffix, extra, sources === null ? Buffer.alloc(0) : sources[source]!]);
+      const sourceCell = sources === null ? Buffer.alloc(0) : sources[source]!;
+      joined = Buffer.concat([suffix, extra, sourceCell, this.#listCells(kind === INVALID, listed)]);
       this.#joined.set(key, joined);
     }
     return joined;
+  }
+
+  /** The operator lists' cells: 1 on the list, 0 a valid number not on it, empty an invalid one. */
+  #listCells(invalid: boolean, listed: number): Buffer {
+    let cells = '';
+    for (let i = 0; i < this.#lists; i++) {
+      cells += `${this.#sep}${(listed >>> i) & 1 ? '1' : invalid ? '' : '0'}`;
+    }
+    return Buffer.from(cells);
   }
 }

@@ -83,7 +83,7 @@ export async function scrubCsvInParallel(
   checkPhoneColumn(options.phoneColumn);
   // One evaluation time for every part, so that no two threads tell the calling window apart.
   const evaluatedAt = options.evaluatedAt ?? Date.now();
-  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned } = options;
+  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned, lists } = options;
   const partOptions = {
     phoneColumn,
     header,
@@ -94,6 +94,7 @@ export async function scrubCsvInParallel(
     columns,
     evaluatedAt,
     reassigned,
+    lists,
   };
   let merge: PartMerge | undefined;
   await pipeline(
@@ -113,6 +114,7 @@ export async function scrubCsvInParallel(
           dnc: dnc?.toShared() ?? null,
           ...(dncMask === undefined ? {} : { dncMask }),
           ...(columns === undefined ? {} : { columns: [...columns] }),
+          ...(lists === undefined ? {} : { lists: lists.toShared() }),
           evaluatedAt,
           ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
         });

@@ -51,9 +51,20 @@ export interface CountCsvOptions {
   onProgress?: (progress: CsvProgress) => void;
 }
 
+/** The header of an operator list's column: `List: litigators` for the list `list:litigators`. */
+export function listColumnName(listName: string): string {
+  return `List: ${listName.replace(/^list:/, '')}`;
+}
+
 export interface ScrubCsvOptions extends CountCsvOptions {
   /** Optional columns to add after DNC (`OPTIONAL_COLUMNS`); default none: the file is as before. */
   columns?: readonly OptionalColumn[];
+  /**
+   * Operator lists (`list:<name>`, such as known litigators) to flag rows with: one column each,
+   * last, in the set's order (`listColumnName`): 1 on the list, 0 a valid number not on it, empty
+   * for an invalid number on none. They never change the DNC column.
+   */
+  lists?: DncSet;
   /** When `callable_now` is evaluated, in ms since the epoch; default when the scrub starts. */
   evaluatedAt?: number;
   /** A consent-date column: adds `Reassigned` after the other added columns (`reassigned-cells.ts`). */

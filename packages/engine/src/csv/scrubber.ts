@@ -80,6 +80,8 @@ export class Scrubber {
   readonly #kinds = new Uint8Array(BATCH);
   readonly #numbers = new Float64Array(BATCH);
   readonly #masks = new Uint32Array(BATCH);
+  /** Per row, the operator lists holding its number (bit i: `options.lists.lists[i]`). */
+  readonly #listMasks = new Uint32Array(BATCH);
   /** Per row, its DncState. */
   readonly #states = new Uint8Array(BATCH);
   /** Per row, its SourceCode: set only when the Line Type Source column is asked for. */
@@ -136,6 +138,7 @@ export class Scrubber {
       options.columns,
       () => options.evaluatedAt ?? Date.now(),
       this.#writes,
+      options.lists?.lists.map((list) => list.name),
     );
   }
 
@@ -304,7 +307,13 @@ export class Scrubber {
   /** The cells row `n` gets: Line Type, DNC, the optional ones, and Reassigned when asked. */
   #cellsOf(n: number): Buffer {
     const kind = this.#kinds[n]!;
-    const cells = this.#cells.of(kind, this.#states[n]!, this.#numbers[n]!, this.#sources[n]!);
+    const cells = this.#cells.of(
+      kind,
+      this.#states[n]!,
+      this.#numbers[n]!,
+      this.#sources[n]!,
+      this.#listMasks[n]!,
+    );
     if (this.#reassigned === null) return cells;
     const state =
       kind === INVALID
@@ -448,6 +457,8 @@ export class Scrubber {
     const dnc = this.#options.dnc;
     if (dnc) dnc.maskMany(numbers, masks, 0, count);
     else masks.fill(0, 0, count);
+    // Operator lists flag their own columns only: never the DNC state.
+    this.#options.lists?.maskMany(numbers, this.#listMasks, 0, count);
     const counted = this.#dncMask;
     for (let n = 0; n < count; n++) {
       const listed = masks[n]! & counted;

@@ -8,13 +8,22 @@ import { DncListBuilder } from './builder.ts';
 import { type DncImport, type DncImportOptions, ProblemLog, StopReading } from './import-report.ts';
 import { type DncInput, InputError, inputFiles, inputLabel } from './input.ts';
 
+/**
+ * A phone column to find in the first record: the first cell named like one of `names` makes it a
+ * header and that cell's column the phone's; otherwise the first record is data, and the phone's
+ * column is its first cell that reads as a US number.
+ */
+export interface GuessedColumn {
+  names: readonly string[];
+}
+
 export interface DncCsvOptions extends DncImportOptions {
   /**
-   * The column holding the phone number: its header name (trimmed, case-insensitive), or its
-   * 0-based index.
+   * The column holding the phone number: its header name (trimmed, case-insensitive), its 0-based
+   * index, or a guess made from the first record (`GuessedColumn`).
    */
-  column: string | number;
-  /** Whether the first record is a header. Default: true when `column` is a name, else false. */
+  column: string | number | GuessedColumn;
+  /** Whether the first record is a header. Default: true when `column` is a name, else false; guessed with a guess. */
   header?: boolean;
   /** Default `,`. */
   delimiter?: string;
@@ -78,6 +87,27 @@ export async function importInternalDncList(
   return importDncCsv(input, { ...rest, name: `internal:${account}` });
 }
 
+/** Where a guessed phone column is: a header cell named like it, else the first cell that reads as a number. */
+function guessColumn(
+  record: string[],
+  guess: GuessedColumn,
+  log: ProblemLog,
+  line: number,
+): { column: number; header: boolean } {
+  for (const name of guess.names) {
+    const column = findColumnByName(record, name);
+    if (column !== -1) return { column, header: true };
+  }
+  const column = record.findIndex((cell) => parsePhone(cell).ok);
+  if (column === -1) {
+    log.fail(
+      line,
+      `no phone column: no header named ${guess.names.map((name) => JSON.stringify(name)).join(', ')}, and no cell of the first row is a phone number (columns: ${record.map((name) => JSON.stringify(name.trim())).join(', ')}): name the column with --column`,
+    );
+  }
+  return { column, header: false };
+}
+
 /** Lines one CSV record spans, from its raw text (with or without its line break). */
 function linesSpanned(raw: string): number {
   let count = 0;
@@ -93,10 +123,11 @@ async function readCsvFile(
   counts: { rowsRead: number; rowsUsed: number },
   hash: ReturnType<typeof createHash>,
 ): Promise<void> {
+  const guess = typeof options.column === 'object' ? options.column : null;
   const byName = typeof options.column === 'string';
   let header = options.header ?? byName;
-  let column = byName ? -1 : (options.column as number);
-  if (!byName && !(Number.isInteger(column) && column >= 0)) {
+  let column = typeof options.column === 'number' ? options.column : -1;
+  if (!byName && guess === null && !(Number.isInteger(column) && column >= 0)) {
     throw new RangeError(`A column is a header name or a 0-based index, not ${options.column}`);
   }
   // Lines are counted from each record's raw text, so a record knows the line it starts on.
@@ -105,6 +136,12 @@ async function readCsvFile(
 
   const accept = (record: string[], line: number) => {
     if (record.length <= 1 && (record[0] ?? '').trim() === '') return;
+    if (guess !== null && column === -1) {
+      const found = guessColumn(record, guess, log, line);
+      column = found.column;
+      if (found.header) return;
+      header = false;
+    }
     if (header) {
       header = false;
       if (byName) {

@@ -1,4 +1,5 @@
 import {
+  type AccountLists,
   type CreditSnapshot,
   type PlanStatus,
   routes,
@@ -28,6 +29,19 @@ export class Account extends APIResource {
   /** Credits left (`credits_remaining` reads `'unlimited'` on an active unlimited plan), plan and subscription. */
   credits(options?: RequestOptions): Promise<CreditSnapshot> {
     return this.client.request(routes.getCredits, {}, options);
+  }
+
+  /**
+   * Operator lists (known litigators, vendors' lists): the ones the account's checks and jobs
+   * count by default (`lists`) and every one the operator imported (`available`).
+   */
+  lists(options?: RequestOptions): Promise<AccountLists> {
+    return this.client.request(routes.getLists, {}, options);
+  }
+
+  /** Sets the operator lists counted by default (`[]` for none); a name nobody imported is a `BadRequestError`. */
+  setLists(lists: readonly string[], options?: RequestOptions): Promise<AccountLists> {
+    return this.client.request(routes.setLists, { lists: [...lists] }, options);
   }
 }
 

@@ -55,6 +55,8 @@ export interface BulkStreamParams {
   phone_col: string | number;
   header_row?: 0 | 1;
   columns?: OutputColumn[];
+  /** Operator lists to flag rows with, one `List: <name>` column each, instead of the account's default. */
+  lists?: readonly string[];
 }
 
 /** A streamed job under way. */
@@ -170,7 +172,7 @@ export class Bulk extends APIResource {
    */
   async stream(
     source: UploadSource,
-    { phone_col, columns, ...params }: BulkStreamParams,
+    { phone_col, columns, lists, ...params }: BulkStreamParams,
     { onUploadProgress, ...options }: RequestOptions & Pick<RunOptions, 'onUploadProgress'> = {},
   ): Promise<BulkStream> {
     const { chunks, length } = await openSource(source);
@@ -197,6 +199,7 @@ export class Bulk extends APIResource {
         ...params,
         ...(typeof phone_col === 'number' ? { phone_index: phone_col } : { phone_col }),
         ...(columns && columns.length > 0 ? { columns: columns.join(',') } : {}),
+        ...(lists === undefined ? {} : { lists: lists.join(',') }),
       },
       {
         ...options,

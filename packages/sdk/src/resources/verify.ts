@@ -18,31 +18,32 @@ import {
   ScrubError,
 } from '../errors.js';
 
-/**
- * A batch's options: `lookup: 'carrier'` asks a live carrier lookup of each valid number (Twilio
- * Lookup; `line_type_source: 'carrier_lookup'` when it answered), charged as the service sets; a
- * service without lookups refuses it (`BadRequestError`).
- */
+/** A batch's options, each as for one check (`VerifyOptions`), for every number of the batch. */
 export interface VerifyBatchOptions extends RequestOptions {
+  /**
+   * `'carrier'`: a live carrier lookup of each valid number (Twilio Lookup;
+   * `line_type_source: 'carrier_lookup'` when it answered), charged as the service sets; a service
+   * without lookups refuses it (`BadRequestError`).
+   */
   lookup?: Lookup;
-}
-
-/**
- * One check's options: `proof: true` answers with a signed statement of the answer (`proof`), at
- * no extra charge; `lookup: 'carrier'` as for a batch.
- */
-export interface VerifyOptions extends VerifyBatchOptions {
-  proof?: boolean;
   /**
    * `YYYY-MM-DD`: also answer whether the number was permanently disconnected (reassigned) since
    * consent was given (`reassigned`, `reassigned_source`), at the operator's price on top of the check.
    */
   consentDate?: string;
+  /**
+   * Operator lists to check (`['litigators']`), answered in `lists`, instead of the account's
+   * default (`scrub.account.lists()`); `[]` for none. A name nobody imported is a `BadRequestError`.
+   */
+  lists?: readonly string[];
 }
 
-/** A batch's options: one `consentDate` (see `VerifyOptions`) for every number of it. */
-export interface VerifyBatchOptions extends RequestOptions {
-  consentDate?: string;
+/**
+ * One check's options: `proof: true` answers with a signed statement of the answer (`proof`), at
+ * no extra charge; the others as for a batch.
+ */
+export interface VerifyOptions extends VerifyBatchOptions {
+  proof?: boolean;
 }
 
 /** Request options apply to each batch request; `signal` stops the whole run. */
@@ -267,7 +268,7 @@ async function* verifyMany(
 
 /** Builds `scrub.verify`: the call itself, with `batch` and `many` attached. */
 export function createVerify(client: Scrub): Verify {
-  const verify: Check = (phone, { proof, consentDate, lookup, ...options }: VerifyOptions = {}) =>
+  const verify: Check = (phone, { proof, consentDate, lookup, lists, ...options }: VerifyOptions = {}) =>
     client.request(
       routes.verify,
       {
@@ -275,10 +276,14 @@ export function createVerify(client: Scrub): Verify {
         ...(proof ? { proof: '1' as const } : {}),
         ...(consentDate === undefined ? {} : { consent_date: consentDate }),
         ...(lookup ? { lookup } : {}),
+        ...(lists === undefined ? {} : { lists: lists.join(',') }),
       },
       options,
     );
-  const batch: Batch = async (phones, { consentDate, lookup, ...options }: VerifyBatchOptions = {}) => {
+  const batch: Batch = async (
+    phones,
+    { consentDate, lookup, lists, ...options }: VerifyBatchOptions = {},
+  ) => {
     if (typeof phones === 'string') {
       throw new TypeError('verify.batch() takes a list of numbers; check one with verify()');
     }
@@ -290,6 +295,7 @@ export function createVerify(client: Scrub): Verify {
           phones: phones.slice(from, from + MAX_BATCH_NUMBERS),
           ...(consentDate === undefined ? {} : { consent_date: consentDate }),
           ...(lookup ? { lookup } : {}),
+          ...(lists === undefined ? {} : { lists: [...lists] }),
         },
         options,
       );

@@ -14,6 +14,7 @@ import {
   scrubCsvInThread,
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
+import { jobLists } from '../operator-lists/operator-lists.js';
 import { listDates } from '../reference-data/dnc-age.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
 import {
@@ -216,6 +217,7 @@ export class CsvJobProcessor implements JobProcessor {
         phoneColumn: job.phone_col,
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
+        lists: jobLists(snapshot, job.lists),
         exchange: snapshot.exchange,
         dnc: dnc.set,
         threads,
@@ -273,6 +275,7 @@ export class CsvJobProcessor implements JobProcessor {
         phoneColumn: job.phone_col,
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
+        lists: jobLists(snapshot, job.lists),
         exchange: snapshot.exchange,
         dnc: dnc.set,
         signal,

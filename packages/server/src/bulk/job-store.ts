@@ -50,6 +50,8 @@ export interface NewJob {
   mapping: Record<string, string | number>;
   /** Optional result columns; default none. */
   columns?: readonly OutputColumn[];
+  /** Operator lists to flag rows with, one result column each; default none. */
+  lists?: readonly string[];
 }
 
 const describeSeconds = (seconds: number) =>
@@ -96,6 +98,7 @@ async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
       header_row: job.headerRow,
       mapping: JSON.stringify(job.mapping),
       output_columns: JSON.stringify(OUTPUT_COLUMNS.filter((column) => job.columns?.includes(column))),
+      lists: JSON.stringify(job.lists ?? []),
       status: 'awaiting_upload',
       upload_key: newUploadKey(),
     })
@@ -454,6 +457,7 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     columns: (row.output_columns ?? []) as OutputColumn[],
     columns_evaluated_at: row.output_columns?.includes('callable_now') ? iso(row.columns_evaluated_at) : null,
     dnc_lists: row.dnc_lists,
+    lists: row.lists ?? [],
   };
 }
 

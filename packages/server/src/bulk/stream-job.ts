@@ -53,6 +53,8 @@ export interface StreamJobOptions {
   phoneCol: string | number;
   headerRow: boolean;
   columns: readonly OutputColumn[];
+  /** Operator lists to flag rows with. */
+  lists: readonly string[];
 }
 
 export interface StreamJobDeps {
@@ -118,6 +120,7 @@ export async function runStreamJob(
       headerRow: options.headerRow,
       mapping: {},
       columns: options.columns,
+      lists: options.lists,
     },
     workerId,
   );

@@ -17,9 +17,13 @@ import {
   importFtcFullList,
   importInternalDncList,
   importNumberOverrides,
+  importOperatorList,
   importStateDncList,
   importThousandsBlocks,
+  isOperatorList,
   MAX_DNC_LISTS,
+  OPERATOR_LIST_PREFIX,
+  operatorListNameProblem,
   readOcnLineTypes,
   type ThousandsBlockImportReport,
 } from '@scrub/engine';
@@ -49,7 +53,7 @@ export const EXCHANGE_KINDS = {
   'number-overrides': 'numberOverrides',
 } as const satisfies Record<string, ExchangePart>;
 export type ExchangeKind = keyof typeof EXCHANGE_KINDS;
-export type DncKind = 'ftc' | 'ftc-changes' | 'state' | 'internal';
+export type DncKind = 'ftc' | 'ftc-changes' | 'state' | 'internal' | 'list';
 export type DataKind = ExchangeKind | DncKind | 'disconnects';
 
 /** The kind an exchange part is imported as: `coCodes` is `co-codes`. */
@@ -80,7 +84,8 @@ interface CommonRequest {
   maxProblems?: number;
   /**
    * The list's release date (`YYYY-MM-DD`), as its publisher dated it: required for `ftc`,
-   * `ftc-changes` and `state` (their age counts from it), ignored for the others.
+   * `ftc-changes` and `state` (their age counts from it), recorded when given for `list` (shown,
+   * never aged), ignored for the others.
    */
   releasedOn?: string;
 }
@@ -93,6 +98,8 @@ export type ImportRequest = CommonRequest &
     | { kind: 'state'; state: string; csv: CsvMapping }
     | { kind: 'internal'; account: ListAccount; csv: CsvMapping }
     | Omit<DisconnectsRequest, keyof CommonRequest>
+    /** An operator's flag list (`list:<name>`); without a column, the phone column is found. */
+    | { kind: 'list'; name: string; csv: Partial<CsvMapping> }
   );
 
 /** Any importer's report: every one has source, version, rows read and used, and problems with lines. */
@@ -141,6 +148,10 @@ export async function importData(
   onWait?: () => void,
 ): Promise<ImportOutcome> {
   if (request.files.length === 0) throw new DataImportError('No file to import.');
+  if (request.kind === 'list') {
+    const problem = operatorListNameProblem(request.name);
+    if (problem !== null) throw new DataImportError(`--name ${problem}.`);
+  }
   checkReleaseDate(request);
   if (request.files.length > 1 && request.kind !== 'ftc-changes') {
     throw new DataImportError(`A ${request.kind} import takes one file (a zip may hold several).`);
@@ -317,7 +328,8 @@ const DATED_KINDS: readonly DataKind[] = ['ftc', 'ftc-changes', 'state'];
  * may call a number clean, would be unknown.
  */
 function checkReleaseDate(request: ImportRequest, now = new Date()): void {
-  if (!DATED_KINDS.includes(request.kind)) return;
+  if (request.kind === 'list' && request.releasedOn === undefined) return;
+  if (!DATED_KINDS.includes(request.kind) && request.kind !== 'list') return;
   const what = request.kind === 'state' ? "the state list's" : "the FTC registry's";
   if (request.releasedOn === undefined) {
     throw new DataImportError(
@@ -337,7 +349,8 @@ function checkReleaseDate(request: ImportRequest, now = new Date()): void {
 
 /** The list with its release date recorded, when its kind has one. */
 function dated(list: DncList, request: ImportRequest): DncList {
-  if (!DATED_KINDS.includes(request.kind) || request.releasedOn === undefined) return list;
+  const recorded = DATED_KINDS.includes(request.kind) || request.kind === 'list';
+  if (!recorded || request.releasedOn === undefined) return list;
   return DncList.fromShared({ ...list.toShared(), releasedOn: request.releasedOn });
 }
 
@@ -347,8 +360,32 @@ function datasetOf(request: ImportRequest): string {
       return `state:${request.state}`;
     case 'internal':
       return `internal:${request.account.id}`;
+    case 'list':
+      return `${OPERATOR_LIST_PREFIX}${request.name}`;
     default:
       return FEDERAL;
+  }
+}
+
+/** A new list must fit: each is one bit of a DncSet's mask (operator lists have a set of their own). */
+function checkRoomFor(manifest: Manifest, dataset: string): void {
+  const names = Object.keys(manifest.datasets);
+  if (isOperatorList(dataset)) {
+    const operator = names.filter(isOperatorList).length;
+    if (operator >= MAX_DNC_LISTS) {
+      throw new DataImportError(
+        `There are ${operator} operator lists already, the most there may be: replace one by importing under its name.`,
+      );
+    }
+  }
+  if (isSharedList(dataset)) {
+    // An account's own list takes one more bit.
+    const shared = names.filter(isSharedList).length;
+    if (shared + 1 > MAX_DNC_LISTS - 1) {
+      throw new DataImportError(
+        `There are ${shared} federal and state lists already: at most ${MAX_DNC_LISTS - 1} fit beside an account's own list.`,
+      );
+    }
   }
 }
 
@@ -359,15 +396,7 @@ async function importList(
 ): Promise<{ manifest: Manifest; result: ImportOutcome }> {
   const dataset = datasetOf(request);
   const live = manifest.datasets[dataset];
-  if (live === undefined && isSharedList(dataset)) {
-    // Each list is one bit of a DncSet's mask, and an account's own list takes one more.
-    const shared = Object.keys(manifest.datasets).filter(isSharedList).length;
-    if (shared + 1 > MAX_DNC_LISTS - 1) {
-      throw new DataImportError(
-        `There are ${shared} federal and state lists already: at most ${MAX_DNC_LISTS - 1} fit beside an account's own list.`,
-      );
-    }
-  }
+  if (live === undefined) checkRoomFor(manifest, dataset);
   const { mode, version, maxProblems } = request;
   const options = { mode, maxProblems, version };
   const file = request.files[0]!;
@@ -418,6 +447,12 @@ async function importList(
         account: request.account.id,
       });
       reports.push({ kind: 'internal', report: imported.report });
+      list = imported.list;
+      break;
+    }
+    case 'list': {
+      const imported = await importOperatorList(file, { ...options, ...request.csv, name: request.name });
+      reports.push({ kind: 'list', report: imported.report });
       list = imported.list;
       break;
     }

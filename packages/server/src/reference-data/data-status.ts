@@ -42,7 +42,8 @@ export interface DatasetStatus {
   account?: { id: string; email: string | null };
   /**
    * Federal and state lists: the release date recorded at import (null: not recorded, so stale),
-   * whole days since, and whether that is past the maximum age (SCRUB_DNC_MAX_AGE_DAYS).
+   * whole days since, and whether that is past the maximum age (SCRUB_DNC_MAX_AGE_DAYS). An
+   * operator list (`list:<name>`): its release date when one was given, never aged.
    */
   released_on?: string | null;
   age_days?: number | null;
@@ -177,6 +178,7 @@ function importedStatus(
     bytes: meta.buffer.bytes,
     ...(meta.account ? { account: meta.account } : {}),
     ...(isAgedList(meta.dataset) ? ageOf(meta.releasedOn, now, maxAgeDays) : {}),
+    ...(meta.dataset.startsWith('list:') ? { released_on: meta.releasedOn ?? null } : {}),
   };
 }
 
@@ -190,7 +192,7 @@ function ageOf(releasedOn: string | undefined, now: Date, maxAgeDays: number) {
 
 /** A list's release and age in a cell: `2026-11-21\n6 days old`, `not recorded\nstale`. */
 function releasedCell(row: DatasetStatus): string {
-  if (row.stale === undefined) return '-';
+  if (row.stale === undefined) return row.released_on ?? '-';
   if (row.released_on == null) return 'not recorded\nstale';
   const age = `${plural(row.age_days ?? 0, 'day')} old`;
   return `${row.released_on}\n${row.stale ? `${age}: stale` : age}`;

@@ -31,12 +31,13 @@ const META_FILE = 'meta.json';
 const MANIFEST_FORMAT = 'scrub-datasets-1';
 const VERSION_FORMAT = 'scrub-dataset-version-1';
 
-/** The shared datasets by name, and each account's list as `internal:<profile id>`. */
+/** The shared datasets by name, each account's list as `internal:<profile id>`, operator lists as `list:<name>`. */
 export const EXCHANGE = 'exchange';
 export const FEDERAL = 'federal';
 /** Permanent disconnections, for reassigned-number checks (`data import disconnects`). */
 export const DISCONNECTS = 'disconnects';
-const DATASET_NAME = /^(exchange|federal|disconnects|state:[A-Z]{2}|internal:[A-Za-z0-9_-]{1,64})$/;
+const DATASET_NAME =
+  /^(exchange|federal|disconnects|state:[A-Z]{2}|internal:[A-Za-z0-9_-]{1,64}|list:[a-z0-9][a-z0-9-]{0,63})$/;
 
 /** The files an exchange table is built from (`importExchangeData`'s names). */
 export const EXCHANGE_PARTS = ['coCodes', 'ocnLineTypes', 'thousandsBlocks', 'numberOverrides'] as const;

@@ -18,9 +18,10 @@ export function dayStart(date: string): number {
 /**
  * An account's own list (`internal`, `internal:<id>`) has no publisher and no release: the account
  * keeps it, so it is never too old. The age rule is for the lists others publish: federal, states.
+ * An operator's flag list (`list:<name>`) is not a do-not-call list: its date is shown, never aged.
  */
 export function isAgedList(name: string): boolean {
-  return name !== 'internal' && !name.startsWith('internal:');
+  return name !== 'internal' && !name.startsWith('internal:') && !name.startsWith('list:');
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   DncSet,
   datasetVersions,
   type ExchangeTable,
+  isOperatorList,
   MAX_DNC_LISTS,
   referenceDataVersions,
   sampleExchangeTable,
@@ -27,6 +28,11 @@ export interface ReferenceSnapshot extends Datasets {
   readonly internal?: InternalDncLists;
   /** Permanent disconnections the operator imported, for reassigned-number checks; absent: none. */
   readonly disconnects?: DisconnectList;
+  /**
+   * The operator's flag lists (`list:litigators`), by name: consulted where a customer counts
+   * them (`operator-lists/`), answered beside `dnc`, never in it.
+   */
+  readonly lists?: DncSet;
 }
 
 /**
@@ -352,11 +358,14 @@ class DatasetLoader {
     const shared: DncList[] = [];
     const internal: DncList[] = [];
     let disconnects: DisconnectList | undefined;
+    const operator: DncList[] = [];
     for (const { version } of this.#loaded.values()) {
       if (version.kind === 'exchange') exchange = version.table;
       else if (version.kind === 'disconnects') disconnects = version.list;
+      else if (isOperatorList(version.list.name)) operator.push(version.list);
       else (isSharedList(version.list.name) ? shared : internal).push(version.list);
     }
+    operator.sort((a, b) => a.name.localeCompare(b.name));
     // Federal first, then the states by name: the same lists in the same order after every load.
     shared.sort((a, b) => (a.name === FEDERAL ? -1 : b.name === FEDERAL ? 1 : a.name.localeCompare(b.name)));
     if (shared.length > MAX_DNC_LISTS - 1) {
@@ -366,7 +375,12 @@ class DatasetLoader {
         `reference data: more than ${MAX_DNC_LISTS - 1} federal and state lists; these are not consulted`,
       );
     }
-    const lists = { exchange, dnc: new DncSet(shared), internal: new InternalDncLists(internal) };
+    const lists = {
+      exchange,
+      dnc: new DncSet(shared),
+      internal: new InternalDncLists(internal),
+      lists: new DncSet(operator.slice(0, MAX_DNC_LISTS)),
+    };
     return disconnects === undefined ? lists : { ...lists, disconnects };
   }
 }

@@ -10,6 +10,7 @@ import {
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import { idempotencyKeyOf } from '../http/idempotency-key.js';
+import { accountListSettings, setAccountLists } from '../operator-lists/operator-lists.js';
 
 const planStatusMessages = {
   active: 'Your plan is active.',
@@ -21,7 +22,7 @@ const billedSubscription = (profile: Profile) =>
   profile.subscription_id !== null && ['active', 'paused', 'past_due'].includes(profile.subscription_status);
 
 /** The caller's own account: user info, profile changes, plan pause and resume, credits. */
-export function registerAccount({ registry, database, payments }: ServerContext): void {
+export function registerAccount({ registry, database, payments, referenceData }: ServerContext): void {
   const { db } = database;
 
   registry.add(routes.getUser, async ({ principal }) =>
@@ -54,4 +55,14 @@ export function registerAccount({ registry, database, payments }: ServerContext)
   registry.add(routes.getCredits, async ({ principal }) =>
     creditSnapshot(db, await getProfile(db, principal.profileId)),
   );
+
+  // Operator lists (litigators...) the account counts by default: see operator-lists/.
+  registry.add(routes.getLists, async ({ principal }) =>
+    accountListSettings(db, referenceData.current(), principal.profileId),
+  );
+  registry.add(routes.setLists, async ({ principal, body }) => {
+    const snapshot = referenceData.current();
+    await setAccountLists(db, snapshot, principal.profileId, body.lists);
+    return accountListSettings(db, snapshot, principal.profileId);
+  });
 }

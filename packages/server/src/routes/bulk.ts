@@ -9,6 +9,7 @@ import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
+import { countedLists, namesOf } from '../operator-lists/operator-lists.js';
 import { dncNotice, refusePausedChecks } from '../reference-data/dnc-readiness.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
@@ -63,6 +64,8 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
   return async ({ principal, body }) => {
     // The inline variant is submitted at once: refused before the job is made.
     if (body.csv_content !== undefined) refusePausedChecks(referenceData, config.requireDnc);
+    // The operator lists it flags (its own, else the account's default), fixed now: 400 for unknown names.
+    const lists = await countedLists(db, referenceData.current(), principal.profileId, body.lists);
     const job = await createJob(db, {
       profileId: principal.profileId,
       fileName: body.file_name,
@@ -71,6 +74,7 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
       headerRow: body.header_row === 1,
       mapping: body.mapping,
       columns: body.columns,
+      lists: namesOf(lists),
     });
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.
@@ -158,6 +162,7 @@ function streamBulkJob({
     }
     // Scrubbing without a DNC list would call its numbers clean.
     refusePausedChecks(referenceData, config.requireDnc);
+    const lists = await countedLists(database.db, referenceData.current(), principal.profileId, query.lists);
     await runStreamJob(
       { db: database.db, blobStore, bulk, maxUploadBytes: config.maxUploadBytes },
       {
@@ -166,6 +171,7 @@ function streamBulkJob({
         phoneCol: query.phone_index ?? query.phone_col ?? 0,
         headerRow: query.header_row === 1,
         columns: query.columns ?? [],
+        lists: namesOf(lists),
       },
       request.raw,
       reply.raw,

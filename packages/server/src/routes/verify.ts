@@ -21,6 +21,7 @@ import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-ca
 import type { CheckCharge } from '../checks/check-charger.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
+import { countedLists, listAnswers } from '../operator-lists/operator-lists.js';
 import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
 import { addReassigned, REASSIGNED_REASON } from '../reassigned/reassigned-answers.js';
 import { DAY_MS, listDates } from '../reference-data/dnc-age.js';
@@ -66,6 +67,7 @@ function withCharge(
   cached: boolean,
   charge: CheckCharge,
   clock: CallingClock,
+  lists: DncSet,
 ): VerifyResult {
   // As of now, for a cached answer too: whether a number may be called changes by the minute.
   const window = callingWindowOf(
@@ -89,6 +91,8 @@ function withCharge(
     dnc_sources: answer.dnc_sources,
     dnc_lists_checked: answer.dnc_lists_checked,
     dnc_lists: answer.dnc_lists,
+    // Looked up now, not cached: which lists count may differ from one request to the next.
+    lists: listAnswers(lists, answer.phone_number, answer.line_type !== 'invalid'),
     data_source: answer.data_source,
     dataset_versions: answer.dataset_versions,
     proof: undefined,
@@ -199,8 +203,9 @@ function batchItem(
   cached: boolean,
   charge: CheckCharge,
   clock: CallingClock,
+  lists: DncSet,
 ): VerifyBatchItem {
-  return Object.assign(withCharge(answer, cached, charge, clock), { input });
+  return Object.assign(withCharge(answer, cached, charge, clock, lists), { input });
 }
 
 /**
@@ -239,11 +244,14 @@ const clockOfThisMinute = minuteClocks();
  * from memory: a query only when it changed since this process read it.
  */
 async function snapshotForChecks(
-  { referenceData, config, suppressionLists }: ServerContext,
+  { referenceData, config, suppressionLists, database }: ServerContext,
   profileId: string,
+  askedLists: readonly string[] | undefined,
 ) {
   refusePausedChecks(referenceData, config.requireDnc);
   const snapshot = referenceData.current();
+  // The operator lists that count: the request's, else the account's default. Unknown names: 400.
+  const lists = await countedLists(database.db, snapshot, profileId, askedLists);
   const dnc = await suppressionLists.dncFor(snapshot, profileId);
   // Lists age by the day: an answer cached yesterday does not say today's ages (nor staleness).
   const now = referenceData.ageRule.now();
@@ -260,7 +268,7 @@ async function snapshotForChecks(
   const { shared, dataSource } = worked;
   // An account with a list of its own answers from it too, and says which version.
   const versions = dnc.set === snapshot.dnc ? shared : { ...shared, 'dnc:internal': dnc.version };
-  return { snapshot, generation, versions, dataSource, dnc: dnc.set, dates, checkedAt: now };
+  return { snapshot, generation, versions, dataSource, dnc: dnc.set, dates, checkedAt: now, lists };
 }
 
 /** `proof=1`: the answer, signed; charged nothing more than the answer itself. */
@@ -294,6 +302,7 @@ function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
     const result = await answerOne(context, query.p, principal.profileId, {
       consentDate: query.consent_date,
       lookups,
+      lists: query.lists,
     });
     return query.proof === '1' || query.proof === 'true' ? withProof(context, result, principal) : result;
   };
@@ -311,10 +320,14 @@ function askedOf({ reassigned }: ServerContext, generation: string, { consentDat
   return { generation: `${asked}.consent:${consentDate}`, cost: 1 + reassigned.credits };
 }
 
-/** What a check asks beyond the line type and DNC: a reassigned-number answer, a carrier lookup. */
+/**
+ * What a check asks beyond the line type and DNC: a reassigned-number answer, a carrier lookup, the
+ * operator lists to flag (the account's default when not given).
+ */
 interface CheckExtras {
   consentDate?: string | undefined;
   lookups: CarrierLookups | null;
+  lists?: readonly string[] | undefined;
 }
 
 /**
@@ -329,21 +342,22 @@ async function answerOne(
 ): Promise<VerifyResult> {
   const { checkCharger, answerCache } = context;
   const { consentDate, lookups } = extras;
-  const checked = await snapshotForChecks(context, profileId);
-  const { snapshot, versions, dataSource, dnc, dates } = checked;
+  const checked = await snapshotForChecks(context, profileId, extras.lists);
+  const { snapshot, versions, dataSource, dnc, dates, lists } = checked;
   const { generation, cost } = askedOf(context, checked.generation, extras);
   const clock = clockOfThisMinute();
   let answer = answerFor(p, snapshot, dnc, versions, dataSource, dates);
   if (answer.line_type === 'invalid') {
     if (consentDate !== undefined) await addReassigned(context.reassigned.provider, [answer], consentDate);
-    return withCharge(answer, false, await checkCharger.charge(profileId, 0, answer.phone_number), clock);
+    const charge = await checkCharger.charge(profileId, 0, answer.phone_number);
+    return withCharge(answer, false, charge, clock, lists);
   }
 
   const e164 = answer.phone_number;
   // A repeat waits for the first check's payment; if that was refused, the next waiter pays.
   for (let cached = answerCache.get(profileId, generation, e164); cached; ) {
     if (await cached.paid)
-      return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164), clock);
+      return withCharge(cached.answer, true, await checkCharger.charge(profileId, 0, e164), clock, lists);
     const next = answerCache.get(profileId, generation, e164);
     cached = next === cached ? undefined : next;
   }
@@ -367,7 +381,7 @@ async function answerOne(
         ? await checkCharger.chargeBatch(profileId, cost + lookupCredits, `${e164} with carrier lookup`)
         : await checkCharger.charge(profileId, cost, e164);
     settlePaid(true);
-    return withCharge(answer, false, charge, clock);
+    return withCharge(answer, false, charge, clock, lists);
   } catch (error) {
     answerCache.delete(profileId, generation, e164);
     settlePaid(false);
@@ -380,8 +394,8 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
   return async ({ body, principal }) => {
     const { profileId } = principal;
     const lookups = body.lookup === 'carrier' ? carrierLookupsOrRefuse(context.carrierLookups) : null;
-    const checked = await snapshotForChecks(context, profileId);
-    const { snapshot, versions, dataSource, dnc, dates } = checked;
+    const checked = await snapshotForChecks(context, profileId, body.lists);
+    const { snapshot, versions, dataSource, dnc, dates, lists } = checked;
     const { phones, consent_date: consentDate } = body;
     const { generation, cost } = askedOf(context, checked.generation, { consentDate, lookups });
     const clock = clockOfThisMinute();
@@ -433,7 +447,7 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
     const results = answers.map((answer, i) => {
       const valid = answer.line_type !== 'invalid';
       const fresh = valid && !cached.has(answer.phone_number) && first.get(answer.phone_number) === answer;
-      return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne(answer) : free, clock);
+      return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne(answer) : free, clock, lists);
     });
     if (charge.unlimited) return { results };
     return { results, credits_deducted: charge.deducted, credits_remaining: charge.remaining };

@@ -71,6 +71,8 @@ export interface ProfilesTable {
   subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The Agency whose client this User account is (migration 0011-agency-clients). */
   agency_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The operator lists the account counts by default, by name (migration 0020-operator-lists). */
+  lists: ColumnType<string[], string | undefined, string>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -167,6 +169,8 @@ export interface BulkJobsTable {
   dataset_versions: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   /** Each DNC list the job answered from, with its date, when scrubbed (migration 0018); null before it. */
   dnc_lists: ColumnType<DncListDate[] | null, string | null | undefined, string | null>;
+  /** The operator lists the job flags, one result column each (migration 0020); null before it. */
+  lists: ColumnType<string[] | null, string | null | undefined, string | null>;
 }
 
 /** Warnings sent to admins before a DNC list goes stale, once per list version (migration 0018). */

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { useAccount } from '../../data/account';
+import { OperatorListsCard } from './operator-lists-card';
 import { PasswordForm } from './password-form';
 import { PlanCreditsCard } from './plan-credits-card';
 import { ProfileForm } from './profile-form';
@@ -35,6 +36,7 @@ export default function AccountInfoPage() {
         <PasswordForm />
       </SimpleGrid>
       <PlanCreditsCard user={user.data} />
+      <OperatorListsCard />
     </Stack>
   );
 }

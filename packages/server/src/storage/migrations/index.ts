@@ -18,6 +18,7 @@ import * as m0016 from './0016-job-columns.js';
 import * as m0017 from './0017-charge-checks.js';
 import * as m0018 from './0018-dnc-list-dates.js';
 import * as m0019 from './0019-carrier-lookups.js';
+import * as m0020 from './0020-operator-lists.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0017-charge-checks': m0017,
   '0018-dnc-list-dates': m0018,
   '0019-carrier-lookups': m0019,
+  '0020-operator-lists': m0020,
 };
 
 export const migrationProvider: MigrationProvider = {
