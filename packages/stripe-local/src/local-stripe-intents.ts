@@ -293,17 +293,28 @@ export class CommittedError extends Error {
   }
 }
 
-const confirmPaymentIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('payment_intent', id!);
+/** A payment or setup intent, once `checkCaller` lets the caller see it. */
+async function findForCaller(
+  ctx: OperationContext,
+  kind: 'payment_intent' | 'setup_intent',
+  id: string,
+  params: FormParams,
+): Promise<StoredObject> {
+  const intent = await ctx.find(kind, id);
   checkCaller(ctx, intent.data, params);
-  return confirmIntent(ctx, intent, params);
-};
+  return intent;
+}
 
-const retrievePaymentIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('payment_intent', id!);
-  checkCaller(ctx, intent.data, params);
-  return forCaller(ctx, intent.data);
-};
+/** GET of a payment or setup intent, as `forCaller` shows it. */
+const retrieveForCaller =
+  (kind: 'payment_intent' | 'setup_intent'): Operation =>
+  async (ctx, params, [id]) =>
+    forCaller(ctx, (await findForCaller(ctx, kind, id!, params)).data);
+
+const confirmPaymentIntent: Operation = async (ctx, params, [id]) =>
+  confirmIntent(ctx, await findForCaller(ctx, 'payment_intent', id!, params), params);
+
+const retrievePaymentIntent = retrieveForCaller('payment_intent');
 
 const cancelPaymentIntent: Operation = async (ctx, params, [id]) => {
   const intent = await ctx.find('payment_intent', id!);
@@ -426,17 +437,10 @@ async function confirmSetup(
   return forCaller(ctx, intent.data);
 }
 
-const confirmSetupIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('setup_intent', id!);
-  checkCaller(ctx, intent.data, params);
-  return confirmSetup(ctx, intent, params);
-};
+const confirmSetupIntent: Operation = async (ctx, params, [id]) =>
+  confirmSetup(ctx, await findForCaller(ctx, 'setup_intent', id!, params), params);
 
-const retrieveSetupIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('setup_intent', id!);
-  checkCaller(ctx, intent.data, params);
-  return forCaller(ctx, intent.data);
-};
+const retrieveSetupIntent = retrieveForCaller('setup_intent');
 
 /**
  * The customer's answer on the authentication page (Stripe's "Complete" / "Fail" test page):
