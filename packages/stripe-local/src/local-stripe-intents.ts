@@ -76,6 +76,28 @@ function forCaller(ctx: OperationContext, intent: StripeObject): StripeObject {
   return visible as StripeObject;
 }
 
+const paymentMethodTypes = (params: FormParams): string[] =>
+  params.strings('payment_method_types').length ? params.strings('payment_method_types') : ['card'];
+
+/**
+ * Saves a new payment or setup intent and tells of it (`payment_intent.created`). Given a
+ * `payment_method`, the intent holds it and waits for confirmation.
+ */
+async function saveNewIntent(
+  ctx: OperationContext,
+  params: FormParams,
+  intent: StripeObject,
+): Promise<StoredObject> {
+  const pmId = params.string('payment_method');
+  if (pmId) {
+    intent.payment_method = (await resolvePaymentMethod(ctx, pmId, 'payment_method')).data.id;
+    intent.status = 'requires_confirmation';
+  }
+  await ctx.save(intent);
+  ctx.emit(`${intent.object}.created`, intent);
+  return { data: intent, internal: {} };
+}
+
 // ---- payment intents ----
 
 const createPaymentIntent: Operation = async (ctx, params) => {
@@ -109,21 +131,12 @@ const createPaymentIntent: Operation = async (ctx, params) => {
     metadata: params.metadata(),
     next_action: null,
     payment_method: null,
-    payment_method_types: params.strings('payment_method_types').length
-      ? params.strings('payment_method_types')
-      : ['card'],
+    payment_method_types: paymentMethodTypes(params),
     receipt_email: params.string('receipt_email') || null,
     setup_future_usage: params.string('setup_future_usage') || null,
     status: 'requires_payment_method',
   };
-  const pmId = params.string('payment_method');
-  if (pmId) {
-    intent.payment_method = (await resolvePaymentMethod(ctx, pmId, 'payment_method')).data.id;
-    intent.status = 'requires_confirmation';
-  }
-  const stored = { data: intent, internal: {} };
-  await ctx.save(intent);
-  ctx.emit('payment_intent.created', intent);
+  const stored = await saveNewIntent(ctx, params, intent);
   if (params.boolean('confirm')) return confirmIntent(ctx, stored, params);
   if (params.has('off_session')) {
     throw invalidRequest('You can only use `off_session` when `confirm=true`.', 'off_session');
@@ -365,20 +378,11 @@ const createSetupIntent: Operation = async (ctx, params) => {
     metadata: params.metadata(),
     next_action: null,
     payment_method: null,
-    payment_method_types: params.strings('payment_method_types').length
-      ? params.strings('payment_method_types')
-      : ['card'],
+    payment_method_types: paymentMethodTypes(params),
     status: 'requires_payment_method',
     usage: params.string('usage') || 'off_session',
   };
-  const pmId = params.string('payment_method');
-  if (pmId) {
-    intent.payment_method = (await resolvePaymentMethod(ctx, pmId, 'payment_method')).data.id;
-    intent.status = 'requires_confirmation';
-  }
-  const stored = { data: intent, internal: {} };
-  await ctx.save(intent);
-  ctx.emit('setup_intent.created', intent);
+  const stored = await saveNewIntent(ctx, params, intent);
   return params.boolean('confirm') ? confirmSetup(ctx, stored, params) : intent;
 };
 

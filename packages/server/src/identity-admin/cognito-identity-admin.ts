@@ -15,8 +15,8 @@ import type { RoleName } from '@scrub/contract';
 import {
   type CreatedIdentity,
   type IdentityAdmin,
-  type NewIdentity,
   identityFailure,
+  type NewIdentity,
   ROLE_GROUPS,
 } from './identity-admin.js';
 
