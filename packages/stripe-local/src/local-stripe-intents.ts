@@ -76,6 +76,22 @@ function forCaller(ctx: OperationContext, intent: StripeObject): StripeObject {
   return visible as StripeObject;
 }
 
+/** The bank wants 3-D Secure: the intent waits for the customer on the authentication page. */
+async function awaitAuthentication(
+  ctx: OperationContext,
+  intent: StoredObject,
+  returnUrl: string | null,
+  at?: number,
+): Promise<void> {
+  const { data } = intent;
+  Object.assign(data, {
+    status: 'requires_action',
+    next_action: nextAction(ctx, String(data.id), returnUrl),
+  });
+  await ctx.save(data, intent.internal);
+  ctx.emit(`${data.object}.requires_action`, data, undefined, at);
+}
+
 const paymentMethodTypes = (params: FormParams): string[] =>
   params.strings('payment_method_types').length ? params.strings('payment_method_types') : ['card'];
 
@@ -248,12 +264,7 @@ async function runConfirmation(
     return null;
   }
   if (outcome.kind === 'requires_action') {
-    Object.assign(data, {
-      status: 'requires_action',
-      next_action: nextAction(ctx, String(data.id), returnUrl),
-    });
-    await ctx.save(data, intent.internal);
-    ctx.emit('payment_intent.requires_action', data, undefined, at);
+    await awaitAuthentication(ctx, intent, returnUrl, at);
     return null;
   }
   const error = cardErrorOf(outcome.decline, pm.data);
@@ -405,12 +416,7 @@ async function runSetup(
     return null;
   }
   if (outcome.kind === 'requires_action') {
-    Object.assign(data, {
-      status: 'requires_action',
-      next_action: nextAction(ctx, String(data.id), returnUrl),
-    });
-    await ctx.save(data, intent.internal);
-    ctx.emit('setup_intent.requires_action', data);
+    await awaitAuthentication(ctx, intent, returnUrl);
     return null;
   }
   const error = cardErrorOf(outcome.decline, pm.data);
