@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -15,6 +16,13 @@ class BrowserTestsFirst extends BaseSequencer {
 }
 
 export default defineConfig({
+  // The global setup runs outside the projects, without their `@scrub/source` condition: it reads
+  // the server's migrations, which sit on @scrub/pglite-pool, from source here.
+  resolve: {
+    alias: {
+      '@scrub/pglite-pool': fileURLToPath(new URL('packages/pglite-pool/src/index.ts', import.meta.url)),
+    },
+  },
   test: {
     // The dashboard has a second project: its fast jsdom tests, apart from its Chromium ones.
     projects: ['packages/*', 'packages/dashboard/vitest.components.config.ts', 'examples/*', 'tests/*'],

@@ -104,6 +104,7 @@ const QUICK_PROJECTS = [
   'engine',
   'sdk',
   'architecture',
+  'pglite-pool',
   'stripe-local',
   'cognito-local',
   'dashboard-components',

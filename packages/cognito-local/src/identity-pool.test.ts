@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openEmbeddedDatabase } from '@scrub/pglite-pool';
 import { decodeJwt, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openEmbeddedDatabase } from './embedded-database.js';
 import { CognitoError } from './errors.js';
 import type { HostDatabase } from './host-database.js';
 import {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import { openEmbeddedDatabase } from '@scrub/pglite-pool';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { CodeMailer } from './code-mail.js';
-import { openEmbeddedDatabase } from './embedded-database.js';
 import type { HostDatabase } from './host-database.js';
 import { IdentityPool, type PoolTuning } from './identity-pool.js';
 import { MailBox } from './mail-box.js';

@@ -62,6 +62,16 @@ export class APIError extends ScrubError {
     this.body = body;
   }
 
+  /** A field of the body's top level, when it is a string (`decline_code`, `client_secret`). */
+  protected bodyString(key: string): string | undefined {
+    return asString(isFields(this.body) ? this.body[key] : undefined);
+  }
+
+  /** A field of the body's top level, when it is a number (`credits_required`). */
+  protected bodyNumber(key: string): number | undefined {
+    return asNumber(isFields(this.body) ? this.body[key] : undefined);
+  }
+
   /** The subclass for the status, so callers can `catch` by kind instead of comparing numbers. */
   static generate(status: number, body: unknown, headers: Headers): APIError {
     const envelope = isFields(body) ? body : {};
@@ -78,18 +88,10 @@ export class BadRequestError extends APIError {}
 export class AuthenticationError extends APIError {}
 
 export class InsufficientCreditsError extends APIError {
-  readonly creditsRequired: number | undefined;
-  readonly creditsAvailable: number | undefined;
+  readonly creditsRequired = this.bodyNumber('credits_required');
+  readonly creditsAvailable = this.bodyNumber('credits_available');
   /** A refused batch (`verify.batch`): how many of its billable numbers the balance could pay for. */
-  readonly affordable: number | undefined;
-
-  constructor(status: number, body: unknown, headers: Headers) {
-    super(status, body, headers);
-    const envelope = isFields(body) ? body : {};
-    this.creditsRequired = asNumber(envelope.credits_required);
-    this.creditsAvailable = asNumber(envelope.credits_available);
-    this.affordable = asNumber(envelope.affordable);
-  }
+  readonly affordable = this.bodyNumber('affordable');
 }
 
 export class PermissionDeniedError extends APIError {}
@@ -113,12 +115,7 @@ export class InternalServerError extends APIError {}
 
 /** The card was refused; nothing was charged. `declineCode` is the bank's reason (`insufficient_funds`). */
 export class CardDeclinedError extends APIError {
-  readonly declineCode: string | undefined;
-
-  constructor(status: number, body: unknown, headers: Headers) {
-    super(status, body, headers);
-    this.declineCode = asString(isFields(body) ? body.decline_code : undefined);
-  }
+  readonly declineCode = this.bodyString('decline_code');
 }
 
 /**
@@ -126,19 +123,11 @@ export class CardDeclinedError extends APIError {
  * (`stripe.confirmCardPayment(clientSecret)`, or the dashboard).
  */
 export class AuthenticationRequiredError extends APIError {
-  readonly clientSecret: string | undefined;
+  readonly clientSecret = this.bodyString('client_secret');
   /** A purchase's payment intent: `scrub.purchases.confirm(paymentIntentId)` once the customer confirmed. */
-  readonly paymentIntentId: string | undefined;
+  readonly paymentIntentId = this.bodyString('payment_intent_id');
   /** A purchase's single-use page (15 minutes) where the customer confirms, no sign-in needed. */
-  readonly nextActionUrl: string | undefined;
-
-  constructor(status: number, body: unknown, headers: Headers) {
-    super(status, body, headers);
-    const fields = isFields(body) ? body : {};
-    this.clientSecret = asString(fields.client_secret);
-    this.paymentIntentId = asString(fields.payment_intent_id);
-    this.nextActionUrl = asString(fields.next_action_url);
-  }
+  readonly nextActionUrl = this.bodyString('next_action_url');
 }
 
 /** The account's plan is paused: resume it (`scrub.account.setPlanStatus('active')`) to buy or check again. */

@@ -260,28 +260,14 @@ function createAuthenticator(
 /** The bulk job queue and its worker, and the webhooks told of jobs' ends; both stopped on close. */
 async function setUpJobs(
   app: FastifyInstance,
-  {
-    config,
-    database,
-    logger,
-    blobStore,
-    referenceData,
-    suppressionLists,
-    mailer,
-    publicUrl,
-  }: Pick<
+  context: Pick<
     ServerContext,
     'config' | 'database' | 'blobStore' | 'referenceData' | 'suppressionLists' | 'mailer' | 'publicUrl'
   > & { logger: Logger | false },
 ): Promise<Pick<ServerContext, 'bulk' | 'webhooks'>> {
+  const { config, database, logger, publicUrl } = context;
   const bulk = await setUpBulk({
-    database,
-    blobStore,
-    referenceData,
-    suppressionLists,
-    mailer,
-    publicUrl,
-    logger,
+    ...context,
     runWorker: config.runBulkWorker,
     requireDnc: config.requireDnc,
     scrubThreads: config.scrubThreads,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { PGlitePool } from '@scrub/pglite-pool';
 import { Kysely, PostgresDialect } from 'kysely';
 import { migrateToLatest } from '../src/storage/database.js';
-import { PGlitePool } from '../src/storage/pglite-pool.js';
 import { dumpEmptyCluster, PGLITE_TEMPLATE_ENV } from '../src/storage/pglite-template.js';
 import type { Database } from '../src/storage/schema.js';
 

@@ -76,6 +76,44 @@ function forCaller(ctx: OperationContext, intent: StripeObject): StripeObject {
   return visible as StripeObject;
 }
 
+/** The bank wants 3-D Secure: the intent waits for the customer on the authentication page. */
+async function awaitAuthentication(
+  ctx: OperationContext,
+  intent: StoredObject,
+  returnUrl: string | null,
+  at?: number,
+): Promise<void> {
+  const { data } = intent;
+  Object.assign(data, {
+    status: 'requires_action',
+    next_action: nextAction(ctx, String(data.id), returnUrl),
+  });
+  await ctx.save(data, intent.internal);
+  ctx.emit(`${data.object}.requires_action`, data, undefined, at);
+}
+
+const paymentMethodTypes = (params: FormParams): string[] =>
+  params.strings('payment_method_types').length ? params.strings('payment_method_types') : ['card'];
+
+/**
+ * Saves a new payment or setup intent and tells of it (`payment_intent.created`). Given a
+ * `payment_method`, the intent holds it and waits for confirmation.
+ */
+async function saveNewIntent(
+  ctx: OperationContext,
+  params: FormParams,
+  intent: StripeObject,
+): Promise<StoredObject> {
+  const pmId = params.string('payment_method');
+  if (pmId) {
+    intent.payment_method = (await resolvePaymentMethod(ctx, pmId, 'payment_method')).data.id;
+    intent.status = 'requires_confirmation';
+  }
+  await ctx.save(intent);
+  ctx.emit(`${intent.object}.created`, intent);
+  return { data: intent, internal: {} };
+}
+
 // ---- payment intents ----
 
 const createPaymentIntent: Operation = async (ctx, params) => {
@@ -109,21 +147,12 @@ const createPaymentIntent: Operation = async (ctx, params) => {
     metadata: params.metadata(),
     next_action: null,
     payment_method: null,
-    payment_method_types: params.strings('payment_method_types').length
-      ? params.strings('payment_method_types')
-      : ['card'],
+    payment_method_types: paymentMethodTypes(params),
     receipt_email: params.string('receipt_email') || null,
     setup_future_usage: params.string('setup_future_usage') || null,
     status: 'requires_payment_method',
   };
-  const pmId = params.string('payment_method');
-  if (pmId) {
-    intent.payment_method = (await resolvePaymentMethod(ctx, pmId, 'payment_method')).data.id;
-    intent.status = 'requires_confirmation';
-  }
-  const stored = { data: intent, internal: {} };
-  await ctx.save(intent);
-  ctx.emit('payment_intent.created', intent);
+  const stored = await saveNewIntent(ctx, params, intent);
   if (params.boolean('confirm')) return confirmIntent(ctx, stored, params);
   if (params.has('off_session')) {
     throw invalidRequest('You can only use `off_session` when `confirm=true`.', 'off_session');
@@ -235,12 +264,7 @@ async function runConfirmation(
     return null;
   }
   if (outcome.kind === 'requires_action') {
-    Object.assign(data, {
-      status: 'requires_action',
-      next_action: nextAction(ctx, String(data.id), returnUrl),
-    });
-    await ctx.save(data, intent.internal);
-    ctx.emit('payment_intent.requires_action', data, undefined, at);
+    await awaitAuthentication(ctx, intent, returnUrl, at);
     return null;
   }
   const error = cardErrorOf(outcome.decline, pm.data);
@@ -293,17 +317,28 @@ export class CommittedError extends Error {
   }
 }
 
-const confirmPaymentIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('payment_intent', id!);
+/** A payment or setup intent, once `checkCaller` lets the caller see it. */
+async function findForCaller(
+  ctx: OperationContext,
+  kind: 'payment_intent' | 'setup_intent',
+  id: string,
+  params: FormParams,
+): Promise<StoredObject> {
+  const intent = await ctx.find(kind, id);
   checkCaller(ctx, intent.data, params);
-  return confirmIntent(ctx, intent, params);
-};
+  return intent;
+}
 
-const retrievePaymentIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('payment_intent', id!);
-  checkCaller(ctx, intent.data, params);
-  return forCaller(ctx, intent.data);
-};
+/** GET of a payment or setup intent, as `forCaller` shows it. */
+const retrieveForCaller =
+  (kind: 'payment_intent' | 'setup_intent'): Operation =>
+  async (ctx, params, [id]) =>
+    forCaller(ctx, (await findForCaller(ctx, kind, id!, params)).data);
+
+const confirmPaymentIntent: Operation = async (ctx, params, [id]) =>
+  confirmIntent(ctx, await findForCaller(ctx, 'payment_intent', id!, params), params);
+
+const retrievePaymentIntent = retrieveForCaller('payment_intent');
 
 const cancelPaymentIntent: Operation = async (ctx, params, [id]) => {
   const intent = await ctx.find('payment_intent', id!);
@@ -354,20 +389,11 @@ const createSetupIntent: Operation = async (ctx, params) => {
     metadata: params.metadata(),
     next_action: null,
     payment_method: null,
-    payment_method_types: params.strings('payment_method_types').length
-      ? params.strings('payment_method_types')
-      : ['card'],
+    payment_method_types: paymentMethodTypes(params),
     status: 'requires_payment_method',
     usage: params.string('usage') || 'off_session',
   };
-  const pmId = params.string('payment_method');
-  if (pmId) {
-    intent.payment_method = (await resolvePaymentMethod(ctx, pmId, 'payment_method')).data.id;
-    intent.status = 'requires_confirmation';
-  }
-  const stored = { data: intent, internal: {} };
-  await ctx.save(intent);
-  ctx.emit('setup_intent.created', intent);
+  const stored = await saveNewIntent(ctx, params, intent);
   return params.boolean('confirm') ? confirmSetup(ctx, stored, params) : intent;
 };
 
@@ -390,12 +416,7 @@ async function runSetup(
     return null;
   }
   if (outcome.kind === 'requires_action') {
-    Object.assign(data, {
-      status: 'requires_action',
-      next_action: nextAction(ctx, String(data.id), returnUrl),
-    });
-    await ctx.save(data, intent.internal);
-    ctx.emit('setup_intent.requires_action', data);
+    await awaitAuthentication(ctx, intent, returnUrl);
     return null;
   }
   const error = cardErrorOf(outcome.decline, pm.data);
@@ -426,17 +447,10 @@ async function confirmSetup(
   return forCaller(ctx, intent.data);
 }
 
-const confirmSetupIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('setup_intent', id!);
-  checkCaller(ctx, intent.data, params);
-  return confirmSetup(ctx, intent, params);
-};
+const confirmSetupIntent: Operation = async (ctx, params, [id]) =>
+  confirmSetup(ctx, await findForCaller(ctx, 'setup_intent', id!, params), params);
 
-const retrieveSetupIntent: Operation = async (ctx, params, [id]) => {
-  const intent = await ctx.find('setup_intent', id!);
-  checkCaller(ctx, intent.data, params);
-  return forCaller(ctx, intent.data);
-};
+const retrieveSetupIntent = retrieveForCaller('setup_intent');
 
 /**
  * The customer's answer on the authentication page (Stripe's "Complete" / "Fail" test page):

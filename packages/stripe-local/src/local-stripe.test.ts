@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openEmbeddedDatabase } from '@scrub/pglite-pool';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedDatabase } from './embedded-database.js';
 import type { HostDatabase } from './host-database.js';
 import { createLocalStripeTables } from './schema.js';
 import { LOCAL_STRIPE_KEYS, type RunningLocalStripe, startLocalStripe } from './start-local-stripe.js';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
+import { openEmbeddedDatabase } from '@scrub/pglite-pool';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { openEmbeddedDatabase } from './embedded-database.js';
 import type { HostDatabase } from './host-database.js';
 import { LocalStripe } from './local-stripe.js';
 import { registerLocalStripeRoutes, stripeJsPath } from './local-stripe-routes.js';

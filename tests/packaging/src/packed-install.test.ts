@@ -23,9 +23,19 @@ const run = promisify(execFile);
 
 /**
  * The publishable packages, by directory; @scrub/contract and @scrub/engine are the others'
- * dependencies, @scrub/stripe-local and @scrub/cognito-local the server's built-in providers.
+ * dependencies, @scrub/stripe-local and @scrub/cognito-local the server's built-in providers, and
+ * @scrub/pglite-pool the embedded database under the server and both of them.
  */
-const PACKAGES = ['contract', 'engine', 'sdk', 'cli', 'stripe-local', 'cognito-local', 'server'] as const;
+const PACKAGES = [
+  'contract',
+  'engine',
+  'sdk',
+  'cli',
+  'pglite-pool',
+  'stripe-local',
+  'cognito-local',
+  'server',
+] as const;
 type PackageDir = (typeof PACKAGES)[number];
 
 interface Manifest {
@@ -162,7 +172,9 @@ beforeAll(async () => {
       [
         'install',
         ...npmFlags,
-        ...(['contract', 'engine', 'sdk', 'stripe-local', 'cognito-local', 'server'] as const).map(tarball),
+        ...(
+          ['contract', 'engine', 'sdk', 'pglite-pool', 'stripe-local', 'cognito-local', 'server'] as const
+        ).map(tarball),
         // For the type check of the consumer files only.
         '@types/node@24',
       ],

@@ -1,4 +1,4 @@
-import { TextInput } from '@mantine/core';
+import { TextInput, type TextInputProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 
@@ -14,23 +14,26 @@ export function usePagedSearch() {
   return { search, debounced, page, setPage, onSearch };
 }
 
-/** The search field above a paged list. */
+/** The search field above a list: 260 pixels wide unless told otherwise. */
 export function SearchBox({
   label,
   value,
   onSearch,
+  w = 260,
+  maw,
 }: {
   label: string;
   value: string;
   onSearch(value: string): void;
-}) {
+} & Pick<TextInputProps, 'w' | 'maw'>) {
   return (
     <TextInput
       label={label}
       type="search"
       value={value}
       onChange={(event) => onSearch(event.currentTarget.value)}
-      w={260}
+      w={w}
+      maw={maw}
     />
   );
 }

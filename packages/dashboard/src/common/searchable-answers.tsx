@@ -1,5 +1,6 @@
-import { Accordion, Text, TextInput } from '@mantine/core';
+import { Accordion, Text } from '@mantine/core';
 import { useState } from 'react';
+import { SearchBox } from './paged-search';
 
 export interface Answer {
   question: string;
@@ -13,13 +14,7 @@ export function SearchableAnswers({ answers, label }: { answers: Answer[]; label
   const shown = answers.filter((pair) => `${pair.question} ${pair.answer}`.toLowerCase().includes(needle));
   return (
     <>
-      <TextInput
-        label={label}
-        type="search"
-        value={search}
-        onChange={(event) => setSearch(event.currentTarget.value)}
-        maw={400}
-      />
+      <SearchBox label={label} value={search} onSearch={setSearch} w="100%" maw={400} />
       {shown.length === 0 ? (
         <Text c="dimmed">Nothing matches your search.</Text>
       ) : (

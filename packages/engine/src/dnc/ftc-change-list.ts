@@ -6,10 +6,10 @@ import {
   type DncImportReport,
   ProblemLog,
   quoteRow,
-  StopReading,
 } from './import-report.ts';
-import { type DncInput, InputError, inputFiles, inputLabel } from './input.ts';
+import { type DncInput, inputLabel } from './input.ts';
 import type { DncList } from './list.ts';
+import { readInput } from './read-input.ts';
 
 /**
  * Where a change-list row keeps what. The FTC documents its change list only as comma-separated
@@ -100,15 +100,14 @@ export async function applyFtcChangeList(
   const label = options.source ?? inputLabel(input, 'FTC change list');
   const log = new ProblemLog(label, options);
   const reader = new ChangeListReader(new DncListBuilder(base.name, { base }), log, layout);
-  const hash = createHash('sha256');
-  let stoppedEarly = false;
-  try {
-    for await (const file of inputFiles(input)) {
-      log.file = file.name ?? undefined;
+  const sha256 = await readInput(
+    input,
+    log,
+    () => reader.line + 1,
+    async (chunks) => {
       reader.line = 0;
       let carry: Buffer | null = null;
-      for await (const chunk of file.chunks) {
-        hash.update(chunk);
+      for await (const chunk of chunks) {
         let pos = 0;
         for (let lf = chunk.indexOf(LF); lf !== -1; lf = chunk.indexOf(LF, pos)) {
           const piece = chunk.subarray(pos, lf);
@@ -125,14 +124,8 @@ export async function applyFtcChangeList(
         }
       }
       if (carry !== null) reader.row(carry);
-    }
-  } catch (error) {
-    if (error instanceof StopReading) stoppedEarly = true;
-    else if (error instanceof InputError) log.fail(reader.line + 1, error.message);
-    else throw error;
-  }
-  log.check(stoppedEarly);
-  const sha256 = hash.digest('hex');
+    },
+  );
   const version =
     options.version ?? createHash('sha256').update(`${base.version}\n${sha256}`).digest('hex').slice(0, 12);
   return {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { DncListBuilder } from './builder.ts';
-import { type DncImport, type DncImportOptions, ProblemLog, quoteRow, StopReading } from './import-report.ts';
-import { type DncInput, InputError, inputFiles, inputLabel } from './input.ts';
+import { type DncImport, type DncImportOptions, ProblemLog, quoteRow } from './import-report.ts';
+import { type DncInput, inputLabel } from './input.ts';
+import { readInput } from './read-input.ts';
 
 export interface FtcFullListOptions extends DncImportOptions {
   /** The list's name. Default `federal`. */
@@ -32,25 +32,16 @@ export async function importFtcFullList(
   const label = options.source ?? inputLabel(input, 'FTC full list');
   const log = new ProblemLog(label, options);
   const reader = new FullListReader(new DncListBuilder(options.name ?? 'federal'), log);
-  const hash = createHash('sha256');
-  let stoppedEarly = false;
-  try {
-    for await (const file of inputFiles(input)) {
-      log.file = file.name ?? undefined;
+  const sha256 = await readInput(
+    input,
+    log,
+    () => reader.line + 1,
+    async (chunks) => {
       reader.startFile();
-      for await (const chunk of file.chunks) {
-        hash.update(chunk);
-        reader.push(chunk);
-      }
+      for await (const chunk of chunks) reader.push(chunk);
       reader.endFile();
-    }
-  } catch (error) {
-    if (error instanceof StopReading) stoppedEarly = true;
-    else if (error instanceof InputError) log.fail(reader.line + 1, error.message);
-    else throw error;
-  }
-  log.check(stoppedEarly);
-  const sha256 = hash.digest('hex');
+    },
+  );
   const version = options.version ?? sha256.slice(0, 12);
   return {
     list: reader.builder.build(version),

@@ -1,17 +1,18 @@
 import { CognitoError, type IdentityPool } from '@scrub/cognito-local';
 import type { RoleName } from '@scrub/contract';
-import { type CreatedIdentity, type IdentityAdmin, identityFailure, ROLE_GROUPS } from './identity-admin.js';
+import {
+  type CreatedIdentity,
+  type IdentityAdmin,
+  identityFailure,
+  type NewIdentity,
+  ROLE_GROUPS,
+} from './identity-admin.js';
 
 /** The built-in pool's `pool.admin`, its CognitoErrors turned into API answers. */
 export class BuiltInIdentityAdmin implements IdentityAdmin {
   constructor(private readonly pool: IdentityPool) {}
 
-  createUser(input: {
-    email: string;
-    password: string;
-    name?: string;
-    role: RoleName;
-  }): Promise<CreatedIdentity> {
+  createUser(input: NewIdentity): Promise<CreatedIdentity> {
     return this.#run(async () => {
       const user = await this.pool.admin.adminCreateUser({
         email: input.email,

@@ -12,7 +12,13 @@ import {
   CognitoIdentityProviderServiceException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import type { RoleName } from '@scrub/contract';
-import { type CreatedIdentity, type IdentityAdmin, identityFailure, ROLE_GROUPS } from './identity-admin.js';
+import {
+  type CreatedIdentity,
+  type IdentityAdmin,
+  identityFailure,
+  type NewIdentity,
+  ROLE_GROUPS,
+} from './identity-admin.js';
 
 export interface CognitoIdentityAdminOptions {
   region: string;
@@ -35,12 +41,7 @@ export class CognitoIdentityAdmin implements IdentityAdmin {
     this.#pool = options.userPoolId;
   }
 
-  createUser(input: {
-    email: string;
-    password: string;
-    name?: string;
-    role: RoleName;
-  }): Promise<CreatedIdentity> {
+  createUser(input: NewIdentity): Promise<CreatedIdentity> {
     return this.#run(async () => {
       const created = await this.#client.send(
         new AdminCreateUserCommand({

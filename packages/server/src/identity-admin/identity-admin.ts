@@ -1,6 +1,14 @@
 import type { RoleName } from '@scrub/contract';
 import { ApiError } from '../errors/api-error.js';
 
+/** A user to create: confirmed, with a permanent password, in the role's group. */
+export interface NewIdentity {
+  email: string;
+  password: string;
+  name?: string;
+  role: RoleName;
+}
+
 export interface CreatedIdentity {
   sub: string;
   email: string;
@@ -15,12 +23,7 @@ export interface CreatedIdentity {
  */
 export interface IdentityAdmin {
   /** AdminCreateUser: confirmed, with a permanent password, in the role's group. */
-  createUser(input: {
-    email: string;
-    password: string;
-    name?: string;
-    role: RoleName;
-  }): Promise<CreatedIdentity>;
+  createUser(input: NewIdentity): Promise<CreatedIdentity>;
   /** AdminUpdateUserAttributes: a new e-mail counts as verified. */
   updateUserAttributes(sub: string, attributes: { email?: string; name?: string }): Promise<void>;
   /** AdminSetUserPassword (permanent): also ends the user's sessions. */

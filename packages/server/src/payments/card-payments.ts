@@ -60,6 +60,19 @@ export class CardPayments {
     return customer.id;
   }
 
+  /** The account's payment customer, to charge: without one there is no saved card to charge. */
+  async customerWithCard(profile: Profile): Promise<string> {
+    const customerId = await this.customerId(profile, false);
+    if (!customerId)
+      throw refusalError({
+        status: 'declined',
+        code: 'payment_method_missing',
+        declineCode: null,
+        message: '',
+      });
+    return customerId;
+  }
+
   async listCards(profile: Profile): Promise<CardView[]> {
     const customerId = await this.customerId(profile, false);
     if (!customerId) return [];
@@ -75,14 +88,7 @@ export class CardPayments {
   }
 
   async setDefaultCard(profile: Profile, paymentMethodId: string): Promise<CardView> {
-    const customerId = await this.customerId(profile, false);
-    if (!customerId)
-      throw refusalError({
-        status: 'declined',
-        code: 'payment_method_missing',
-        declineCode: null,
-        message: '',
-      });
+    const customerId = await this.customerWithCard(profile);
     const card = await callProvider(() => this.s.provider.setDefault(customerId, paymentMethodId));
     return {
       id: card.id,
@@ -159,14 +165,7 @@ export class CardPayments {
     }
     const price = priceOf(plan, body.amount);
     requireMinimum(price);
-    const customerId = await this.customerId(profile, false);
-    if (!customerId)
-      throw refusalError({
-        status: 'declined',
-        code: 'payment_method_missing',
-        declineCode: null,
-        message: '',
-      });
+    const customerId = await this.customerWithCard(profile);
     const grant = await this.charge(
       profile,
       plan,

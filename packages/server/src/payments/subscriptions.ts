@@ -57,14 +57,7 @@ export class Subscriptions {
         'This account already has a subscription: switch plans with PUT /subscription.',
       );
     }
-    const customerId = await this.cards.customerId(profile, false);
-    if (!customerId)
-      throw refusalError({
-        status: 'declined',
-        code: 'payment_method_missing',
-        declineCode: null,
-        message: '',
-      });
+    const customerId = await this.cards.customerWithCard(profile);
     const { plan, priceId } = await this.s.prices.subscriptionPlan(priceOrPlan);
     const result = await callProvider(() =>
       this.s.provider.subscribe({

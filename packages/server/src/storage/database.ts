@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
+import { PGlitePool } from '@scrub/pglite-pool';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { DatabaseTarget } from '../config/targets.js';
 import { restrictDataDir } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
-import { PGlitePool } from './pglite-pool.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import type { Database } from './schema.js';

@@ -130,23 +130,32 @@ export async function* suppressedNumbers(db: Db, profileId: string): AsyncGenera
   yield* batchesOf(db, profileId);
 }
 
-async function* batchesOf(db: Db, profileId: string): AsyncGenerator<number[]> {
+/** The account's numbers above `after`, ascending, one batch; the caller picks the columns. */
+const batchAfter = (db: Db, profileId: string, after: number) =>
+  db
+    .selectFrom('suppression_numbers')
+    .where('profile_id', '=', profileId)
+    .where('number', '>', after)
+    .orderBy('number')
+    .limit(READ_BATCH);
+
+/** Reads batch after batch, each starting above the last number read, until a short one. */
+async function* inBatches<R extends { number: unknown }>(
+  read: (after: number) => Promise<R[]>,
+): AsyncGenerator<R[]> {
   let after = -1;
   for (;;) {
-    const rows = await db
-      .selectFrom('suppression_numbers')
-      .select('number')
-      .where('profile_id', '=', profileId)
-      .where('number', '>', after)
-      .orderBy('number')
-      .limit(READ_BATCH)
-      .execute();
+    const rows = await read(after);
     if (rows.length === 0) return;
-    const batch = rows.map((row) => Number(row.number));
-    yield batch;
-    after = batch[batch.length - 1]!;
+    yield rows;
+    after = Number(rows[rows.length - 1]!.number);
     if (rows.length < READ_BATCH) return;
   }
+}
+
+async function* batchesOf(db: Db, profileId: string): AsyncGenerator<number[]> {
+  const read = (after: number) => batchAfter(db, profileId, after).select('number').execute();
+  for await (const rows of inBatches(read)) yield rows.map((row) => Number(row.number));
 }
 
 /** Every number with the time it was added, ascending, in batches: the export. */
@@ -154,21 +163,9 @@ export async function* suppressedEntries(
   db: Db,
   profileId: string,
 ): AsyncGenerator<{ number: number; addedAt: Date }[]> {
-  let after = -1;
-  for (;;) {
-    const rows = await db
-      .selectFrom('suppression_numbers')
-      .select(['number', 'added_at'])
-      .where('profile_id', '=', profileId)
-      .where('number', '>', after)
-      .orderBy('number')
-      .limit(READ_BATCH)
-      .execute();
-    if (rows.length === 0) return;
-    const batch = rows.map((row) => ({ number: Number(row.number), addedAt: row.added_at }));
-    yield batch;
-    after = batch[batch.length - 1]!.number;
-    if (rows.length < READ_BATCH) return;
+  const read = (after: number) => batchAfter(db, profileId, after).select(['number', 'added_at']).execute();
+  for await (const rows of inBatches(read)) {
+    yield rows.map((row) => ({ number: Number(row.number), addedAt: row.added_at }));
   }
 }
 

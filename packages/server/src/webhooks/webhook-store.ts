@@ -6,7 +6,7 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
 } from '@scrub/contract';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { ApiError } from '../errors/api-error.js';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../storage/schema.js';
 
@@ -70,39 +70,48 @@ export function listEndpoints(db: Db, profileId: string): Promise<EndpointRow[]>
     .execute();
 }
 
-/** The account's endpoint, or a 404 (another account's endpoint is not found either). */
-export async function getOwnEndpoint(db: Db, profileId: string, endpointId: string): Promise<EndpointRow> {
-  const row = await db
+/** The statements' filter: this endpoint, when it is the account's. */
+const ownEndpoint =
+  (profileId: string, endpointId: string) => (eb: ExpressionBuilder<Database, 'webhook_endpoints'>) =>
+    eb.and({ id: endpointId, profile_id: profileId });
+
+/** The row a statement on the account's endpoint found, or a 404 (another account's endpoint is not found either). */
+async function foundEndpoint(
+  row: Promise<EndpointRow | undefined>,
+  endpointId: string,
+): Promise<EndpointRow> {
+  const found = await row;
+  if (!found) throw new ApiError('not_found', `No webhook endpoint ${endpointId}.`);
+  return found;
+}
+
+/** The account's endpoint, or a 404. */
+export function getOwnEndpoint(db: Db, profileId: string, endpointId: string): Promise<EndpointRow> {
+  const row = db
     .selectFrom('webhook_endpoints')
     .selectAll()
-    .where('id', '=', endpointId)
-    .where('profile_id', '=', profileId)
+    .where(ownEndpoint(profileId, endpointId))
     .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No webhook endpoint ${endpointId}.`);
-  return row;
+  return foundEndpoint(row, endpointId);
 }
 
-export async function removeEndpoint(db: Db, profileId: string, endpointId: string): Promise<EndpointRow> {
-  const row = await db
+export function removeEndpoint(db: Db, profileId: string, endpointId: string): Promise<EndpointRow> {
+  const row = db
     .deleteFrom('webhook_endpoints')
-    .where('id', '=', endpointId)
-    .where('profile_id', '=', profileId)
+    .where(ownEndpoint(profileId, endpointId))
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No webhook endpoint ${endpointId}.`);
-  return row;
+  return foundEndpoint(row, endpointId);
 }
 
-export async function rotateSecret(db: Db, profileId: string, endpointId: string): Promise<EndpointRow> {
-  const row = await db
+export function rotateSecret(db: Db, profileId: string, endpointId: string): Promise<EndpointRow> {
+  const row = db
     .updateTable('webhook_endpoints')
     .set({ secret: newSigningSecret() })
-    .where('id', '=', endpointId)
-    .where('profile_id', '=', profileId)
+    .where(ownEndpoint(profileId, endpointId))
     .returningAll()
     .executeTakeFirst();
-  if (!row) throw new ApiError('not_found', `No webhook endpoint ${endpointId}.`);
-  return row;
+  return foundEndpoint(row, endpointId);
 }
 
 export interface RecordedEvent {

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Paper, PasswordInput, Title } from '@mantine/core';
+import { Button, Paper, Title } from '@mantine/core';
 import { authMessages } from '@scrub/sdk';
 import { useForm } from 'react-hook-form';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
 import { type ChangePasswordForm, ChangePasswordSchema } from '../../common/auth-schemas';
+import { FormPasswordInput } from '../../common/form-fields';
 import { showErrorDialog } from '../../shell/error-dialog';
 
 export function PasswordForm() {
@@ -12,7 +13,7 @@ export function PasswordForm() {
     resolver: zodResolver(ChangePasswordSchema),
     defaultValues: { oldPassword: '', newPassword: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ oldPassword, newPassword }) => {
     try {
@@ -30,19 +31,19 @@ export function PasswordForm() {
         Update Password
       </Title>
       <form onSubmit={onSubmit} noValidate>
-        <PasswordInput
+        <FormPasswordInput
+          form={form}
+          name="oldPassword"
           mt="sm"
           label="Current password"
           autoComplete="current-password"
-          error={errors.oldPassword?.message}
-          {...form.register('oldPassword')}
         />
-        <PasswordInput
+        <FormPasswordInput
+          form={form}
+          name="newPassword"
           mt="sm"
           label="New password"
           autoComplete="new-password"
-          error={errors.newPassword?.message}
-          {...form.register('newPassword')}
         />
         <Button type="submit" mt="md" loading={isSubmitting}>
           Update Password

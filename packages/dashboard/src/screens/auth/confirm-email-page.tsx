@@ -7,6 +7,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
 import { type ConfirmCodeForm, ConfirmCodeSchema, SIGNUP_EMAIL_KEY } from '../../common/auth-schemas';
+import { EMAILED_CODE } from '../../common/form-fields';
 import { AuthCard } from './auth-card';
 import { FormError } from './form-parts';
 
@@ -83,9 +84,7 @@ export default function ConfirmEmailPage() {
       <form onSubmit={onSubmit} noValidate>
         <TextInput
           label="Verification code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
+          {...EMAILED_CODE}
           placeholder="123456"
           {...form.register('code', {
             // Digits only, as the 6-digit rule expects.

@@ -7,14 +7,15 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
 import { type ForgotForm, ForgotSchema } from '../../common/auth-schemas';
+import { EmailField } from '../../common/form-fields';
 import { AuthCard } from './auth-card';
-import { EmailField, FormError } from './form-parts';
+import { FormError } from './form-parts';
 
 export default function ForgotPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const form = useForm<ForgotForm>({ resolver: zodResolver(ForgotSchema), defaultValues: { email: '' } });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
     setError(null);
@@ -51,7 +52,7 @@ export default function ForgotPage() {
     <AuthCard title="Forgot your password?">
       <Text size="sm">Enter your e-mail and we will send you a code to reset your password.</Text>
       <form onSubmit={onSubmit} noValidate>
-        <EmailField registration={form.register('email')} error={errors.email?.message} />
+        <EmailField form={form} name="email" />
         <FormError error={error} />
         <Button type="submit" fullWidth mt="lg" loading={isSubmitting}>
           Send Reset Password Link

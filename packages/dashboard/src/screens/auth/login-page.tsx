@@ -1,13 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { sessionKey } from '../../auth/use-session';
+import { EmailField, FormPasswordInput } from '../../common/form-fields';
 import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/login-schema';
 import { AuthCard } from './auth-card';
-import { EmailField, FormError } from './form-parts';
+import { FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
@@ -46,7 +47,7 @@ export default function LoginPage() {
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   // The message is shown once, then removed from the address so a reload does not repeat it.
   useEffect(() => {
@@ -91,14 +92,14 @@ export default function LoginPage() {
         </Alert>
       )}
       <form onSubmit={onSubmit} noValidate>
-        <EmailField registration={form.register('email')} error={errors.email?.message} />
-        <PasswordInput
+        <EmailField form={form} name="email" />
+        <FormPasswordInput
+          form={form}
+          name="password"
           mt="sm"
           label="Password"
           autoComplete="current-password"
           withAsterisk
-          error={errors.password?.message}
-          {...form.register('password')}
         />
         <Group justify="space-between" mt="md">
           <Checkbox label="Remember me" {...form.register('remember')} />

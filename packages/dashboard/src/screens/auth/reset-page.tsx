@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, PasswordInput, Text, TextInput } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { authMessages } from '@scrub/sdk';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
 import { type ResetForm, ResetSchema } from '../../common/auth-schemas';
+import { EMAILED_CODE, FormPasswordInput, FormTextInput } from '../../common/form-fields';
 import { showErrorDialog } from '../../shell/error-dialog';
 import { AuthCard } from './auth-card';
 
@@ -18,7 +19,7 @@ export default function ResetPage() {
     resolver: zodResolver(ResetSchema),
     defaultValues: { code: '', password: '', confirm: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   if (!email) return <Navigate to="/forgot" replace />;
 
   const onSubmit = form.handleSubmit(async ({ code, password }) => {
@@ -35,30 +36,22 @@ export default function ResetPage() {
     <AuthCard title="Reset Password">
       <Text size="sm">Choose a new password for {email}.</Text>
       <form onSubmit={onSubmit} noValidate>
-        <TextInput
-          label="Code from the e-mail"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          withAsterisk
-          error={errors.code?.message}
-          {...form.register('code')}
-        />
-        <PasswordInput
+        <FormTextInput form={form} name="code" label="Code from the e-mail" {...EMAILED_CODE} withAsterisk />
+        <FormPasswordInput
+          form={form}
+          name="password"
           mt="sm"
           label="New password"
           autoComplete="new-password"
           withAsterisk
-          error={errors.password?.message}
-          {...form.register('password')}
         />
-        <PasswordInput
+        <FormPasswordInput
+          form={form}
+          name="confirm"
           mt="sm"
           label="Confirm password"
           autoComplete="new-password"
           withAsterisk
-          error={errors.confirm?.message}
-          {...form.register('confirm')}
         />
         <Button type="submit" fullWidth mt="lg" loading={isSubmitting}>
           Reset Password

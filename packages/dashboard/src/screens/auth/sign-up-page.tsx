@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Checkbox, Loader, PasswordInput, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Loader, Text } from '@mantine/core';
 import { authMessages } from '@scrub/sdk';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -7,8 +7,9 @@ import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { scrub } from '../../api/scrub-client';
 import { SIGNUP_EMAIL_KEY, type SignUpForm, SignUpSchema } from '../../common/auth-schemas';
+import { EmailField, FormPasswordInput } from '../../common/form-fields';
 import { AuthCard } from './auth-card';
-import { EmailField, FormError } from './form-parts';
+import { FormError } from './form-parts';
 
 /** Seed 1: after the success message, ConfirmEmail follows in 2 seconds. */
 const REDIRECT_MS = 2000;
@@ -40,19 +41,15 @@ export default function SignUpPage() {
   return (
     <AuthCard title="Create your account">
       <form onSubmit={onSubmit} noValidate>
-        <EmailField
-          registration={form.register('email')}
-          error={errors.email?.message}
-          placeholder="EMAIL*"
-        />
-        <PasswordInput
+        <EmailField form={form} name="email" placeholder="EMAIL*" />
+        <FormPasswordInput
+          form={form}
+          name="password"
           mt="sm"
           label="Password"
           placeholder="PASSWORD*"
           autoComplete="new-password"
           withAsterisk
-          error={errors.password?.message}
-          {...form.register('password')}
         />
         <Checkbox
           mt="md"

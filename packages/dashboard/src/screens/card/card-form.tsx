@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
+import { FormTextInput } from '../../common/form-fields';
 import { saveCard } from '../../data/cards';
 import {
   CardRefusedError,
@@ -49,37 +50,13 @@ function BillingFields({ form }: { form: UseFormReturn<BillingInput, unknown, Bi
   const errors = form.formState.errors;
   return (
     <>
-      <TextInput
-        label="Name on card"
-        required
-        {...form.register('customer_name')}
-        error={errors.customer_name?.message}
-        autoComplete="cc-name"
-      />
-      <TextInput
-        label="Address line 1"
-        required
-        {...form.register('line1')}
-        error={errors.line1?.message}
-        autoComplete="address-line1"
-      />
-      <TextInput label="Address line 2" {...form.register('line2')} autoComplete="address-line2" />
+      <FormTextInput form={form} name="customer_name" label="Name on card" required autoComplete="cc-name" />
+      <FormTextInput form={form} name="line1" label="Address line 1" required autoComplete="address-line1" />
+      <FormTextInput form={form} name="line2" label="Address line 2" autoComplete="address-line2" />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          label="City"
-          required
-          {...form.register('city')}
-          error={errors.city?.message}
-          autoComplete="address-level2"
-        />
-        <TextInput
-          label="State"
-          required
-          {...form.register('state')}
-          error={errors.state?.message}
-          autoComplete="address-level1"
-        />
-        <TextInput label="Postal code" {...form.register('postal_code')} autoComplete="postal-code" />
+        <FormTextInput form={form} name="city" label="City" required autoComplete="address-level2" />
+        <FormTextInput form={form} name="state" label="State" required autoComplete="address-level1" />
+        <FormTextInput form={form} name="postal_code" label="Postal code" autoComplete="postal-code" />
         <TextInput
           label="Country (2-letter code)"
           maxLength={2}

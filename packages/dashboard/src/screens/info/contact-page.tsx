@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button } from '@mantine/core';
 import { ContactMessageSchema } from '@scrub/contract';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
+import { EmailField, FormTextarea, FormTextInput } from '../../common/form-fields';
 import { useSendContact } from '../../data/service';
 import { StaticPage } from './static-page';
 
@@ -25,42 +26,20 @@ export default function ContactPage() {
     defaultValues: { name: '', email: '', subject: '', message: '', captcha: '' },
   });
   const send = useSendContact({ onSuccess: () => form.reset() });
-  const { errors } = form.formState;
   return (
     <StaticPage title="Contact us">
       <form onSubmit={form.handleSubmit(({ captcha: _, ...message }) => send.mutate(message))} noValidate>
-        <TextInput label="Name" withAsterisk error={errors.name?.message} {...form.register('name')} />
-        <TextInput
-          mt="sm"
-          label="Email"
-          type="email"
-          withAsterisk
-          error={errors.email?.message}
-          {...form.register('email')}
-        />
-        <TextInput
-          mt="sm"
-          label="Subject"
-          withAsterisk
-          error={errors.subject?.message}
-          {...form.register('subject')}
-        />
-        <Textarea
-          mt="sm"
-          label="Message"
-          minRows={4}
-          autosize
-          withAsterisk
-          error={errors.message?.message}
-          {...form.register('message')}
-        />
-        <TextInput
+        <FormTextInput form={form} name="name" label="Name" withAsterisk />
+        <EmailField form={form} name="email" mt="sm" />
+        <FormTextInput form={form} name="subject" mt="sm" label="Subject" withAsterisk />
+        <FormTextarea form={form} name="message" mt="sm" label="Message" minRows={4} autosize withAsterisk />
+        <FormTextInput
+          form={form}
+          name="captcha"
           mt="sm"
           label="Are you human? What is 3 + 4?"
           inputMode="numeric"
           withAsterisk
-          error={errors.captcha?.message}
-          {...form.register('captcha')}
           maw={240}
         />
         <Button type="submit" mt="md" loading={send.isPending}>

@@ -1,13 +1,13 @@
-import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { USER_TYPES, type UserType } from '@scrub/contract';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { AgencyInput, typeOptions } from '../../common/create-account-form';
-import { BackButton, PageHeader } from '../../common/page-header';
 import { showFailure } from '../../common/show-failure';
 import { useOwnRole } from '../../data/account';
 import { useAdminUser, useUpdateAccount } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
+import { UserPageFrame } from './user-page-frame';
 
 const typeOfRole = (role: string) => role.toLowerCase().replace(' ', '_') as UserType;
 
@@ -48,29 +48,24 @@ export default function EditUserPage() {
       ...(!isAgency && type === 'user' ? { agency: agency.trim() || null } : {}),
     });
   return (
-    <Stack maw={560}>
-      <PageHeader title="Edit User">
-        <BackButton to="/users">Back to Users</BackButton>
-      </PageHeader>
-      <Paper withBorder p="lg">
-        <Stack gap="sm">
-          <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <Select label="Type" data={typeOptions} value={type} onChange={setType} disabled={isAgency} />
-          {!isAgency && type === 'user' && <AgencyInput value={agency} onChange={setAgency} />}
-          <PasswordInput
-            label="New password"
-            description="Leave blank to keep the current password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          <Group>
-            <Button onClick={submit} disabled={!email.trim() || !type || !user.data} loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
-    </Stack>
+    <UserPageFrame title="Edit User">
+      <Stack gap="sm">
+        <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+        <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <Select label="Type" data={typeOptions} value={type} onChange={setType} disabled={isAgency} />
+        {!isAgency && type === 'user' && <AgencyInput value={agency} onChange={setAgency} />}
+        <PasswordInput
+          label="New password"
+          description="Leave blank to keep the current password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
+        <Group>
+          <Button onClick={submit} disabled={!email.trim() || !type || !user.data} loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </UserPageFrame>
   );
 }

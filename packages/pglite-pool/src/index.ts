@@ -1,0 +1,2 @@
+export { openEmbeddedDatabase } from './embedded-database.js';
+export { PGlitePool } from './pglite-pool.js';
