@@ -61,7 +61,8 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
   },
   config: {
     sdk: (scrub) => scrub.config(),
-    cli: notIn('`scrub config` is the CLI’s own settings; the SDK reads /config when it signs in'),
+    // `scrub verify` says which do-not-call lists the checks will consult before it spends a credit.
+    cli: cli('verify'),
     dashboard: CALLED,
   },
   openApi: { sdk: (scrub) => scrub.openApi(), cli: OPERATOR_ONLY, dashboard: CALLED },
@@ -134,7 +135,8 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
   listFiles: { sdk: (scrub) => scrub.files.list(), cli: cli('files'), dashboard: CALLED },
   getFile: {
     sdk: (scrub) => scrub.files.get('ref'),
-    cli: notIn('`scrub files` lists each file with its counts; `scrub jobs show` shows one job'),
+    // `scrub export --dnc 0` reads the file's dnc_notice when the Clean filter kept nothing.
+    cli: cli('export'),
     dashboard: CALLED,
   },
   downloadResult: {

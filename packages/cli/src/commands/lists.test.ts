@@ -67,7 +67,7 @@ describe('operator lists in the CLI', () => {
     expect((JSON.parse(json.stdout) as VerifyResult).lists).toEqual([{ ...LITIGATORS, listed: true }]);
 
     const csv = await scrub(['verify', '--csv', '--lists', 'litigators', '2012345678', '8005551234'], env);
-    expect(csv.stdout.split('\n')[0]).toMatch(/,callable_now,lists$/);
+    expect(csv.stdout.split('\n')[0]).toMatch(/,callable_now,line_type_source,ported,lists$/);
     expect(
       csv.stdout
         .split('\n')

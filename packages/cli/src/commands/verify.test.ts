@@ -146,7 +146,7 @@ describe('scrub verify <phone...> (alias: check)', () => {
     );
     expect(rows).toHaveLength(3);
     // The DNC cell as a bulk result writes it: unchecked without a list, empty for an invalid number.
-    expect(rows[0]).toMatch(/^2012345678,\+12012345678,(mobile|landline|voip),unchecked,,,.*,sample,$/);
+    expect(rows[0]).toMatch(/^2012345678,\+12012345678,(mobile|landline|voip),unchecked,,,.*,sample,,$/);
     expect(rows[1]).toMatch(/^8005551234,\+18005551234,toll_free,unchecked,,,/);
     expect(rows[2]).toMatch(/^1234567890,\+11234567890,invalid,,,,area_code_invalid,Area code 123 /);
   });
@@ -332,7 +332,7 @@ describe('formatting', () => {
     expect(source({ line_type_source: 'exchange', carrier_lookup: failed })).toBe('exchange (lookup failed)');
     expect(source({ line_type_source: null, line_type: 'invalid' })).toBe('-');
     const csv = csvRow('x', answer({ line_type_source: 'carrier_lookup', ported: true }));
-    expect(csv.trimEnd().split(',').slice(-2)).toEqual(['carrier_lookup', 'true']);
+    expect(csv.trimEnd().split(',').slice(-3, -1)).toEqual(['carrier_lookup', 'true']);
   });
 
   it('tells clean, unchecked and invalid apart', () => {
@@ -357,7 +357,7 @@ describe('formatting', () => {
       'x',
       answer({ timezones: ['America/New_York', 'America/Chicago'], callable_now: false }),
     );
-    expect(csv.trimEnd().split(',').slice(-4, -2)).toEqual(['America/New_York;America/Chicago', 'false']);
+    expect(csv.trimEnd().split(',').slice(-5, -3)).toEqual(['America/New_York;America/Chicago', 'false']);
   });
 
   it('writes CSV no spreadsheet runs as a formula, and leaves phone numbers alone', () => {
