@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, type Options, parse } from 'csv-parse';
+import { linesSpanned } from '../csv/csv-records.ts';
 import { ImportError, type ImportProblem } from '../import-error.ts';
 
 /**
@@ -96,13 +97,6 @@ export interface DelimitedOptions {
 
 const PEEK_BYTES = 64 * 1024;
 const PEEK_LINES = 10;
-
-/** Lines one record spans, from its raw text (with or without its line break). */
-function linesSpanned(raw: string): number {
-  let count = 0;
-  for (const char of raw) if (char === '\n') count++;
-  return raw.endsWith('\n') ? count : count + 1;
-}
 
 // Tab-delimited files are read without quoting, as NANPA writes them (a company name may hold a
 // lone quote); a field wholly in quotes loses them.
