@@ -8,7 +8,10 @@ import { circlesOf, type Import, importsOf, isTest, workspacePackages } from './
  * payment provider, or Cognito and Stripe) and starts it.
  */
 const SERVER_LAYERS: { name: string; paths: string[] }[] = [
-  { name: 'foundation', paths: ['errors/', 'version.ts', 'process-alive.ts', 'release-start-memory.ts'] },
+  {
+    name: 'foundation',
+    paths: ['errors/', 'version.ts', 'process-alive.ts', 'release-start-memory.ts', 'poll-pause.ts'],
+  },
   { name: 'configuration', paths: ['config/'] },
   { name: 'storage', paths: ['storage/'] },
   { name: 'infrastructure', paths: ['mail/', 'blob-store/', 'local-control/', 'dashboard/'] },

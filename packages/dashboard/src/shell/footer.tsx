@@ -1,6 +1,13 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 
+const footerLinks = [
+  { to: '/contact', label: 'Contact' },
+  { to: '/RefundPolicy', label: 'Refund Policy' },
+  { to: '/terms', label: 'Terms' },
+  { to: '/privacypolicy', label: 'Privacy Policy' },
+];
+
 export function Footer({ showLinks }: { showLinks: boolean }) {
   return (
     <Group justify="space-between" px="md" py="sm" wrap="wrap">
@@ -9,18 +16,11 @@ export function Footer({ showLinks }: { showLinks: boolean }) {
       </Text>
       {showLinks && (
         <Group gap="md" component="nav" aria-label="Footer">
-          <Anchor component={Link} to="/contact" size="sm">
-            Contact
-          </Anchor>
-          <Anchor component={Link} to="/RefundPolicy" size="sm">
-            Refund Policy
-          </Anchor>
-          <Anchor component={Link} to="/terms" size="sm">
-            Terms
-          </Anchor>
-          <Anchor component={Link} to="/privacypolicy" size="sm">
-            Privacy Policy
-          </Anchor>
+          {footerLinks.map((link) => (
+            <Anchor key={link.to} component={Link} to={link.to} size="sm">
+              {link.label}
+            </Anchor>
+          ))}
         </Group>
       )}
     </Group>

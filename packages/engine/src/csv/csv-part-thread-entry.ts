@@ -2,8 +2,6 @@
 // posts each back with its output and its numbers. Runs from `dist/` when built, and under Node's
 // type stripping from source (tests).
 import { parentPort, workerData } from 'node:worker_threads';
-import { DncSet } from '../dnc/set.ts';
-import { ExchangeTable } from '../exchange/exchange-table.ts';
 import {
   type CsvPartThreadData,
   movable,
@@ -12,25 +10,13 @@ import {
   release,
   threadErrorOf,
 } from './csv-thread-protocol.ts';
-import { reassignedFromShared } from './reassigned-cells.ts';
 import { scrubCsvPart } from './scrub-csv.ts';
-import type { ScrubCsvOptions } from './scrub-options.ts';
+import { threadScrubOptions } from './thread-scrub-options.ts';
 
 const port = parentPort!;
 const data = workerData as CsvPartThreadData;
 
-const options: ScrubCsvOptions = {
-  phoneColumn: data.phoneColumn,
-  ...(data.header === undefined ? {} : { header: data.header }),
-  ...(data.maxRowBytes === undefined ? {} : { maxRowBytes: data.maxRowBytes }),
-  ...(data.exchange ? { exchange: ExchangeTable.fromShared(data.exchange) } : {}),
-  ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
-  ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
-  ...(data.columns === undefined ? {} : { columns: data.columns }),
-  ...(data.lists === undefined ? {} : { lists: DncSet.fromShared(data.lists) }),
-  evaluatedAt: data.evaluatedAt,
-  ...(data.reassigned === undefined ? {} : { reassigned: reassignedFromShared(data.reassigned) }),
-};
+const options = threadScrubOptions(data);
 
 // Parts are handed over once the engine is loaded: until then the caller scrubs them itself.
 port.postMessage({ type: 'ready' } satisfies PartFromThread);

@@ -4,8 +4,6 @@
 // `dist/` when built, and under Node's type stripping from source (tests).
 import { Writable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
-import { DncSet } from '../dnc/set.ts';
-import { ExchangeTable } from '../exchange/exchange-table.ts';
 import {
   type CsvThreadData,
   type FromThread,
@@ -14,9 +12,9 @@ import {
   type ToThread,
   threadErrorOf,
 } from './csv-thread-protocol.ts';
-import { reassignedFromShared } from './reassigned-cells.ts';
 import { countCsv, countCsvRows, scrubCsv } from './scrub-csv.ts';
 import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
+import { threadScrubOptions } from './thread-scrub-options.ts';
 
 const port = parentPort!;
 const post = (message: FromThread) => port.postMessage(message);
@@ -76,17 +74,7 @@ function output(): Writable {
 
 function optionsOf(data: CsvThreadData) {
   return {
-    phoneColumn: data.phoneColumn,
-    ...(data.header === undefined ? {} : { header: data.header }),
-    ...(data.separator === undefined ? {} : { separator: data.separator }),
-    ...(data.maxRowBytes === undefined ? {} : { maxRowBytes: data.maxRowBytes }),
-    ...(data.exchange ? { exchange: ExchangeTable.fromShared(data.exchange) } : {}),
-    ...(data.dnc ? { dnc: DncSet.fromShared(data.dnc) } : {}),
-    ...(data.dncMask === undefined ? {} : { dncMask: data.dncMask }),
-    ...(data.columns === undefined ? {} : { columns: data.columns }),
-    ...(data.lists === undefined ? {} : { lists: DncSet.fromShared(data.lists) }),
-    ...(data.evaluatedAt === undefined ? {} : { evaluatedAt: data.evaluatedAt }),
-    ...(data.reassigned === undefined ? {} : { reassigned: reassignedFromShared(data.reassigned) }),
+    ...threadScrubOptions(data),
     onProgress: ({ rows, bytes }: { rows: number; bytes: number }) => post({ type: 'progress', rows, bytes }),
   };
 }

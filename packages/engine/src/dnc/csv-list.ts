@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Readable, Transform, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { CsvError, parse } from 'csv-parse';
+import { Readable } from 'node:stream';
 import { findColumnByName } from '../csv/column-name.ts';
+import { readCsvRecords } from '../csv/csv-records.ts';
 import { parsePhone } from '../parse-phone.ts';
 import { DncListBuilder } from './builder.ts';
 import { type DncImport, type DncImportOptions, ProblemLog, StopReading } from './import-report.ts';
@@ -108,13 +107,6 @@ function guessColumn(
   return { column, header: false };
 }
 
-/** Lines one CSV record spans, from its raw text (with or without its line break). */
-function linesSpanned(raw: string): number {
-  let count = 0;
-  for (let i = raw.indexOf('\n'); i !== -1; i = raw.indexOf('\n', i + 1)) count++;
-  return raw.endsWith('\n') ? count : count + 1;
-}
-
 async function readCsvFile(
   chunks: AsyncIterable<Buffer>,
   options: DncCsvOptions,
@@ -130,9 +122,6 @@ async function readCsvFile(
   if (!byName && guess === null && !(Number.isInteger(column) && column >= 0)) {
     throw new RangeError(`A column is a header name or a 0-based index, not ${options.column}`);
   }
-  // Lines are counted from each record's raw text, so a record knows the line it starts on.
-  let lastLine = 0;
-  const recordLines: number[] = [];
 
   const accept = (record: string[], line: number) => {
     if (record.length <= 1 && (record[0] ?? '').trim() === '') return;
@@ -173,44 +162,14 @@ async function readCsvFile(
     counts.rowsUsed++;
   };
 
-  try {
-    await pipeline(
-      Readable.from(chunks),
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          hash.update(chunk);
-          callback(null, chunk);
-        },
-      }),
-      parse({
-        bom: true,
-        delimiter: options.delimiter ?? ',',
-        relax_column_count: true,
-        raw: true,
-        on_record: (output, context) => {
-          recordLines.push(lastLine + 1);
-          lastLine += linesSpanned(context.raw ?? '');
-          return output;
-        },
-      }),
-      new Writable({
-        objectMode: true,
-        write({ record }: { record: string[] }, _encoding, callback) {
-          try {
-            accept(record, recordLines.shift()!);
-            callback();
-          } catch (error) {
-            callback(error as Error);
-          }
-        },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
-    const message =
-      error.code === 'CSV_QUOTE_NOT_CLOSED'
-        ? 'a quoted field opens in this row and is never closed'
-        : `malformed CSV (${error.code}): ${error.message}`;
-    log.fail(lastLine + 1, message);
-  }
+  await readCsvRecords(
+    Readable.from(chunks),
+    {
+      ...(options.delimiter === undefined ? {} : { delimiter: options.delimiter }),
+      hash,
+      lines: { lastLine: 0 },
+      malformed: (line, message) => log.fail(line, message),
+    },
+    accept,
+  );
 }

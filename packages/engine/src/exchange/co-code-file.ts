@@ -7,8 +7,8 @@ import {
   type ImportReport,
   ImportSession,
   ReportHeader,
-  readDelimited,
   readOcn,
+  readReport,
 } from './import-session.ts';
 import type { OcnLineTypes } from './ocn-line-types.ts';
 
@@ -110,16 +110,6 @@ export async function importCoCodeFile(
     session.rowsUsed++;
   };
 
-  const sha256 = await readDelimited(
-    input,
-    session,
-    { delimiter: '\t', encoding: 'latin1' },
-    (fields, line) => {
-      if (header.columns !== null) return readRow(fields, line, header.columns);
-      header.read(fields, session, line);
-    },
-  );
-  header.finish(session);
-
-  return { ...session.finish(header.fileDate, sha256), withoutLineType, notInService };
+  const report = await readReport(input, session, header, { delimiter: '\t', encoding: 'latin1' }, readRow);
+  return { ...report, withoutLineType, notInService };
 }

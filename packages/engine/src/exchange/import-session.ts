@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CsvError, type Options, parse } from 'csv-parse';
+import { linesSpanned } from '../csv/csv-records.ts';
 import { ImportError, type ImportProblem } from '../import-error.ts';
 
 /**
@@ -96,13 +97,6 @@ export interface DelimitedOptions {
 
 const PEEK_BYTES = 64 * 1024;
 const PEEK_LINES = 10;
-
-/** Lines one record spans, from its raw text (with or without its line break). */
-function linesSpanned(raw: string): number {
-  let count = 0;
-  for (const char of raw) if (char === '\n') count++;
-  return raw.endsWith('\n') ? count : count + 1;
-}
 
 // Tab-delimited files are read without quoting, as NANPA writes them (a company name may hold a
 // lone quote); a field wholly in quotes loses them.
@@ -226,6 +220,40 @@ export function readHeader<Spec extends ColumnSpec>(
   return found as Columns<Spec>;
 }
 
+/** A list the operator keeps, as a CSV whose header is optional. */
+export interface OptionalHeaderCsv<Spec extends ColumnSpec> {
+  columns: Spec;
+  /** What the file should be, for a header that lacks a column. */
+  expected: string;
+  /** Whether the first record is a row rather than the header: a row has its columns in `columns`' order. */
+  looksLikeData: (fields: readonly string[]) => boolean;
+}
+
+/**
+ * Streams an operator's list (comma or tab, UTF-8), header optional, calling `readRow` with each
+ * row's fields, its line and the columns found; every row counts in `rowsRead`. Returns the sha256
+ * of the bytes read.
+ */
+export async function readOptionalHeaderCsv<Spec extends ColumnSpec>(
+  input: ImportInput,
+  session: ImportSession,
+  { columns: spec, expected, looksLikeData }: OptionalHeaderCsv<Spec>,
+  readRow: (fields: string[], line: number, columns: Columns<Spec>) => void,
+): Promise<string> {
+  let columns: Columns<Spec> | null = null;
+  return readDelimited(input, session, { delimiter: 'auto', encoding: 'utf8' }, (fields, line) => {
+    if (columns === null) {
+      if (!looksLikeData(fields)) {
+        columns = readHeader(fields, spec, session, line, expected);
+        return;
+      }
+      columns = Object.fromEntries(Object.keys(spec).map((name, index) => [name, index])) as Columns<Spec>;
+    }
+    session.rowsRead++;
+    readRow(fields, line, columns);
+  });
+}
+
 const PREAMBLE_LINES = 5;
 
 /**
@@ -275,6 +303,26 @@ export class ReportHeader<Spec extends ColumnSpec> {
       `no header line names the columns ${required.map(({ names }) => names[0]).join(', ')}: expected ${this.#expected}`,
     );
   }
+}
+
+/**
+ * Streams one of NANPA's reports: the records up to its header go to `header`, each row after it
+ * to `readRow` with the columns found. The report; in strict mode, ImportError instead if any row
+ * was bad.
+ */
+export async function readReport<Spec extends ColumnSpec>(
+  input: ImportInput,
+  session: ImportSession,
+  header: ReportHeader<Spec>,
+  options: DelimitedOptions,
+  readRow: (fields: string[], line: number, columns: Columns<Spec>) => void,
+): Promise<ImportReport> {
+  const sha256 = await readDelimited(input, session, options, (fields, line) => {
+    if (header.columns !== null) return readRow(fields, line, header.columns);
+    header.read(fields, session, line);
+  });
+  header.finish(session);
+  return session.finish(header.fileDate, sha256);
 }
 
 /** NANPA's dates, MM/DD/YYYY, as ISO; null for anything else. */

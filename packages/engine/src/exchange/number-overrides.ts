@@ -6,8 +6,7 @@ import {
   type ImportOptions,
   type ImportReport,
   ImportSession,
-  readDelimited,
-  readHeader,
+  readOptionalHeaderCsv,
 } from './import-session.ts';
 import { describeLineTypeWord, lineTypeFromWord } from './line-types.ts';
 
@@ -29,42 +28,32 @@ export async function importNumberOverrides(
   options: ImportOptions = {},
 ): Promise<ImportReport> {
   const session = new ImportSession(input, 'number overrides', options);
-  let columns: { number: number; lineType: number } | null = null;
+  const list = {
+    columns: COLUMNS,
+    expected: '"number,line_type"',
+    looksLikeData: (fields: readonly string[]) => /\d/.test(fields[0]!),
+  };
 
-  const sha256 = await readDelimited(
-    input,
-    session,
-    { delimiter: 'auto', encoding: 'utf8' },
-    (fields, line) => {
-      if (columns === null) {
-        if (/\d/.test(fields[0]!)) columns = { number: 0, lineType: 1 };
-        else {
-          columns = readHeader(fields, COLUMNS, session, line, '"number,line_type"');
-          return;
-        }
-      }
-
-      session.rowsRead++;
-      const numberText = fields[columns.number] ?? '';
-      const parsed = parsePhone(numberText);
-      if (!parsed.ok) return session.problem(line, parsed.message);
-      const code = classifyCode(parsed.number);
-      if (code !== ClassCode.UNKNOWN_GEOGRAPHIC) {
-        const why =
-          code === ClassCode.TOLL_FREE
-            ? 'toll-free numbers have no exchange line type to override'
-            : classificationOf(code, parsed.number).message;
-        return session.problem(line, `${parsed.e164} is not a valid US geographic number: ${why}`);
-      }
-      const typeText = fields[columns.lineType] ?? '';
-      const lineType = lineTypeFromWord(typeText);
-      if (lineType === null) {
-        return session.problem(line, `${parsed.e164}: ${describeLineTypeWord(typeText)}`);
-      }
-      builder.setNumber(parsed.number, lineType);
-      session.rowsUsed++;
-    },
-  );
+  const sha256 = await readOptionalHeaderCsv(input, session, list, (fields, line, columns) => {
+    const numberText = fields[columns.number] ?? '';
+    const parsed = parsePhone(numberText);
+    if (!parsed.ok) return session.problem(line, parsed.message);
+    const code = classifyCode(parsed.number);
+    if (code !== ClassCode.UNKNOWN_GEOGRAPHIC) {
+      const why =
+        code === ClassCode.TOLL_FREE
+          ? 'toll-free numbers have no exchange line type to override'
+          : classificationOf(code, parsed.number).message;
+      return session.problem(line, `${parsed.e164} is not a valid US geographic number: ${why}`);
+    }
+    const typeText = fields[columns.lineType] ?? '';
+    const lineType = lineTypeFromWord(typeText);
+    if (lineType === null) {
+      return session.problem(line, `${parsed.e164}: ${describeLineTypeWord(typeText)}`);
+    }
+    builder.setNumber(parsed.number, lineType);
+    session.rowsUsed++;
+  });
 
   return session.finish(null, sha256);
 }

@@ -3,9 +3,8 @@ import {
   type ImportOptions,
   type ImportReport,
   ImportSession,
-  readDelimited,
-  readHeader,
   readOcn,
+  readOptionalHeaderCsv,
 } from './import-session.ts';
 import { describeLineTypeWord, type LineTypeCode, lineTypeFromWord } from './line-types.ts';
 
@@ -38,43 +37,33 @@ export async function readOcnLineTypes(
   const session = new ImportSession(input, 'OCN line types', options);
   const lineTypes = new Map<string, LineTypeCode>();
   const firstLines = new Map<string, number>();
-  let columns: { ocn: number; lineType: number } | null = null;
+  const list = {
+    columns: COLUMNS,
+    expected: '"ocn,line_type"',
+    looksLikeData: (fields: readonly string[]) =>
+      readOcn(fields[0]!) !== null && lineTypeFromWord(fields[1] ?? '') !== null,
+  };
 
-  const sha256 = await readDelimited(
-    input,
-    session,
-    { delimiter: 'auto', encoding: 'utf8' },
-    (fields, line) => {
-      if (columns === null) {
-        const looksLikeData = readOcn(fields[0]!) !== null && lineTypeFromWord(fields[1] ?? '') !== null;
-        if (!looksLikeData) {
-          columns = readHeader(fields, COLUMNS, session, line, '"ocn,line_type"');
-          return;
-        }
-        columns = { ocn: 0, lineType: 1 };
-      }
-
-      session.rowsRead++;
-      const ocnText = fields[columns.ocn] ?? '';
-      const ocn = readOcn(ocnText);
-      if (ocn === null) return session.problem(line, `OCN "${ocnText}" is not four letters or digits`);
-      const typeText = fields[columns.lineType] ?? '';
-      const lineType = lineTypeFromWord(typeText);
-      if (lineType === null) return session.problem(line, `OCN ${ocn}: ${describeLineTypeWord(typeText)}`);
-      const earlier = lineTypes.get(ocn);
-      if (earlier !== undefined && earlier !== lineType) {
-        return session.problem(
-          line,
-          `OCN ${ocn} appears again with another line type (first on line ${firstLines.get(ocn)})`,
-        );
-      }
-      if (earlier === undefined) {
-        lineTypes.set(ocn, lineType);
-        firstLines.set(ocn, line);
-      }
-      session.rowsUsed++;
-    },
-  );
+  const sha256 = await readOptionalHeaderCsv(input, session, list, (fields, line, columns) => {
+    const ocnText = fields[columns.ocn] ?? '';
+    const ocn = readOcn(ocnText);
+    if (ocn === null) return session.problem(line, `OCN "${ocnText}" is not four letters or digits`);
+    const typeText = fields[columns.lineType] ?? '';
+    const lineType = lineTypeFromWord(typeText);
+    if (lineType === null) return session.problem(line, `OCN ${ocn}: ${describeLineTypeWord(typeText)}`);
+    const earlier = lineTypes.get(ocn);
+    if (earlier !== undefined && earlier !== lineType) {
+      return session.problem(
+        line,
+        `OCN ${ocn} appears again with another line type (first on line ${firstLines.get(ocn)})`,
+      );
+    }
+    if (earlier === undefined) {
+      lineTypes.set(ocn, lineType);
+      firstLines.set(ocn, line);
+    }
+    session.rowsUsed++;
+  });
 
   return { lineTypes, report: session.finish(null, sha256) };
 }

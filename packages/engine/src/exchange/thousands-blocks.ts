@@ -8,8 +8,8 @@ import {
   type ImportReport,
   ImportSession,
   ReportHeader,
-  readDelimited,
   readOcn,
+  readReport,
 } from './import-session.ts';
 import type { OcnLineTypes } from './ocn-line-types.ts';
 
@@ -97,16 +97,6 @@ export async function importThousandsBlocks(
     session.rowsUsed++;
   };
 
-  const sha256 = await readDelimited(
-    input,
-    session,
-    { delimiter: 'auto', encoding: 'latin1' },
-    (fields, line) => {
-      if (header.columns !== null) return readRow(fields, line, header.columns);
-      header.read(fields, session, line);
-    },
-  );
-  header.finish(session);
-
-  return { ...session.finish(header.fileDate, sha256), withoutLineType, notAssigned };
+  const report = await readReport(input, session, header, { delimiter: 'auto', encoding: 'latin1' }, readRow);
+  return { ...report, withoutLineType, notAssigned };
 }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { type Readable, Transform, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { CsvError, parse } from 'csv-parse';
+import type { Readable } from 'node:stream';
+import { readCsvRecords } from '../csv/csv-records.ts';
 import { ImportError, type ImportProblem } from '../import-error.ts';
 import { countryCodeOf, type NanpCountry } from './countries.ts';
 
@@ -106,13 +105,6 @@ function describeRanges(codes: number[]): string {
     start = codes[i];
   }
   return parts.join(', ');
-}
-
-/** Lines one CSV record spans, from its raw text (with or without its line break). */
-function linesSpanned(raw: string): number {
-  let count = 0;
-  for (const char of raw) if (char === '\n') count++;
-  return raw.endsWith('\n') ? count : count + 1;
 }
 
 class NpaReportReader {
@@ -274,50 +266,17 @@ export async function readNpaReport(input: Readable | string): Promise<NpaReport
   const source = typeof input === 'string' ? createReadStream(input) : input;
   const reader = new NpaReportReader(typeof input === 'string' ? basename(input) : 'NPA report');
   const hash = createHash('sha256');
-  // Start lines of the records parsed and not yet validated. Lines are counted as csv-parse
-  // parses, so a parse error knows where its record starts; csv-parse's own count drifts on CRLF
-  // inside quoted fields, so lines are counted from each record's raw text.
-  const recordLines: number[] = [];
-
-  try {
-    await pipeline(
-      source,
-      new Transform({
-        transform(chunk: Buffer | string, _encoding, callback) {
-          hash.update(chunk);
-          callback(null, chunk);
-        },
-      }),
-      parse({
-        bom: true,
-        relax_column_count: true,
-        raw: true,
-        on_record: (output, context) => {
-          recordLines.push(reader.lastLine + 1);
-          reader.lastLine += linesSpanned(context.raw ?? '');
-          return output;
-        },
-      }),
-      new Writable({
-        objectMode: true,
-        write({ record }: { record: string[] }, _encoding, callback) {
-          try {
-            reader.accept(record, recordLines.shift()!);
-            callback();
-          } catch (error) {
-            callback(error as Error);
-          }
-        },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof CsvError)) throw error;
-    const message =
-      error.code === 'CSV_QUOTE_NOT_CLOSED'
-        ? 'a quoted field opens in this row and is never closed'
-        : `malformed CSV (${error.code}): ${error.message}`;
-    reader.problem(reader.lastLine + 1, message);
-    throw reader.error();
-  }
+  await readCsvRecords(
+    source,
+    {
+      hash,
+      lines: reader,
+      malformed: (line, message) => {
+        reader.problem(line, message);
+        throw reader.error();
+      },
+    },
+    (record, line) => reader.accept(record, line),
+  );
   return reader.finish(hash.digest('hex'));
 }

@@ -79,6 +79,43 @@ export async function openSource(source: UploadSource): Promise<SourceBytes> {
   return { chunks: source, length: undefined };
 }
 
+/** A source's chunks as a streamed request body. */
+export interface UploadBody {
+  body: ReadableStream<Uint8Array>;
+  /** Stops reading the source (a refusal can come before the whole body was taken). */
+  close: () => Promise<void>;
+}
+
+/** Streams `chunks` as a request body; `onSent` hears the bytes sent so far after each chunk. */
+export function uploadBody(
+  chunks: AsyncIterable<Uint8Array | string>,
+  onSent: (sent: number) => void,
+): UploadBody {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    // Pulled as the connection takes bytes, so a slow network slows the reading of the source.
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) return controller.close();
+      const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
+      sent += bytes.byteLength;
+      onSent(sent);
+      controller.enqueue(bytes);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return {
+    body,
+    close: async () => {
+      await iterator.return?.();
+    },
+  };
+}
+
 /** A source as a Blob, which XMLHttpRequest sends with its length and progress. */
 async function asBlob(source: UploadSource): Promise<Blob> {
   if (source instanceof Blob) return source;
@@ -108,8 +145,6 @@ export async function putUpload(
   // A browser's own transport, unless the client was given a fetch of its own to use.
   if (Xhr && !fetchImpl) return putWithXhr(Xhr, url, await asBlob(source), options);
   const { chunks, length } = await openSource(source);
-  const iterator = chunks[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
 
   // A stall timer rather than a deadline: restarted with every chunk taken.
   const stalled = new AbortController();
@@ -119,22 +154,10 @@ export async function putUpload(
     stallTimer = setTimeout(() => stalled.abort(), timeout);
   };
 
-  let sent = 0;
   onProgress?.(0, length);
-  const body = new ReadableStream<Uint8Array>({
-    // Pulled as the connection takes bytes, so a slow network slows the reading of the source.
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) return controller.close();
-      const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
-      sent += bytes.byteLength;
-      stillMoving();
-      onProgress?.(sent, length);
-      controller.enqueue(bytes);
-    },
-    async cancel() {
-      await iterator.return?.();
-    },
+  const { body, close } = uploadBody(chunks, (sent) => {
+    stillMoving();
+    onProgress?.(sent, length);
   });
 
   const headers: Record<string, string> = { 'content-type': 'text/csv' };
@@ -162,7 +185,7 @@ export async function putUpload(
   } finally {
     clearTimeout(stallTimer);
     // A refusal can come before the whole body was taken: the source is closed either way.
-    await iterator.return?.();
+    await close();
   }
   if (!response.ok) throw APIError.generate(response.status, parseErrorBody(text), response.headers);
 }

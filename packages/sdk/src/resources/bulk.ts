@@ -10,7 +10,7 @@ import {
 import type { RequestOptions, StreamedRequestOptions } from '../client.js';
 import { answerHeaders, fetchFunction, pause, streamedBody } from '../core/internal.js';
 import { APIResource } from '../core/resource.js';
-import { openSource, putUpload, type UploadSource } from '../core/upload.js';
+import { openSource, putUpload, type UploadSource, uploadBody } from '../core/upload.js';
 import type { UploadOptions } from '../core/upload-options.js';
 import { BulkJobFailedError, ConflictError, ScrubError } from '../errors.js';
 
@@ -176,22 +176,7 @@ export class Bulk extends APIResource {
     { onUploadProgress, ...options }: RequestOptions & Pick<RunOptions, 'onUploadProgress'> = {},
   ): Promise<BulkStream> {
     const { chunks, length } = await openSource(source);
-    const iterator = chunks[Symbol.asyncIterator]();
-    const encoder = new TextEncoder();
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await iterator.next();
-        if (next.done) return controller.close();
-        const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
-        sent += bytes.byteLength;
-        onUploadProgress?.(sent, length);
-        controller.enqueue(bytes);
-      },
-      async cancel() {
-        await iterator.return?.();
-      },
-    });
+    const { body } = uploadBody(chunks, (sent) => onUploadProgress?.(sent, length));
     let jobId = '';
     const answer = await this.client.request(
       routes.streamBulkJob,

@@ -4,6 +4,7 @@ import type { DncListDate } from '@scrub/contract';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
+import { PollPause } from '../poll-pause.js';
 import type { Database } from '../storage/schema.js';
 import { fileLinks, recordsOf } from './file-mail.js';
 import type { JobSignals } from './job-signals.js';
@@ -77,7 +78,7 @@ export interface BulkWorkerOptions {
 export class BulkWorker {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   #stopped = false;
-  #wake: (() => void) | null = null;
+  readonly #pause = new PollPause();
   #loop: Promise<void> | null = null;
   readonly #abort = new AbortController();
 
@@ -92,7 +93,7 @@ export class BulkWorker {
 
   /** A job was queued in this process: look now rather than at the next poll. */
   notify(): void {
-    this.#wake?.();
+    this.#pause.wake();
   }
 
   /** Stops taking jobs; a job under way is abandoned to be taken over and run again from the start. */
@@ -118,14 +119,7 @@ export class BulkWorker {
         if (await this.#runJob(job)) await this.options.signals?.ended(job.id);
         continue;
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        this.#wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#wake = null;
+      await this.#pause.wait(pollMs);
     }
   }
 

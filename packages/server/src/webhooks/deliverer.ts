@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { PollPause } from '../poll-pause.js';
 import type { Database } from '../storage/schema.js';
 import { sendWebhook } from './send-webhook.js';
 import { type AttemptOutcome, claimDueDeliveries, type DueDelivery, recordAttempt } from './webhook-store.js';
@@ -41,8 +42,7 @@ export interface WebhookDelivererOptions {
 export class WebhookDeliverer {
   #stopped = false;
   #loop: Promise<void> | null = null;
-  #wake: (() => void) | null = null;
-  #woken = false;
+  readonly #pause = new PollPause();
 
   constructor(private readonly options: WebhookDelivererOptions) {}
 
@@ -52,8 +52,7 @@ export class WebhookDeliverer {
 
   /** Look now rather than at the next poll. */
   notify(): void {
-    this.#woken = true;
-    this.#wake?.();
+    this.#pause.wake();
   }
 
   async stop(): Promise<void> {
@@ -75,7 +74,6 @@ export class WebhookDeliverer {
   async #run(): Promise<void> {
     const { db, logger, pollMs = 5000, batch = 10, leaseSeconds = 60 } = this.options;
     while (!this.#stopped) {
-      this.#woken = false;
       let due: DueDelivery[] = [];
       try {
         due = await claimDueDeliveries(db, { limit: batch, leaseSeconds });
@@ -86,15 +84,7 @@ export class WebhookDeliverer {
         await this.#sendAll(due);
         continue;
       }
-      if (this.#woken) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        this.#wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#wake = null;
+      await this.#pause.wait(pollMs);
     }
   }
 
