@@ -5,6 +5,7 @@ import {
   type FileView,
   OUTPUT_COLUMNS,
   type OutputColumn,
+  type ReassignedSource,
 } from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
@@ -52,6 +53,9 @@ export interface NewJob {
   columns?: readonly OutputColumn[];
   /** Operator lists to flag rows with, one result column each; default none. */
   lists?: readonly string[];
+  /** The consent-date column (the Reassigned result column), and the credits a record then costs. */
+  consentCol?: string | number | undefined;
+  recordPrice?: number;
 }
 
 const describeSeconds = (seconds: number) =>
@@ -99,6 +103,8 @@ async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
       mapping: JSON.stringify(job.mapping),
       output_columns: JSON.stringify(OUTPUT_COLUMNS.filter((column) => job.columns?.includes(column))),
       lists: JSON.stringify(job.lists ?? []),
+      consent_col: job.consentCol === undefined ? null : JSON.stringify(job.consentCol),
+      record_price: job.recordPrice ?? 1,
       status: 'awaiting_upload',
       upload_key: newUploadKey(),
     })
@@ -168,7 +174,7 @@ export async function listSubmittedJobs(
 }
 
 /**
- * Queues an uploaded job and charges its records, one credit each, in one transaction: the job is
+ * Queues an uploaded job and charges its records, `record_price` each, in one transaction: the job is
  * queued if and only if it was paid for (or the account is unlimited). What turns out not to need
  * a credit (duplicates, invalid numbers) is given back when the job completes; everything is given
  * back if it fails. A job already submitted (a second submit racing the first) is returned as it
@@ -185,7 +191,7 @@ export async function submitJob(db: Kysely<Database>, job: JobRow, records: numb
     if (locked.status !== 'awaiting_upload') return locked;
     const profile = await getProfile(trx, job.profile_id);
     requireActivePlan(profile);
-    const charge = hasUnlimited(profile) ? 0 : records;
+    const charge = hasUnlimited(profile) ? 0 : records * locked.record_price;
     if (charge > 0) {
       await applyLedgerEntry(trx, {
         profileId: job.profile_id,
@@ -295,7 +301,7 @@ export interface JobOutcome {
   resultKey: string;
   totalRows: number;
   duplicates: number;
-  /** Credits the job needed: one per unique valid number. */
+  /** Credits the job needed: the record price per unique valid number. */
   chargeable: number;
   lineTypes: Record<string, number>;
   dncStatus: Record<string, number>;
@@ -309,6 +315,8 @@ export interface JobOutcome {
   dncLists: DncListDate[];
   /** When optional columns were evaluated; null without any. */
   columnsEvaluatedAt?: Date | null;
+  /** Who answered the Reassigned column; null without one, or when nothing could. */
+  reassignedSource?: ReassignedSource | null;
 }
 
 /** What a scrub makes of a job's outcome, before its files are stored and hashed. */
@@ -329,6 +337,7 @@ function outcomeColumns(outcome: JobOutcome) {
     dataset_versions: JSON.stringify(outcome.datasetVersions),
     dnc_lists: JSON.stringify(outcome.dncLists),
     columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
+    reassigned_source: outcome.reassignedSource ? JSON.stringify(outcome.reassignedSource) : null,
   };
 }
 
@@ -458,6 +467,9 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     columns_evaluated_at: row.output_columns?.includes('callable_now') ? iso(row.columns_evaluated_at) : null,
     dnc_lists: row.dnc_lists,
     lists: row.lists ?? [],
+    consent_col: row.consent_col,
+    credits_per_record: row.record_price,
+    reassigned_source: row.reassigned_source,
   };
 }
 
@@ -642,7 +654,7 @@ export async function settleStreamJob(
   return db.transaction().execute(async (trx) => {
     const locked = await lockClaimed(trx, jobId, workerId);
     if (!locked) return undefined;
-    const excess = Math.max(locked.credits_charged - outcome.totalRows, 0);
+    const excess = Math.max(locked.credits_charged - outcome.totalRows * locked.record_price, 0);
     if (excess > 0) {
       await applyLedgerEntry(trx, {
         profileId: locked.profile_id,
