@@ -187,7 +187,7 @@ export interface DncAgeAlertsTable {
   sent_at: Date;
 }
 
-/** Carrier lookups' answers, reused for 30 days (migration 0020); failed lookups are not kept. */
+/** Carrier lookups' answers, reused for 30 days (migration 0019); failed lookups are not kept. */
 export interface CarrierLookupsTable {
   phone_number: string;
   provider: string;
