@@ -83,7 +83,7 @@ describe('scrub bulk: usage', () => {
     [['--phone-col', '2', '--map', 'city=9'], '--map city 9 is out of range'],
     [
       ['--columns', 'timezone,weather'],
-      '--columns takes timezone, callable_now, comma-separated (got "weather")',
+      '--columns takes timezone, callable_now, line_type_source, comma-separated (got "weather")',
     ],
   ])('refuses %j with exit 2', async (options, message) => {
     const result = await scrub(['bulk', leads, '--phone-col', 'Phone', ...options], env);
