@@ -57,6 +57,7 @@ export const CreateBulkJobSchema = z
      * default lists; `[]` for none.
      */
     lists: ListNamesSchema.optional(),
+    /**
      * The column of each row's consent date (`YYYY-MM-DD` or `M/D/YYYY`), by header text or
      * position as `phone_col`: adds the `Reassigned` result column, and each record then costs
      * `1 + reassigned_credits` (GET /config). Absent: no such column, at the usual price.
