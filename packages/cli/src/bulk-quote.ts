@@ -17,7 +17,10 @@ export async function confirmBulkCharge(
 ): Promise<void> {
   if (yes || !context.canPrompt) return;
   const quote = await scrub.bulk.quote(jobId);
-  const found = `Found ${count(quote.records)} phone numbers (requires ${count(quote.records)} credits).`;
+  // With a consent column a record costs more than one credit (absent from older servers: one).
+  const price = quote.credits_per_record ?? 1;
+  const each = price === 1 ? '' : `, ${count(price)} credits each with the reassigned-number check`;
+  const found = `Found ${count(quote.records)} phone numbers (requires ${count(quote.records * price)} credits${each}).`;
   const have = quote.unlimited
     ? 'Unlimited plan active, no credits required.'
     : `You have ${count(quote.credits_available)} credits; ${count(quote.credits_required)} will be charged.`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListNamesQuerySchema, ListNamesSchema } from './operator-lists.js';
+import { ReassignedSourceSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
 import { DncListDateSchema } from './verify.js';
 
@@ -56,6 +57,12 @@ export const CreateBulkJobSchema = z
      * default lists; `[]` for none.
      */
     lists: ListNamesSchema.optional(),
+    /**
+     * The column of each row's consent date (`YYYY-MM-DD` or `M/D/YYYY`), by header text or
+     * position as `phone_col`: adds the `Reassigned` result column, and each record then costs
+     * `1 + reassigned_credits` (GET /config). Absent: no such column, at the usual price.
+     */
+    consent_col: ColumnRefSchema.optional(),
     csv_content: z
       .string()
       .max(
@@ -106,6 +113,16 @@ export const BulkJobSchema = z.object({
   dnc_lists: z.array(DncListDateSchema).nullable().optional(),
   /** The operator lists the result flags, one `List: <name>` column each. Absent from older servers. */
   lists: z.array(z.string()).optional(),
+  /** The consent-date column asked for (`Reassigned` result column); null without one. Absent from older servers. */
+  consent_col: ColumnRefSchema.nullable().optional(),
+  /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. */
+  credits_per_record: z.number().int().positive().optional(),
+  /**
+   * Who answered the `Reassigned` column (the operator's imported disconnections) and the date its
+   * data is complete to; null until the job ran, without a consent column, or when nothing could
+   * answer (every cell empty: no data). Absent from older servers.
+   */
+  reassigned_source: ReassignedSourceSchema.nullable().optional(),
 });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
@@ -124,7 +141,9 @@ export const BulkJobQuoteSchema = z.object({
   /** Distinct valid numbers: duplicates and invalid numbers are credited back after the scrub. */
   unique_numbers: z.number().int().nonnegative(),
   duplicates: z.number().int().nonnegative(),
-  /** What submitting charges now: the records, or 0 on an unlimited plan. */
+  /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. Absent from older servers. */
+  credits_per_record: z.number().int().positive().optional(),
+  /** What submitting charges now: the records times `credits_per_record`, or 0 on an unlimited plan. */
   credits_required: z.number().int().nonnegative(),
   credits_available: z.number().int().nonnegative(),
   unlimited: z.boolean(),
@@ -193,10 +212,23 @@ export const StreamBulkJobQuerySchema = z
       .optional(),
     /** Operator lists to flag rows with, comma-separated (see `CreateBulkJobSchema.lists`). */
     lists: ListNamesQuerySchema.optional(),
+    /** The consent-date column (as `consent_col` of POST /bulk/jobs): its header text or, as `consent_index`, its position. */
+    consent_col: z.string().trim().min(1).max(255).optional(),
+    consent_index: z.coerce
+      .number()
+      .int('consent_index must be a whole number')
+      .nonnegative('consent_index counts from 0')
+      .max(10_000)
+      .optional(),
   })
   .refine((query) => (query.phone_col === undefined) !== (query.phone_index === undefined), {
     message: 'Give the phone column as phone_col (its header text) or phone_index (0-based), one of them',
     path: ['phone_col'],
+  })
+  .refine((query) => query.consent_col === undefined || query.consent_index === undefined, {
+    message:
+      'Give the consent-date column as consent_col (its header text) or consent_index (0-based), not both',
+    path: ['consent_col'],
   });
 export type StreamBulkJobQuery = z.input<typeof StreamBulkJobQuerySchema>;
 

@@ -150,7 +150,12 @@ describe('registry age and consent dates in Chromium', () => {
       (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/bulk/jobs',
     );
     await page.getByTestId('process-records').click();
-    expect((await created).postDataJSON()).toMatchObject({ phone_col: 1, consent_col: 'Consent' });
+    const request = await created;
+    expect(request.postDataJSON()).toMatchObject({ phone_col: 1, consent_col: 'Consent' });
+    // The service takes it: the job as it reports it names the column and the price a record.
+    const response = await request.response();
+    expect(response?.status()).toBe(201);
+    expect(await response?.json()).toMatchObject({ consent_col: 'Consent', credits_per_record: 2 });
     await page.context().close();
   });
 });

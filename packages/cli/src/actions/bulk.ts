@@ -24,6 +24,7 @@ const PREVIEW_CELL_CHARS = 24;
 const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
   phoneCol: z.string().trim().min(1, '--phone-col needs a column name or number').optional(),
   header: z.boolean().default(true),
+  consentCol: z.string().trim().min(1, '--consent-col needs a column name or number').optional(),
   map: z.array(z.string()).default([]),
   columns: z
     .string()
@@ -77,6 +78,12 @@ function columnRef(option: string, spec: string, header: boolean, columns: numbe
     );
   }
   return position - 1;
+}
+
+/** `--consent-col Consent` (or a number): the consent-date column, for the Reassigned result column. */
+function consentColOf(options: BulkOptions, columns: number | undefined): { consent_col?: ColumnRef } {
+  if (options.consentCol === undefined) return {};
+  return { consent_col: columnRef('--consent-col', options.consentCol, options.header, columns) };
 }
 
 /** `--map first_name=First --map email=5`: the wizard's optional columns. */
@@ -253,6 +260,7 @@ export async function bulk(file: string, rawOptions: unknown, context: Context):
           header_row: options.header ? 1 : 0,
           ...(options.columns === undefined ? {} : { columns: options.columns }),
           ...(options.lists === undefined ? {} : { lists: options.lists }),
+          ...consentColOf(options, undefined),
         },
         options.output,
       );
@@ -283,6 +291,7 @@ async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: Bu
     mapping: parseMapping(options.map, options.header, columns, mappableFields),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
     ...(options.lists === undefined ? {} : { lists: options.lists }),
+    ...consentColOf(options, columns),
   });
   await upload(context, scrub, job, csv.path);
   await confirmBulkCharge(context, scrub, job.job_id, options.yes);

@@ -83,7 +83,7 @@ describe('scrub bulk: usage', () => {
     [['--phone-col', '2', '--map', 'city=9'], '--map city 9 is out of range'],
     [
       ['--columns', 'timezone,weather'],
-      '--columns takes timezone, callable_now, comma-separated (got "weather")',
+      '--columns takes timezone, callable_now, line_type_source, comma-separated (got "weather")',
     ],
   ])('refuses %j with exit 2', async (options, message) => {
     const result = await scrub(['bulk', leads, '--phone-col', 'Phone', ...options], env);
@@ -427,6 +427,49 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     });
     expect(yes.code, yes.stderr).toBe(0);
     expect(yes.prompts).toEqual([]);
+  });
+
+  it('--consent-col adds the Reassigned column, and the quote shows the price a record', async () => {
+    const consented = csvFile(
+      'consent.csv',
+      'Name,Phone,Consent\nAnn,(201) 234-5678,2024-02-01\nBob,202-333-4444,2/1/2024\n',
+    );
+    const account = await apiKeyAccount(server, dataDir, 100);
+
+    // The reassigned-number answer costs 1 credit on this service: 2 a record.
+    const declined = await scrub(
+      ['bulk', consented, '--phone-col', 'Phone', '--consent-col', 'Consent'],
+      account,
+      {
+        answers: [false],
+      },
+    );
+    expect(declined.stderr).toContain(
+      'Found 2 phone numbers (requires 4 credits, 2 credits each with the reassigned-number check).',
+    );
+
+    const streamed = await scrub(
+      ['bulk', consented, '--phone-col', 'Phone', '--consent-col', 'Consent', '--wait', '--yes'],
+      account,
+    );
+    expect(streamed.code, streamed.stderr).toBe(0);
+    // No disconnect file is imported on this service: every answer is no data (empty), never 0.
+    expect(lines(streamed.stdout)).toEqual([
+      'Name,Phone,Consent,Line Type,DNC,Reassigned',
+      expect.stringMatching(/^Ann,\(201\) 234-5678,2024-02-01,\w+,unchecked,$/),
+      expect.stringMatching(/^Bob,202-333-4444,2\/1\/2024,\w+,unchecked,$/),
+    ]);
+
+    const queued = await scrub(
+      ['--json', 'bulk', consented, '--phone-col', '2', '--consent-col', '3', '--yes'],
+      account,
+    );
+    expect(queued.code, queued.stderr).toBe(0);
+    expect(JSON.parse(queued.stdout)).toMatchObject({
+      consent_col: 2,
+      credits_per_record: 2,
+      credits_charged: 4,
+    });
   });
 
   it('shows upload and processing progress on a terminal, and writes the result to -o', async () => {

@@ -23,6 +23,10 @@ export function bulkCommand(context: Context): Command {
       "add optional result columns, comma-separated: timezone (the area code's time zones), callable_now (1 inside 08:00-21:00 local time in every zone when the file is scrubbed), line_type_source (what each line type rests on: exchange, thousands_block, number_override, sample, numbering_plan)",
     )
     .option('--lists <names>', `${LISTS_OPTION_HELP}: one List: <name> column each`, collectListNames)
+    .option(
+      '--consent-col <column>',
+      "the column of each row's consent date (YYYY-MM-DD or M/D/YYYY), by header text or number: adds a Reassigned column (1 disconnected since consent, 0 not, empty no data) at 1 + the reassigned-number price a record",
+    )
     .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
     .option('--wait', 'wait for the job to end, then print the result CSV')
     .option('-y, --yes', 'at a terminal, submit without showing the cost and asking first')

@@ -78,6 +78,27 @@ describe('bulk.stream', () => {
     );
   });
 
+  it('sends the consent column by name as consent_col, by position as consent_index', async () => {
+    const queries: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      nock(BASE)
+        .post('/bulk/jobs/stream')
+        .query(true)
+        .reply(async (request: Request) => {
+          queries.push(new URL(request.url).search);
+          return [200, RESULT, { 'content-type': 'text/csv', 'scrub-job-id': 'job_1' }];
+        });
+    }
+    await read(
+      (await client().bulk.stream(Buffer.from(CSV), { phone_col: 'Phone', consent_col: 'Consent' })).result,
+    );
+    await read((await client().bulk.stream(Buffer.from(CSV), { phone_col: 0, consent_col: 2 })).result);
+    expect(queries.map((query) => Object.fromEntries(new URLSearchParams(query)))).toEqual([
+      { phone_col: 'Phone', consent_col: 'Consent' },
+      { phone_index: '0', consent_index: '2' },
+    ]);
+  });
+
   it('errors the result with the job when the job failed part-way (the credits ran out)', async () => {
     nock(BASE)
       .post('/bulk/jobs/stream')

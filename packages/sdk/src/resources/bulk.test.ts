@@ -145,6 +145,22 @@ describe('bulk.create', () => {
     expect(answer).toEqual(created);
     scope.done();
   });
+
+  it('sends consent_col and answers the job with its consent column, price and source', async () => {
+    const echoed = { ...created, consent_col: 'Consent', credits_per_record: 2, reassigned_source: null };
+    const scope = nock(BASE)
+      .post('/bulk/jobs', { file_name: 'leads.csv', phone_col: 'Phone', consent_col: 'Consent' })
+      .reply(201, echoed);
+
+    const answer = await client().bulk.create({
+      file_name: 'leads.csv',
+      phone_col: 'Phone',
+      consent_col: 'Consent',
+    });
+
+    expect(answer).toMatchObject({ consent_col: 'Consent', credits_per_record: 2, reassigned_source: null });
+    scope.done();
+  });
 });
 
 describe('bulk.upload', () => {

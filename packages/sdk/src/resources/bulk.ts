@@ -20,7 +20,8 @@ export type { UploadOptions } from '../core/upload-options.js';
 /**
  * `POST /bulk/jobs`. `phone_col` and the `mapping` columns are header texts (matched without regard
  * to case) or 0-based positions; `header_row` is 1 (the default) or 0 for a file without a header.
- * `csv_content` sends a small file inline, which submits the job at once.
+ * `csv_content` sends a small file inline, which submits the job at once. `consent_col` (header text
+ * or position) adds the `Reassigned` result column, at `1 + reassigned_credits` (GET /config) a record.
  */
 export type BulkJobCreateParams = Omit<CreateBulkJob, 'header_row' | 'mapping' | 'columns'> &
   Partial<Pick<CreateBulkJob, 'header_row' | 'mapping' | 'columns'>>;
@@ -57,6 +58,8 @@ export interface BulkStreamParams {
   columns?: OutputColumn[];
   /** Operator lists to flag rows with, one `List: <name>` column each, instead of the account's default. */
   lists?: readonly string[];
+  /** The consent-date column (header text or 0-based position): adds the `Reassigned` result column. */
+  consent_col?: string | number;
 }
 
 /** A streamed job under way. */
@@ -172,7 +175,7 @@ export class Bulk extends APIResource {
    */
   async stream(
     source: UploadSource,
-    { phone_col, columns, lists, ...params }: BulkStreamParams,
+    { phone_col, columns, lists, consent_col, ...params }: BulkStreamParams,
     { onUploadProgress, ...options }: RequestOptions & Pick<RunOptions, 'onUploadProgress'> = {},
   ): Promise<BulkStream> {
     const { chunks, length } = await openSource(source);
@@ -185,6 +188,11 @@ export class Bulk extends APIResource {
         ...(typeof phone_col === 'number' ? { phone_index: phone_col } : { phone_col }),
         ...(columns && columns.length > 0 ? { columns: columns.join(',') } : {}),
         ...(lists === undefined ? {} : { lists: lists.join(',') }),
+        ...(consent_col === undefined
+          ? {}
+          : typeof consent_col === 'number'
+            ? { consent_index: consent_col }
+            : { consent_col }),
       },
       {
         ...options,

@@ -17,6 +17,8 @@ const job = {
   phone_col: 'Phone',
   header_row: true,
   attempts: 2,
+  consent_col: null,
+  record_price: 1,
 } as JobRow;
 
 const bigCsv = () =>

@@ -15,6 +15,7 @@ import {
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { jobLists } from '../operator-lists/operator-lists.js';
+import { bulkReassignedOf } from '../reassigned/bulk-consent.js';
 import { listDates } from '../reference-data/dnc-age.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
 import {
@@ -68,12 +69,17 @@ function jobVersions(snapshot: ReferenceSnapshot, dnc: AccountDnc): Record<strin
 const withoutZeros = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0));
 
-/** What a scrub's counts make of its job's outcome, for a queued job and a streamed one alike. */
+/**
+ * What a scrub's counts make of its job's outcome, for a queued job and a streamed one alike:
+ * each unique valid number costs the job's record price.
+ */
 function scrubOutcome(
+  job: JobRow,
   result: ScrubCsvResult,
   datasetVersions: Record<string, string>,
   dncLists: DncListDate[],
   columnsEvaluatedAt: Date | null,
+  reassigned: ReturnType<typeof bulkReassignedOf>,
 ): ScrubbedRows {
   return {
     numbersChecked: result.uniqueNumbers,
@@ -81,11 +87,12 @@ function scrubOutcome(
     dncLists,
     totalRows: result.rows,
     duplicates: result.duplicates,
-    chargeable: result.uniqueNumbers,
+    chargeable: result.uniqueNumbers * job.record_price,
     lineTypes: withoutZeros(result.lineTypes),
     dncStatus: withoutZeros(result.dncStatus),
     fileMessage: result.message,
     columnsEvaluatedAt,
+    reassignedSource: reassigned?.source ?? null,
   };
 }
 
@@ -210,6 +217,7 @@ export class CsvJobProcessor implements JobProcessor {
     const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
     const columns = (job.output_columns ?? []) as OptionalColumn[];
+    const reassigned = bulkReassignedOf(snapshot, job.consent_col);
     // The calling window is as of the scrub's start, for every row: the job says when.
     const evaluatedAt = new Date();
     try {
@@ -218,6 +226,7 @@ export class CsvJobProcessor implements JobProcessor {
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
         lists: jobLists(snapshot, job.lists),
+        ...(reassigned === null ? {} : { reassigned: reassigned.option }),
         exchange: snapshot.exchange,
         dnc: dnc.set,
         threads,
@@ -234,10 +243,12 @@ export class CsvJobProcessor implements JobProcessor {
         uploadSha256: input.sha256(),
         resultSha256: output.sha256(),
         ...scrubOutcome(
+          job,
           result,
           jobVersions(snapshot, dnc),
           this.#datesOf(dnc),
           columns.length > 0 ? evaluatedAt : null,
+          reassigned,
         ),
       };
     } catch (error) {
@@ -269,6 +280,7 @@ export class CsvJobProcessor implements JobProcessor {
     const snapshot = this.referenceData.current();
     const dnc = await this.#dncFor(snapshot, job);
     const columns = (job.output_columns ?? []) as OptionalColumn[];
+    const reassigned = bulkReassignedOf(snapshot, job.consent_col);
     const evaluatedAt = new Date();
     try {
       const result = await scrubCsvInThread(input, output, {
@@ -276,6 +288,7 @@ export class CsvJobProcessor implements JobProcessor {
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
         lists: jobLists(snapshot, job.lists),
+        ...(reassigned === null ? {} : { reassigned: reassigned.option }),
         exchange: snapshot.exchange,
         dnc: dnc.set,
         signal,
@@ -285,10 +298,12 @@ export class CsvJobProcessor implements JobProcessor {
         releaseWritten: true,
       });
       return scrubOutcome(
+        job,
         result,
         jobVersions(snapshot, dnc),
         this.#datesOf(dnc),
         columns.length > 0 ? evaluatedAt : null,
+        reassigned,
       );
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);

@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type BulkJob,
-  type DncListDate,
-  type FileView,
-  OUTPUT_COLUMNS,
-  type OutputColumn,
-} from '@scrub/contract';
+import { type DncListDate, OUTPUT_COLUMNS, type OutputColumn, type ReassignedSource } from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../errors/api-error.js';
 import type { BulkJobsTable, Database } from '../storage/schema.js';
-import { cleanFilterNotice } from './result-filter.js';
 
 // Over 500 lines, kept whole: this is the one module that changes a job's state and its credits
 // (created, submitted, claimed, completed, failed, streamed), and its helpers that lock a job and
@@ -52,6 +45,9 @@ export interface NewJob {
   columns?: readonly OutputColumn[];
   /** Operator lists to flag rows with, one result column each; default none. */
   lists?: readonly string[];
+  /** The consent-date column (the Reassigned result column), and the credits a record then costs. */
+  consentCol?: string | number | undefined;
+  recordPrice?: number;
 }
 
 const describeSeconds = (seconds: number) =>
@@ -99,6 +95,8 @@ async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
       mapping: JSON.stringify(job.mapping),
       output_columns: JSON.stringify(OUTPUT_COLUMNS.filter((column) => job.columns?.includes(column))),
       lists: JSON.stringify(job.lists ?? []),
+      consent_col: job.consentCol === undefined ? null : JSON.stringify(job.consentCol),
+      record_price: job.recordPrice ?? 1,
       status: 'awaiting_upload',
       upload_key: newUploadKey(),
     })
@@ -168,7 +166,7 @@ export async function listSubmittedJobs(
 }
 
 /**
- * Queues an uploaded job and charges its records, one credit each, in one transaction: the job is
+ * Queues an uploaded job and charges its records, `record_price` each, in one transaction: the job is
  * queued if and only if it was paid for (or the account is unlimited). What turns out not to need
  * a credit (duplicates, invalid numbers) is given back when the job completes; everything is given
  * back if it fails. A job already submitted (a second submit racing the first) is returned as it
@@ -185,7 +183,7 @@ export async function submitJob(db: Kysely<Database>, job: JobRow, records: numb
     if (locked.status !== 'awaiting_upload') return locked;
     const profile = await getProfile(trx, job.profile_id);
     requireActivePlan(profile);
-    const charge = hasUnlimited(profile) ? 0 : records;
+    const charge = hasUnlimited(profile) ? 0 : records * locked.record_price;
     if (charge > 0) {
       await applyLedgerEntry(trx, {
         profileId: job.profile_id,
@@ -295,7 +293,7 @@ export interface JobOutcome {
   resultKey: string;
   totalRows: number;
   duplicates: number;
-  /** Credits the job needed: one per unique valid number. */
+  /** Credits the job needed: the record price per unique valid number. */
   chargeable: number;
   lineTypes: Record<string, number>;
   dncStatus: Record<string, number>;
@@ -309,6 +307,8 @@ export interface JobOutcome {
   dncLists: DncListDate[];
   /** When optional columns were evaluated; null without any. */
   columnsEvaluatedAt?: Date | null;
+  /** Who answered the Reassigned column; null without one, or when nothing could. */
+  reassignedSource?: ReassignedSource | null;
 }
 
 /** What a scrub makes of a job's outcome, before its files are stored and hashed. */
@@ -329,6 +329,7 @@ function outcomeColumns(outcome: JobOutcome) {
     dataset_versions: JSON.stringify(outcome.datasetVersions),
     dnc_lists: JSON.stringify(outcome.dncLists),
     columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
+    reassigned_source: outcome.reassignedSource ? JSON.stringify(outcome.reassignedSource) : null,
   };
 }
 
@@ -424,73 +425,6 @@ export async function failJob(
     await onEnd?.(trx, failed);
     return failed;
   });
-}
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-/** The job as the job API answers it. */
-export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
-  const files = `${publicUrl}/files/${row.file_reference}`;
-  return {
-    job_id: row.id,
-    filename: row.file_name,
-    status: row.status,
-    created_at: row.created_at.toISOString(),
-    completed_at: iso(row.completed_at),
-    total_rows: row.total_rows,
-    processed_rows: row.processed_rows,
-    duplicates: row.duplicates,
-    // A streamed job cut off part-way keeps the result of the rows it scrubbed (and charged).
-    result_url: row.result_key !== null ? `${files}/result` : null,
-    // A streamed job cut off part-way (failed, with a result) did not keep the part of the file that arrived.
-    uploaded_file:
-      row.status === 'awaiting_upload' || (row.status === 'failed' && row.result_key !== null)
-        ? null
-        : `${files}/upload`,
-    file_reference: row.file_reference,
-    credits_charged: row.credits_charged,
-    credits_reversed: row.credits_reversed,
-    line_types: row.line_types,
-    dnc_status: row.dnc_status,
-    file_message: row.file_message,
-    error: row.error,
-    columns: (row.output_columns ?? []) as OutputColumn[],
-    columns_evaluated_at: row.output_columns?.includes('callable_now') ? iso(row.columns_evaluated_at) : null,
-    dnc_lists: row.dnc_lists,
-    lists: row.lists ?? [],
-  };
-}
-
-/** The job as the export and file pages show it. */
-export function fileViewOf(row: JobRow, publicUrl: string): FileView {
-  const job = bulkJobOf(row, publicUrl);
-  // Uploaded files were not checked here: their DNC column is the customer's own.
-  const notice = row.file_method === 'upload' ? null : cleanFilterNotice(row.dnc_status);
-  return {
-    file_reference: row.file_reference,
-    file_name: row.file_name,
-    file_url: row.status === 'failed' ? 'Failed' : job.result_url,
-    last_updated: row.updated_at.toISOString(),
-    created_at: row.created_at.toISOString(),
-    status:
-      row.status === 'completed' || row.status === 'failed' || row.status === 'processing'
-        ? row.status
-        : 'pending',
-    total_records: row.total_rows ?? 0,
-    processed_rows: row.processed_rows,
-    duplicates: row.duplicates,
-    credits_reversed: row.credits_reversed,
-    credits_charged: row.credits_charged,
-    file_method: row.file_method,
-    uploaded_file: job.uploaded_file,
-    line_types: row.line_types,
-    dnc_status: row.dnc_status,
-    file_message: row.file_message,
-    error: row.status === 'failed' ? row.error : null,
-    // A failed job keeps a result only when it was cut off part-way after scrubbing some records.
-    part_url: row.status === 'failed' ? job.result_url : null,
-    ...(notice === null ? {} : { dnc_notice: notice }),
-  };
 }
 
 export interface ImportedOutcome {
@@ -642,7 +576,7 @@ export async function settleStreamJob(
   return db.transaction().execute(async (trx) => {
     const locked = await lockClaimed(trx, jobId, workerId);
     if (!locked) return undefined;
-    const excess = Math.max(locked.credits_charged - outcome.totalRows, 0);
+    const excess = Math.max(locked.credits_charged - outcome.totalRows * locked.record_price, 0);
     if (excess > 0) {
       await applyLedgerEntry(trx, {
         profileId: locked.profile_id,

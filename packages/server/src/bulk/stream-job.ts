@@ -55,6 +55,9 @@ export interface StreamJobOptions {
   columns: readonly OutputColumn[];
   /** Operator lists to flag rows with. */
   lists: readonly string[];
+  /** The consent-date column (the Reassigned result column), and the credits a record then costs. */
+  consentCol?: string | number | undefined;
+  recordPrice: number;
 }
 
 export interface StreamJobDeps {
@@ -121,6 +124,8 @@ export async function runStreamJob(
       mapping: {},
       columns: options.columns,
       lists: options.lists,
+      consentCol: options.consentCol,
+      recordPrice: options.recordPrice,
     },
     workerId,
   );
@@ -436,8 +441,9 @@ class StreamJob {
     return piece;
   }
 
-  /** Pays for counted rows before the scrub may have them, a block ahead. */
+  /** Pays for counted rows before the scrub may have them (`record_price` credits each), a block ahead. */
   async #charge(): Promise<void> {
+    const price = this.job.record_price;
     let charged = 0;
     let unlimited = false;
     for (;;) {
@@ -454,9 +460,9 @@ class StreamJob {
       }
       const batch = this.#unpaid.splice(0);
       const latest = batch[batch.length - 1]!;
-      if (!unlimited && latest.rows > charged) {
-        const need = latest.rows - charged;
-        const want = Math.min(MAX_BLOCK, charged);
+      if (!unlimited && latest.rows * price > charged) {
+        const need = latest.rows * price - charged;
+        const want = Math.min(MAX_BLOCK * price, charged);
         const { db } = this.deps;
         const reserved = await reserveStreamCredits(
           db,
@@ -471,7 +477,7 @@ class StreamJob {
         if (!reserved.ok) {
           if (reserved.reason === 'lost') throw new Error('the streamed job was taken from its request');
           const ranOut = new CreditsRanOut(need, reserved.available, reserved.reason === 'paused');
-          this.#stopAtLastPaidRow(ranOut, batch.filter((boundary) => boundary.rows <= charged).pop());
+          this.#stopAtLastPaidRow(ranOut, batch.filter((boundary) => boundary.rows * price <= charged).pop());
           throw ranOut;
         }
         // An unlimited account is charged nothing: a reservation of 0 covers every row.
@@ -610,7 +616,7 @@ function failureMessage(failure: unknown): string {
   if (failure instanceof ClientGone) return STREAM_LOST_ERROR;
   if (failure instanceof CreditsRanOut) {
     if (failure.paused) return 'Your plan was paused while the file streamed: nothing was charged.';
-    return `Not enough credits for the first ${failure.need.toLocaleString('en-US')} records (the account has ${failure.available.toLocaleString('en-US')}): nothing was scrubbed or charged.`;
+    return `Not enough credits for the first records: they need ${failure.need.toLocaleString('en-US')} (the account has ${failure.available.toLocaleString('en-US')}): nothing was scrubbed or charged.`;
   }
   if (failure instanceof UnprocessableFile) return `${failure.message} Your credits were given back.`;
   if (failure instanceof CsvError)

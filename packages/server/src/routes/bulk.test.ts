@@ -253,6 +253,7 @@ describe('bulk jobs over HTTP', () => {
       records: 5,
       unique_numbers: 3,
       duplicates: 1,
+      credits_per_record: 1,
       credits_required: 5,
       credits_available: 3,
       unlimited: false,

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { messages, routes } from '@scrub/contract';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { UnprocessableFile } from '../bulk/bulk-worker.js';
-import { bulkJobOf, createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
+import { createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
+import { bulkJobOf } from '../bulk/job-view.js';
 import { runStreamJob } from '../bulk/stream-job.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
@@ -10,6 +11,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { countedLists, namesOf } from '../operator-lists/operator-lists.js';
+import { recordPriceOf, refuseUnanswerableConsentColumn } from '../reassigned/bulk-consent.js';
 import { dncNotice, refusePausedChecks } from '../reference-data/dnc-readiness.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
@@ -66,6 +68,7 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
     if (body.csv_content !== undefined) refusePausedChecks(referenceData, config.requireDnc);
     // The operator lists it flags (its own, else the account's default), fixed now: 400 for unknown names.
     const lists = await countedLists(db, referenceData.current(), principal.profileId, body.lists);
+    refuseUnanswerableConsentColumn(config.reassigned, referenceData, body.consent_col);
     const job = await createJob(db, {
       profileId: principal.profileId,
       fileName: body.file_name,
@@ -75,6 +78,8 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
       mapping: body.mapping,
       columns: body.columns,
       lists: namesOf(lists),
+      consentCol: body.consent_col,
+      recordPrice: recordPriceOf(config.reassigned, body.consent_col),
     });
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.
@@ -120,13 +125,14 @@ function quoteBulkJob(context: ServerContext): RouteHandler<typeof routes.quoteB
     const counts = await readFile(() => bulk.processor.quote(job));
     const profile = await getProfile(database.db, principal.profileId);
     const unlimited = hasUnlimited(profile);
-    const required = unlimited ? 0 : counts.records;
+    const required = unlimited ? 0 : counts.records * job.record_price;
     const paused = profile.plan_status === 'paused';
     return {
       job_id: job.id,
       records: counts.records,
       unique_numbers: counts.uniqueNumbers,
       duplicates: counts.duplicates,
+      credits_per_record: job.record_price,
       credits_required: required,
       credits_available: profile.credits,
       unlimited,
@@ -163,6 +169,8 @@ function streamBulkJob({
     // Scrubbing without a DNC list would call its numbers clean.
     refusePausedChecks(referenceData, config.requireDnc);
     const lists = await countedLists(database.db, referenceData.current(), principal.profileId, query.lists);
+    const consentCol = query.consent_index ?? query.consent_col;
+    refuseUnanswerableConsentColumn(config.reassigned, referenceData, consentCol);
     await runStreamJob(
       { db: database.db, blobStore, bulk, maxUploadBytes: config.maxUploadBytes },
       {
@@ -172,6 +180,8 @@ function streamBulkJob({
         headerRow: query.header_row === 1,
         columns: query.columns ?? [],
         lists: namesOf(lists),
+        consentCol,
+        recordPrice: recordPriceOf(config.reassigned, consentCol),
       },
       request.raw,
       reply.raw,

@@ -5,14 +5,13 @@ import { getProfile } from '../account/profiles.js';
 import { importExistingFile } from '../bulk/existing-file.js';
 import { fileLinks, recordsOf } from '../bulk/file-mail.js';
 import {
-  bulkJobOf,
   createJob,
-  fileViewOf,
   getJobByReference,
   getOwnJob,
   type JobRow,
   listSubmittedJobs,
 } from '../bulk/job-store.js';
+import { bulkJobOf, fileViewOf } from '../bulk/job-view.js';
 import {
   CLEAN_FILTER_NOTICE_HEADER,
   cleanFilterNotice,

@@ -1,5 +1,5 @@
 import type { IdentityTables } from '@scrub/cognito-local';
-import type { DncListDate } from '@scrub/contract';
+import type { DncListDate, ReassignedSource } from '@scrub/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /** The tables, as Kysely sees them. Each migration that adds a table adds its interface here. */
@@ -171,6 +171,12 @@ export interface BulkJobsTable {
   dnc_lists: ColumnType<DncListDate[] | null, string | null | undefined, string | null>;
   /** The operator lists the job flags, one result column each (migration 0020); null before it. */
   lists: ColumnType<string[] | null, string | null | undefined, string | null>;
+  /** The consent-date column (header text or zero-based position) (migration 0021); null: none asked. */
+  consent_col: ColumnType<string | number | null, string | null | undefined, string | null>;
+  /** Credits one record costs, fixed when the job was made: 1, more with a consent column. */
+  record_price: Generated<number>;
+  /** Who answered the Reassigned column and as of when, once the job ran; null when nothing could. */
+  reassigned_source: ColumnType<ReassignedSource | null, string | null | undefined, string | null>;
 }
 
 /** Warnings sent to admins before a DNC list goes stale, once per list version (migration 0018). */

@@ -1,4 +1,5 @@
-import { bulkJobOf, type OnJobEnd } from '../bulk/job-store.js';
+import type { OnJobEnd } from '../bulk/job-store.js';
+import { bulkJobOf } from '../bulk/job-view.js';
 import { recordEvent } from './webhook-store.js';
 
 /** Writes `job.completed` or `job.failed`, with the job as `GET /bulk/jobs/{id}` answers it, to the outbox. */

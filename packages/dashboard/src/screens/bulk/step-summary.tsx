@@ -40,9 +40,8 @@ const jobPayload = (chosen: WizardFile, mapping: ColumnMapping): BulkJobCreatePa
         .filter(([, column]) => column)
         .map(([field, column]) => [field, Number(column)]),
     ),
+    ...consentColumn(chosen, mapping),
   }),
-  // Beside the parse: the contract on this branch does not name `consent_col` yet (issue 25, item 4).
-  ...consentColumn(chosen, mapping),
 });
 
 /** The summary's facts as a definition list, each value with a test id named after its label. */

@@ -19,6 +19,7 @@ import * as m0017 from './0017-charge-checks.js';
 import * as m0018 from './0018-dnc-list-dates.js';
 import * as m0019 from './0019-carrier-lookups.js';
 import * as m0020 from './0020-operator-lists.js';
+import * as m0021 from './0021-bulk-consent-column.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0018-dnc-list-dates': m0018,
   '0019-carrier-lookups': m0019,
   '0020-operator-lists': m0020,
+  '0021-bulk-consent-column': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {
