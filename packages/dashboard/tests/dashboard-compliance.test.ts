@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DncListBuilder, DncSet } from '@scrub/engine';
+import { DisconnectList, DncListBuilder, DncSet, dayOf } from '@scrub/engine';
 import { applyLedgerEntry, type RunningServer } from '@scrub/server';
 import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
@@ -25,19 +25,26 @@ let browser: Browser;
 
 /**
  * The federal registry, released 40 days ago, as the service would hold it after `scrub-server data
- * import ftc FILE --released <40 days ago>`: swapped in whole, as the server's reload does.
+ * import ftc FILE --released <40 days ago>`, and a file of permanent disconnections (`data import
+ * disconnects`), without which a consent-date column is refused: swapped in whole, as the server's
+ * reload does.
  */
-function loadStaleFederalList(): void {
+function loadStaleFederalListAndDisconnects(): void {
   const builder = new DncListBuilder('federal');
   builder.add(2012340002);
+  const disconnects = DisconnectList.build([[2012340100, dayOf('2024-03-01')]], {
+    version: 'rnd-2024-06',
+    asOf: '2024-06-30',
+    from: '2024-01-01',
+  });
   const { ref } = server.referenceData;
-  ref.swap({ ...ref.current(), dnc: new DncSet([builder.build(`v-${RELEASED}`, RELEASED)]) });
+  ref.swap({ ...ref.current(), dnc: new DncSet([builder.build(`v-${RELEASED}`, RELEASED)]), disconnects });
 }
 
 beforeAll(async () => {
   // The first admin: a verified address in SCRUB_ADMIN_EMAILS is a Super Admin.
   server = await startLocalServer({ SCRUB_LOG_LEVEL: 'silent', SCRUB_ADMIN_EMAILS: BOSS });
-  loadStaleFederalList();
+  loadStaleFederalListAndDisconnects();
   browser = await launchChromium();
 });
 

@@ -15,20 +15,24 @@ export function recordPriceOf(settings: ReassignedSettings, consentCol: string |
 
 /**
  * A bulk job's Reassigned column is answered from the operator's imported disconnections only: a
- * query service is asked one number at a time, which a file of millions cannot wait for. With a
- * query service configured and no file imported, a consent column cannot be answered from data:
- * refused (400) before anything is made or charged.
+ * query service is asked one number at a time, which a file of millions cannot wait for. With no
+ * file imported, a consent column cannot be answered from data (every cell would be empty, at the
+ * answer's price): refused (400) before anything is made or charged.
  */
 export function refuseUnanswerableConsentColumn(
   settings: ReassignedSettings,
   referenceData: ReferenceData,
   consentCol: string | number | undefined,
 ): void {
-  if (consentCol === undefined || settings.http === null) return;
+  if (consentCol === undefined) return;
   if (referenceData.current().disconnects !== undefined) return;
+  const why =
+    settings.http === null
+      ? 'no reassigned-number data is imported on this service (the operator loads it with "scrub-server data import disconnects")'
+      : 'this service asks a reassigned-numbers query service one number at a time, and no disconnect file is imported to answer a file from';
   throw new ApiError(
     'bad_request',
-    'A consent_col cannot be answered in a bulk job here: this service asks a reassigned-numbers query service one number at a time, and no disconnect file is imported to answer a file from. Nothing was charged: check the numbers with consent_date on /verify, or leave out consent_col.',
+    `A consent_col cannot be answered in a bulk job here: ${why}. Nothing was charged: check the numbers with consent_date on /verify, or leave out consent_col.`,
   );
 }
 

@@ -228,7 +228,18 @@ describe.each(testDatabases())('bulk jobs with a consent-date column on $kind', 
     expect(await ledgerTotals(t.database.db, profileId)).toMatchObject({ balance: 6, sum: 6 });
   });
 
-  describe('with a query service and no disconnect file', () => {
+  describe.each([
+    {
+      setup: 'a query service and no disconnect file',
+      reassigned: QUERY_SERVICE,
+      why: /no disconnect file is imported.*Nothing was charged/,
+    },
+    {
+      setup: 'no reassigned-number data at all',
+      reassigned: { credits: 2, http: null },
+      why: /no reassigned-number data is imported.*Nothing was charged/,
+    },
+  ])('with $setup', ({ reassigned, why }) => {
     let bare: TestApp;
     beforeAll(async () => {
       const referenceData = new ReferenceData({ exchange: exchangeData(), dnc: new DncSet() });
@@ -236,7 +247,7 @@ describe.each(testDatabases())('bulk jobs with a consent-date column on $kind', 
         {
           dataDir: tempDir(),
           blobStore: { kind: 'local', dir: `${tempDir()}/files` },
-          reassigned: QUERY_SERVICE,
+          reassigned,
         },
         { database: await database.open(), referenceData },
       );
@@ -247,7 +258,7 @@ describe.each(testDatabases())('bulk jobs with a consent-date column on $kind', 
       const { headers, profileId } = await account(bare, 30);
       const refused = await create(bare, headers, { consent_col: 'Consent', csv_content: LEADS });
       expect(refused.status).toBe(400);
-      expect(refused.body.error.message).toMatch(/no disconnect file is imported.*Nothing was charged/);
+      expect(refused.body.error.message).toMatch(why);
       const streamed = await bare.app.inject({
         method: 'POST',
         url: '/bulk/jobs/stream?file_name=leads.csv&phone_col=Phone&consent_col=Consent',
