@@ -51,7 +51,7 @@ describe.runIf(hasCurl())('the curl walkthrough', () => {
     expect(out).toContain('== GET /health (no key needed)');
     expect(run.stdout).toContain('"credits_remaining":100,');
     expect(run.stdout).toMatch(
-      /"phone_number":"\+12012345678","line_type":"(mobile|landline|voip)","dnc":null/,
+      /"phone_number":"\+12012345678","line_type":"(mobile|landline|voip)","line_type_source":"sample",.*"dnc":null/,
     );
     expect(out).toContainEqual(expect.stringMatching(/^job [0-9a-f-]{36}$/));
     expect(out).toContain('status completed');
