@@ -15,7 +15,7 @@ import { type LocalCsv, localCsv } from '../local-csv.js';
 import { bar, formatBytes, progressLine } from '../progress-line.js';
 import { downloadFilters, ResultFilterOptionsSchema } from '../result-filters.js';
 import { renderTable } from '../table.js';
-import { parseInput } from '../validate.js';
+import { fileNameOption, parseInput } from '../validate.js';
 
 /** The dashboard's preview shows the header and the first 10 records. */
 const PREVIEW_RECORDS = 10;
@@ -43,12 +43,7 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
       ),
     )
     .optional(),
-  name: z
-    .string()
-    .trim()
-    .min(1, '--name needs a file name')
-    .max(255, '--name takes at most 255 characters')
-    .optional(),
+  name: fileNameOption,
   wait: z.boolean().optional(),
   yes: z.boolean().optional(),
   failOn: FailOnSchema,

@@ -5,7 +5,7 @@ import { requireCredentials } from '../credentials.js';
 import { UsageError } from '../errors.js';
 import { count, formatPairs } from '../format.js';
 import { localCsv } from '../local-csv.js';
-import { parseInput } from '../validate.js';
+import { fileNameOption, parseInput } from '../validate.js';
 
 const column = (option: string) => z.string().trim().min(1, `${option} needs a column name or number`);
 
@@ -13,12 +13,7 @@ const UploadExistingOptionsSchema = z.object({
   phoneCol: column('--phone-col'),
   lineTypeCol: column('--line-type-col'),
   dncCol: column('--dnc-col').optional(),
-  name: z
-    .string()
-    .trim()
-    .min(1, '--name needs a file name')
-    .max(255, '--name takes at most 255 characters')
-    .optional(),
+  name: fileNameOption,
 });
 
 /** A header text, or a position counted from 1 as people and spreadsheets count (the API counts from 0). */
