@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DisconnectList, dayOf } from '@scrub/engine';
 import type { BulkJob, CreditSnapshot, FileList } from '@scrub/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -429,47 +430,69 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(yes.prompts).toEqual([]);
   });
 
-  it('--consent-col adds the Reassigned column, and the quote shows the price a record', async () => {
+  it('--consent-col is refused while no disconnect file is imported, then adds the Reassigned column at its price', async () => {
     const consented = csvFile(
       'consent.csv',
       'Name,Phone,Consent\nAnn,(201) 234-5678,2024-02-01\nBob,202-333-4444,2/1/2024\n',
     );
     const account = await apiKeyAccount(server, dataDir, 100);
 
-    // The reassigned-number answer costs 1 credit on this service: 2 a record.
-    const declined = await scrub(
-      ['bulk', consented, '--phone-col', 'Phone', '--consent-col', 'Consent'],
-      account,
-      {
-        answers: [false],
-      },
-    );
-    expect(declined.stderr).toContain(
-      'Found 2 phone numbers (requires 4 credits, 2 credits each with the reassigned-number check).',
-    );
-
-    const streamed = await scrub(
+    // Nothing to answer from: refused before anything is made or charged.
+    const refused = await scrub(
       ['bulk', consented, '--phone-col', 'Phone', '--consent-col', 'Consent', '--wait', '--yes'],
       account,
     );
-    expect(streamed.code, streamed.stderr).toBe(0);
-    // No disconnect file is imported on this service: every answer is no data (empty), never 0.
-    expect(lines(streamed.stdout)).toEqual([
-      'Name,Phone,Consent,Line Type,DNC,Reassigned',
-      expect.stringMatching(/^Ann,\(201\) 234-5678,2024-02-01,\w+,unchecked,$/),
-      expect.stringMatching(/^Bob,202-333-4444,2\/1\/2024,\w+,unchecked,$/),
-    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('no reassigned-number data is imported on this service');
+    expect(refused.stderr).toContain('Nothing was charged');
 
-    const queued = await scrub(
-      ['--json', 'bulk', consented, '--phone-col', '2', '--consent-col', '3', '--yes'],
-      account,
-    );
-    expect(queued.code, queued.stderr).toBe(0);
-    expect(JSON.parse(queued.stdout)).toMatchObject({
-      consent_col: 2,
-      credits_per_record: 2,
-      credits_charged: 4,
+    // As `scrub-server data import disconnects FILE --as-of 2024-06-30` leaves it: Ann's number was
+    // disconnected after her consent; the file says nothing of Bob's.
+    const { ref } = server.referenceData;
+    const before = ref.current();
+    ref.swap({
+      ...before,
+      disconnects: DisconnectList.build([[2012345678, dayOf('2024-03-01')]], {
+        version: 'rnd-2024-06',
+        asOf: '2024-06-30',
+        from: '2024-01-01',
+      }),
     });
+    try {
+      // The reassigned-number answer costs 1 credit on this service: 2 a record.
+      const declined = await scrub(
+        ['bulk', consented, '--phone-col', 'Phone', '--consent-col', 'Consent'],
+        account,
+        { answers: [false] },
+      );
+      expect(declined.stderr).toContain(
+        'Found 2 phone numbers (requires 4 credits, 2 credits each with the reassigned-number check).',
+      );
+
+      const streamed = await scrub(
+        ['bulk', consented, '--phone-col', 'Phone', '--consent-col', 'Consent', '--wait', '--yes'],
+        account,
+      );
+      expect(streamed.code, streamed.stderr).toBe(0);
+      expect(lines(streamed.stdout)).toEqual([
+        'Name,Phone,Consent,Line Type,DNC,Reassigned',
+        expect.stringMatching(/^Ann,\(201\) 234-5678,2024-02-01,\w+,unchecked,1$/),
+        expect.stringMatching(/^Bob,202-333-4444,2\/1\/2024,\w+,unchecked,0$/),
+      ]);
+
+      const queued = await scrub(
+        ['--json', 'bulk', consented, '--phone-col', '2', '--consent-col', '3', '--yes'],
+        account,
+      );
+      expect(queued.code, queued.stderr).toBe(0);
+      expect(JSON.parse(queued.stdout)).toMatchObject({
+        consent_col: 2,
+        credits_per_record: 2,
+        credits_charged: 4,
+      });
+    } finally {
+      ref.swap(before);
+    }
   });
 
   it('shows upload and processing progress on a terminal, and writes the result to -o', async () => {
