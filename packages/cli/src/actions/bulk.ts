@@ -10,12 +10,13 @@ import { requireCredentials } from '../credentials.js';
 import { saveDownload } from '../download.js';
 import { CliError, FailOnMatchedError, OutOfCreditsError, UsageError } from '../errors.js';
 import { FailOnSchema, matchedJobCounts } from '../fail-on.js';
+import { fileNameOption } from '../file-name-option.js';
 import { printJob, waitForJob } from '../job-output.js';
 import { type LocalCsv, localCsv } from '../local-csv.js';
 import { bar, formatBytes, progressLine } from '../progress-line.js';
 import { downloadFilters, ResultFilterOptionsSchema } from '../result-filters.js';
 import { renderTable } from '../table.js';
-import { fileNameOption, parseInput } from '../validate.js';
+import { parseInput } from '../validate.js';
 
 /** The dashboard's preview shows the header and the first 10 records. */
 const PREVIEW_RECORDS = 10;

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { UsageError } from '../errors.js';
+import { fileNameOption } from '../file-name-option.js';
 import { count, formatPairs } from '../format.js';
 import { localCsv } from '../local-csv.js';
-import { fileNameOption, parseInput } from '../validate.js';
+import { parseInput } from '../validate.js';
 
 const column = (option: string) => z.string().trim().min(1, `${option} needs a column name or number`);
 
