@@ -29,8 +29,16 @@
 // The file is a CRM export (@scrub/test-fixtures' crmLeadLines): CRLF, 5% of the notes quoted
 // over several lines, phones spelled `+1 201 555 0123`, `(201)555-0123 x12`, `2015550123.0`,
 // `201.555.0123`, 3% repeats, 3% junk, 12% on the do-not-call list.
+//
+// `--checks` (issue 25: a job with a consent column and two extra lists within 1.3x of the same
+// job without them): the file gets a last column, `consent_date` (2023-2025), the server imports
+// disconnections of ~1% of the file's numbers and two operator lists (`litigators` ~2%, `vendor`
+// ~0.5%), and one more subject runs after the others:
+//   checks    scrub bulk FILE --consent-col consent_date --lists litigators,vendor --wait -o out.csv
+// compared with `file` (the same file and command without them); its result is checked for the
+// three added columns rather than compared byte for byte.
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +55,13 @@ import {
   usAreaCodes,
   writeLines,
 } from '@scrub/test-fixtures';
+import {
+  CONSENT_FROM,
+  CONSENT_TO,
+  type ExtraChecks,
+  extraChecksOf,
+  withConsentDates,
+} from '@scrub/test-fixtures/extra-checks';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 
@@ -58,7 +73,8 @@ const CHUNK = { highWaterMark: 1 << 20 };
 const WARM_UP_ROWS = 20_000;
 const since = (start: number) => (performance.now() - start) / 1000;
 const SUBJECTS = ['queued', 'file', 'pipe'] as const;
-type Subject = (typeof SUBJECTS)[number];
+type Subject = (typeof SUBJECTS)[number] | 'checks';
+const CHECKS_COLUMNS = ',List: litigators,List: vendor,Reassigned';
 
 /** Node's flags for a process of the run (`name`: server or a subject): CPU profiles when asked for. */
 function profiled(name: string): string[] {
@@ -75,6 +91,28 @@ function binOf(name: string, command: string): string {
     bin: Record<string, string>;
   };
   return join(dir, bin[command]!);
+}
+
+/** Imports the extra checks' disconnections and operator lists into the data directory (`--checks`). */
+function importExtraChecks(serverBin: string, dir: string, dataDir: string, checks: ExtraChecks): void {
+  const files = {
+    disconnects: checks.disconnects.map(([number, day]) => `${number},${day}`),
+    litigators: checks.litigators.map(String),
+    vendor: checks.vendor.map(String),
+  };
+  for (const [name, lines] of Object.entries(files)) {
+    const path = join(dir, `${name}.csv`);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const args =
+      name === 'disconnects'
+        ? ['disconnects', path, '--as-of', CONSENT_TO, '--from', CONSENT_FROM]
+        : ['list', path, '--name', name, '--no-header'];
+    const imported = spawnSync(process.execPath, [serverBin, 'data', 'import', ...args], {
+      env: { PATH: process.env.PATH, SCRUB_DATA_DIR: dataDir },
+      encoding: 'utf8',
+    });
+    if (imported.status !== 0) throw new Error(`scrub-server data import ${name} failed: ${imported.stderr}`);
+  }
 }
 
 /** The bare pass, in its own process (`--bare`). */
@@ -149,6 +187,7 @@ async function main(): Promise<void> {
       rows: { type: 'string', default: '200000' },
       rounds: { type: 'string', default: '3' },
       subjects: { type: 'string', default: SUBJECTS.join(',') },
+      checks: { type: 'boolean', default: false },
     },
   });
   const rows = Number(values.rows);
@@ -157,9 +196,13 @@ async function main(): Promise<void> {
     throw new Error('--rows and --rounds take whole numbers, at least 1');
   }
   const subjects = values.subjects.split(',') as Subject[];
-  if (subjects.length === 0 || subjects.some((subject) => !SUBJECTS.includes(subject))) {
+  if (
+    subjects.length === 0 ||
+    subjects.some((subject) => !(SUBJECTS as readonly string[]).includes(subject))
+  ) {
     throw new Error(`--subjects takes a list of ${SUBJECTS.join(', ')}, separated by commas`);
   }
+  const timedSubjects: Subject[] = values.checks ? [...subjects, 'checks'] : subjects;
   const profileDir = process.env.SCRUB_BENCH_PROFILE;
   if (profileDir) process.env.SCRUB_BENCH_PHASES = join(profileDir, 'phases.txt');
   const scrubBin = binOf('@scrub/cli', 'scrub');
@@ -171,7 +214,14 @@ async function main(): Promise<void> {
     const warmUp = join(dir, 'warm-up.csv');
     const dataDir = join(dir, 'data');
     let began = performance.now();
-    await writeLines(path, crmLeadLines(rows, leads));
+    const numbers = new Set<number>();
+    const lines = crmLeadLines(rows, {
+      ...leads,
+      onNumber: (number) => {
+        if (number !== null) numbers.add(number);
+      },
+    });
+    await writeLines(path, values.checks ? withConsentDates(lines, mulberry32(0xc0115e)) : lines);
     await writeLines(warmUp, crmLeadLines(WARM_UP_ROWS, leads));
     const { size } = await stat(path);
     const database = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite in memory';
@@ -192,6 +242,13 @@ async function main(): Promise<void> {
     if (imported.status !== 0) throw new Error(`scrub-server data import ftc failed: ${imported.stderr}`);
     await rm(listPath);
     out(`federal do-not-call list of ${count(POOL)} numbers imported in ${sec(since(began))}`);
+    if (values.checks) {
+      const checks = extraChecksOf(numbers, mulberry32(0x11575));
+      importExtraChecks(serverBin, dir, dataDir, checks);
+      out(
+        `with --checks: a consent date on every row; ${count(checks.disconnects.length)} disconnections, list:litigators ${count(checks.litigators.length)}, list:vendor ${count(checks.vendor.length)} imported`,
+      );
+    }
 
     const child = spawn(
       process.execPath,
@@ -200,7 +257,7 @@ async function main(): Promise<void> {
         fileURLToPath(import.meta.url),
         '--server',
         dataDir,
-        String((rows + WARM_UP_ROWS) * (3 * rounds + 1)),
+        String((rows + WARM_UP_ROWS) * (5 * rounds + 1)),
       ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
@@ -234,6 +291,7 @@ async function main(): Promise<void> {
       queued: join(dir, 'queued.csv'),
       file: join(dir, 'file.csv'),
       pipe: join(dir, 'pipe.csv'),
+      checks: join(dir, 'checks.csv'),
     };
     const flags = (subject: Subject) =>
       profiled(subject)
@@ -249,6 +307,14 @@ async function main(): Promise<void> {
           env,
           outputs.pipe,
         ),
+      checks: () =>
+        timed(
+          [
+            ...profiled('checks'),
+            ...scrub(path, outputs.checks, '--consent-col', 'consent_date', '--lists', 'litigators,vendor'),
+          ],
+          env,
+        ),
     };
     const best: Partial<Record<'bare' | Subject, Run>> = {};
     const keep = (name: keyof typeof best, run: Run) => {
@@ -261,6 +327,7 @@ async function main(): Promise<void> {
       queued: 'queued',
       file: 'file streamed',
       pipe: 'pipe',
+      checks: 'file streamed with the checks',
     };
     for (let round = 0; round < rounds; round++) {
       const bareRun = keep(
@@ -268,7 +335,7 @@ async function main(): Promise<void> {
         await timed([fileURLToPath(import.meta.url), '--bare', path, join(dir, 'bare.csv')], env),
       );
       const line = [`bare ${sec(bareRun.seconds)}`];
-      for (const subject of subjects) {
+      for (const subject of timedSubjects) {
         const run = keep(subject, await runs[subject]());
         const firstBytes = run.firstBytes === undefined ? '' : ` (first bytes after ${sec(run.firstBytes)})`;
         line.push(`${said[subject]} ${sec(run.seconds)}${firstBytes}`);
@@ -290,6 +357,10 @@ async function main(): Promise<void> {
     row('`scrub bulk FILE --wait -o out.csv`, queued (`--map`)', best.queued);
     row('`scrub bulk FILE --wait -o out.csv`, streamed', best.file);
     row('`cat FILE | scrub bulk - --wait > out.csv`, streamed', best.pipe);
+    row(
+      '`scrub bulk FILE --consent-col consent_date --lists litigators,vendor --wait -o out.csv`',
+      best.checks,
+    );
     out();
     const streamed = [best.file, best.pipe].filter((run) => run !== undefined).map((run) => run.seconds);
     const target = Math.min(...streamed) / baseline;
@@ -300,6 +371,17 @@ async function main(): Promise<void> {
         `first bytes of the pipe after ${sec(best.pipe?.firstBytes ?? Number.NaN)} (target under 1 s)`,
     );
     if (!same) process.exitCode = 1;
+    if (values.checks) {
+      const header = readFileSync(outputs.checks, 'latin1').slice(0, 200).split('\r\n')[0]!;
+      const added = header.endsWith(CHECKS_COLUMNS);
+      const ratio = best.file
+        ? (best.checks!.seconds / best.file.seconds).toFixed(2)
+        : 'not measured (no file subject)';
+      out(
+        `with the consent column and 2 lists: ${ratio}x the same job without them (target at most 1.3x); added columns ${added ? 'present' : 'MISSING'}: ${header}`,
+      );
+      if (!added) process.exitCode = 1;
+    }
   } finally {
     await server.stop();
     await rm(dir, { recursive: true, force: true });

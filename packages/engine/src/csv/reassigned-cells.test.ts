@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DncListBuilder } from '../dnc/builder.ts';
+import { DncSet } from '../dnc/set.ts';
 import { sampleExchangeTable } from '../exchange/sample.ts';
 import { DisconnectList, dayOf } from '../reassigned/disconnect-list.ts';
 import { collector, testExchanges } from './csv-fixtures.ts';
@@ -33,6 +35,22 @@ describe('the Reassigned column', () => {
     const rows = output.text().trim().split('\n');
     expect(rows[0]).toBe('Name,Phone,Consent,Line Type,DNC,Reassigned');
     expect(rows.slice(1).map((row) => row.split(',').at(-1))).toEqual(['1', '0', '0', '', '', '']);
+  });
+
+  it('keeps the header whole beside operator list columns, whose names are longer than any row cells', async () => {
+    const litigators = new DncListBuilder('list:litigators');
+    litigators.add(2012340199);
+    const output = collector();
+    await scrubCsv(Buffer.from(input), output, {
+      phoneColumn: 'Phone',
+      exchange: testExchanges,
+      lists: new DncSet([litigators.build('v1')]),
+      reassigned: { consentColumn: 'consent', disconnects },
+    });
+    const rows = output.text().trim().split('\n');
+    expect(rows[0]).toBe('Name,Phone,Consent,Line Type,DNC,List: litigators,Reassigned');
+    expect(rows[1]).toBe('Ann,201-234-0100,2024-02-01,mobile,unchecked,0,1');
+    expect(rows).toHaveLength(7);
   });
 
   it('is not added unless asked, and the file is as before', async () => {

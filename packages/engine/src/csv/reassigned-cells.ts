@@ -60,7 +60,7 @@ export function reassignedStateOf(
 /** The Reassigned cell, each with the separator in front: `0`, `1`, or empty for no data. */
 export class ReassignedCells {
   readonly header: Buffer;
-  /** The most bytes a row's cell takes. */
+  /** The most bytes a row's cell (or the header's name) takes: a result row's or the header's bound. */
   readonly longest: number;
   readonly #cells: Buffer[];
   /** A row's other added cells joined with each answer's cell, made once per distinct buffer. */
@@ -69,7 +69,7 @@ export class ReassignedCells {
   constructor(sep: string) {
     this.header = Buffer.from(`${sep}${REASSIGNED_COLUMN}`);
     this.#cells = ['0', '1', ''].map((cell) => Buffer.from(`${sep}${cell}`));
-    this.longest = Math.max(...this.#cells.map((cell) => cell.length));
+    this.longest = Math.max(this.header.length, ...this.#cells.map((cell) => cell.length));
   }
 
   /** `cells` (a row's Line Type, DNC and optional cells) followed by the answer's cell. */

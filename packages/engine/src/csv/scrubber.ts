@@ -9,7 +9,7 @@ import {
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
 import { lineTypeSourceCode } from '../line-type-source.ts';
 import { parsePhone } from '../parse-phone.ts';
-import { dayOf } from '../reassigned/disconnect-list.ts';
+import { consentDayOf } from './consent-day.ts';
 import {
   type CsvShape,
   type CsvTally,
@@ -326,7 +326,7 @@ export class Scrubber {
   #consentDay(buf: Buffer, fields: number): number {
     const column = this.#consentColumn;
     if (column < 0 || column >= fields) return Number.NaN;
-    return dayOf(fieldText(buf, this.#scanner.starts[column]!, this.#scanner.ends[column]!));
+    return consentDayOf(buf, this.#scanner.starts[column]!, this.#scanner.ends[column]!);
   }
 
   /** The header's added names. */
