@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DisconnectList, DncListBuilder, DncSet, dayOf } from '@scrub/engine';
 import { applyLedgerEntry, type RunningServer } from '@scrub/server';
-import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
+import { openScreen, signUpAndLogIn } from './sign-up';
 
 // Issue 25 in the browser: an admin is told of a stale do-not-call list, and a customer maps a
 // consent-date column and sees the lists the job will consult before paying.
@@ -53,27 +54,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function open(page: Page, path: string): Promise<void> {
-  await page.goto(server.url + path);
-  await page.locator('main').waitFor();
-}
-
-async function signUpAndLogIn(page: Page, email: string): Promise<void> {
-  await open(page, '/signup');
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.getByLabel(/I accept the/).check();
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await page.waitForURL(/\/confirmEmail\?email=/);
-  await page.getByLabel('Verification code').fill(await latestCode(server, email));
-  await page.getByRole('button', { name: 'Confirm Email' }).click();
-  await page.waitForURL(/\/login/);
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(/\/accountInfo/);
-}
-
 async function grantCredits(email: string, credits: number): Promise<void> {
   const { db } = server.database;
   const profile = await db
@@ -93,7 +73,7 @@ async function newPage(): Promise<Page> {
 describe('registry age and consent dates in Chromium', () => {
   test("an admin sees the stale federal registry's date, age and how to load a fresh one; a customer does not", async () => {
     const page = await newPage();
-    await signUpAndLogIn(page, BOSS);
+    await signUpAndLogIn(page, server, BOSS, PASSWORD);
     const banner = page.getByTestId('dnc-age-banner');
     await banner.waitFor();
     await expect(banner.getByTestId('dnc-age-list').textContent()).resolves.toContain(
@@ -101,13 +81,13 @@ describe('registry age and consent dates in Chromium', () => {
     );
     await banner.getByText('scrub-server data import ftc FILE --released YYYY-MM-DD').waitFor();
     // On every screen of the shell, not the account page only.
-    await open(page, '/export');
+    await openScreen(page, server, '/export');
     await banner.waitFor();
     await record(page, 'dnc-age-banner');
     await page.context().close();
 
     const customer = await newPage();
-    await signUpAndLogIn(customer, PAT);
+    await signUpAndLogIn(customer, server, PAT, PASSWORD);
     await customer.getByRole('heading', { name: 'My Account' }).waitFor();
     await customer.getByTestId('credit-counter').waitFor();
     await expect(customer.getByTestId('dnc-age-banner').count()).resolves.toBe(0);
@@ -117,11 +97,11 @@ describe('registry age and consent dates in Chromium', () => {
   test('the wizard maps a Consent Date column, shows the stale list before paying, and sends consent_col', async () => {
     const email = `consent.${Date.now()}@example.com`;
     const page = await newPage();
-    await signUpAndLogIn(page, email);
+    await signUpAndLogIn(page, server, email, PASSWORD);
     // The balance is shown once the service has made the account's profile.
     await page.getByTestId('credit-counter').waitFor();
     await grantCredits(email, 100);
-    await open(page, '/bulk');
+    await openScreen(page, server, '/bulk');
 
     const csvPath = join(tmpdir(), `consent-${Date.now()}.csv`);
     await writeFile(csvPath, 'Name,Phone,Consent\nAnn,2012340002,2026-01-05\nBob,2012340003,2025-12-01\n');

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { BulkJobSchema, FileListSchema, JOB_ID_HEADER } from '@scrub/contract';
 import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/server';
-import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
+import { signUpAndLogIn as signUpAndLoggedIn } from './sign-up';
 
 const EMAIL = `cutoff.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';
@@ -33,19 +34,7 @@ async function open(page: Page, path: string): Promise<void> {
 }
 
 async function signUpAndLogIn(page: Page): Promise<void> {
-  await open(page, '/signup');
-  await page.locator('input[name=email]').fill(EMAIL);
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.getByLabel(/I accept the/).check();
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await page.waitForURL(/\/confirmEmail\?email=/);
-  await page.getByLabel('Verification code').fill(await latestCode(server, EMAIL));
-  await page.getByRole('button', { name: 'Confirm Email' }).click();
-  await page.waitForURL(/\/login/);
-  await page.locator('input[name=email]').fill(EMAIL);
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(/\/accountInfo/);
+  await signUpAndLoggedIn(page, server, EMAIL, PASSWORD);
   // The account exists once the service has answered its credits.
   await expect.poll(() => page.getByTestId('credit-counter').textContent(), SLOW).toBe('0');
 }

@@ -1,9 +1,10 @@
 import { AuthenticationRequiredError, Scrub } from '@scrub/sdk';
 import type { RunningServer } from '@scrub/server';
-import { accountWithApiKey, latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import { accountWithApiKey, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
+import { signUpAndLogIn } from './sign-up';
 
 let server: RunningServer;
 let browser: Browser;
@@ -23,24 +24,6 @@ const counter = (page: Page) => page.getByTestId('credit-counter');
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(server.url + path);
   await page.locator('main').waitFor();
-}
-
-/** Sign-up, the mailed code, Log In: the customer lands on My Account. */
-async function signUp(page: Page, email: string): Promise<void> {
-  const password = 'Secret-pass-1';
-  await open(page, '/signup');
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(password);
-  await page.getByLabel(/I accept the/).check();
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await page.waitForURL(/\/confirmEmail\?email=/);
-  await page.getByLabel('Verification code').fill(await latestCode(server, email));
-  await page.getByRole('button', { name: 'Confirm Email' }).click();
-  await page.waitForURL(/\/login/);
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(/\/accountInfo/);
 }
 
 /** The card element's inputs (the stand-in's, labelled as Stripe's are). */
@@ -76,7 +59,7 @@ describe('payments in the dashboard, in Chromium', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await signUp(page, `payer.${Date.now()}@example.com`);
+    await signUpAndLogIn(page, server, `payer.${Date.now()}@example.com`, 'Secret-pass-1');
     await expect.poll(() => counter(page).textContent(), { timeout: 20_000 }).toBe('0');
 
     // Card: the intro offer, the seed's address rules, then card 4242 through the card element.
@@ -204,7 +187,7 @@ describe('payments in the dashboard, in Chromium', () => {
   test("a card that wants 3-D Secure is confirmed in Stripe.js's check, then verified", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await signUp(page, `secure.${Date.now()}@example.com`);
+    await signUpAndLogIn(page, server, `secure.${Date.now()}@example.com`, 'Secret-pass-1');
     await open(page, '/card');
     await page.getByLabel('Credit or debit card number').waitFor();
     await fillBilling(page);

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { RunningServer } from '@scrub/server';
-import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
+import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
+import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `optout.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';
@@ -28,22 +29,6 @@ async function open(page: Page, path: string): Promise<void> {
   await page.locator('main').waitFor();
 }
 
-async function signUpAndLogIn(page: Page): Promise<void> {
-  await open(page, '/signup');
-  await page.locator('input[name=email]').fill(EMAIL);
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.getByLabel(/I accept the/).check();
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  await page.waitForURL(/\/confirmEmail\?email=/);
-  await page.getByLabel('Verification code').fill(await latestCode(server, EMAIL));
-  await page.getByRole('button', { name: 'Confirm Email' }).click();
-  await page.waitForURL(/\/login/);
-  await page.locator('input[name=email]').fill(EMAIL);
-  await page.locator('input[name=password]').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(/\/accountInfo/);
-}
-
 describe('the Suppression list screen in Chromium', () => {
   test('adds numbers, uploads a CSV, searches, removes and exports', async () => {
     const context = await browser.newContext({
@@ -54,7 +39,7 @@ describe('the Suppression list screen in Chromium', () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await signUpAndLogIn(page);
+    await signUpAndLogIn(page, server, EMAIL, PASSWORD);
 
     await open(page, '/suppression');
     await page.getByRole('heading', { name: 'Suppression list' }).waitFor();
