@@ -60,7 +60,7 @@ export const CreateBulkJobSchema = z
     /**
      * The column of each row's consent date (`YYYY-MM-DD` or `M/D/YYYY`), by header text or
      * position as `phone_col`: adds the `Reassigned` result column, and each record then costs
-     * `1 + reassigned_credits` (GET /config). Absent: no such column, at the usual price.
+     * `1 + reassigned.credits` (GET /config). Absent: no such column, at the usual price.
      */
     consent_col: ColumnRefSchema.optional(),
     csv_content: z

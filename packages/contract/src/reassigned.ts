@@ -5,7 +5,7 @@ const DAY_MS = 86_400_000;
 /**
  * `consent_date`: the day the number's subscriber gave consent (or the last day the caller knew
  * the number was theirs), `YYYY-MM-DD`. Asking it adds a reassigned-number answer to a check, at
- * the price the operator sets (`reassigned_credits` in GET /config).
+ * the price the operator sets (`reassigned.credits` in GET /config).
  */
 export const ConsentDateSchema = z
   .string()

@@ -72,6 +72,17 @@ export const ClientConfigSchema = z.object({
       credits: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * Reassigned-number answers (`consent_date`, a bulk job's `consent_col`): the credits one costs
+   * beside its check, and whether a bulk job can be answered (a disconnect file is imported).
+   * Absent from older servers.
+   */
+  reassigned: z
+    .object({
+      credits: z.number().int().nonnegative(),
+      bulk: z.boolean(),
+    })
+    .optional(),
 });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;
 

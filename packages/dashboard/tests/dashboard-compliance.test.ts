@@ -123,6 +123,8 @@ describe('registry age and consent dates in Chromium', () => {
 
     // The summary: the consent column, and the lists the job will consult with their dates.
     await expect(page.getByTestId('summary-consent-date-column').textContent()).resolves.toBe('Consent');
+    // Two records at 2 credits each: the check and the reassigned-number answer.
+    await expect(page.getByTestId('summary-credits-required').textContent()).resolves.toBe('4');
     const lists = page.getByTestId('dnc-lists-panel');
     await expect(lists.getByTestId('dnc-list').textContent()).resolves.toBe(
       `Federal DNC registry: released ${RELEASED}, 40 days ago Stale`,

@@ -26,6 +26,21 @@ export function useDncLists({ enabled = true }: { enabled?: boolean } = {}) {
   });
 }
 
+/**
+ * Credits one record of a bulk job costs: 1, and with a consent-date column the reassigned-number
+ * answer's price too (`/config`'s `reassigned.credits`; 1 from an older service that says nothing).
+ */
+export function useRecordPrice(withConsentColumn: boolean): number {
+  const answer = useQuery({
+    queryKey: serviceKeys.config,
+    queryFn: async () => (await loadScrub()).config(),
+    select: (config) => config.reassigned?.credits ?? 1,
+    staleTime: CONFIG_STALE_MS,
+    enabled: withConsentColumn,
+  }).data;
+  return withConsentColumn ? 1 + (answer ?? 1) : 1;
+}
+
 /** The service's OpenAPI 3.1 document (`GET /openapi.json`): it does not change while the page is open. */
 export function useOpenApi() {
   return useQuery({

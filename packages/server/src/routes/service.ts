@@ -67,6 +67,10 @@ export function registerService({
       provider: config.carrierLookup.twilio === null ? null : 'twilio',
       credits: config.carrierLookup.credits,
     },
+    reassigned: {
+      credits: config.reassigned.credits,
+      bulk: referenceData.current().disconnects !== undefined,
+    },
   }));
 
   // Built on first request (the contract does not change while the service runs).

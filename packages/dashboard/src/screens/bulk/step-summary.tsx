@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import type { ColumnMapping, WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { createBulkJob, submitBulkJob, uploadBulkFile } from '../../data/bulk';
+import { useRecordPrice } from '../../data/service';
 import { notifySuccess } from '../../shell/notify';
 import { clearPendingUpload, savePendingUpload } from './pending-upload';
 import { insufficientDialog, showSubmitError } from './submit-errors';
@@ -126,12 +127,14 @@ export function StepSummary({
   onDone(): void;
 }) {
   const unlimited = isUnlimited(credits);
-  const enough = unlimited || creditsLeft(credits) >= records;
+  // With a consent-date column each record also pays for its reassigned-number answer.
+  const required = records * useRecordPrice(Boolean(mapping.consent_col));
+  const enough = unlimited || creditsLeft(credits) >= required;
   const phoneHeader = chosen.preview.headers[Number(mapping.phone_col)] ?? '';
   const { working, progress, process, cancel } = useSendJob(chosen, mapping, records, onDone);
   const start = () => {
     // The same check again at submit time (seed 2); the server makes it once more when it charges.
-    if (!enough) return insufficientDialog(records, creditsLeft(credits));
+    if (!enough) return insufficientDialog(required, creditsLeft(credits));
     void process();
   };
 
@@ -148,7 +151,7 @@ export function StepSummary({
           ],
         ]
       : []),
-    ['Credits required', unlimited ? 0 : records.toLocaleString('en-US')],
+    ['Credits required', unlimited ? 0 : required.toLocaleString('en-US')],
     [
       'Your credits',
       <Text
