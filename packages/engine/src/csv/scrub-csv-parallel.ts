@@ -83,7 +83,8 @@ export async function scrubCsvInParallel(
   checkPhoneColumn(options.phoneColumn);
   // One evaluation time for every part, so that no two threads tell the calling window apart.
   const evaluatedAt = options.evaluatedAt ?? Date.now();
-  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned, lists } = options;
+  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned, lists, carrier } =
+    options;
   const partOptions = {
     phoneColumn,
     header,
@@ -95,6 +96,7 @@ export async function scrubCsvInParallel(
     evaluatedAt,
     reassigned,
     lists,
+    carrier,
   };
   let merge: PartMerge | undefined;
   await pipeline(
@@ -117,6 +119,7 @@ export async function scrubCsvInParallel(
           ...(lists === undefined ? {} : { lists: lists.toShared() }),
           evaluatedAt,
           ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
+          ...(carrier === undefined ? {} : { carrier }),
         });
       // Parts handed to the threads and not yet written, in the file's order.
       const pending: { part: Promise<ScrubbedCsvPart>; bytes: number }[] = [];
@@ -187,6 +190,7 @@ class PartMerge {
     unreadableRows: 0,
     unreadableLines: [],
     dncStatus: { clean: 0, dnc: 0, unchecked: 0 },
+    lineTypeSources: {},
     bytesWritten: 0,
   };
   readonly #unique = new NumberSet();
@@ -233,6 +237,9 @@ class PartMerge {
     tally.dncStatus.clean += add.dncStatus.clean;
     tally.dncStatus.dnc += add.dncStatus.dnc;
     tally.dncStatus.unchecked += add.dncStatus.unchecked;
+    for (const [source, count] of Object.entries(add.lineTypeSources)) {
+      tally.lineTypeSources[source] = (tally.lineTypeSources[source] ?? 0) + count;
+    }
     tally.bytesWritten += add.bytesWritten;
     const unique = this.#unique;
     const { numbers } = part;

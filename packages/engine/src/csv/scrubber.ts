@@ -7,8 +7,9 @@ import {
   type LineType,
 } from '../classify.ts';
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
-import { lineTypeSourceCode } from '../line-type-source.ts';
+import { lineTypeSourceCode, SOURCE_NAMES, SourceCode } from '../line-type-source.ts';
 import { parsePhone } from '../parse-phone.ts';
+import { carrierLineTypeOf, PortedCells, portedBy } from './carrier-cells.ts';
 import { consentDayOf } from './consent-day.ts';
 import {
   type CsvShape,
@@ -60,6 +61,9 @@ export class Scrubber {
   readonly #reassigned: ReassignedCells | null;
   readonly #consentDays: Float64Array | null;
   #consentColumn = -1;
+  /** With carrier lookups: the Ported cell, and per row whether its lookup says it was ported. */
+  readonly #ported: PortedCells | null;
+  readonly #portedRows = new Uint8Array(BATCH);
   readonly #dncMask: number;
 
   // The table's shape, set by the first row.
@@ -84,7 +88,7 @@ export class Scrubber {
   readonly #listMasks = new Uint32Array(BATCH);
   /** Per row, its DncState. */
   readonly #states = new Uint8Array(BATCH);
-  /** Per row, its SourceCode: set only when the Line Type Source column is asked for. */
+  /** Per row, its SourceCode (scrubs only). */
   readonly #sources = new Uint8Array(BATCH);
   /** Per row, the end of its cells to neutralise in the writer's notes. */
   readonly #neutralEnds = new Int32Array(BATCH);
@@ -101,6 +105,8 @@ export class Scrubber {
   #clean = 0;
   #dnc = 0;
   #unchecked = 0;
+  /** Rows with a valid number by SourceCode (scrubs only). */
+  readonly #sourceCounts = new Float64Array(SOURCE_NAMES.length);
   #listedNotInService = 0;
   #unreadableRows = 0;
   readonly #unreadableLines: number[] = [];
@@ -125,6 +131,7 @@ export class Scrubber {
     const asked = mode === 'scrub' ? options.reassigned : undefined;
     this.#reassigned = asked ? new ReassignedCells(opened.separator) : null;
     this.#consentDays = asked ? new Float64Array(BATCH) : null;
+    this.#ported = mode === 'scrub' && options.carrier ? new PortedCells(opened.separator) : null;
     if (asked && shape) {
       this.#consentColumn = consentColumnOf(asked.consentColumn, shape.header, shape.columns, 1);
     }
@@ -212,8 +219,19 @@ export class Scrubber {
       unreadableRows: this.#unreadableRows,
       unreadableLines: this.#unreadableLines,
       dncStatus: { clean: this.#clean, dnc: this.#dnc, unchecked: this.#unchecked },
+      lineTypeSources: this.#sourceTally(),
       bytesWritten: this.#bytesWritten,
     };
+  }
+
+  /** Rows with a valid number by source name; none counted when nothing was written. */
+  #sourceTally(): Record<string, number> {
+    const tally: Record<string, number> = {};
+    this.#sourceCounts.forEach((count, code) => {
+      const name = SOURCE_NAMES[code];
+      if (count > 0 && name) tally[name] = count;
+    });
+    return tally;
   }
 
   /**
@@ -287,6 +305,7 @@ export class Scrubber {
       start +
       this.#cells.longest +
       (this.#reassigned?.longest ?? 0) +
+      (this.#ported?.longest ?? 0) +
       writer.lineEnding.length +
       writer.neutralise(buf, this.#scanner, this.#phoneColumn)
     );
@@ -314,12 +333,22 @@ export class Scrubber {
       this.#sources[n]!,
       this.#listMasks[n]!,
     );
-    if (this.#reassigned === null) return cells;
-    const state =
-      kind === INVALID
-        ? REASSIGNED_NO_DATA
-        : reassignedStateOf(this.#options.reassigned!.disconnects, this.#numbers[n]!, this.#consentDays![n]!);
-    return this.#reassigned.after(cells, state);
+    const withReassigned =
+      this.#reassigned === null
+        ? cells
+        : this.#reassigned.after(
+            cells,
+            kind === INVALID
+              ? REASSIGNED_NO_DATA
+              : reassignedStateOf(
+                  this.#options.reassigned!.disconnects,
+                  this.#numbers[n]!,
+                  this.#consentDays![n]!,
+                ),
+          );
+    return this.#ported === null
+      ? withReassigned
+      : this.#ported.after(withReassigned, this.#portedRows[n] === 1);
   }
 
   /** The current row's consent day, NaN when its cell is missing or not a date. */
@@ -331,8 +360,10 @@ export class Scrubber {
 
   /** The header's added names. */
   #headerCells(): Buffer {
-    const reassigned = this.#reassigned;
-    return reassigned === null ? this.#cells.header : Buffer.concat([this.#cells.header, reassigned.header]);
+    const names = [this.#cells.header];
+    if (this.#reassigned !== null) names.push(this.#reassigned.header);
+    if (this.#ported !== null) names.push(this.#ported.header);
+    return Buffer.concat(names);
   }
 
   /** A phone cell's number, or -1 with the reason counted. */
@@ -451,8 +482,9 @@ export class Scrubber {
       const number = numbers[n]!;
       kinds[n] = number < 0 ? UNREADABLE : classifyCode(number, exchange);
     }
-    if (this.#cells.needsSource) {
+    if (this.#writes) {
       for (let n = 0; n < count; n++) this.#sources[n] = lineTypeSourceCode(kinds[n]!, numbers[n]!, exchange);
+      if (this.#options.carrier) this.#lookedUp(count);
     }
     const dnc = this.#options.dnc;
     if (dnc) dnc.maskMany(numbers, masks, 0, count);
@@ -479,7 +511,27 @@ export class Scrubber {
       }
       kinds[n] = code;
       this.#lineTypes[code]!++;
+      if (this.#writes) this.#sourceCounts[this.#sources[n]!]!++;
       this.#valid.add(numbers[n]!);
+    }
+  }
+
+  /**
+   * The batch's carrier lookups: a valid number one gave a line type has it, and rests on it; the
+   * row is marked ported when that line type contradicts a real table's.
+   */
+  #lookedUp(count: number): void {
+    const carrier = this.#options.carrier!;
+    const kinds = this.#kinds;
+    for (let n = 0; n < count; n++) {
+      this.#portedRows[n] = 0;
+      const kind = kinds[n]!;
+      if (kind >= FIRST_INVALID_CODE) continue;
+      const lookedUp = carrierLineTypeOf(carrier, this.#numbers[n]!);
+      if (lookedUp < 0) continue;
+      this.#portedRows[n] = portedBy(lookedUp, kind, this.#sources[n]!) ? 1 : 0;
+      kinds[n] = lookedUp;
+      this.#sources[n] = SourceCode.CARRIER_LOOKUP;
     }
   }
 }
