@@ -1,6 +1,14 @@
-import type { LineType } from '../classify.ts';
+import { ClassCode, type LineType } from '../classify.ts';
 import { SourceCode } from '../line-type-source.ts';
-import { LINE_TYPES } from './result-cells.ts';
+
+/** A lookup's line type as the ClassCode the scrubber writes. */
+const CLASS_CODES: Readonly<Record<string, number>> = {
+  unknown_geographic: ClassCode.UNKNOWN_GEOGRAPHIC,
+  mobile: ClassCode.MOBILE,
+  landline: ClassCode.LANDLINE,
+  voip: ClassCode.VOIP,
+  toll_free: ClassCode.TOLL_FREE,
+};
 
 /** The result column a job with carrier lookups gets, last: 1 when a lookup says the number moved. */
 export const PORTED_COLUMN = 'Ported';
@@ -12,7 +20,7 @@ export const PORTED_COLUMN = 'Ported';
 export interface CarrierOption {
   /** The numbers a lookup gave a line type (10 digits as a number), ascending. */
   numbers: Float64Array;
-  /** Per number, the lookup's line type as a ClassCode (its index in `LINE_TYPES`). */
+  /** Per number, the lookup's line type as a ClassCode. */
   lineTypes: Uint8Array;
 }
 
@@ -21,7 +29,7 @@ export function carrierOptionOf(answers: Iterable<{ number: number; lineType: Li
   const sorted = [...answers].sort((a, b) => a.number - b.number);
   return {
     numbers: Float64Array.from(sorted, (answer) => answer.number),
-    lineTypes: Uint8Array.from(sorted, (answer) => LINE_TYPES.indexOf(answer.lineType)),
+    lineTypes: Uint8Array.from(sorted, (answer) => CLASS_CODES[answer.lineType]!),
   };
 }
 
@@ -46,14 +54,13 @@ const REAL_TABLES: ReadonlySet<number> = new Set([
   SourceCode.THOUSANDS_BLOCK,
   SourceCode.NUMBER_OVERRIDE,
 ]);
-const UNKNOWN_GEOGRAPHIC = 0;
 
 /**
  * Whether a lookup's line type says the number was ported: it differs from the one a real table
  * gave (the same rule as a single check's, server carrier-answer.ts).
  */
 export function portedBy(lookedUp: number, tables: number, tablesSource: number): boolean {
-  return lookedUp !== tables && tables !== UNKNOWN_GEOGRAPHIC && REAL_TABLES.has(tablesSource);
+  return lookedUp !== tables && tables !== ClassCode.UNKNOWN_GEOGRAPHIC && REAL_TABLES.has(tablesSource);
 }
 
 /** The Ported cell, with the separator in front: `1` ported, empty when no lookup said so. */
