@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { carrierOptionOf } from './carrier-cells.ts';
 import { sampleExchangeTable } from '../exchange/sample.ts';
+import { carrierOptionOf } from './carrier-cells.ts';
 import { collector, testExchanges } from './csv-fixtures.ts';
 import { distinctValidNumbers, scrubCsv } from './scrub-csv.ts';
 import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
