@@ -74,3 +74,13 @@ export function lineTypeSourceOf(
 ): LineTypeSource | null {
   return SOURCE_NAMES[lineTypeSourceCode(code, number, exchangeData)]!;
 }
+
+/** Counts by SourceCode (index) as counts by source name, leaving out none and zeros. */
+export function sourceTallyOf(counts: Float64Array): Record<string, number> {
+  const tally: Record<string, number> = {};
+  counts.forEach((count, code) => {
+    const name = SOURCE_NAMES[code];
+    if (count > 0 && name) tally[name] = count;
+  });
+  return tally;
+}

@@ -1,4 +1,4 @@
-import { ClassCode, type LineType } from '../classify.ts';
+import { ClassCode, FIRST_INVALID_CODE, type LineType } from '../classify.ts';
 import { SourceCode } from '../line-type-source.ts';
 
 /** A lookup's line type as the ClassCode the scrubber writes. */
@@ -61,6 +61,30 @@ const REAL_TABLES: ReadonlySet<number> = new Set([
  */
 export function portedBy(lookedUp: number, tables: number, tablesSource: number): boolean {
   return lookedUp !== tables && tables !== ClassCode.UNKNOWN_GEOGRAPHIC && REAL_TABLES.has(tablesSource);
+}
+
+/**
+ * A batch's carrier lookups: a valid number one gave a line type has it (`kinds`), and rests on it
+ * (`sources`); `ported` marks a row whose lookup contradicts a real table's answer.
+ */
+export function applyCarrierLookups(
+  carrier: CarrierOption,
+  count: number,
+  kinds: Uint8Array,
+  numbers: Float64Array,
+  sources: Uint8Array,
+  ported: Uint8Array,
+): void {
+  for (let n = 0; n < count; n++) {
+    ported[n] = 0;
+    const kind = kinds[n]!;
+    if (kind >= FIRST_INVALID_CODE) continue;
+    const lookedUp = carrierLineTypeOf(carrier, numbers[n]!);
+    if (lookedUp < 0) continue;
+    ported[n] = portedBy(lookedUp, kind, sources[n]!) ? 1 : 0;
+    kinds[n] = lookedUp;
+    sources[n] = SourceCode.CARRIER_LOOKUP;
+  }
 }
 
 /** The Ported cell, with the separator in front: `1` ported, empty when no lookup said so. */

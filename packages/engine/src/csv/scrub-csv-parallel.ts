@@ -83,8 +83,7 @@ export async function scrubCsvInParallel(
   checkPhoneColumn(options.phoneColumn);
   // One evaluation time for every part, so that no two threads tell the calling window apart.
   const evaluatedAt = options.evaluatedAt ?? Date.now();
-  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned, lists, carrier } =
-    options;
+  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned, lists } = options;
   const partOptions = {
     phoneColumn,
     header,
@@ -96,7 +95,7 @@ export async function scrubCsvInParallel(
     evaluatedAt,
     reassigned,
     lists,
-    carrier,
+    carrier: options.carrier,
   };
   let merge: PartMerge | undefined;
   await pipeline(
@@ -119,7 +118,7 @@ export async function scrubCsvInParallel(
           ...(lists === undefined ? {} : { lists: lists.toShared() }),
           evaluatedAt,
           ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
-          ...(carrier === undefined ? {} : { carrier }),
+          ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
         });
       // Parts handed to the threads and not yet written, in the file's order.
       const pending: { part: Promise<ScrubbedCsvPart>; bytes: number }[] = [];

@@ -7,9 +7,9 @@ import {
   type LineType,
 } from '../classify.ts';
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
-import { lineTypeSourceCode, SOURCE_NAMES, SourceCode } from '../line-type-source.ts';
+import { lineTypeSourceCode, SOURCE_NAMES, sourceTallyOf } from '../line-type-source.ts';
 import { parsePhone } from '../parse-phone.ts';
-import { carrierLineTypeOf, PortedCells, portedBy } from './carrier-cells.ts';
+import { applyCarrierLookups, PortedCells } from './carrier-cells.ts';
 import { consentDayOf } from './consent-day.ts';
 import {
   type CsvShape,
@@ -34,6 +34,9 @@ import { fieldText, isBlankRow, QUOTE, RowScanner } from './row-scanner.ts';
 import { RowWriter } from './row-writer.ts';
 import type { ScrubCsvOptions } from './scrub-options.ts';
 import { ValidNumbers } from './valid-numbers.ts';
+
+// Over 500 lines, kept whole: the hot loop of every bulk job, whose batch state lives in private
+// fields the loop reads directly; its cells, rows and duplicates are already modules of their own.
 
 const UNREADABLE_LINES = 100;
 // Rows looked up and written together: enough for maskMany's batches, small enough to stay in cache.
@@ -64,6 +67,8 @@ export class Scrubber {
   /** With carrier lookups: the Ported cell, and per row whether its lookup says it was ported. */
   readonly #ported: PortedCells | null;
   readonly #portedRows = new Uint8Array(BATCH);
+  /** Rows with a valid number by SourceCode (scrubs only). */
+  readonly #sourceCounts = new Float64Array(SOURCE_NAMES.length);
   readonly #dncMask: number;
 
   // The table's shape, set by the first row.
@@ -105,8 +110,6 @@ export class Scrubber {
   #clean = 0;
   #dnc = 0;
   #unchecked = 0;
-  /** Rows with a valid number by SourceCode (scrubs only). */
-  readonly #sourceCounts = new Float64Array(SOURCE_NAMES.length);
   #listedNotInService = 0;
   #unreadableRows = 0;
   readonly #unreadableLines: number[] = [];
@@ -219,19 +222,9 @@ export class Scrubber {
       unreadableRows: this.#unreadableRows,
       unreadableLines: this.#unreadableLines,
       dncStatus: { clean: this.#clean, dnc: this.#dnc, unchecked: this.#unchecked },
-      lineTypeSources: this.#sourceTally(),
+      lineTypeSources: sourceTallyOf(this.#sourceCounts),
       bytesWritten: this.#bytesWritten,
     };
-  }
-
-  /** Rows with a valid number by source name; none counted when nothing was written. */
-  #sourceTally(): Record<string, number> {
-    const tally: Record<string, number> = {};
-    this.#sourceCounts.forEach((count, code) => {
-      const name = SOURCE_NAMES[code];
-      if (count > 0 && name) tally[name] = count;
-    });
-    return tally;
   }
 
   /**
@@ -326,29 +319,25 @@ export class Scrubber {
   /** The cells row `n` gets: Line Type, DNC, the optional ones, and Reassigned when asked. */
   #cellsOf(n: number): Buffer {
     const kind = this.#kinds[n]!;
-    const cells = this.#cells.of(
+    let cells = this.#cells.of(
       kind,
       this.#states[n]!,
       this.#numbers[n]!,
       this.#sources[n]!,
       this.#listMasks[n]!,
     );
-    const withReassigned =
-      this.#reassigned === null
-        ? cells
-        : this.#reassigned.after(
-            cells,
-            kind === INVALID
-              ? REASSIGNED_NO_DATA
-              : reassignedStateOf(
-                  this.#options.reassigned!.disconnects,
-                  this.#numbers[n]!,
-                  this.#consentDays![n]!,
-                ),
-          );
-    return this.#ported === null
-      ? withReassigned
-      : this.#ported.after(withReassigned, this.#portedRows[n] === 1);
+    if (this.#reassigned !== null) {
+      const state =
+        kind === INVALID
+          ? REASSIGNED_NO_DATA
+          : reassignedStateOf(
+              this.#options.reassigned!.disconnects,
+              this.#numbers[n]!,
+              this.#consentDays![n]!,
+            );
+      cells = this.#reassigned.after(cells, state);
+    }
+    return this.#ported === null ? cells : this.#ported.after(cells, this.#portedRows[n] === 1);
   }
 
   /** The current row's consent day, NaN when its cell is missing or not a date. */
@@ -360,10 +349,8 @@ export class Scrubber {
 
   /** The header's added names. */
   #headerCells(): Buffer {
-    const names = [this.#cells.header];
-    if (this.#reassigned !== null) names.push(this.#reassigned.header);
-    if (this.#ported !== null) names.push(this.#ported.header);
-    return Buffer.concat(names);
+    const added = [this.#cells.header, this.#reassigned?.header, this.#ported?.header];
+    return Buffer.concat(added.filter((cells) => cells !== undefined));
   }
 
   /** A phone cell's number, or -1 with the reason counted. */
@@ -484,7 +471,8 @@ export class Scrubber {
     }
     if (this.#writes) {
       for (let n = 0; n < count; n++) this.#sources[n] = lineTypeSourceCode(kinds[n]!, numbers[n]!, exchange);
-      if (this.#options.carrier) this.#lookedUp(count);
+      const carrier = this.#options.carrier;
+      if (carrier) applyCarrierLookups(carrier, count, kinds, numbers, this.#sources, this.#portedRows);
     }
     const dnc = this.#options.dnc;
     if (dnc) dnc.maskMany(numbers, masks, 0, count);
@@ -513,25 +501,6 @@ export class Scrubber {
       this.#lineTypes[code]!++;
       if (this.#writes) this.#sourceCounts[this.#sources[n]!]!++;
       this.#valid.add(numbers[n]!);
-    }
-  }
-
-  /**
-   * The batch's carrier lookups: a valid number one gave a line type has it, and rests on it; the
-   * row is marked ported when that line type contradicts a real table's.
-   */
-  #lookedUp(count: number): void {
-    const carrier = this.#options.carrier!;
-    const kinds = this.#kinds;
-    for (let n = 0; n < count; n++) {
-      this.#portedRows[n] = 0;
-      const kind = kinds[n]!;
-      if (kind >= FIRST_INVALID_CODE) continue;
-      const lookedUp = carrierLineTypeOf(carrier, this.#numbers[n]!);
-      if (lookedUp < 0) continue;
-      this.#portedRows[n] = portedBy(lookedUp, kind, this.#sources[n]!) ? 1 : 0;
-      kinds[n] = lookedUp;
-      this.#sources[n] = SourceCode.CARRIER_LOOKUP;
     }
   }
 }

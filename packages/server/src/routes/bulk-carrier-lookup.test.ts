@@ -247,7 +247,9 @@ describe.each(testDatabases())('carrier lookups in bulk jobs on $kind', (databas
       },
     );
     expect(streamed.status).toBe(400);
-    expect((await streamed.json()).error.message).toMatch(/not made in a streamed job/);
+    expect(((await streamed.json()) as { error: { message: string } }).error.message).toMatch(
+      /not made in a streamed job/,
+    );
     expect((await ledgerTotals(t.database.db, other.profileId)).balance).toBe(10);
   });
 });
