@@ -1,4 +1,4 @@
-import type { Scrub } from '@scrub/sdk';
+import type { BulkJob, Scrub } from '@scrub/sdk';
 import type { Context } from './context.js';
 import { describeDncLists } from './dnc-lists.js';
 import { CliError, OutOfCreditsError } from './errors.js';
@@ -12,14 +12,15 @@ import { count } from './format.js';
 export async function confirmBulkCharge(
   context: Context,
   scrub: Scrub,
-  jobId: string,
+  job: Pick<BulkJob, 'job_id' | 'lists' | 'consent_col' | 'lookup'>,
   yes: boolean | undefined,
 ): Promise<void> {
   if (yes || !context.canPrompt) return;
+  const jobId = job.job_id;
   const quote = await scrub.bulk.quote(jobId);
-  // With a consent column a record costs more than one credit (absent from older servers: one).
+  // With a consent column or lookups a record costs more than one credit (absent from older servers: one).
   const price = quote.credits_per_record ?? 1;
-  const each = price === 1 ? '' : `, ${count(price)} credits each with the reassigned-number check`;
+  const each = price === 1 ? '' : `, ${count(price)} credits each with ${pricedChecks(job)}`;
   const found = `Found ${count(quote.records)} phone numbers (requires ${count(quote.records * price)} credits${each}).`;
   const have = quote.unlimited
     ? 'Unlimited plan active, no credits required.'
@@ -28,6 +29,9 @@ export async function confirmBulkCharge(
   // Which lists the numbers will be checked against, and their dates (absent from older servers).
   if (quote.dnc_lists !== undefined)
     context.io.stderr.write(describeDncLists(quote.dnc_lists, quote.dnc_notice));
+  // The operator lists the result will flag (the job's own, else the account's default).
+  if (job.lists !== undefined && job.lists.length > 0)
+    context.io.stderr.write(`Operator lists flagged: ${job.lists.join(', ')}.\n`);
   if (quote.plan_paused) {
     throw new CliError(
       'Your plan is paused: resume it with scrub subscription resume, then submit again.',
@@ -43,4 +47,13 @@ export async function confirmBulkCharge(
   if (!(await context.io.prompter.confirm('Process the records?', true))) {
     throw new CliError(`Not submitted: nothing was charged. Job ${jobId} stays uploaded.`, 1, 'cancelled');
   }
+}
+
+/** What makes a record cost more than one credit, for people. */
+function pricedChecks(job: Pick<BulkJob, 'consent_col' | 'lookup'>): string {
+  const checks = [
+    ...(job.consent_col == null ? [] : ['the reassigned-number check']),
+    ...(job.lookup == null ? [] : ['the carrier lookup']),
+  ];
+  return checks.length > 0 ? checks.join(' and ') : 'the checks asked';
 }

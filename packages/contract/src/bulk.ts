@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CarrierLookupCountsSchema, LineTypeSourceCountsSchema, LookupSchema } from './line-type-source.js';
 import { ListNamesQuerySchema, ListNamesSchema } from './operator-lists.js';
 import { ReassignedSourceSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
@@ -63,6 +64,13 @@ export const CreateBulkJobSchema = z
      * `1 + reassigned.credits` (GET /config). Absent: no such column, at the usual price.
      */
     consent_col: ColumnRefSchema.optional(),
+    /**
+     * `carrier`: a live carrier lookup of each distinct valid number (GET /config's
+     * `carrier_lookup`; 400 where the operator set none up). Adds `Line Type Source` and `Ported`
+     * result columns, and each record then costs `carrier_lookup.credits` more; the lookup price of a
+     * number the provider did not answer is given back when the job completes.
+     */
+    lookup: LookupSchema.optional(),
     csv_content: z
       .string()
       .max(
@@ -123,6 +131,12 @@ export const BulkJobSchema = z.object({
    * answer (every cell empty: no data). Absent from older servers.
    */
   reassigned_source: ReassignedSourceSchema.nullable().optional(),
+  /** `carrier` when the job asked carrier lookups; null otherwise. Absent from older servers. */
+  lookup: LookupSchema.nullable().optional(),
+  /** Its lookups once it ran (who answered, how many); null otherwise. Absent from older servers. */
+  carrier_lookups: CarrierLookupCountsSchema.nullable().optional(),
+  /** Rows with a valid number by what their line type rests on, once it ran; null before. Absent from older servers. */
+  line_type_sources: LineTypeSourceCountsSchema.nullable().optional(),
 });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
@@ -220,6 +234,11 @@ export const StreamBulkJobQuerySchema = z
       .nonnegative('consent_index counts from 0')
       .max(10_000)
       .optional(),
+    /**
+     * `carrier` is refused here (400): a streamed file is scrubbed as it arrives, before its numbers
+     * could be looked up. Ask carrier lookups in a queued job (POST /bulk/jobs with `lookup`).
+     */
+    lookup: LookupSchema.optional(),
   })
   .refine((query) => (query.phone_col === undefined) !== (query.phone_index === undefined), {
     message: 'Give the phone column as phone_col (its header text) or phone_index (0-based), one of them',

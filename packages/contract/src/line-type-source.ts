@@ -64,3 +64,18 @@ export const LineTypeProvenanceShape = {
   /** With `lookup=carrier`: what the lookup answered; null or absent when none was asked. */
   carrier_lookup: CarrierLookupSchema.nullable().optional(),
 };
+
+/**
+ * A bulk job's carrier lookups (`lookup: 'carrier'`): who answered, how many distinct numbers a
+ * lookup gave a line type (charged the lookup price each) and how many it did not (failed, or a
+ * type Scrub has none for: their rows keep the tables' answer, and the lookup price was given back).
+ */
+export const CarrierLookupCountsSchema = z.object({
+  provider: z.string(),
+  answered: z.number().int().nonnegative(),
+  not_answered: z.number().int().nonnegative(),
+});
+export type CarrierLookupCounts = z.infer<typeof CarrierLookupCountsSchema>;
+
+/** Rows with a valid number by what their line type rests on (`LINE_TYPE_SOURCES`). */
+export const LineTypeSourceCountsSchema = z.record(z.string(), z.number().int().nonnegative());

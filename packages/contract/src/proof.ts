@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CarrierLookupCountsSchema, LineTypeSourceCountsSchema } from './line-type-source.js';
+import { ReassignedSourceSchema } from './reassigned.js';
 import { DncListDateSchema } from './verify.js';
 
 /** Where the service publishes the public keys its proofs are signed with (a JWKS). */
@@ -55,6 +57,14 @@ const StatementBase = z.object({
   dnc_lists: z.array(DncListDateSchema).optional(),
 });
 
+/** An operator list a job's answers rest on, as its proof names it. */
+export const ProofOperatorListSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  released_on: z.string().nullable(),
+});
+export type ProofOperatorList = z.infer<typeof ProofOperatorListSchema>;
+
 /** What a proof of a completed bulk job states. */
 export const FileProofStatementSchema = StatementBase.extend({
   type: z.literal('scrub.file'),
@@ -72,6 +82,20 @@ export const FileProofStatementSchema = StatementBase.extend({
   line_types: z.record(z.string(), z.number().int().nonnegative()),
   /** Rows by DNC answer: `clean`, `dnc`, `unchecked` (no loaded list covers the number). */
   dnc_status: z.record(z.string(), z.number().int().nonnegative()),
+  /**
+   * The operator lists the result flags (`List: <name>` columns), each with the version and release
+   * date it was checked against. Absent when the job flagged none, and from older statements.
+   */
+  operator_lists: z.array(ProofOperatorListSchema).optional(),
+  /**
+   * Who answered the `Reassigned` column and the day its data is complete to; null when a consent
+   * column was asked and nothing could answer (every cell empty). Absent without a consent column.
+   */
+  reassigned_source: ReassignedSourceSchema.nullable().optional(),
+  /** Rows with a valid number by what their line type rests on (`exchange`, `carrier_lookup`...). Absent from older statements. */
+  line_type_sources: LineTypeSourceCountsSchema.optional(),
+  /** With carrier lookups: the provider, and how many distinct numbers it gave a line type or not. */
+  carrier_lookups: CarrierLookupCountsSchema.optional(),
 });
 export type FileProofStatement = z.infer<typeof FileProofStatementSchema>;
 

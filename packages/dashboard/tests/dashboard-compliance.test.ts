@@ -38,13 +38,28 @@ function loadStaleFederalListAndDisconnects(): void {
     asOf: '2024-06-30',
     from: '2024-01-01',
   });
+  // An operator list a job may flag (`data import list --name litigators`).
+  const litigators = new DncListBuilder('list:litigators');
+  litigators.add(2012340003);
   const { ref } = server.referenceData;
-  ref.swap({ ...ref.current(), dnc: new DncSet([builder.build(`v-${RELEASED}`, RELEASED)]), disconnects });
+  ref.swap({
+    ...ref.current(),
+    dnc: new DncSet([builder.build(`v-${RELEASED}`, RELEASED)]),
+    disconnects,
+    lists: new DncSet([litigators.build('litigators-v1', '2026-11-01')]),
+  });
 }
 
 beforeAll(async () => {
   // The first admin: a verified address in SCRUB_ADMIN_EMAILS is a Super Admin.
-  server = await startLocalServer({ SCRUB_LOG_LEVEL: 'silent', SCRUB_ADMIN_EMAILS: BOSS });
+  // Carrier lookups offered (at 1 credit), from a provider that never answers: no job here waits on one.
+  server = await startLocalServer({
+    SCRUB_LOG_LEVEL: 'silent',
+    SCRUB_ADMIN_EMAILS: BOSS,
+    SCRUB_TWILIO_ACCOUNT_SID: 'ACtest',
+    SCRUB_TWILIO_AUTH_TOKEN: 'token',
+    SCRUB_TWILIO_LOOKUP_URL: 'http://127.0.0.1:9',
+  });
   loadStaleFederalListAndDisconnects();
   browser = await launchChromium();
 });
@@ -94,7 +109,7 @@ describe('registry age and consent dates in Chromium', () => {
     await customer.context().close();
   });
 
-  test('the wizard maps a Consent Date column, shows the stale list before paying, and sends consent_col', async () => {
+  test("the wizard maps a Consent Date column, shows the stale list before paying, takes the job's own flag lists and a carrier lookup at their price, and sends them", async () => {
     const email = `consent.${Date.now()}@example.com`;
     const page = await newPage();
     await signUpAndLogIn(page, server, email, PASSWORD);
@@ -134,17 +149,34 @@ describe('registry age and consent dates in Chromium', () => {
     );
     await record(page, 'bulk-summary-dnc-lists');
 
+    // This job's own options: a flag list (the account has no default ticked) and a carrier lookup,
+    // whose price joins Credits required: 2 records at 3 credits.
+    await page.getByLabel('litigators (released 2026-11-01)').check();
+    await page.getByTestId('carrier-lookup').check();
+    await expect(page.getByTestId('summary-credits-required').textContent()).resolves.toBe('6');
+
     // The job is created with the consent column named by its header.
     const created = page.waitForRequest(
       (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/bulk/jobs',
     );
     await page.getByTestId('process-records').click();
     const request = await created;
-    expect(request.postDataJSON()).toMatchObject({ phone_col: 1, consent_col: 'Consent' });
+    expect(request.postDataJSON()).toMatchObject({
+      phone_col: 1,
+      consent_col: 'Consent',
+      lists: ['litigators'],
+      lookup: 'carrier',
+    });
     // The service takes it: the job as it reports it names the column and the price a record.
     const response = await request.response();
     expect(response?.status()).toBe(201);
-    expect(await response?.json()).toMatchObject({ consent_col: 'Consent', credits_per_record: 2 });
+    expect(await response?.json()).toMatchObject({
+      consent_col: 'Consent',
+      credits_per_record: 3,
+      lists: ['litigators'],
+      lookup: 'carrier',
+      columns: ['line_type_source'],
+    });
     await page.context().close();
   });
 });

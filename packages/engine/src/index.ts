@@ -25,6 +25,7 @@ export {
   type NumberInvalidReason,
   numberInvalidMessage,
 } from './classify.ts';
+export { type CarrierOption, carrierOptionOf, PORTED_COLUMN } from './csv/carrier-cells.ts';
 export { findColumnByName } from './csv/column-name.ts';
 export type { CsvCounts, CsvRowCount, ScrubCsvResult } from './csv/csv-counts.ts';
 export type { CsvInput } from './csv/csv-input.ts';
@@ -54,7 +55,7 @@ export {
 } from './csv/import-scrubbed-csv.ts';
 export { previewCsv } from './csv/preview-csv.ts';
 export { REASSIGNED_COLUMN, type ReassignedOption } from './csv/reassigned-cells.ts';
-export { countCsv, countCsvRows, scrubCsv } from './csv/scrub-csv.ts';
+export { countCsv, countCsvRows, distinctValidNumbers, scrubCsv } from './csv/scrub-csv.ts';
 export {
   PART_SIZES,
   type ParallelScrubOptions,

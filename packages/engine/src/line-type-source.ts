@@ -29,6 +29,8 @@ export const SourceCode = {
   THOUSANDS_BLOCK: 3,
   NUMBER_OVERRIDE: 4,
   NUMBERING_PLAN: 5,
+  /** A carrier lookup the service made before a bulk job's scrub (`ScrubCsvOptions.carrier`). */
+  CARRIER_LOOKUP: 6,
 } as const;
 export type SourceCode = (typeof SourceCode)[keyof typeof SourceCode];
 
@@ -40,6 +42,7 @@ export const SOURCE_NAMES: readonly (LineTypeSource | null)[] = [
   'thousands_block',
   'number_override',
   'numbering_plan',
+  'carrier_lookup',
 ];
 
 const LEVEL_SOURCES = [SourceCode.EXCHANGE, SourceCode.THOUSANDS_BLOCK, SourceCode.NUMBER_OVERRIDE] as const;
@@ -70,4 +73,14 @@ export function lineTypeSourceOf(
   exchangeData?: ExchangeData,
 ): LineTypeSource | null {
   return SOURCE_NAMES[lineTypeSourceCode(code, number, exchangeData)]!;
+}
+
+/** Counts by SourceCode (index) as counts by source name, leaving out none and zeros. */
+export function sourceTallyOf(counts: Float64Array): Record<string, number> {
+  const tally: Record<string, number> = {};
+  counts.forEach((count, code) => {
+    const name = SOURCE_NAMES[code];
+    if (count > 0 && name) tally[name] = count;
+  });
+  return tally;
 }

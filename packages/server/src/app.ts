@@ -115,6 +115,7 @@ export async function buildApp({
   const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db), rateLimits);
   const suppressionLists = await SuppressionLists.open(database, logger);
   app.addHook('onClose', () => suppressionLists.close());
+  const carrierLookups = CarrierLookups.fromSettings(database.db, config.carrierLookup);
   const { bulk, webhooks } = await setUpJobs(app, {
     config,
     database,
@@ -124,6 +125,7 @@ export async function buildApp({
     suppressionLists,
     mailer,
     publicUrl,
+    carrierLookups,
   });
   const paymentsSetup = await setUpPayments(app, {
     settings: config.payments,
@@ -156,7 +158,7 @@ export async function buildApp({
     checkCharger: new CheckCharger(database.db),
     answerCache: new AnswerCache(config.verifyCache),
     reassigned: reassignedChecksOf(config.reassigned, referenceData),
-    carrierLookups: CarrierLookups.fromSettings(database.db, config.carrierLookup),
+    carrierLookups,
     publicUrl,
     mailer,
     identity,
@@ -262,7 +264,14 @@ async function setUpJobs(
   app: FastifyInstance,
   context: Pick<
     ServerContext,
-    'config' | 'database' | 'blobStore' | 'referenceData' | 'suppressionLists' | 'mailer' | 'publicUrl'
+    | 'config'
+    | 'database'
+    | 'blobStore'
+    | 'referenceData'
+    | 'suppressionLists'
+    | 'mailer'
+    | 'publicUrl'
+    | 'carrierLookups'
   > & { logger: Logger | false },
 ): Promise<Pick<ServerContext, 'bulk' | 'webhooks'>> {
   const { config, database, logger, publicUrl } = context;

@@ -49,6 +49,9 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
   yes: z.boolean().optional(),
   failOn: FailOnSchema,
   lists: z.array(z.string()).optional(),
+  lookup: z
+    .literal('carrier', { error: '--lookup takes carrier (a live carrier lookup of each distinct number)' })
+    .optional(),
 });
 type BulkOptions = z.infer<typeof BulkOptionsSchema>;
 
@@ -217,7 +220,9 @@ function streams(options: BulkOptions, context: Context): boolean {
     (options.yes === true || !context.canPrompt) &&
     options.lineType === undefined &&
     options.dnc === undefined &&
-    options.map.length === 0
+    options.map.length === 0 &&
+    // A streamed file is scrubbed as it arrives, before its numbers could be looked up.
+    options.lookup === undefined
   );
 }
 
@@ -288,9 +293,10 @@ async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: Bu
     ...(options.columns === undefined ? {} : { columns: options.columns }),
     ...(options.lists === undefined ? {} : { lists: options.lists }),
     ...consentColOf(options, columns),
+    ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
   });
   await upload(context, scrub, job, csv.path);
-  await confirmBulkCharge(context, scrub, job.job_id, options.yes);
+  await confirmBulkCharge(context, scrub, job, options.yes);
   const submitted = await submit(scrub, job.job_id);
   const { stderr } = context.io;
 

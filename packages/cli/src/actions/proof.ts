@@ -126,8 +126,42 @@ function describe(statement: ProofStatement): [string, string][] {
       'DNC',
       `${count(statement.dnc_status.clean ?? 0)} clean, ${count(statement.dnc_status.dnc ?? 0)} DNC, ${count(statement.dnc_status.unchecked ?? 0)} unchecked`,
     ],
+    ...restsOn(statement),
     ...common,
   ];
+}
+
+/** What else a job's answers rest on, as its statement names it: lists, reassigned source, line-type sources. */
+function restsOn(statement: Extract<ProofStatement, { type: 'scrub.file' }>): [string, string][] {
+  const rows: [string, string][] = [];
+  if (statement.operator_lists !== undefined) {
+    const lists = statement.operator_lists.map(
+      (list) =>
+        `${list.name} (${list.version}, ${list.released_on ? `released ${list.released_on}` : 'no release date'})`,
+    );
+    rows.push(['Operator lists', lists.join('; ')]);
+  }
+  if (statement.reassigned_source !== undefined) {
+    const source = statement.reassigned_source;
+    rows.push([
+      'Reassigned numbers',
+      source ? `${source.provider}, as of ${source.as_of}` : 'no data: every cell empty',
+    ]);
+  }
+  if (statement.line_type_sources !== undefined) {
+    const sources = Object.entries(statement.line_type_sources).map(
+      ([name, rows]) => `${count(rows)} ${name}`,
+    );
+    rows.push(['Line types rest on', sources.length > 0 ? sources.join(', ') : 'no valid number']);
+  }
+  if (statement.carrier_lookups !== undefined) {
+    const { provider, answered, not_answered } = statement.carrier_lookups;
+    rows.push([
+      'Carrier lookups',
+      `${provider}: ${count(answered)} answered, ${count(not_answered)} not answered`,
+    ]);
+  }
+  return rows;
 }
 
 /**

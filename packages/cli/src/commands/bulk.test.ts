@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DisconnectList, dayOf } from '@scrub/engine';
+import { DisconnectList, DncListBuilder, DncSet, dayOf } from '@scrub/engine';
 import type { BulkJob, CreditSnapshot, FileList } from '@scrub/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -490,6 +490,44 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
         credits_per_record: 2,
         credits_charged: 4,
       });
+    } finally {
+      ref.swap(before);
+    }
+  });
+
+  it('--lookup carrier is refused where the service offers no lookups, and never streams', async () => {
+    const leads = csvFile('lookup.csv', LEADS);
+    const account = await apiKeyAccount(server, dataDir, 10);
+    const refused = await scrub(
+      ['bulk', leads, '--phone-col', 'Phone', '--lookup', 'carrier', '--wait', '--yes'],
+      account,
+    );
+    expect(refused.code).not.toBe(0);
+    // Refused at the queued job's creation (a streamed job would be refused for another reason).
+    expect(refused.stderr).toContain('Carrier lookups are not offered by this service');
+    expect(refused.stderr).toContain('Nothing was charged');
+    const bad = await scrub(['bulk', leads, '--phone-col', 'Phone', '--lookup', 'cnam'], account);
+    expect(bad).toMatchObject({ code: 2 });
+    expect(bad.stderr).toContain('--lookup takes carrier');
+  });
+
+  it('names the operator lists the result will flag before asking to spend', async () => {
+    const leads = csvFile('lists.csv', LEADS);
+    const account = await apiKeyAccount(server, dataDir, 10);
+    const { ref } = server.referenceData;
+    const before = ref.current();
+    const builder = new DncListBuilder('list:litigators');
+    builder.add(2012345678);
+    ref.swap({ ...before, lists: new DncSet([builder.build('litigators-v1', '2026-11-01')]) });
+    try {
+      const declined = await scrub(
+        ['bulk', leads, '--phone-col', 'Phone', '--lists', 'litigators'],
+        account,
+        {
+          answers: [false],
+        },
+      );
+      expect(declined.stderr).toContain('Operator lists flagged: litigators.');
     } finally {
       ref.swap(before);
     }

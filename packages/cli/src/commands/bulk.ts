@@ -27,6 +27,10 @@ export function bulkCommand(context: Context): Command {
       '--consent-col <column>',
       "the column of each row's consent date (YYYY-MM-DD or M/D/YYYY), by header text or number: adds a Reassigned column (1 disconnected since consent, 0 not, empty no data) at 1 + the reassigned-number price a record",
     )
+    .option(
+      '--lookup <kind>',
+      'carrier: also ask a live carrier lookup of each distinct valid number (the service must offer it): adds Line Type Source and Ported columns, at the lookup price a record, given back for numbers the provider does not answer; never streamed',
+    )
     .option('--name <name>', "the file name the dashboard shows (default: the file's name, or stdin.csv)")
     .option('--wait', 'wait for the job to end, then print the result CSV')
     .option('-y, --yes', 'at a terminal, submit without showing the cost and asking first')

@@ -58,3 +58,17 @@ export function useSendContact(callbacks: Callbacks<{ message: string }> = {}) {
     onError: callbacks.onError,
   });
 }
+
+/**
+ * The live carrier lookup a bulk job may ask (`/config`'s `carrier_lookup`): the credits an answered
+ * lookup costs a record; null when the service offers none (or says nothing, or has not answered yet).
+ */
+export function useCarrierLookupOffer(): { credits: number } | null {
+  const offer = useQuery({
+    queryKey: serviceKeys.config,
+    queryFn: async () => (await loadScrub()).config(),
+    select: (config) => (config.carrier_lookup?.offered ? { credits: config.carrier_lookup.credits } : null),
+    staleTime: CONFIG_STALE_MS,
+  }).data;
+  return offer ?? null;
+}

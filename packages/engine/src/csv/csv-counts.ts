@@ -47,6 +47,8 @@ export interface CsvTally {
   /** 1-based, from the part's first line; the first 100. */
   unreadableLines: number[];
   dncStatus: { clean: number; dnc: number; unchecked: number };
+  /** Rows with a valid number by what their line type rests on (`LineTypeSource`); scrubs only. */
+  lineTypeSources: Record<string, number>;
   bytesWritten: number;
 }
 
@@ -78,6 +80,8 @@ export interface ScrubCsvResult extends CsvCounts {
    * cell is empty, are not counted here.
    */
   dncStatus: { clean: number; dnc: number; unchecked: number };
+  /** Rows with a valid number by what their line type rests on: `exchange`, `carrier_lookup`... */
+  lineTypeSources: Record<string, number>;
   bytesWritten: number;
 }
 
@@ -94,7 +98,7 @@ export function csvResultOf(
 ): ScrubCsvResult {
   const { encoding, bom, separator, lineEnding } = dialect;
   const { header, columns, phoneColumn } = shape;
-  const { dncStatus, bytesWritten, ...counts } = tally;
+  const { dncStatus, lineTypeSources, bytesWritten, ...counts } = tally;
   return {
     encoding,
     bom,
@@ -114,6 +118,7 @@ export function csvResultOf(
     unreadableLines: counts.unreadableLines,
     message: messageOf(shape, tally, uniqueNumbers),
     dncStatus,
+    lineTypeSources,
     bytesWritten,
   };
 }

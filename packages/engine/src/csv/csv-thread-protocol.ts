@@ -1,5 +1,6 @@
 import type { SharedDncSet } from '../dnc/set.ts';
 import type { SharedExchangeTable } from '../exchange/exchange-table.ts';
+import type { CarrierOption } from './carrier-cells.ts';
 import type { CsvShape, ScrubbedCsvPart } from './csv-counts.ts';
 import { CsvError, type CsvErrorCode } from './csv-error.ts';
 import type { CsvDialect, CsvSeparator } from './dialect.ts';
@@ -21,6 +22,8 @@ export interface CsvThreadData {
   lists?: SharedDncSet;
   evaluatedAt?: number;
   reassigned?: SharedReassignedOption;
+  /** Carrier lookups' line types (plain typed arrays, copied). */
+  carrier?: CarrierOption;
   /** More than 1: the file is cut into parts scrubbed on this many threads (`scrubCsvInParallel`). */
   threads?: number;
 }

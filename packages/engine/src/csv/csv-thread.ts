@@ -30,7 +30,7 @@ export interface ThreadCountOptions extends Omit<CountCsvOptions, 'exchange'> {
 
 export interface ThreadScrubOptions
   extends ThreadCountOptions,
-    Pick<ScrubCsvOptions, 'columns' | 'evaluatedAt' | 'reassigned' | 'lists'> {
+    Pick<ScrubCsvOptions, 'columns' | 'evaluatedAt' | 'reassigned' | 'lists' | 'carrier'> {
   /**
    * The output is done with a chunk once its write callback has run (a file store's writer; not a
    * PassThrough, which still holds it): each chunk of the result is freed then, rather than
@@ -147,6 +147,7 @@ function threadDataOf(mode: CsvThreadData['mode'], options: ThreadScrubOptions):
     ...(options.lists === undefined ? {} : { lists: options.lists.toShared() }),
     ...(options.evaluatedAt === undefined ? {} : { evaluatedAt: options.evaluatedAt }),
     ...(options.reassigned === undefined ? {} : { reassigned: reassignedToShared(options.reassigned) }),
+    ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
     ...(options.threads === undefined ? {} : { threads: options.threads }),
   };
 }

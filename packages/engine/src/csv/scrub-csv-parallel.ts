@@ -95,6 +95,7 @@ export async function scrubCsvInParallel(
     evaluatedAt,
     reassigned,
     lists,
+    carrier: options.carrier,
   };
   let merge: PartMerge | undefined;
   await pipeline(
@@ -117,6 +118,7 @@ export async function scrubCsvInParallel(
           ...(lists === undefined ? {} : { lists: lists.toShared() }),
           evaluatedAt,
           ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
+          ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
         });
       // Parts handed to the threads and not yet written, in the file's order.
       const pending: { part: Promise<ScrubbedCsvPart>; bytes: number }[] = [];
@@ -187,6 +189,7 @@ class PartMerge {
     unreadableRows: 0,
     unreadableLines: [],
     dncStatus: { clean: 0, dnc: 0, unchecked: 0 },
+    lineTypeSources: {},
     bytesWritten: 0,
   };
   readonly #unique = new NumberSet();
@@ -233,6 +236,9 @@ class PartMerge {
     tally.dncStatus.clean += add.dncStatus.clean;
     tally.dncStatus.dnc += add.dncStatus.dnc;
     tally.dncStatus.unchecked += add.dncStatus.unchecked;
+    for (const [source, count] of Object.entries(add.lineTypeSources)) {
+      tally.lineTypeSources[source] = (tally.lineTypeSources[source] ?? 0) + count;
+    }
     tally.bytesWritten += add.bytesWritten;
     const unique = this.#unique;
     const { numbers } = part;

@@ -696,7 +696,7 @@ describe('countCsv', () => {
   it('counts what scrubCsv would, writing nothing: the quote for a file', async () => {
     const counts = await countCsv(Buffer.from(LEADS), { phoneColumn: 'Phone', exchange: testExchanges });
     const { result } = await scrub(LEADS);
-    const { dncStatus: _dnc, bytesWritten: _bytes, ...scrubbed } = result;
+    const { dncStatus: _dnc, lineTypeSources: _sources, bytesWritten: _bytes, ...scrubbed } = result;
     expect(counts).toEqual(scrubbed);
     expect(counts.uniqueNumbers).toBe(4);
   });

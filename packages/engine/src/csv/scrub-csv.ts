@@ -46,7 +46,7 @@ export async function countCsv(input: CsvInput, options: CountCsvOptions): Promi
   const opened = await openCsv(input, options.separator);
   const scrubber = new Scrubber(opened, options, 'count');
   for await (const _ of scrubber.run(opened.chunks));
-  const { dncStatus: _dnc, bytesWritten: _written, ...counts } = scrubber.result();
+  const { dncStatus: _dnc, lineTypeSources: _sources, bytesWritten: _written, ...counts } = scrubber.result();
   return counts;
 }
 
@@ -87,4 +87,26 @@ export function scrubCsvPart(
   const scrubber = new Scrubber(dialect, options, 'scrub', shape);
   const output = [...scrubber.part(bytes, last)];
   return { output, ...scrubber.partResult() };
+}
+
+/**
+ * The file's distinct valid numbers by the exchange data (10 digits as numbers, ascending): those
+ * a job's service looks up before the scrub (`ScrubCsvOptions.carrier`). Read on this thread, a
+ * chunk at a time; the file is refused as `countCsv` would refuse it.
+ */
+export async function distinctValidNumbers(
+  input: CsvInput,
+  options: Omit<CountCsvOptions, 'dnc' | 'dncMask'>,
+): Promise<Float64Array> {
+  checkPhoneColumn(options.phoneColumn);
+  const opened = await openCsv(input, options.separator);
+  // Without a shape yet, the scrubber keeps each valid number (as a part of a file does).
+  const scrubber = new Scrubber(opened, options, 'count', null);
+  for await (const _ of scrubber.run(opened.chunks));
+  const numbers = Float64Array.from(scrubber.partResult().numbers).sort();
+  let distinct = 0;
+  for (let i = 0; i < numbers.length; i++) {
+    if (i === 0 || numbers[i] !== numbers[i - 1]) numbers[distinct++] = numbers[i]!;
+  }
+  return numbers.slice(0, distinct);
 }

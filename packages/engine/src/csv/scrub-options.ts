@@ -1,5 +1,6 @@
 import type { ExchangeData } from '../classify.ts';
 import type { DncSet } from '../dnc/set.ts';
+import type { CarrierOption } from './carrier-cells.ts';
 import type { CsvSeparator } from './dialect.ts';
 import type { ReassignedOption } from './reassigned-cells.ts';
 
@@ -69,4 +70,9 @@ export interface ScrubCsvOptions extends CountCsvOptions {
   evaluatedAt?: number;
   /** A consent-date column: adds `Reassigned` after the other added columns (`reassigned-cells.ts`). */
   reassigned?: ReassignedOption;
+  /**
+   * Carrier lookups the service made: a number one gave a line type has it (Line Type Source
+   * `carrier_lookup`), and a `Ported` column comes last (`carrier-cells.ts`).
+   */
+  carrier?: CarrierOption;
 }

@@ -7,8 +7,9 @@ import {
   type LineType,
 } from '../classify.ts';
 import { codeGivenListing, DncState, dncStateOf } from '../dnc/verdict.ts';
-import { lineTypeSourceCode } from '../line-type-source.ts';
+import { lineTypeSourceCode, SOURCE_NAMES, sourceTallyOf } from '../line-type-source.ts';
 import { parsePhone } from '../parse-phone.ts';
+import { applyCarrierLookups, PortedCells } from './carrier-cells.ts';
 import { consentDayOf } from './consent-day.ts';
 import {
   type CsvShape,
@@ -33,6 +34,9 @@ import { fieldText, isBlankRow, QUOTE, RowScanner } from './row-scanner.ts';
 import { RowWriter } from './row-writer.ts';
 import type { ScrubCsvOptions } from './scrub-options.ts';
 import { ValidNumbers } from './valid-numbers.ts';
+
+// Over 500 lines, kept whole: the hot loop of every bulk job, whose batch state lives in private
+// fields the loop reads directly; its cells, rows and duplicates are already modules of their own.
 
 const UNREADABLE_LINES = 100;
 // Rows looked up and written together: enough for maskMany's batches, small enough to stay in cache.
@@ -60,6 +64,11 @@ export class Scrubber {
   readonly #reassigned: ReassignedCells | null;
   readonly #consentDays: Float64Array | null;
   #consentColumn = -1;
+  /** With carrier lookups: the Ported cell, and per row whether its lookup says it was ported. */
+  readonly #ported: PortedCells | null;
+  readonly #portedRows = new Uint8Array(BATCH);
+  /** Rows with a valid number by SourceCode (scrubs only). */
+  readonly #sourceCounts = new Float64Array(SOURCE_NAMES.length);
   readonly #dncMask: number;
 
   // The table's shape, set by the first row.
@@ -84,7 +93,7 @@ export class Scrubber {
   readonly #listMasks = new Uint32Array(BATCH);
   /** Per row, its DncState. */
   readonly #states = new Uint8Array(BATCH);
-  /** Per row, its SourceCode: set only when the Line Type Source column is asked for. */
+  /** Per row, its SourceCode (scrubs only). */
   readonly #sources = new Uint8Array(BATCH);
   /** Per row, the end of its cells to neutralise in the writer's notes. */
   readonly #neutralEnds = new Int32Array(BATCH);
@@ -125,6 +134,7 @@ export class Scrubber {
     const asked = mode === 'scrub' ? options.reassigned : undefined;
     this.#reassigned = asked ? new ReassignedCells(opened.separator) : null;
     this.#consentDays = asked ? new Float64Array(BATCH) : null;
+    this.#ported = mode === 'scrub' && options.carrier ? new PortedCells(opened.separator) : null;
     if (asked && shape) {
       this.#consentColumn = consentColumnOf(asked.consentColumn, shape.header, shape.columns, 1);
     }
@@ -212,6 +222,7 @@ export class Scrubber {
       unreadableRows: this.#unreadableRows,
       unreadableLines: this.#unreadableLines,
       dncStatus: { clean: this.#clean, dnc: this.#dnc, unchecked: this.#unchecked },
+      lineTypeSources: sourceTallyOf(this.#sourceCounts),
       bytesWritten: this.#bytesWritten,
     };
   }
@@ -287,6 +298,7 @@ export class Scrubber {
       start +
       this.#cells.longest +
       (this.#reassigned?.longest ?? 0) +
+      (this.#ported?.longest ?? 0) +
       writer.lineEnding.length +
       writer.neutralise(buf, this.#scanner, this.#phoneColumn)
     );
@@ -307,19 +319,25 @@ export class Scrubber {
   /** The cells row `n` gets: Line Type, DNC, the optional ones, and Reassigned when asked. */
   #cellsOf(n: number): Buffer {
     const kind = this.#kinds[n]!;
-    const cells = this.#cells.of(
+    let cells = this.#cells.of(
       kind,
       this.#states[n]!,
       this.#numbers[n]!,
       this.#sources[n]!,
       this.#listMasks[n]!,
     );
-    if (this.#reassigned === null) return cells;
-    const state =
-      kind === INVALID
-        ? REASSIGNED_NO_DATA
-        : reassignedStateOf(this.#options.reassigned!.disconnects, this.#numbers[n]!, this.#consentDays![n]!);
-    return this.#reassigned.after(cells, state);
+    if (this.#reassigned !== null) {
+      const state =
+        kind === INVALID
+          ? REASSIGNED_NO_DATA
+          : reassignedStateOf(
+              this.#options.reassigned!.disconnects,
+              this.#numbers[n]!,
+              this.#consentDays![n]!,
+            );
+      cells = this.#reassigned.after(cells, state);
+    }
+    return this.#ported === null ? cells : this.#ported.after(cells, this.#portedRows[n] === 1);
   }
 
   /** The current row's consent day, NaN when its cell is missing or not a date. */
@@ -331,8 +349,8 @@ export class Scrubber {
 
   /** The header's added names. */
   #headerCells(): Buffer {
-    const reassigned = this.#reassigned;
-    return reassigned === null ? this.#cells.header : Buffer.concat([this.#cells.header, reassigned.header]);
+    const added = [this.#cells.header, this.#reassigned?.header, this.#ported?.header];
+    return Buffer.concat(added.filter((cells) => cells !== undefined));
   }
 
   /** A phone cell's number, or -1 with the reason counted. */
@@ -451,8 +469,10 @@ export class Scrubber {
       const number = numbers[n]!;
       kinds[n] = number < 0 ? UNREADABLE : classifyCode(number, exchange);
     }
-    if (this.#cells.needsSource) {
+    if (this.#writes) {
       for (let n = 0; n < count; n++) this.#sources[n] = lineTypeSourceCode(kinds[n]!, numbers[n]!, exchange);
+      const carrier = this.#options.carrier;
+      if (carrier) applyCarrierLookups(carrier, count, kinds, numbers, this.#sources, this.#portedRows);
     }
     const dnc = this.#options.dnc;
     if (dnc) dnc.maskMany(numbers, masks, 0, count);
@@ -479,6 +499,7 @@ export class Scrubber {
       }
       kinds[n] = code;
       this.#lineTypes[code]!++;
+      if (this.#writes) this.#sourceCounts[this.#sources[n]!]!++;
       this.#valid.add(numbers[n]!);
     }
   }

@@ -17,5 +17,6 @@ export function threadScrubOptions(data: Omit<CsvThreadData, 'mode' | 'threads'>
     ...(data.lists === undefined ? {} : { lists: DncSet.fromShared(data.lists) }),
     ...(data.evaluatedAt === undefined ? {} : { evaluatedAt: data.evaluatedAt }),
     ...(data.reassigned === undefined ? {} : { reassigned: reassignedFromShared(data.reassigned) }),
+    ...(data.carrier === undefined ? {} : { carrier: data.carrier }),
   };
 }

@@ -161,6 +161,34 @@ describe('bulk.create', () => {
     expect(answer).toMatchObject({ consent_col: 'Consent', credits_per_record: 2, reassigned_source: null });
     scope.done();
   });
+
+  it('sends lookup: carrier and answers the job with its lookups and line-type sources', async () => {
+    const scope = nock(BASE)
+      .post('/bulk/jobs', { file_name: 'leads.csv', phone_col: 'Phone', lookup: 'carrier' })
+      .reply(201, { ...created, lookup: 'carrier', credits_per_record: 3, carrier_lookups: null })
+      .get(`/bulk/jobs/${created.job_id}`)
+      .reply(200, {
+        ...created,
+        status: 'completed',
+        lookup: 'carrier',
+        columns: ['line_type_source'],
+        carrier_lookups: { provider: 'twilio', answered: 2, not_answered: 1 },
+        line_type_sources: { carrier_lookup: 2, exchange: 1 },
+      });
+
+    const made = await client().bulk.create({
+      file_name: 'leads.csv',
+      phone_col: 'Phone',
+      lookup: 'carrier',
+    });
+    expect(made).toMatchObject({ lookup: 'carrier', credits_per_record: 3 });
+    const done = await client().bulk.get(created.job_id);
+    expect(done).toMatchObject({
+      carrier_lookups: { provider: 'twilio', answered: 2, not_answered: 1 },
+      line_type_sources: { carrier_lookup: 2, exchange: 1 },
+    });
+    scope.done();
+  });
 });
 
 describe('bulk.upload', () => {

@@ -22,6 +22,9 @@ export type { UploadOptions } from '../core/upload-options.js';
  * to case) or 0-based positions; `header_row` is 1 (the default) or 0 for a file without a header.
  * `csv_content` sends a small file inline, which submits the job at once. `consent_col` (header text
  * or position) adds the `Reassigned` result column, at `1 + reassigned_credits` (GET /config) a record.
+ * `lookup: 'carrier'` asks a live carrier lookup of each distinct valid number (GET /config's
+ * `carrier_lookup`): `Line Type Source` and `Ported` columns, at `carrier_lookup.credits` more a
+ * record, given back for numbers the provider did not answer. Queued jobs only: `stream` has no lookups.
  */
 export type BulkJobCreateParams = Omit<CreateBulkJob, 'header_row' | 'mapping' | 'columns'> &
   Partial<Pick<CreateBulkJob, 'header_row' | 'mapping' | 'columns'>>;

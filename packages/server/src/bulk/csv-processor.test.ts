@@ -19,6 +19,8 @@ const job = {
   attempts: 2,
   consent_col: null,
   record_price: 1,
+  lookup: null,
+  lookup_price: 0,
 } as JobRow;
 
 const bigCsv = () =>

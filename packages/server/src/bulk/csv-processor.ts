@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { DncListDate } from '@scrub/contract';
+import type { DncListDate, ProofOperatorList } from '@scrub/contract';
 import {
   CsvError,
   type CsvInput,
@@ -8,13 +8,16 @@ import {
   countCsvInThread,
   countCsvRows,
   countCsvRowsInThread,
+  distinctValidNumbers,
   type OptionalColumn,
   type ScrubCsvResult,
   scrubCsv,
   scrubCsvInThread,
 } from '@scrub/engine';
 import type { BlobStore } from '../blob-store/blob-store.js';
-import { jobLists } from '../operator-lists/operator-lists.js';
+import { type JobLookups, lookUpJobNumbers } from '../carrier-lookup/bulk-lookups.js';
+import type { CarrierLookups } from '../carrier-lookup/carrier-lookups.js';
+import { jobLists, namesOf } from '../operator-lists/operator-lists.js';
 import { bulkReassignedOf } from '../reassigned/bulk-consent.js';
 import { listDates } from '../reference-data/dnc-age.js';
 import { checksPausedReason } from '../reference-data/dnc-readiness.js';
@@ -69,9 +72,21 @@ function jobVersions(snapshot: ReferenceSnapshot, dnc: AccountDnc): Record<strin
 const withoutZeros = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).filter(([, count]) => count > 0));
 
+/** The operator lists a job's result flags, with the versions and dates its answers rest on. */
+function listsUsed(lists: ReturnType<typeof jobLists>): ProofOperatorList[] {
+  if (lists === undefined) return [];
+  const names = namesOf(lists);
+  return lists.lists.map((list, i) => ({
+    name: names[i]!,
+    version: list.version,
+    released_on: list.releasedOn,
+  }));
+}
+
 /**
  * What a scrub's counts make of its job's outcome, for a queued job and a streamed one alike:
- * each unique valid number costs the job's record price.
+ * each unique valid number costs the job's record price, less the lookup price of each number
+ * no carrier lookup answered.
  */
 function scrubOutcome(
   job: JobRow,
@@ -80,19 +95,25 @@ function scrubOutcome(
   dncLists: DncListDate[],
   columnsEvaluatedAt: Date | null,
   reassigned: ReturnType<typeof bulkReassignedOf>,
+  lists: ReturnType<typeof jobLists>,
+  lookedUp: JobLookups | null,
 ): ScrubbedRows {
+  const answered = lookedUp?.counts.answered ?? 0;
   return {
     numbersChecked: result.uniqueNumbers,
     datasetVersions,
     dncLists,
     totalRows: result.rows,
     duplicates: result.duplicates,
-    chargeable: result.uniqueNumbers * job.record_price,
+    chargeable: result.uniqueNumbers * (job.record_price - job.lookup_price) + answered * job.lookup_price,
     lineTypes: withoutZeros(result.lineTypes),
     dncStatus: withoutZeros(result.dncStatus),
     fileMessage: result.message,
     columnsEvaluatedAt,
     reassignedSource: reassigned?.source ?? null,
+    lineTypeSources: result.lineTypeSources,
+    carrierLookups: lookedUp?.counts ?? null,
+    operatorLists: listsUsed(lists),
   };
 }
 
@@ -113,7 +134,24 @@ export class CsvJobProcessor implements JobProcessor {
     private readonly suppressionLists: SuppressionLists | null = null,
     /** SCRUB_SCRUB_THREADS; one thread a job by default. */
     private readonly scrubThreads: ScrubThreads = { threads: 1, fromBytes: PARALLEL_FILE_BYTES },
+    /** Live carrier lookups, for jobs that ask them; null when the operator set none up. */
+    private readonly carrierLookups: CarrierLookups | null = null,
   ) {}
+
+  /**
+   * A job's carrier lookups, made before its scrub: each distinct valid number of its upload. A job
+   * that asks them where none are set up any more is scrubbed without (every lookup given back).
+   */
+  async #lookUp(job: JobRow, snapshot: ReferenceSnapshot, signal: AbortSignal): Promise<JobLookups | null> {
+    if (job.lookup !== 'carrier' || this.carrierLookups === null) return null;
+    const numbers = await distinctValidNumbers(await this.#upload(job), {
+      phoneColumn: job.phone_col,
+      header: job.header_row,
+      exchange: snapshot.exchange,
+      signal,
+    });
+    return lookUpJobNumbers(this.carrierLookups, numbers, signal);
+  }
 
   /** The shared lists and the job's account's own list, read once per job. */
   async #dncFor(snapshot: ReferenceSnapshot, job: JobRow): Promise<AccountDnc> {
@@ -138,6 +176,15 @@ export class CsvJobProcessor implements JobProcessor {
   /** Where the job's file is read: a small one on the event loop, any other on a thread. */
   #engine(size: number) {
     return size <= this.smallFileBytes ? IN_THIS_THREAD : ON_A_THREAD;
+  }
+
+  async #lookUpOrRefuse(job: JobRow, snapshot: ReferenceSnapshot, signal: AbortSignal) {
+    try {
+      return await this.#lookUp(job, snapshot, signal);
+    } catch (error) {
+      if (error instanceof CsvError) throw unprocessable(error);
+      throw error;
+    }
   }
 
   async count(job: JobRow): Promise<number> {
@@ -203,6 +250,7 @@ export class CsvJobProcessor implements JobProcessor {
     }
     const snapshot = this.referenceData.current();
     const dnc = await this.#dncFor(snapshot, job);
+    const lookedUp = await this.#lookUpOrRefuse(job, snapshot, signal);
     const size = await this.#size(job);
     const engine = this.#engine(size);
     // A large file is cut into parts scrubbed on several threads: the same result, sooner.
@@ -218,6 +266,7 @@ export class CsvJobProcessor implements JobProcessor {
     stored.catch((error: unknown) => storing.abort(error));
     const columns = (job.output_columns ?? []) as OptionalColumn[];
     const reassigned = bulkReassignedOf(snapshot, job.consent_col);
+    const lists = jobLists(snapshot, job.lists);
     // The calling window is as of the scrub's start, for every row: the job says when.
     const evaluatedAt = new Date();
     try {
@@ -225,8 +274,9 @@ export class CsvJobProcessor implements JobProcessor {
         phoneColumn: job.phone_col,
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
-        lists: jobLists(snapshot, job.lists),
+        lists,
         ...(reassigned === null ? {} : { reassigned: reassigned.option }),
+        ...(lookedUp === null ? {} : { carrier: lookedUp.option }),
         exchange: snapshot.exchange,
         dnc: dnc.set,
         threads,
@@ -249,6 +299,8 @@ export class CsvJobProcessor implements JobProcessor {
           this.#datesOf(dnc),
           columns.length > 0 ? evaluatedAt : null,
           reassigned,
+          lists,
+          lookedUp,
         ),
       };
     } catch (error) {
@@ -281,13 +333,14 @@ export class CsvJobProcessor implements JobProcessor {
     const dnc = await this.#dncFor(snapshot, job);
     const columns = (job.output_columns ?? []) as OptionalColumn[];
     const reassigned = bulkReassignedOf(snapshot, job.consent_col);
+    const lists = jobLists(snapshot, job.lists);
     const evaluatedAt = new Date();
     try {
       const result = await scrubCsvInThread(input, output, {
         phoneColumn: job.phone_col,
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
-        lists: jobLists(snapshot, job.lists),
+        lists,
         ...(reassigned === null ? {} : { reassigned: reassigned.option }),
         exchange: snapshot.exchange,
         dnc: dnc.set,
@@ -304,6 +357,8 @@ export class CsvJobProcessor implements JobProcessor {
         this.#datesOf(dnc),
         columns.length > 0 ? evaluatedAt : null,
         reassigned,
+        lists,
+        null,
       );
     } catch (error) {
       if (error instanceof CsvError) throw unprocessable(error);

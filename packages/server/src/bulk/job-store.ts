@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { type DncListDate, OUTPUT_COLUMNS, type OutputColumn, type ReassignedSource } from '@scrub/contract';
+import {
+  type CarrierLookupCounts,
+  type DncListDate,
+  OUTPUT_COLUMNS,
+  type OutputColumn,
+  type ProofOperatorList,
+  type ReassignedSource,
+} from '@scrub/contract';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { requireActivePlan } from '../account/plan-status.js';
@@ -48,6 +55,9 @@ export interface NewJob {
   /** The consent-date column (the Reassigned result column), and the credits a record then costs. */
   consentCol?: string | number | undefined;
   recordPrice?: number;
+  /** `carrier`: look each distinct valid number up; `lookupPrice` of `recordPrice` is its lookup's. */
+  lookup?: 'carrier' | undefined;
+  lookupPrice?: number;
 }
 
 const describeSeconds = (seconds: number) =>
@@ -97,6 +107,8 @@ async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
       lists: JSON.stringify(job.lists ?? []),
       consent_col: job.consentCol === undefined ? null : JSON.stringify(job.consentCol),
       record_price: job.recordPrice ?? 1,
+      lookup: job.lookup ?? null,
+      lookup_price: job.lookupPrice ?? 0,
       status: 'awaiting_upload',
       upload_key: newUploadKey(),
     })
@@ -309,6 +321,10 @@ export interface JobOutcome {
   columnsEvaluatedAt?: Date | null;
   /** Who answered the Reassigned column; null without one, or when nothing could. */
   reassignedSource?: ReassignedSource | null;
+  /** Rows with a valid number by line-type source; the job's carrier lookups; the operator lists flagged. */
+  lineTypeSources?: Record<string, number>;
+  carrierLookups?: CarrierLookupCounts | null;
+  operatorLists?: ProofOperatorList[];
 }
 
 /** What a scrub makes of a job's outcome, before its files are stored and hashed. */
@@ -330,6 +346,9 @@ function outcomeColumns(outcome: JobOutcome) {
     dnc_lists: JSON.stringify(outcome.dncLists),
     columns_evaluated_at: outcome.columnsEvaluatedAt ?? null,
     reassigned_source: outcome.reassignedSource ? JSON.stringify(outcome.reassignedSource) : null,
+    line_type_sources: outcome.lineTypeSources ? JSON.stringify(outcome.lineTypeSources) : null,
+    carrier_lookups: outcome.carrierLookups ? JSON.stringify(outcome.carrierLookups) : null,
+    operator_lists: outcome.operatorLists ? JSON.stringify(outcome.operatorLists) : null,
   };
 }
 
@@ -394,7 +413,11 @@ export async function completeJob(
     const job = await lockClaimed(trx, jobId, workerId);
     if (!job) return undefined;
     const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
-    const reversed = await reverse(trx, job, unused, 'duplicates and invalid numbers are not charged');
+    const why =
+      job.lookup === null
+        ? 'duplicates and invalid numbers are not charged'
+        : 'duplicates, invalid numbers and lookups the provider did not answer are not charged';
+    const reversed = await reverse(trx, job, unused, why);
     const done = await settle(trx, jobId, {
       status: 'completed',
       result_key: outcome.resultKey,

@@ -37,6 +37,9 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     consent_col: row.consent_col,
     credits_per_record: row.record_price,
     reassigned_source: row.reassigned_source,
+    lookup: row.lookup,
+    carrier_lookups: row.carrier_lookups,
+    line_type_sources: row.line_type_sources,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { BlobStore } from '../blob-store/blob-store.js';
+import type { CarrierLookups } from '../carrier-lookup/carrier-lookups.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ReferenceData } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
@@ -29,6 +30,8 @@ export interface BulkOptions {
   unsubmittedJobTtlSeconds: number;
   /** Runs in the transaction that ends each job (its webhook event). */
   onJobEnd?: OnJobEnd;
+  /** Live carrier lookups for jobs that ask them (`lookup: 'carrier'`); null or absent: none. */
+  carrierLookups?: CarrierLookups | null;
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
@@ -59,6 +62,7 @@ export async function setUpBulk({
   scrubThreads = 1,
   unsubmittedJobTtlSeconds,
   onJobEnd,
+  carrierLookups = null,
 }: BulkOptions): Promise<BulkServices> {
   const processor = new CsvJobProcessor(
     blobStore,
@@ -67,6 +71,7 @@ export async function setUpBulk({
     SMALL_FILE_BYTES,
     suppressionLists,
     { threads: scrubThreads, fromBytes: PARALLEL_FILE_BYTES },
+    carrierLookups,
   );
   const signals = await JobSignals.open(database, logger);
   const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals, onJobEnd });

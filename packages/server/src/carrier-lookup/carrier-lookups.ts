@@ -42,6 +42,11 @@ export class CarrierLookups {
     this.#now = now;
   }
 
+  /** Who answers: `twilio`, or a test's provider. */
+  get provider(): string {
+    return this.#provider.provider;
+  }
+
   /** The service's lookups, or null when the operator set none (SCRUB_TWILIO_ACCOUNT_SID...). */
   static fromSettings(db: Kysely<Database>, settings: CarrierLookupSettings): CarrierLookups | null {
     if (settings.twilio === null) return null;

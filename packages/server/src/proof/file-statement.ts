@@ -60,5 +60,22 @@ export function fileStatement(
     checked_at: completed_at.toISOString(),
     valid_until: validUntil(completed_at, registry),
     ...(job.dnc_lists === null ? {} : { dnc_lists: job.dnc_lists }),
+    ...restsOn(job),
+  };
+}
+
+/**
+ * What else the job's answers rest on, each named only when the job used it: the operator lists
+ * its result flags (with versions and dates), the reassigned-number source of its consent column,
+ * what its line types rest on, and its carrier lookups' provider. Older jobs recorded none of it.
+ */
+function restsOn(job: JobRow): Partial<FileProofStatement> {
+  return {
+    ...(job.operator_lists === null || job.operator_lists.length === 0
+      ? {}
+      : { operator_lists: job.operator_lists }),
+    ...(job.consent_col === null ? {} : { reassigned_source: job.reassigned_source }),
+    ...(job.line_type_sources === null ? {} : { line_type_sources: job.line_type_sources }),
+    ...(job.carrier_lookups === null ? {} : { carrier_lookups: job.carrier_lookups }),
   };
 }

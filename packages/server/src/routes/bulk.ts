@@ -6,6 +6,7 @@ import { createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.
 import { bulkJobOf } from '../bulk/job-view.js';
 import { runStreamJob } from '../bulk/stream-job.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
+import { lookupPriceOf, refuseStreamedLookup } from '../carrier-lookup/bulk-lookups.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RouteHandler } from '../http/route-registry.js';
@@ -69,6 +70,7 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
     // The operator lists it flags (its own, else the account's default), fixed now: 400 for unknown names.
     const lists = await countedLists(db, referenceData.current(), principal.profileId, body.lists);
     refuseUnanswerableConsentColumn(config.reassigned, referenceData, body.consent_col);
+    const lookupPrice = lookupPriceOf(context.carrierLookups, body.lookup);
     const job = await createJob(db, {
       profileId: principal.profileId,
       fileName: body.file_name,
@@ -76,10 +78,13 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
       phoneCol: body.phone_col,
       headerRow: body.header_row === 1,
       mapping: body.mapping,
-      columns: body.columns,
+      // A lookup's answers are read in the Line Type Source column (and Ported, which comes with it).
+      columns: body.lookup === undefined ? body.columns : [...body.columns, 'line_type_source'],
       lists: namesOf(lists),
       consentCol: body.consent_col,
-      recordPrice: recordPriceOf(config.reassigned, body.consent_col),
+      recordPrice: recordPriceOf(config.reassigned, body.consent_col) + lookupPrice,
+      lookup: body.lookup,
+      lookupPrice,
     });
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.
@@ -168,6 +173,7 @@ function streamBulkJob({
     }
     // Scrubbing without a DNC list would call its numbers clean.
     refusePausedChecks(referenceData, config.requireDnc);
+    refuseStreamedLookup(query.lookup);
     const lists = await countedLists(database.db, referenceData.current(), principal.profileId, query.lists);
     const consentCol = query.consent_index ?? query.consent_col;
     refuseUnanswerableConsentColumn(config.reassigned, referenceData, consentCol);

@@ -1,5 +1,5 @@
 import type { IdentityTables } from '@scrub/cognito-local';
-import type { DncListDate, ReassignedSource } from '@scrub/contract';
+import type { CarrierLookupCounts, DncListDate, ProofOperatorList, ReassignedSource } from '@scrub/contract';
 import type { ColumnType, Generated } from 'kysely';
 
 /** The tables, as Kysely sees them. Each migration that adds a table adds its interface here. */
@@ -177,6 +177,16 @@ export interface BulkJobsTable {
   record_price: Generated<number>;
   /** Who answered the Reassigned column and as of when, once the job ran; null when nothing could. */
   reassigned_source: ColumnType<ReassignedSource | null, string | null | undefined, string | null>;
+  /** `carrier` when the job asks carrier lookups (migration 0023); null: none. */
+  lookup: ColumnType<'carrier' | null, 'carrier' | null | undefined, 'carrier' | null>;
+  /** Credits one answered lookup costs, fixed when the job was made (part of `record_price`). */
+  lookup_price: Generated<number>;
+  /** Its lookups once it ran: the provider, how many answered and not; null otherwise. */
+  carrier_lookups: ColumnType<CarrierLookupCounts | null, string | null | undefined, string | null>;
+  /** Rows with a valid number by line-type source, once it ran; null before (and for older jobs). */
+  line_type_sources: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
+  /** The operator lists the result flags, with versions and dates, once it ran; null before. */
+  operator_lists: ColumnType<ProofOperatorList[] | null, string | null | undefined, string | null>;
 }
 
 /** Warnings sent to admins before a DNC list goes stale, once per list version (migration 0018). */

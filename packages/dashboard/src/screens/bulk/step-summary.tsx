@@ -13,6 +13,7 @@ import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { createBulkJob, submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { useRecordPrice } from '../../data/service';
 import { notifySuccess } from '../../shell/notify';
+import { type JobChoices, JobOptions, jobChoicesPayload, NO_CHOICES, useLookupPrice } from './job-options';
 import { clearPendingUpload, savePendingUpload } from './pending-upload';
 import { insufficientDialog, showSubmitError } from './submit-errors';
 import { SummaryDncLists } from './summary-dnc-lists';
@@ -31,7 +32,11 @@ function consentColumn(chosen: WizardFile, mapping: ColumnMapping): { consent_co
 }
 
 /** The job as the contract takes it: columns by position, unmapped fields left out. */
-const jobPayload = (chosen: WizardFile, mapping: ColumnMapping): BulkJobCreateParams => ({
+const jobPayload = (
+  chosen: WizardFile,
+  mapping: ColumnMapping,
+  choices: JobChoices,
+): BulkJobCreateParams => ({
   ...CreateBulkJobSchema.parse({
     file_name: chosen.file.name,
     phone_col: Number(mapping.phone_col),
@@ -42,6 +47,7 @@ const jobPayload = (chosen: WizardFile, mapping: ColumnMapping): BulkJobCreatePa
         .map(([field, column]) => [field, Number(column)]),
     ),
     ...consentColumn(chosen, mapping),
+    ...jobChoicesPayload(choices),
   }),
 });
 
@@ -69,13 +75,19 @@ function SummaryList({ rows }: { rows: [string, React.ReactNode][] }) {
 }
 
 /** Creates the job, uploads the file with its progress, and submits it; cancelled by `cancel`. */
-function useSendJob(chosen: WizardFile, mapping: ColumnMapping, records: number, onDone: () => void) {
+function useSendJob(
+  chosen: WizardFile,
+  mapping: ColumnMapping,
+  choices: JobChoices,
+  records: number,
+  onDone: () => void,
+) {
   const [working, setWorking] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const cancel = useRef<AbortController | null>(null);
 
   const process = async () => {
-    const payload = jobPayload(chosen, mapping);
+    const payload = jobPayload(chosen, mapping, choices);
     const abort = new AbortController();
     cancel.current = abort;
     setWorking(true);
@@ -127,11 +139,13 @@ export function StepSummary({
   onDone(): void;
 }) {
   const unlimited = isUnlimited(credits);
-  // With a consent-date column each record also pays for its reassigned-number answer.
-  const required = records * useRecordPrice(Boolean(mapping.consent_col));
+  const [choices, setChoices] = useState(NO_CHOICES);
+  // With a consent-date column each record also pays for its reassigned-number answer, and with
+  // a carrier lookup for its lookup.
+  const required = records * (useRecordPrice(Boolean(mapping.consent_col)) + useLookupPrice(choices));
   const enough = unlimited || creditsLeft(credits) >= required;
   const phoneHeader = chosen.preview.headers[Number(mapping.phone_col)] ?? '';
-  const { working, progress, process, cancel } = useSendJob(chosen, mapping, records, onDone);
+  const { working, progress, process, cancel } = useSendJob(chosen, mapping, choices, records, onDone);
   const start = () => {
     // The same check again at submit time (seed 2); the server makes it once more when it charges.
     if (!enough) return insufficientDialog(required, creditsLeft(credits));
@@ -174,6 +188,7 @@ export function StepSummary({
         <SummaryList rows={rows} />
       </Paper>
       <SummaryDncLists />
+      <JobOptions value={choices} onChange={setChoices} />
       {!enough && (
         <Text c="var(--scrub-bad-text)">
           It looks like you don't have enough credits.{' '}
