@@ -36,6 +36,7 @@ import { RateLimitStore } from './rate-limit/rate-limit-store.js';
 import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
 import { reassignedChecksOf } from './reassigned/reassigned-checks.js';
 import { DncAgeAlerts } from './reference-data/dnc-age-alerts.js';
+import { setUpRegistryInbox } from './registry-inbox/setup.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
@@ -145,6 +146,7 @@ export async function buildApp({
     alerts.start();
     app.addHook('onClose', () => alerts.stop());
   }
+  await setUpRegistryInbox(app, { config, database, mailer, logger });
   const context: ServerContext = {
     config,
     database,

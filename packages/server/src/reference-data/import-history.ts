@@ -1,0 +1,68 @@
+import { basename } from 'node:path';
+import { z } from 'zod';
+import type { ImportOutcome, ImportRequest } from './data-import.js';
+import type { Manifest } from './dataset-store.js';
+
+/** How many imports the manifest remembers for `data status`. */
+export const HISTORY_LENGTH = 50;
+
+/** An FTC subscription account number (SAN), as the FTC's site shows it: letters, digits, dashes. */
+const FTC_ACCOUNT = /^[A-Za-z0-9-]{1,32}$/;
+
+/** Why an FTC subscription account number cannot be recorded, or null when it can. */
+export function ftcAccountProblem(account: string): string | null {
+  return FTC_ACCOUNT.test(account)
+    ? null
+    : `"${account}" is not a subscription account number: letters, digits and dashes, at most 32`;
+}
+
+/** One import, as `data status` lists it: newest last in the manifest, newest first when shown. */
+export const ImportHistoryEntry = z.object({
+  dataset: z.string(),
+  version: z.string(),
+  kind: z.string(),
+  /** The files' names, as the operator gave them. */
+  files: z.array(z.string()),
+  /** `command`: `scrub-server data import`; `inbox`: a file dropped in SCRUB_DNC_INBOX. */
+  via: z.enum(['command', 'inbox']),
+  importedAt: z.string(),
+  releasedOn: z.string().optional(),
+  /** The FTC subscription account number the registry was downloaded under. */
+  ftcAccount: z.string().optional(),
+  /** The inbox file's SHA-256. */
+  sha256: z.string().optional(),
+});
+export type ImportHistoryEntry = z.infer<typeof ImportHistoryEntry>;
+
+/** Where an import's file came from, when not from the command line. */
+export interface ImportOrigin {
+  via: 'inbox';
+  sha256: string;
+}
+
+/** The history with `entry` added, the oldest dropped past HISTORY_LENGTH. */
+export function withEntry(history: readonly ImportHistoryEntry[], entry: ImportHistoryEntry) {
+  return [...history, entry].slice(-HISTORY_LENGTH);
+}
+
+/** The new manifest with the import added to its history, for `data status`. */
+export function recorded(
+  done: { manifest: Manifest; result: ImportOutcome },
+  request: ImportRequest,
+): { manifest: Manifest; result: ImportOutcome } {
+  const { manifest, result } = done;
+  if (result.status !== 'imported' || result.meta.kind !== 'dnc') return done;
+  const { meta } = result;
+  const entry = {
+    dataset: result.dataset,
+    version: meta.version,
+    kind: request.kind,
+    files: request.files.map((file) => basename(file)),
+    via: request.origin?.via ?? ('command' as const),
+    importedAt: meta.importedAt,
+    ...(meta.releasedOn === undefined ? {} : { releasedOn: meta.releasedOn }),
+    ...(meta.ftcAccount === undefined ? {} : { ftcAccount: meta.ftcAccount }),
+    ...(request.origin === undefined ? {} : { sha256: request.origin.sha256 }),
+  };
+  return { manifest: { ...manifest, history: withEntry(manifest.history, entry) }, result };
+}
