@@ -4,12 +4,12 @@ import {
   applyFtcChangeList,
   type CoCodeImportReport,
   type DncChangeReport,
+  type DncCsvOptions,
   type DncImportReport,
-  DncList,
+  type DncList,
   type ExchangeDataFiles,
   ExchangeTable,
   ExchangeTableBuilder,
-  type DncCsvOptions,
   type FtcChangeListLayout,
   type ImportMode,
   type ImportReport,
@@ -181,8 +181,6 @@ export async function importData(
     onWait,
   );
 }
-
-
 
 /** Exchange parts needed before a table can be built. */
 const REQUIRED_PARTS: readonly ExchangePart[] = ['coCodes', 'ocnLineTypes'];

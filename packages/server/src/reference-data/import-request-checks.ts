@@ -43,7 +43,9 @@ export function dated(list: DncList, request: ImportRequest): DncList {
 export function checkFtcAccount(request: ImportRequest): void {
   if (request.ftcAccount === undefined) return;
   if (request.kind !== 'ftc' && request.kind !== 'ftc-changes') {
-    throw new DataImportError('A subscription account number (--ftc-account) goes with the FTC registry only.');
+    throw new DataImportError(
+      'A subscription account number (--ftc-account) goes with the FTC registry only.',
+    );
   }
   const problem = ftcAccountProblem(request.ftcAccount);
   if (problem !== null) throw new DataImportError(`--ftc-account ${problem}.`);

@@ -34,13 +34,20 @@ export class InboxClaims {
       .where((eb) =>
         eb.or([
           eb('state', '=', 'rejected'),
-          eb.and([eb('state', '=', 'importing'), eb('claimed_at', '<', new Date(now.getTime() - this.staleMs))]),
+          eb.and([
+            eb('state', '=', 'importing'),
+            eb('claimed_at', '<', new Date(now.getTime() - this.staleMs)),
+          ]),
         ]),
       )
       .returning('sha256')
       .executeTakeFirst();
     if (retaken) return 'claimed';
-    return this.db.selectFrom('registry_inbox_files').selectAll().where('sha256', '=', sha256).executeTakeFirstOrThrow();
+    return this.db
+      .selectFrom('registry_inbox_files')
+      .selectAll()
+      .where('sha256', '=', sha256)
+      .executeTakeFirstOrThrow();
   }
 
   async imported(
@@ -50,7 +57,13 @@ export class InboxClaims {
   ): Promise<void> {
     await this.db
       .updateTable('registry_inbox_files')
-      .set({ state: 'imported', finished_at: now, dataset: about.dataset, version: about.version, ftc_account: about.ftcAccount })
+      .set({
+        state: 'imported',
+        finished_at: now,
+        dataset: about.dataset,
+        version: about.version,
+        ftc_account: about.ftcAccount,
+      })
       .where('sha256', '=', sha256)
       .execute();
   }

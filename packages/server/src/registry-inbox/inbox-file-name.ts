@@ -1,10 +1,7 @@
 import { dayStart } from '../reference-data/dnc-age.js';
 
 /** What a file dropped in the registry inbox is, read from its name. */
-export type InboxFileKind =
-  | { kind: 'ftc' }
-  | { kind: 'ftc-changes' }
-  | { kind: 'state'; state: string };
+export type InboxFileKind = { kind: 'ftc' } | { kind: 'ftc-changes' } | { kind: 'state'; state: string };
 
 export type InboxFileName = InboxFileKind & {
   /** The release date the name carries (`YYYY-MM-DD`). */
@@ -32,8 +29,15 @@ export function isInProgress(name: string): boolean {
 /** The file's kind and date, or why its name does not say them. */
 export function readInboxFileName(name: string): InboxFileName | { problem: string } {
   const match = NAME.exec(name);
-  if (match === null) return { problem: `The name ${JSON.stringify(name)} does not say what the file is: ${NAME_RULE}.` };
-  const [, kind, state, releasedOn, san] = match as unknown as [string, string, string | undefined, string, string | undefined];
+  if (match === null)
+    return { problem: `The name ${JSON.stringify(name)} does not say what the file is: ${NAME_RULE}.` };
+  const [, kind, state, releasedOn, san] = match as unknown as [
+    string,
+    string,
+    string | undefined,
+    string,
+    string | undefined,
+  ];
   if (Number.isNaN(dayStart(releasedOn))) {
     return { problem: `The name ${JSON.stringify(name)} carries ${releasedOn}, which is not a date.` };
   }
@@ -42,7 +46,9 @@ export function readInboxFileName(name: string): InboxFileName | { problem: stri
   if (lower === 'ftc-full') return { kind: 'ftc', releasedOn, ftcAccount };
   if (lower === 'ftc-changes') return { kind: 'ftc-changes', releasedOn, ftcAccount };
   if (ftcAccount !== null) {
-    return { problem: `The name ${JSON.stringify(name)} carries an FTC account number, but a state list has none.` };
+    return {
+      problem: `The name ${JSON.stringify(name)} carries an FTC account number, but a state list has none.`,
+    };
   }
   return { kind: 'state', state: state!.toUpperCase(), releasedOn, ftcAccount };
 }
@@ -50,6 +56,8 @@ export function readInboxFileName(name: string): InboxFileName | { problem: stri
 /** The order files are imported in: by release date; on one day, the full list before its changes. */
 export function importOrder(a: { name: string; file: InboxFileName | null }, b: typeof a): number {
   const rank = (file: InboxFileName | null) =>
-    file === null ? '9999-99-99 9' : `${file.releasedOn} ${file.kind === 'ftc' ? 0 : file.kind === 'ftc-changes' ? 1 : 2}`;
+    file === null
+      ? '9999-99-99 9'
+      : `${file.releasedOn} ${file.kind === 'ftc' ? 0 : file.kind === 'ftc-changes' ? 1 : 2}`;
   return rank(a.file).localeCompare(rank(b.file)) || a.name.localeCompare(b.name);
 }

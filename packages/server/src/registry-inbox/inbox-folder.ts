@@ -25,5 +25,10 @@ export interface InboxFolder {
 
 /** A name for a file moved aside that no earlier one has: its own, or with the time in front. */
 export function asideName(name: string, taken: boolean, now = new Date()): string {
-  return taken ? `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${name}` : name;
+  return taken
+    ? `${now
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z')}-${name}`
+    : name;
 }

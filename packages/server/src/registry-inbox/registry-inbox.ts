@@ -7,7 +7,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { DataImportError, type ImportRequest, importData } from '../reference-data/data-import.js';
 import type { DatasetStore } from '../reference-data/dataset-store.js';
 import type { InboxClaims } from './inbox-claims.js';
-import { importOrder, type InboxFileName, isInProgress, readInboxFileName } from './inbox-file-name.js';
+import { type InboxFileName, importOrder, isInProgress, readInboxFileName } from './inbox-file-name.js';
 import type { InboxFolder } from './inbox-folder.js';
 
 export interface RegistryInboxOptions {
@@ -102,7 +102,10 @@ export class RegistryInbox {
   }
 
   #signal(): AbortSignal {
-    return AbortSignal.any([this.#stopping.signal, AbortSignal.timeout(this.options.callTimeoutMs ?? 120_000)]);
+    return AbortSignal.any([
+      this.#stopping.signal,
+      AbortSignal.timeout(this.options.callTimeoutMs ?? 120_000),
+    ]);
   }
 
   async #look(now: () => Date): Promise<InboxLook> {
@@ -173,9 +176,17 @@ export class RegistryInbox {
     }
     if (outcome.status !== 'imported') throw new Error(`${name}: not imported (${outcome.status})`);
     const ftcAccount = outcome.meta.kind === 'dnc' ? (outcome.meta.ftcAccount ?? null) : null;
-    await claims.imported(sha256, { dataset: outcome.dataset, version: outcome.meta.version, ftcAccount }, now());
+    await claims.imported(
+      sha256,
+      { dataset: outcome.dataset, version: outcome.meta.version, ftcAccount },
+      now(),
+    );
     await folder.moveAside(name, 'imported', null, this.#signal());
-    if (logger) logger.info({ file: name, dataset: outcome.dataset, version: outcome.meta.version }, 'registry inbox: imported');
+    if (logger)
+      logger.info(
+        { file: name, dataset: outcome.dataset, version: outcome.meta.version },
+        'registry inbox: imported',
+      );
     return 'imported';
   }
 
@@ -203,7 +214,12 @@ export class RegistryInbox {
       `Fix it and drop it in ${this.options.folder.where} again, or import it by hand: scrub-server data import ...`,
     ].join('\n');
     for (const address of to) {
-      await mailer.send({ kind: 'dnc_inbox_rejected', to: address, subject: `Registry inbox: ${name} was not imported`, text });
+      await mailer.send({
+        kind: 'dnc_inbox_rejected',
+        to: address,
+        subject: `Registry inbox: ${name} was not imported`,
+        text,
+      });
     }
   }
 }

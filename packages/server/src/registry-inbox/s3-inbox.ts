@@ -19,6 +19,17 @@ type S3Target = Extract<RegistryInboxTarget, { kind: 's3' }>;
 const isMissing = (error: unknown) =>
   (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
+/** A client for the inbox's bucket, set as the files' bucket's is. */
+export function s3ClientOf(target: S3Target): S3Client {
+  return new S3Client({
+    region: target.region,
+    endpoint: target.endpoint ?? undefined,
+    forcePathStyle: target.forcePathStyle,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
 /**
  * The registry inbox as a prefix of an S3 bucket (production): the objects right under the prefix
  * wait; `imported/` and `rejected/` under it hold those done with. Credentials come from the AWS
@@ -29,16 +40,11 @@ export class S3Inbox implements InboxFolder {
   readonly #bucket: string;
   readonly #prefix: string;
 
-  constructor(target: S3Target) {
+  /** `client`: the one to use instead of a client made from `target` (tests). */
+  constructor(target: S3Target, client: S3Client = s3ClientOf(target)) {
     this.#bucket = target.bucket;
     this.#prefix = target.prefix;
-    this.#client = new S3Client({
-      region: target.region,
-      endpoint: target.endpoint ?? undefined,
-      forcePathStyle: target.forcePathStyle,
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.#client = client;
   }
 
   get where(): string {
@@ -53,15 +59,15 @@ export class S3Inbox implements InboxFolder {
         new ListObjectsV2Command({
           Bucket: this.#bucket,
           Prefix: this.#prefix,
-          // Only what is right under the prefix: not imported/ and rejected/.
-          Delimiter: '/',
           ContinuationToken: token,
         }),
         { abortSignal: signal },
       );
       for (const object of page.Contents ?? []) {
         const name = object.Key?.slice(this.#prefix.length) ?? '';
-        if (name !== '') files.push({ name, modifiedAt: object.LastModified ?? new Date(0) });
+        // Only what is right under the prefix: not imported/ and rejected/.
+        if (name !== '' && !name.includes('/'))
+          files.push({ name, modifiedAt: object.LastModified ?? new Date(0) });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
@@ -79,7 +85,12 @@ export class S3Inbox implements InboxFolder {
     return result();
   }
 
-  async moveAside(name: string, to: AsideFolder, reason: string | null, signal: AbortSignal): Promise<string> {
+  async moveAside(
+    name: string,
+    to: AsideFolder,
+    reason: string | null,
+    signal: AbortSignal,
+  ): Promise<string> {
     const from = this.#prefix + name;
     const target = `${this.#prefix}${to}/${asideName(name, await this.#exists(`${this.#prefix}${to}/${name}`, signal))}`;
     const options = { abortSignal: signal };
@@ -105,7 +116,9 @@ export class S3Inbox implements InboxFolder {
 
   async #exists(key: string, signal: AbortSignal): Promise<boolean> {
     try {
-      await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }), { abortSignal: signal });
+      await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }), {
+        abortSignal: signal,
+      });
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
