@@ -233,8 +233,9 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
   data
     .command('status')
     .description('Each dataset the service answers from: version, source (imported or sample), size')
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .option('--json', 'print JSON (with the whole history the data directory keeps)')
+    .option('--history <n>', 'how many of the last imports to list under the table', whole, 5)
+    .action(async (options: { json?: boolean; history: number }) => {
       const config = io.config();
       const store = new DatasetStore(config.dataDir);
       const rows = await readStatus(store, { maxAgeDays: config.dncMaxAgeDays });
@@ -243,7 +244,10 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
         io.out(`${JSON.stringify({ data_dir: config.dataDir, datasets: rows, history }, null, 2)}\n`);
         return;
       }
-      const shown = [formatStatus(rows, io.color, config.dncMaxAgeDays), formatHistory(history)];
+      const shown = [
+        formatStatus(rows, io.color, config.dncMaxAgeDays),
+        formatHistory(history, options.history),
+      ];
       io.out(`${shown.filter((part) => part !== '').join('\n')}\n`);
     });
 

@@ -87,14 +87,14 @@ export async function readHistory(store: DatasetStore): Promise<HistoryStatus[]>
 }
 
 /** The history under the status table: the last imports, with where each came from. */
-export function formatHistory(history: readonly HistoryStatus[], shown = 10): string {
-  if (history.length === 0) return '';
+export function formatHistory(history: readonly HistoryStatus[], shown = 5): string {
+  if (history.length === 0 || shown === 0) return '';
   const lines = history.slice(0, shown).map((entry) => {
     const released = entry.released_on === null ? '' : `, released ${entry.released_on}`;
     const san = entry.ftc_account === null ? '' : `, FTC account ${entry.ftc_account}`;
     return `  ${formatTime(entry.imported_at)}  ${entry.dataset} ${entry.version} from ${entry.via === 'inbox' ? 'the inbox' : 'data import'}: ${entry.files.join(', ')}${released}${san}`;
   });
-  return ['History (newest first):', ...lines].join('\n');
+  return [`Last imports (newest first; ${history.length} kept):`, ...lines].join('\n');
 }
 
 /** Every dataset the service answers from, or would once a staged import is complete. */

@@ -11,6 +11,7 @@ import {
 } from '../../test/reference-data-fixtures.js';
 import { startS3TestServer } from '../../test/s3-test-server.js';
 import { tempDir } from '../../test/temp-dirs.js';
+import { createTestApp } from '../../test/test-app.js';
 import { loadRegistryInboxSettings } from '../config/registry-inbox-settings.js';
 import { Mailer } from '../mail/mailer.js';
 import { readHistory, readStatus } from '../reference-data/data-status.js';
@@ -265,5 +266,61 @@ describe('the registry inbox on S3', () => {
       await database.close();
       await s3.close();
     }
+  });
+});
+
+describe('the registry inbox in the app', () => {
+  it('is watched by a process that runs the bulk worker, every SCRUB_DNC_INBOX_POLL_SECONDS, and stops with the app', async () => {
+    const dataDir = tempDir('scrub-data-');
+    const dir = tempDir('scrub-inbox-');
+    const settings = loadRegistryInboxSettings({ SCRUB_DNC_INBOX: dir, SCRUB_DNC_INBOX_POLL_SECONDS: '1' });
+    const t = await createTestApp({ dataDir, registryInbox: settings });
+    try {
+      const name = `ftc-full-${YESTERDAY}.txt`;
+      writeFixture(dir, name, fullListText(exchangeNumbers(201557, 3)));
+      const old = new Date(Date.now() - 120_000);
+      utimesSync(join(dir, name), old, old);
+      const deadline = Date.now() + 15_000;
+      while (!existsSync(join(dir, 'imported', name)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await federal(dataDir)).toMatchObject({ counts: { numbers: 3 }, released_on: YESTERDAY });
+    } finally {
+      const started = Date.now();
+      await t.close();
+      expect(Date.now() - started).toBeLessThan(5000);
+    }
+  });
+});
+
+describe('the registry inbox settings', () => {
+  it('read a folder or an S3 prefix, the polling interval and the account number, and refuse what they cannot use', () => {
+    expect(loadRegistryInboxSettings({})).toEqual({ target: null, pollSeconds: 300, ftcAccount: null });
+    expect(
+      loadRegistryInboxSettings({
+        SCRUB_DNC_INBOX: 's3://ftc-files/registry',
+        AWS_REGION: 'us-east-1',
+        SCRUB_FTC_ACCOUNT: '42',
+      }),
+    ).toEqual({
+      target: {
+        kind: 's3',
+        bucket: 'ftc-files',
+        prefix: 'registry/',
+        region: 'us-east-1',
+        endpoint: null,
+        forcePathStyle: false,
+      },
+      pollSeconds: 300,
+      ftcAccount: '42',
+    });
+    expect(() => loadRegistryInboxSettings({ SCRUB_DNC_INBOX: 's3://ftc-files/x' })).toThrow(
+      /needs a region/,
+    );
+    expect(() => loadRegistryInboxSettings({ SCRUB_DNC_INBOX: 's3://A_B' })).toThrow(
+      /not s3:\/\/<bucket>\/<prefix>/,
+    );
+    expect(() => loadRegistryInboxSettings({ SCRUB_DNC_INBOX_POLL_SECONDS: '0' })).toThrow(/from 1 to 86400/);
+    expect(() => loadRegistryInboxSettings({ SCRUB_FTC_ACCOUNT: 'a b' })).toThrow(/SCRUB_FTC_ACCOUNT/);
   });
 });
