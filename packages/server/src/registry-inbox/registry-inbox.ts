@@ -24,8 +24,9 @@ export interface RegistryInboxOptions {
   ftcAccount: string | null;
   /** A local file changed this recently may still be being written: it waits for the next look. */
   settleMs?: number;
-  /** The deadline of each call to the inbox's storage (a listing, a download, a move). */
+  /** The deadline of each call to the inbox's storage (a listing, a move); a download has `fetchTimeoutMs`. */
   callTimeoutMs?: number;
+  fetchTimeoutMs?: number;
   /** How long `stop` waits for an import under way before returning. */
   stopTimeoutMs?: number;
 }
@@ -101,11 +102,9 @@ export class RegistryInbox {
     return look;
   }
 
-  #signal(): AbortSignal {
-    return AbortSignal.any([
-      this.#stopping.signal,
-      AbortSignal.timeout(this.options.callTimeoutMs ?? 120_000),
-    ]);
+  /** Ends a call at its deadline, or at once when the inbox stops. */
+  #signal(timeoutMs = this.options.callTimeoutMs ?? 120_000): AbortSignal {
+    return AbortSignal.any([this.#stopping.signal, AbortSignal.timeout(timeoutMs)]);
   }
 
   async #look(now: () => Date): Promise<InboxLook> {
@@ -137,7 +136,11 @@ export class RegistryInbox {
     const dir = await mkdtemp(join(tmpdir(), 'scrub-inbox-'));
     try {
       const copy = join(dir, name);
-      const { sha256 } = await folder.fetch(name, copy, this.#signal());
+      const { sha256 } = await folder.fetch(
+        name,
+        copy,
+        this.#signal(this.options.fetchTimeoutMs ?? 1_800_000),
+      );
       const claim = await claims.claim(sha256, name, now());
       if (claim !== 'claimed') {
         if (claim.state === 'importing') return 'waiting';
