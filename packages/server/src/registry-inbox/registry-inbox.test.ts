@@ -200,14 +200,17 @@ describe.each(testDatabases())('the registry inbox on $kind', (kind) => {
 
 /** s3rver signs a bucket's listing as `/bucket`, where S3 and the SDK sign `/bucket/`: sign as it does. */
 function signListingsAsS3rver(client: S3Client): void {
-  client.middlewareStack.addRelativeTo(
-    (next) => async (args) => {
-      const request = args.request as { path: string; query?: Record<string, unknown> };
-      if (request.query?.['list-type'] !== undefined) request.path = request.path.replace(/\/$/, '');
-      return next(args);
-    },
-    { relation: 'before', toMiddleware: 'httpSigningMiddleware' },
-  );
+  type Args = { request: { path: string; query?: Record<string, unknown> } };
+  const unslash = (next: (args: Args) => Promise<unknown>) => async (args: Args) => {
+    if (args.request.query?.['list-type'] !== undefined)
+      args.request.path = args.request.path.replace(/\/$/, '');
+    return next(args);
+  };
+  type Middleware = Parameters<S3Client['middlewareStack']['addRelativeTo']>[0];
+  client.middlewareStack.addRelativeTo(unslash as unknown as Middleware, {
+    relation: 'before',
+    toMiddleware: 'httpSigningMiddleware',
+  });
 }
 
 describe('the registry inbox on S3', () => {
