@@ -44,7 +44,7 @@ import {
   type VersionMeta,
 } from './dataset-store.js';
 import { type DisconnectsRequest, importDisconnectsFile } from './disconnects-import.js';
-import { type ImportOrigin, recorded } from './import-history.js';
+import { type ImportOrigin, withEntry } from './import-history.js';
 import { checkFtcAccount, checkReleaseDate, dated } from './import-request-checks.js';
 
 /** What `scrub-server data import <kind>` reads. */
@@ -463,4 +463,26 @@ async function importList(
     },
     result: { status: 'imported', dataset, meta, previousVersion, reports },
   };
+}
+
+/** The new manifest with the import added to its history, for `data status`. */
+function recorded(
+  done: { manifest: Manifest; result: ImportOutcome },
+  request: ImportRequest,
+): { manifest: Manifest; result: ImportOutcome } {
+  const { manifest, result } = done;
+  if (result.status !== 'imported' || result.meta.kind !== 'dnc') return done;
+  const { meta } = result;
+  const entry = {
+    dataset: result.dataset,
+    version: meta.version,
+    kind: request.kind,
+    files: request.files.map((file) => basename(file)),
+    via: request.origin?.via ?? ('command' as const),
+    importedAt: meta.importedAt,
+    ...(meta.releasedOn === undefined ? {} : { releasedOn: meta.releasedOn }),
+    ...(meta.ftcAccount === undefined ? {} : { ftcAccount: meta.ftcAccount }),
+    ...(request.origin === undefined ? {} : { sha256: request.origin.sha256 }),
+  };
+  return { manifest: { ...manifest, history: withEntry(manifest.history, entry) }, result };
 }

@@ -1,7 +1,4 @@
-import { basename } from 'node:path';
 import { z } from 'zod';
-import type { ImportOutcome, ImportRequest } from './data-import.js';
-import type { Manifest } from './dataset-store.js';
 
 /** How many imports the manifest remembers for `data status`. */
 export const HISTORY_LENGTH = 50;
@@ -43,26 +40,4 @@ export interface ImportOrigin {
 /** The history with `entry` added, the oldest dropped past HISTORY_LENGTH. */
 export function withEntry(history: readonly ImportHistoryEntry[], entry: ImportHistoryEntry) {
   return [...history, entry].slice(-HISTORY_LENGTH);
-}
-
-/** The new manifest with the import added to its history, for `data status`. */
-export function recorded(
-  done: { manifest: Manifest; result: ImportOutcome },
-  request: ImportRequest,
-): { manifest: Manifest; result: ImportOutcome } {
-  const { manifest, result } = done;
-  if (result.status !== 'imported' || result.meta.kind !== 'dnc') return done;
-  const { meta } = result;
-  const entry = {
-    dataset: result.dataset,
-    version: meta.version,
-    kind: request.kind,
-    files: request.files.map((file) => basename(file)),
-    via: request.origin?.via ?? ('command' as const),
-    importedAt: meta.importedAt,
-    ...(meta.releasedOn === undefined ? {} : { releasedOn: meta.releasedOn }),
-    ...(meta.ftcAccount === undefined ? {} : { ftcAccount: meta.ftcAccount }),
-    ...(request.origin === undefined ? {} : { sha256: request.origin.sha256 }),
-  };
-  return { manifest: { ...manifest, history: withEntry(manifest.history, entry) }, result };
 }

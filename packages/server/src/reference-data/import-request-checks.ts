@@ -1,18 +1,24 @@
 import { DncList } from '@scrub/engine';
-import type { DataKind, ImportRequest } from './data-import.js';
 import { DataImportError } from './data-import-error.js';
 import { DAY_MS, dayStart } from './dnc-age.js';
 import { ftcAccountProblem } from './import-history.js';
 
+/** What the checks read of an import request (data-import.ts's ImportRequest). */
+interface DatedRequest {
+  kind: string;
+  releasedOn?: string;
+  ftcAccount?: string;
+}
+
 /** Lists published with a date, whose age counts: the FTC's registry and its changes, states' lists. */
-const DATED_KINDS: readonly DataKind[] = ['ftc', 'ftc-changes', 'state'];
+const DATED_KINDS: readonly string[] = ['ftc', 'ftc-changes', 'state'];
 
 /**
  * A federal or state list must come with its release date, a real day not after tomorrow (UTC: the
  * publisher's today may be ahead of ours). Without it the list's age, and so whether its silence
  * may call a number clean, would be unknown.
  */
-export function checkReleaseDate(request: ImportRequest, now = new Date()): void {
+export function checkReleaseDate(request: DatedRequest, now = new Date()): void {
   if (request.kind === 'list' && request.releasedOn === undefined) return;
   if (!DATED_KINDS.includes(request.kind) && request.kind !== 'list') return;
   const what = request.kind === 'state' ? "the state list's" : "the FTC registry's";
@@ -33,14 +39,14 @@ export function checkReleaseDate(request: ImportRequest, now = new Date()): void
 }
 
 /** The list with its release date recorded, when its kind has one. */
-export function dated(list: DncList, request: ImportRequest): DncList {
+export function dated(list: DncList, request: DatedRequest): DncList {
   const recorded = DATED_KINDS.includes(request.kind) || request.kind === 'list';
   if (!recorded || request.releasedOn === undefined) return list;
   return DncList.fromShared({ ...list.toShared(), releasedOn: request.releasedOn });
 }
 
 /** A subscription account number goes with the FTC registry only, and must read as one. */
-export function checkFtcAccount(request: ImportRequest): void {
+export function checkFtcAccount(request: DatedRequest): void {
   if (request.ftcAccount === undefined) return;
   if (request.kind !== 'ftc' && request.kind !== 'ftc-changes') {
     throw new DataImportError(
