@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import {
@@ -20,7 +21,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/d
 import { FolderInbox } from './folder-inbox.js';
 import { InboxClaims } from './inbox-claims.js';
 import type { InboxFolder } from './inbox-folder.js';
-import { RegistryInbox } from './registry-inbox.js';
+import { RegistryInbox, type RegistryInboxOptions } from './registry-inbox.js';
 
 // Each test its own numbers: the inbox knows a file by its bytes, in a database the tests share.
 const numbers = exchangeNumbers(201234, 5);
@@ -34,7 +35,16 @@ function inboxOf(
   dataDir: string,
   ftcAccount: string | null = null,
 ) {
-  return new RegistryInbox({
+  return new RegistryInbox(inboxOptions(database, folder, dataDir, ftcAccount));
+}
+
+function inboxOptions(
+  database: DatabaseHandle,
+  folder: InboxFolder,
+  dataDir: string,
+  ftcAccount: string | null = null,
+): RegistryInboxOptions {
+  return {
     folder,
     store: new DatasetStore(dataDir),
     claims: new InboxClaims(database.db, 3600_000),
@@ -44,7 +54,7 @@ function inboxOf(
     pollMs: 3600_000,
     ftcAccount,
     settleMs: 0,
-  });
+  };
 }
 
 async function federal(dataDir: string) {
@@ -167,15 +177,10 @@ describe.each(testDatabases())('the registry inbox on $kind', (kind) => {
   it('leaves a file still being written for a later look, and stops promptly', async () => {
     const dataDir = tempDir('scrub-data-');
     const dir = tempDir('scrub-inbox-');
+    // The default settling time: a file changed in the last minute waits.
     const inbox = new RegistryInbox({
-      folder: new FolderInbox(dir),
-      store: new DatasetStore(dataDir),
-      claims: new InboxClaims(database.db, 3600_000),
-      mailer: new Mailer({ db: database.db, logger: false, from: 'scrub@example.com', smtpUrl: null }),
-      to: ['ops@example.com'],
-      logger: false,
-      pollMs: 3600_000,
-      ftcAccount: null,
+      ...inboxOptions(database, new FolderInbox(dir), dataDir),
+      settleMs: undefined,
     });
     writeFixture(dir, `ftc-full-${YESTERDAY}.txt.part`, fullListText(numbers));
     writeFixture(dir, `state-TX-${YESTERDAY}.csv`, 'phone\n2012345678\n');
@@ -195,6 +200,20 @@ describe.each(testDatabases())('the registry inbox on $kind', (kind) => {
     const started = Date.now();
     await inbox.stop();
     expect(Date.now() - started).toBeLessThan(2000);
+
+    // An inbox that cannot be read: each look fails and is logged, the process goes on.
+    const logged: string[] = [];
+    const logger = { warn: (_: unknown, message: string) => logged.push(message) } as unknown as Logger;
+    const broken = new RegistryInbox({
+      ...inboxOptions(database, new FolderInbox('/dev/null/inbox'), dataDir),
+      logger,
+      pollMs: 10,
+    });
+    broken.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await broken.stop();
+    expect(logged.length).toBeGreaterThan(1);
+    expect(logged[0]).toBe('could not look at the registry inbox; will try again');
   });
 });
 

@@ -63,15 +63,19 @@ export class RegistryInbox {
 
   constructor(private readonly options: RegistryInboxOptions) {}
 
+  /** Looks now, then `pollMs` after each look ends. A look that fails is logged (see `look`) and the next one tries again. */
   start(): void {
-    const next = () => {
+    const lookThenWait = () => {
       if (this.#stopping.signal.aborted) return;
-      this.#timer = setTimeout(() => {
-        this.look().finally(next);
-      }, this.options.pollMs);
-      this.#timer.unref();
+      this.look()
+        .catch(() => {})
+        .finally(() => {
+          if (this.#stopping.signal.aborted) return;
+          this.#timer = setTimeout(lookThenWait, this.options.pollMs);
+          this.#timer.unref();
+        });
     };
-    this.look().finally(next);
+    lookThenWait();
   }
 
   /** Stops looking: no new file is started; an import under way is waited for, up to a deadline. */
