@@ -13,7 +13,7 @@ export function ftcAccountProblem(account: string): string | null {
     : `"${account}" is not a subscription account number: letters, digits and dashes, at most 32`;
 }
 
-/** One import, as `data status` lists it: newest last in the manifest, newest first when shown. */
+/** One import of a do-not-call list, as `data status` lists it: newest last in the manifest, newest first when shown. */
 export const ImportHistoryEntry = z.object({
   dataset: z.string(),
   version: z.string(),
