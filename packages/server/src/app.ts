@@ -37,6 +37,7 @@ import { SharedRateLimiter } from './rate-limit/rate-limiter.js';
 import { reassignedChecksOf } from './reassigned/reassigned-checks.js';
 import { DncAgeAlerts } from './reference-data/dnc-age-alerts.js';
 import { ReferenceData } from './reference-data/reference-data.js';
+import { setUpRegistryInbox } from './registry-inbox/setup.js';
 import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
@@ -147,6 +148,7 @@ export async function buildApp({
     alerts.start();
     app.addHook('onClose', () => alerts.stop());
   }
+  await setUpRegistryInbox(app, { config, database, mailer, logger });
   const context: ServerContext = {
     config,
     database,

@@ -24,6 +24,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
       'account/',
       'plans/',
       'reference-data/',
+      'registry-inbox/',
       'reassigned/',
       'checks/',
       'carrier-lookup/',

@@ -383,7 +383,7 @@ describe('scrub-server data status', () => {
       ),
     );
     expect(table).toMatch(/│ +│ +│ +│ +│ 0 days old +│ +│ +│/);
-    expect(rows.at(-2)).toBe(
+    expect(rows).toContain(
       'Line types come from generated sample data: every answer says data_source "sample".',
     );
   });
@@ -415,6 +415,57 @@ describe('scrub-server data status', () => {
     expect(table).toContain(
       'Stale: federal, state:TX are past 31 days (SCRUB_DNC_MAX_AGE_DAYS) or has no release date recorded (federal): numbers not on them answer unchecked, not clean',
     );
+  });
+});
+
+describe('scrub-server data import: the FTC subscription account number', () => {
+  it('records --ftc-account (else SCRUB_FTC_ACCOUNT) with the federal list, and data status shows it with the history', async () => {
+    await run(
+      'import',
+      'ftc',
+      file('dnc.txt', fullListText(numbers)),
+      '--version',
+      'v1',
+      '--ftc-account',
+      'SAN-12345',
+    );
+    expect((await status()).find((row) => row.dataset === 'federal')).toMatchObject({
+      ftc_account: 'SAN-12345',
+    });
+    // A change list keeps the live list's account unless given another.
+    await run('import', 'ftc-changes', file('c1.txt', `${line(2012349999)},A\n`), '--version', 'v2');
+    expect((await status()).find((row) => row.dataset === 'federal')).toMatchObject({
+      ftc_account: 'SAN-12345',
+    });
+    config = { ...config, registryInbox: { ...config.registryInbox, ftcAccount: 'ORG-9' } };
+    await run('import', 'ftc', file('dnc2.txt', fullListText(numbers.slice(1))), '--version', 'v3');
+
+    const table = await run('status');
+    expect(table).toMatch(/│ federal +│ v3 +│ imported +│ 3 numbers in 1 exchange +│/);
+    expect(table).toMatch(/│ +│ +│ +│ FTC account ORG-9 +│/);
+    expect(table).toContain('Last imports (newest first; 3 kept):');
+    expect(table).toMatch(
+      /UTC {2}federal v3 from data import: dnc2\.txt, released \d{4}-\d\d-\d\d, FTC account ORG-9/,
+    );
+    const { history } = JSON.parse(await run('status', '--json'));
+    expect(
+      history.map((entry: { version: string; via: string; ftc_account: string }) => [
+        entry.version,
+        entry.via,
+        entry.ftc_account,
+      ]),
+    ).toEqual([
+      ['v3', 'command', 'ORG-9'],
+      ['v2', 'command', 'SAN-12345'],
+      ['v1', 'command', 'SAN-12345'],
+    ]);
+  });
+
+  it('refuses an account number that is not one', async () => {
+    await expect(
+      run('import', 'ftc', file('dnc.txt', fullListText(numbers)), '--ftc-account', 'no spaces'),
+    ).rejects.toThrow(/--ftc-account "no spaces" is not a subscription account number/);
+    expect((await status()).find((row) => row.dataset === 'federal')).toMatchObject({ state: 'none' });
   });
 });
 

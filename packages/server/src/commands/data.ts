@@ -16,7 +16,7 @@ import {
   type ImportRequest,
   importData,
 } from '../reference-data/data-import.js';
-import { formatStatus, readStatus } from '../reference-data/data-status.js';
+import { formatHistory, formatStatus, readHistory, readStatus } from '../reference-data/data-status.js';
 import { DatasetStore } from '../reference-data/dataset-store.js';
 import { type DatabaseHandle, openDatabase } from '../storage/database.js';
 import { describe, outcomeJson, refusal } from './data-import-report.js';
@@ -53,6 +53,7 @@ interface CommonOptions {
   mode: ImportMode;
   version?: string;
   released?: string;
+  ftcAccount?: string;
   maxProblems?: number;
   problems: number;
   json?: boolean;
@@ -139,6 +140,9 @@ function withCsvOptions(command: Command): Command {
     .option('--delimiter <char>', 'the field separator', ',');
 }
 
+const FTC_ACCOUNT_HELP =
+  "your organisation's FTC subscription account number (SAN) the files were downloaded under, recorded with the list and shown by data status (default: SCRUB_FTC_ACCOUNT)";
+
 const EXCHANGE_DESCRIPTIONS: Record<ExchangeKind, string> = {
   'co-codes':
     "NANPA's CO code file (CoCodeAssignment_Utilized_AllStates_Public.txt: tab-delimited, latin1). Needs ocn-line-types too",
@@ -178,6 +182,7 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
       "the FTC registry's full list: AAA,NNNNNNN per line, plain, gzip or zip. Replaces the federal list",
     )
     .argument('<file>', 'the download, zipped or not')
+    .option('--ftc-account <SAN>', FTC_ACCOUNT_HELP)
     .action((file: string, options: CommonOptions) =>
       runImport(io, { kind: 'ftc', files: [file], ...common(options) }, options),
     );
@@ -228,12 +233,22 @@ export function dataCommand(io: DataCommandIo = defaultIo): Command {
   data
     .command('status')
     .description('Each dataset the service answers from: version, source (imported or sample), size')
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .option('--json', 'print JSON (with the whole history the data directory keeps)')
+    .option('--history <n>', 'how many of the last imports to list under the table', whole, 5)
+    .action(async (options: { json?: boolean; history: number }) => {
       const config = io.config();
-      const rows = await readStatus(new DatasetStore(config.dataDir), { maxAgeDays: config.dncMaxAgeDays });
-      if (options.json) io.out(`${JSON.stringify({ data_dir: config.dataDir, datasets: rows }, null, 2)}\n`);
-      else io.out(`${formatStatus(rows, io.color, config.dncMaxAgeDays)}\n`);
+      const store = new DatasetStore(config.dataDir);
+      const rows = await readStatus(store, { maxAgeDays: config.dncMaxAgeDays });
+      const history = await readHistory(store);
+      if (options.json) {
+        io.out(`${JSON.stringify({ data_dir: config.dataDir, datasets: rows, history }, null, 2)}\n`);
+        return;
+      }
+      const shown = [
+        formatStatus(rows, io.color, config.dncMaxAgeDays),
+        formatHistory(history, options.history),
+      ];
+      io.out(`${shown.filter((part) => part !== '').join('\n')}\n`);
     });
 
   return data;
@@ -244,6 +259,7 @@ function addFtcChangesCommand(importCommand: Command, io: DataCommandIo): void {
   withCommonOptions(importCommand.command('ftc-changes'), { lists: true })
     .description('FTC change lists (additions and deletions), applied in order to the live federal list')
     .argument('<files...>', 'one or more change lists, oldest first')
+    .option('--ftc-account <SAN>', `${FTC_ACCOUNT_HELP} (default: the live list's)`)
     .option('--delimiter <char>', 'the field separator', DEFAULT_CHANGE_LIST_LAYOUT.delimiter)
     .option(
       '--area-code-column <column>',
@@ -359,6 +375,7 @@ function common(options: CommonOptions) {
     ...(options.version === undefined ? {} : { version: options.version }),
     ...(options.maxProblems === undefined ? {} : { maxProblems: options.maxProblems }),
     ...(options.released === undefined ? {} : { releasedOn: options.released }),
+    ...(options.ftcAccount === undefined ? {} : { ftcAccount: options.ftcAccount }),
   };
 }
 
@@ -371,8 +388,13 @@ function csvMapping(options: CsvOptions): CsvMapping {
   };
 }
 
-async function runImport(io: DataCommandIo, request: ImportRequest, options: CommonOptions): Promise<void> {
-  const store = new DatasetStore(io.config().dataDir);
+async function runImport(io: DataCommandIo, asked: ImportRequest, options: CommonOptions): Promise<void> {
+  const config = io.config();
+  const store = new DatasetStore(config.dataDir);
+  const { ftcAccount } = config.registryInbox;
+  const federal = asked.kind === 'ftc' || asked.kind === 'ftc-changes';
+  const request =
+    federal && asked.ftcAccount === undefined && ftcAccount !== null ? { ...asked, ftcAccount } : asked;
   let outcome: ImportOutcome;
   try {
     outcome = await importData(store, request, () =>

@@ -4,6 +4,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { type CarrierLookupSettings, loadCarrierLookupSettings } from './carrier-lookup-settings.js';
 import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js';
 import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
+import { loadRegistryInboxSettings, type RegistryInboxSettings } from './registry-inbox-settings.js';
 import type { BlobStoreTarget, DatabaseTarget } from './targets.js';
 
 export interface ServerConfig {
@@ -72,6 +73,8 @@ export interface ServerConfig {
    * reports degraded.
    */
   dncMaxAgeDays: number;
+  /** The registry inbox (SCRUB_DNC_INBOX), its polling interval, and the FTC subscription account number. */
+  registryInbox: RegistryInboxSettings;
   /** Stripe, or the built-in payment provider when no Stripe key is set. */
   payments: PaymentSettings;
   /** Reassigned-number checks: who answers them, and what one costs. */
@@ -382,6 +385,7 @@ export function loadConfig(
     scrubThreads: e.SCRUB_SCRUB_THREADS,
     requireDnc: [...new Set(e.SCRUB_REQUIRE_DNC)],
     dncMaxAgeDays: e.SCRUB_DNC_MAX_AGE_DAYS,
+    registryInbox: overrides.registryInbox ?? loadRegistryInboxSettings(env),
     payments: overrides.payments ?? loadPaymentSettings(env),
     reassigned: overrides.reassigned ?? loadReassignedSettings(env),
     carrierLookup: loadCarrierLookupSettings(env),

@@ -17,7 +17,9 @@ export type MailKind =
   | 'refund'
   | 'contact'
   /** To admins: a do-not-call list goes stale soon (reference-data/dnc-age-alerts.ts). */
-  | 'dnc_list_age';
+  | 'dnc_list_age'
+  /** To admins: a file dropped in the registry inbox could not be imported (registry-inbox/). */
+  | 'dnc_inbox_rejected';
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -4,8 +4,9 @@ import {
   applyFtcChangeList,
   type CoCodeImportReport,
   type DncChangeReport,
+  type DncCsvOptions,
   type DncImportReport,
-  DncList,
+  type DncList,
   type ExchangeDataFiles,
   ExchangeTable,
   ExchangeTableBuilder,
@@ -43,7 +44,8 @@ import {
   type VersionMeta,
 } from './dataset-store.js';
 import { type DisconnectsRequest, importDisconnectsFile } from './disconnects-import.js';
-import { DAY_MS, dayStart } from './dnc-age.js';
+import { type ImportOrigin, withEntry } from './import-history.js';
+import { checkFtcAccount, checkReleaseDate, dated } from './import-request-checks.js';
 
 /** What `scrub-server data import <kind>` reads. */
 export const EXCHANGE_KINDS = {
@@ -88,6 +90,10 @@ interface CommonRequest {
    * never aged), ignored for the others.
    */
   releasedOn?: string;
+  /** `ftc` and `ftc-changes`: the FTC subscription account number (SAN) the files were downloaded under. */
+  ftcAccount?: string;
+  /** Where the file came from when not from `data import` (the registry inbox), for `data status`'s history. */
+  origin?: ImportOrigin;
 }
 
 export type ImportRequest = CommonRequest &
@@ -95,7 +101,8 @@ export type ImportRequest = CommonRequest &
     | { kind: ExchangeKind }
     | { kind: 'ftc' }
     | { kind: 'ftc-changes'; layout?: FtcChangeListLayout }
-    | { kind: 'state'; state: string; csv: CsvMapping }
+    /** A state list's column may also be found from its header (the registry inbox's state files). */
+    | { kind: 'state'; state: string; csv: Omit<CsvMapping, 'column'> & { column: DncCsvOptions['column'] } }
     | { kind: 'internal'; account: ListAccount; csv: CsvMapping }
     | Omit<DisconnectsRequest, keyof CommonRequest>
     /** An operator's flag list (`list:<name>`); without a column, the phone column is found. */
@@ -153,6 +160,7 @@ export async function importData(
     if (problem !== null) throw new DataImportError(`--name ${problem}.`);
   }
   checkReleaseDate(request);
+  checkFtcAccount(request);
   if (request.files.length > 1 && request.kind !== 'ftc-changes') {
     throw new DataImportError(`A ${request.kind} import takes one file (a zip may hold several).`);
   }
@@ -168,7 +176,10 @@ export async function importData(
     const kind = request.kind as ExchangeKind;
     return store.update((manifest) => importExchangePart(store, manifest, kind, request), onWait);
   }
-  return store.update((manifest) => importList(store, manifest, request), onWait);
+  return store.update(
+    async (manifest) => recorded(await importList(store, manifest, request), request),
+    onWait,
+  );
 }
 
 /** Exchange parts needed before a table can be built. */
@@ -319,41 +330,6 @@ async function checkExchangePart(part: ExchangePart, file: string, mode: ImportM
   }
 }
 
-/** Lists published with a date, whose age counts: the FTC's registry and its changes, states' lists. */
-const DATED_KINDS: readonly DataKind[] = ['ftc', 'ftc-changes', 'state'];
-
-/**
- * A federal or state list must come with its release date, a real day not after tomorrow (UTC: the
- * publisher's today may be ahead of ours). Without it the list's age, and so whether its silence
- * may call a number clean, would be unknown.
- */
-function checkReleaseDate(request: ImportRequest, now = new Date()): void {
-  if (request.kind === 'list' && request.releasedOn === undefined) return;
-  if (!DATED_KINDS.includes(request.kind) && request.kind !== 'list') return;
-  const what = request.kind === 'state' ? "the state list's" : "the FTC registry's";
-  if (request.releasedOn === undefined) {
-    throw new DataImportError(
-      `A ${request.kind} import needs ${what} release date, the date of the list itself (not today's): give it with --released YYYY-MM-DD. Its age counts from it: past SCRUB_DNC_MAX_AGE_DAYS (31 by default) the list no longer calls a number clean.`,
-    );
-  }
-  const released = dayStart(request.releasedOn);
-  if (Number.isNaN(released)) {
-    throw new DataImportError(`--released ${request.releasedOn} is not a date: give it as YYYY-MM-DD.`);
-  }
-  if (released > now.getTime() + DAY_MS) {
-    throw new DataImportError(
-      `--released ${request.releasedOn} is in the future: give the date the list was released.`,
-    );
-  }
-}
-
-/** The list with its release date recorded, when its kind has one. */
-function dated(list: DncList, request: ImportRequest): DncList {
-  const recorded = DATED_KINDS.includes(request.kind) || request.kind === 'list';
-  if (!recorded || request.releasedOn === undefined) return list;
-  return DncList.fromShared({ ...list.toShared(), releasedOn: request.releasedOn });
-}
-
 function datasetOf(request: ImportRequest): string {
   switch (request.kind) {
     case 'state':
@@ -403,6 +379,7 @@ async function importList(
   const reports: ReportOf[] = [];
   let list: DncList;
   let previousVersion: string | null = null;
+  let ftcAccount = request.ftcAccount;
   switch (request.kind) {
     case 'ftc': {
       const imported = await importFtcFullList(file, { ...options, name: FEDERAL });
@@ -420,6 +397,7 @@ async function importList(
       if (base.kind !== 'dnc')
         throw new DataImportError(`The live federal version (${live.live}) is not a list.`);
       previousVersion = base.list.version;
+      ftcAccount ??= base.meta.ftcAccount;
       list = base.list;
       // In order, each on the result of the one before; the version asked for names the last.
       for (const [i, changes] of request.files.entries()) {
@@ -476,7 +454,8 @@ async function importList(
     problemCount: report.problemCount,
   }));
   const account = request.kind === 'internal' ? { account: request.account } : {};
-  const meta = await store.writeDnc(dir, dated(list, request), { imports, ...account }, importedAt);
+  const san = ftcAccount === undefined ? {} : { ftcAccount };
+  const meta = await store.writeDnc(dir, dated(list, request), { imports, ...account, ...san }, importedAt);
   return {
     manifest: {
       ...manifest,
@@ -484,4 +463,26 @@ async function importList(
     },
     result: { status: 'imported', dataset, meta, previousVersion, reports },
   };
+}
+
+/** The new manifest with the import added to its history, for `data status`. */
+function recorded(
+  done: { manifest: Manifest; result: ImportOutcome },
+  request: ImportRequest,
+): { manifest: Manifest; result: ImportOutcome } {
+  const { manifest, result } = done;
+  if (result.status !== 'imported' || result.meta.kind !== 'dnc') return done;
+  const { meta } = result;
+  const entry = {
+    dataset: result.dataset,
+    version: meta.version,
+    kind: request.kind,
+    files: request.files.map((file) => basename(file)),
+    via: request.origin?.via ?? ('command' as const),
+    importedAt: meta.importedAt,
+    ...(meta.releasedOn === undefined ? {} : { releasedOn: meta.releasedOn }),
+    ...(meta.ftcAccount === undefined ? {} : { ftcAccount: meta.ftcAccount }),
+    ...(request.origin === undefined ? {} : { sha256: request.origin.sha256 }),
+  };
+  return { manifest: { ...manifest, history: withEntry(manifest.history, entry) }, result };
 }

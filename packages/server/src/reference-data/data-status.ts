@@ -51,7 +51,50 @@ export interface DatasetStatus {
   /** Disconnections: the last day and the first day the file speaks for (`YYYY-MM-DD`). */
   as_of?: string;
   from?: string;
+  /** The federal list: the FTC subscription account number (SAN) it was downloaded under, when recorded. */
+  ftc_account?: string | null;
   problem?: string;
+}
+
+/** One import of `data status`'s history, newest first, as `--json` prints it. */
+export interface HistoryStatus {
+  dataset: string;
+  version: string;
+  kind: string;
+  files: string[];
+  /** `command` (`data import`) or `inbox` (SCRUB_DNC_INBOX). */
+  via: 'command' | 'inbox';
+  imported_at: string;
+  released_on: string | null;
+  ftc_account: string | null;
+}
+
+/** The imports the manifest remembers, newest first. */
+export async function readHistory(store: DatasetStore): Promise<HistoryStatus[]> {
+  const { history } = await store.readManifest();
+  return history
+    .map((entry) => ({
+      dataset: entry.dataset,
+      version: entry.version,
+      kind: entry.kind,
+      files: entry.files,
+      via: entry.via,
+      imported_at: entry.importedAt,
+      released_on: entry.releasedOn ?? null,
+      ftc_account: entry.ftcAccount ?? null,
+    }))
+    .reverse();
+}
+
+/** The history under the status table: the last imports, with where each came from. */
+export function formatHistory(history: readonly HistoryStatus[], shown = 5): string {
+  if (history.length === 0 || shown === 0) return '';
+  const lines = history.slice(0, shown).map((entry) => {
+    const released = entry.released_on === null ? '' : `, released ${entry.released_on}`;
+    const san = entry.ftc_account === null ? '' : `, FTC account ${entry.ftc_account}`;
+    return `  ${formatTime(entry.imported_at)}  ${entry.dataset} ${entry.version} from ${entry.via === 'inbox' ? 'the inbox' : 'data import'}: ${entry.files.join(', ')}${released}${san}`;
+  });
+  return [`Last imports (newest first; ${history.length} kept):`, ...lines].join('\n');
 }
 
 /** Every dataset the service answers from, or would once a staged import is complete. */
@@ -179,6 +222,7 @@ function importedStatus(
     ...(meta.account ? { account: meta.account } : {}),
     ...(isAgedList(meta.dataset) ? ageOf(meta.releasedOn, now, maxAgeDays) : {}),
     ...(meta.dataset.startsWith('list:') ? { released_on: meta.releasedOn ?? null } : {}),
+    ...(meta.dataset === FEDERAL ? { ftc_account: meta.ftcAccount ?? null } : {}),
   };
 }
 
@@ -249,7 +293,10 @@ function contents(row: DatasetStatus): string {
         for (const file of row.files ?? []) lines.push(`${file.kind}: ${file.name}`);
         return lines.join('\n');
       }
-      return listContents(counts.numbers ?? 0, counts.exchanges ?? 0);
+      return [
+        listContents(counts.numbers ?? 0, counts.exchanges ?? 0),
+        ...(row.ftc_account ? [`FTC account ${row.ftc_account}`] : []),
+      ].join('\n');
   }
 }
 

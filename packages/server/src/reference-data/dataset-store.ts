@@ -8,6 +8,7 @@ import { DisconnectList, DncList, ExchangeTable, type SharedExchangeTable } from
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { ImportHistoryEntry } from './import-history.js';
 
 /**
  * The operator's imported reference data, under `<data dir>/datasets/`:
@@ -138,6 +139,8 @@ const DncMeta = z.object({
   importedAt: z.string(),
   /** The list's release date (`YYYY-MM-DD`); absent from versions imported before it was recorded. */
   releasedOn: z.string().optional(),
+  /** The FTC subscription account number (SAN) the federal list was downloaded under, when given. */
+  ftcAccount: z.string().optional(),
   list: z.object({ size: count, exchanges: count }),
   buffer: BufferFile,
   /** The account an internal list belongs to, as the operator named it. */
@@ -174,6 +177,8 @@ const Manifest = z.object({
   ),
   /** Exchange parts imported while the exchange data cannot be built yet (no CO code file, or no OCN list). */
   staged: ExchangeSources,
+  /** The last imports, oldest first (absent from manifests written before it was kept). */
+  history: z.array(ImportHistoryEntry).default([]),
 });
 export type Manifest = z.infer<typeof Manifest>;
 
@@ -182,6 +187,7 @@ const emptyManifest = (): Manifest => ({
   updatedAt: new Date(0).toISOString(),
   datasets: {},
   staged: {},
+  history: [],
 });
 
 /** The store cannot be read or written as it should: a damaged manifest or version, a lost lock. */
@@ -396,7 +402,7 @@ export class DatasetStore {
   async writeDnc(
     dir: string,
     list: DncList,
-    about: { imports: ImportSummary[]; account?: DncMeta['account'] },
+    about: { imports: ImportSummary[]; account?: DncMeta['account']; ftcAccount?: string },
     importedAt: string,
   ): Promise<DncMeta> {
     const meta: DncMeta = {

@@ -197,6 +197,23 @@ export interface DncAgeAlertsTable {
   sent_at: Date;
 }
 
+/** The registry inbox's files, one per content, claimed before import (migration 0022). */
+export interface RegistryInboxFilesTable {
+  sha256: string;
+  /** The file's name in the inbox. */
+  name: string;
+  state: 'importing' | 'imported' | 'rejected';
+  claimed_at: Date;
+  finished_at: Date | null;
+  /** Imported: the dataset and version it became. */
+  dataset: string | null;
+  version: string | null;
+  /** The FTC subscription account number recorded with it. */
+  ftc_account: string | null;
+  /** Rejected: why. */
+  reason: string | null;
+}
+
 /** Carrier lookups' answers, reused for 30 days (migration 0019); failed lookups are not kept. */
 export interface CarrierLookupsTable {
   phone_number: string;
@@ -363,4 +380,5 @@ export interface Database extends IdentityTables {
   suppression_numbers: SuppressionNumbersTable;
   dnc_age_alerts: DncAgeAlertsTable;
   carrier_lookups: CarrierLookupsTable;
+  registry_inbox_files: RegistryInboxFilesTable;
 }

@@ -20,6 +20,7 @@ import * as m0018 from './0018-dnc-list-dates.js';
 import * as m0019 from './0019-carrier-lookups.js';
 import * as m0020 from './0020-operator-lists.js';
 import * as m0021 from './0021-bulk-consent-column.js';
+import * as m0022 from './0022-registry-inbox.js';
 import * as m0023 from './0023-bulk-carrier-lookup.js';
 
 /**
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0019-carrier-lookups': m0019,
   '0020-operator-lists': m0020,
   '0021-bulk-consent-column': m0021,
+  '0022-registry-inbox': m0022,
   '0023-bulk-carrier-lookup': m0023,
 };
 
