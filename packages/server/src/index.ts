@@ -5,6 +5,7 @@ export { type AppOptions, buildApp } from './app.js';
 export { rotateApiKey } from './auth/api-keys.js';
 export { loadConfig, type ServerConfig } from './config/config.js';
 export { ApiError } from './errors/api-error.js';
+export { SCREENS_ON_API_PATHS } from './dashboard/serve-dashboard.js';
 export { ConfigError } from './errors/config-error.js';
 export { planCatalogue } from './plans/catalogue.js';
 export { type RunningServer, startServer } from './server.js';

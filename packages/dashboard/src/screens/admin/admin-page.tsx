@@ -104,7 +104,7 @@ export default function AdminPage() {
       <PageHeader title="Admin Page">
         <Group gap="xs">
           {superAdmin && (
-            <Button component={Link} to="/admin/audit" variant="default">
+            <Button component={Link} to="/audit" variant="default">
               Audit log
             </Button>
           )}
