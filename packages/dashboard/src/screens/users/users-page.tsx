@@ -8,8 +8,9 @@ import { ConfirmModal } from '../../common/confirm-modal';
 import { DataTable } from '../../common/data-table';
 import { PageHeader } from '../../common/page-header';
 import { showFailure } from '../../common/show-failure';
-import { useActAs, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
+import { USERS_PER_PAGE, useActAs, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
+import { Pager } from '../../shell/pager';
 import { ResetPasswordModal } from './reset-password-modal';
 
 const initials = (user: ManagedUser) =>
@@ -22,12 +23,15 @@ const initials = (user: ManagedUser) =>
 /** The accounts with their actions: edit, reset password, act as, delete. */
 function UsersTable({
   users,
+  firstNumber,
   actingAs,
   onActAs,
   onReset,
   onDelete,
 }: {
   users: ManagedUser[];
+  /** The ID (row number) of the first row: the rows before it are on earlier pages. */
+  firstNumber: number;
   /** The account an act-as token is being asked for. */
   actingAs: string | undefined;
   onActAs(user: ManagedUser): void;
@@ -38,7 +42,7 @@ function UsersTable({
     <DataTable testId="users-table" headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}>
       {users.map((user, i) => (
         <Table.Tr key={user.user_id}>
-          <Table.Td>{i + 1}</Table.Td>
+          <Table.Td>{firstNumber + i}</Table.Td>
           <Table.Td>{user.full_name || '—'}</Table.Td>
           <Table.Td>
             {user.email}
@@ -99,7 +103,8 @@ function UsersTable({
 export default function UsersPage() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const users = useAdminUsers(debounced.trim());
+  const [page, setPage] = useState(1);
+  const users = useAdminUsers(debounced.trim(), page);
   const [deleting, setDeleting] = useState<ManagedUser | null>(null);
   const [resetting, setResetting] = useState<ManagedUser | null>(null);
   const remove = useSetAccountEnabled({
@@ -121,17 +126,24 @@ export default function UsersPage() {
         label="Search"
         placeholder="E-mail or name"
         value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
         maw={360}
       />
       <UsersTable
         users={list}
+        firstNumber={(page - 1) * USERS_PER_PAGE + 1}
         actingAs={actAs.isPending ? actAs.variables : undefined}
         onActAs={(user) => actAs.mutate(user.user_id)}
         onReset={setResetting}
         onDelete={setDeleting}
       />
       {users.isPending && <Text c="dimmed">Loading…</Text>}
+      {users.data && users.data.totalPages > 1 && (
+        <Pager page={page} totalPages={users.data.totalPages} onPage={setPage} />
+      )}
       <ConfirmModal
         opened={deleting !== null}
         title="Delete user"
