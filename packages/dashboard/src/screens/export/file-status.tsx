@@ -1,12 +1,18 @@
 import { Badge, Loader, Text, type TextProps } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
+import { useEffect } from 'react';
 import type { ResultFilter } from '../../common/download-file';
+import { jobFinished } from '../../shell/notify';
 
 /** A badge keeps its whole word: a narrow table column must not cut it to "COMPL…". */
 const WHOLE = { miw: 'max-content' } as const;
 
 /** Completed, Failed, or Pending for anything else (queued, processing). */
 export function FileStatus({ file }: { file: FileView }) {
+  const finished = file.status === 'completed' || file.status === 'failed';
+  useEffect(() => {
+    if (finished) jobFinished(file.file_reference);
+  }, [finished, file.file_reference]);
   if (file.status === 'completed')
     return (
       <Badge color="teal.9" {...WHOLE}>
