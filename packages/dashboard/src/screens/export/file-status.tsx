@@ -71,7 +71,16 @@ export function FileCredits({ file }: { file: FileView }) {
   );
 }
 
-export const uploadedAt = (file: FileView) => file.created_at.slice(0, 10);
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** When the file was uploaded, in the browser's time zone and 12-hour time (seed 2): `2026-11-27 2:05 PM`. */
+export function uploadedAt(file: FileView): string {
+  const at = new Date(file.created_at);
+  const hour = at.getHours() % 12 || 12;
+  const half = at.getHours() < 12 ? 'AM' : 'PM';
+  const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  return `${day} ${hour}:${pad(at.getMinutes())} ${half}`;
+}
 export const methodLabel = (file: FileView) => (file.file_method === 'upload' ? 'Direct DB' : 'Bulk upload');
 
 /** What the file list shows, as a table or as cards: a page of files, the first one's number, the export filter. */
