@@ -81,7 +81,7 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     expect(invalid.stderr).toMatch(/\$5, \$10, \$20, \$50, \$100/);
   });
 
-  it('card list, card default, and card add prints the card page (never takes a number)', async () => {
+  it('card list, card default, card add prints the card page (never takes a number), card remove', async () => {
     const env = await account();
     const cards = JSON.parse((await scrub(['--json', 'card', 'list'], env)).stdout);
     expect(cards).toMatchObject([{ brand: 'visa', last4: '4242', is_default: true }]);
@@ -98,6 +98,9 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     const link = await new Scrub({ baseURL: server.url }).cards.getLink(url.searchParams.get('grant') ?? '');
     expect(link).toMatchObject({ purpose: 'add_card', client_secret: null });
     expect((await scrub(['card', 'add', '4242424242424242'], env)).code).toBe(2);
+    const removed = await scrub(['card', 'remove', cards[0].id], env);
+    expect(removed.stdout, removed.stderr).toMatch(/Card Removed Successfully: visa ending 4242/);
+    expect(JSON.parse((await scrub(['--json', 'card', 'list'], env)).stdout)).toEqual([]);
   });
 
   /** The built-in provider's newest payment intent waiting for 3-D Secure, as its operator API lists them. */
