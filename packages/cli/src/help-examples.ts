@@ -11,7 +11,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub bulk leads.csv --phone-col Phone --wait -o scrubbed.csv',
   ],
   plans: ['scrub plans', 'scrub plans --type prepaid', 'scrub --json plans'],
-  buy: ['scrub buy "PAY AS YOU GO" --amount 50', 'scrub buy 79541679412213 --amount 10 --yes'],
+  buy: ['scrub buy "FLEXIBLE CREDITS" --amount 50', 'scrub buy 79541679412213 --amount 10 --yes'],
   card: ['scrub card list', 'scrub card add', 'scrub card default "$CARD_ID"', 'scrub card remove "$CARD_ID"'],
   'card list': ['scrub card list', 'scrub --json card list'],
   'card add': ['scrub card add'],

@@ -294,9 +294,9 @@ describe('the admin screens in Chromium', () => {
     await page.getByRole('button', { name: 'User Information' }).click();
     const modal = page.getByRole('dialog', { name: 'User Information' });
     await expect.poll(() => modal.getByTestId('user-info-credits').textContent(), SLOW).toBe('3,557');
-    const row = modal.getByRole('row').filter({ hasText: 'PAY AS YOU GO' }).filter({ hasText: '$5.00' });
+    const row = modal.getByRole('row').filter({ hasText: 'FLEXIBLE CREDITS' }).filter({ hasText: '$5.00' });
     await row.getByRole('button', { name: 'Refund' }).click();
-    const form = modal.getByRole('group', { name: 'Refund PAY AS YOU GO' });
+    const form = modal.getByRole('group', { name: 'Refund FLEXIBLE CREDITS' });
     await form.getByLabel('Refund ($)').fill('2');
     await form.getByLabel('Reason').fill('Charged twice');
     await form.getByRole('button', { name: 'Refund' }).click();

@@ -62,11 +62,11 @@ export default function WelcomePage() {
           Pricing
         </Title>
         <Title order={3} size="h4">
-          Bulk (prepaid)
+          Credit packs (prepaid)
         </Title>
         <PlanGrid types={['prepaid']} currentReference={current} action={action} />
         <Title order={3} size="h4">
-          Pay As You Go (postpaid)
+          Monthly plans (postpaid)
         </Title>
         <PlanGrid types={['postpaid']} currentReference={current} action={action} />
       </Stack>
