@@ -39,27 +39,35 @@ function UsersTable({
   onDelete(user: ManagedUser): void;
 }) {
   return (
-    <DataTable testId="users-table" headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}>
+    <DataTable
+      testId="users-table"
+      headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}
+      wideOnly={[0, 1, 3, 4]}
+    >
       {users.map((user, i) => (
         <Table.Tr key={user.user_id}>
-          <Table.Td>{firstNumber + i}</Table.Td>
-          <Table.Td>{user.full_name || '—'}</Table.Td>
-          <Table.Td>
+          <Table.Td visibleFrom="sm">{firstNumber + i}</Table.Td>
+          <Table.Td visibleFrom="sm">{user.full_name || '—'}</Table.Td>
+          <Table.Td style={{ wordBreak: 'break-all' }}>
             {user.email}
+            {/* On a phone the hidden columns' facts go under the address. */}
+            <Text hiddenFrom="sm" size="xs" c="dimmed">
+              {[user.full_name, user.role_name].filter(Boolean).join(' · ')}
+            </Text>
             {user.status === 'disabled' && (
               <Text span size="xs" c="red.8" ml={6}>
                 (disabled)
               </Text>
             )}
           </Table.Td>
-          <Table.Td>{user.role_name}</Table.Td>
-          <Table.Td>
+          <Table.Td visibleFrom="sm">{user.role_name}</Table.Td>
+          <Table.Td visibleFrom="sm">
             <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
               {initials(user)}
             </Avatar>
           </Table.Td>
           <Table.Td>
-            <Group gap={4} wrap="nowrap">
+            <Group gap={4}>
               <Button size="compact-xs" variant="light" component={Link} to={`/edit/${user.user_id}`}>
                 Edit
               </Button>
