@@ -12,7 +12,12 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   plans: ['scrub plans', 'scrub plans --type prepaid', 'scrub --json plans'],
   buy: ['scrub buy "FLEXIBLE CREDITS" --amount 50', 'scrub buy 79541679412213 --amount 10 --yes'],
-  card: ['scrub card list', 'scrub card add', 'scrub card default "$CARD_ID"', 'scrub card remove "$CARD_ID"'],
+  card: [
+    'scrub card list',
+    'scrub card add',
+    'scrub card default "$CARD_ID"',
+    'scrub card remove "$CARD_ID"',
+  ],
   'card list': ['scrub card list', 'scrub --json card list'],
   'card add': ['scrub card add'],
   'card default': ['scrub card default "$CARD_ID"'],

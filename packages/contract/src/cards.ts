@@ -106,7 +106,7 @@ export const cardsRoutes = defineRoutes('cards', {
     path: '/payment-methods/{payment_method_id}',
     auth: 'user',
     summary:
-      "Remove a saved card; the newest other card becomes the default. The last card stays while a monthly plan is billed to it",
+      'Remove a saved card; the newest other card becomes the default. The last card stays while a monthly plan is billed to it',
     params: PaymentMethodParamsSchema,
     response: MessageSchema,
   },

@@ -125,7 +125,9 @@ describe('the stand-in Stripe.js, under the real @stripe/react-stripe-js', () =>
     type(input('exp-date'), '4');
     expect(input('exp-date').value).toBe('04');
     // A row that wraps: at 390 px the number takes a line of its own instead of being cut off.
-    const row = container.querySelector('[data-stand-in="stripe-card"]') as unknown as { style: { flexWrap: string } };
+    const row = container.querySelector('[data-stand-in="stripe-card"]') as unknown as {
+      style: { flexWrap: string };
+    };
     expect(row.style.flexWrap).toBe('wrap');
   });
 

@@ -68,7 +68,9 @@ describe('cards', () => {
     await expect(client.cards.hasMethod()).resolves.toBe(true);
     await expect(client.cards.setup(setup)).resolves.toBe('Card Added Successfully.');
     await expect(client.cards.setDefaultMethod('pm_1')).resolves.toBe('Card Updated Successfully');
-    await expect(client.cards.removeMethod('pm_1')).resolves.toBe('Card Removed Successfully: visa ending 4242.');
+    await expect(client.cards.removeMethod('pm_1')).resolves.toBe(
+      'Card Removed Successfully: visa ending 4242.',
+    );
     scope.done();
   });
 });

@@ -110,7 +110,8 @@ export class CardPayments {
   async removeCard(profile: Profile, paymentMethodId: string): Promise<string> {
     const cards = await this.listCards(profile);
     const card = cards.find((saved) => saved.id === paymentMethodId);
-    if (!card) throw new ApiError('not_found', 'No saved card with this id: GET /payment-methods lists yours.');
+    if (!card)
+      throw new ApiError('not_found', 'No saved card with this id: GET /payment-methods lists yours.');
     const others = cards.filter((saved) => saved.id !== paymentMethodId);
     if (others.length === 0 && BILLED_SUBSCRIPTIONS.has(profile.subscription_status)) {
       throw new ApiError(

@@ -34,7 +34,10 @@ describe('DELETE /payment-methods/{payment_method_id} on the built-in provider',
   }
 
   const cards = async (key: string) =>
-    (await call(key, 'GET', '/payment-methods')).body.payment_methods as { id: string; is_default: boolean }[];
+    (await call(key, 'GET', '/payment-methods')).body.payment_methods as {
+      id: string;
+      is_default: boolean;
+    }[];
 
   async function save(key: string, pm: string) {
     const res = await call(key, 'POST', '/payment/setup', { ...address, payment_method_id: pm });
@@ -53,7 +56,10 @@ describe('DELETE /payment-methods/{payment_method_id} on the built-in provider',
     expect(refused).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
 
     const removed = await call(key, 'DELETE', `/payment-methods/${newest?.id}`);
-    expect(removed).toMatchObject({ status: 200, body: { message: expect.stringMatching(/^Card Removed Successfully/) } });
+    expect(removed).toMatchObject({
+      status: 200,
+      body: { message: expect.stringMatching(/^Card Removed Successfully/) },
+    });
     expect(await cards(key)).toEqual([expect.objectContaining({ id: older?.id, is_default: true })]);
     expect((await call(key, 'GET', '/payment-methods/exists')).body).toEqual({ exists: true });
 

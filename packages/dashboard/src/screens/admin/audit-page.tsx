@@ -20,7 +20,11 @@ export default function AuditPage() {
       <PageHeader title="Audit log">
         <BackButton to="/admin">Back to Admin</BackButton>
       </PageHeader>
-      <DataTable testId="audit-table" headers={['When', 'Who', 'Action', 'Account', 'Detail']} wideOnly={[1, 3, 4]}>
+      <DataTable
+        testId="audit-table"
+        headers={['When', 'Who', 'Action', 'Account', 'Detail']}
+        wideOnly={[1, 3, 4]}
+      >
         {entries.map((entry) => (
           <Table.Tr key={entry.id}>
             <Table.Td>{new Date(entry.at).toLocaleString()}</Table.Td>

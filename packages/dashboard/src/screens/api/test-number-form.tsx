@@ -69,8 +69,7 @@ export function TestNumberForm({ hasKey, lists }: { hasKey: boolean; lists?: Dnc
             description={hasKey ? 'Enter a 10-digit phone number' : 'Generate an API key first'}
             error={form.formState.errors.digits?.message}
             {...form.register('digits', {
-              onChange: (event) =>
-                form.setValue('digits', phoneDigits(event.target.value)),
+              onChange: (event) => form.setValue('digits', phoneDigits(event.target.value)),
             })}
             data-testid="test-phone"
           />

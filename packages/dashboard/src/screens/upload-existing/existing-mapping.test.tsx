@@ -8,7 +8,11 @@ import { EXISTING_NOTE } from './upload-existing-page';
 
 const chosen: WizardFile = {
   file: new File(['Phone,Line Type,DNC\n2012345678,mobile,unchecked\n'], 'result.csv'),
-  preview: { headers: ['Phone', 'Line Type', 'DNC'], rows: [['2012345678', 'mobile', 'unchecked']], phoneColumn: 0 },
+  preview: {
+    headers: ['Phone', 'Line Type', 'DNC'],
+    rows: [['2012345678', 'mobile', 'unchecked']],
+    phoneColumn: 0,
+  },
   headerRow: true,
 };
 
@@ -20,7 +24,9 @@ test('the DNC column is left unmapped with a Do Not Map option a keyboard reache
     .find((element) => element.tagName === 'INPUT') as HTMLInputElement;
   expect(dnc.value).toBe('DNC');
   // Nothing next to it that a keyboard cannot reach.
-  expect(dnc.closest('.mantine-Select-root')?.querySelector('[aria-hidden="true"][tabindex="-1"]')).toBeNull();
+  expect(
+    dnc.closest('.mantine-Select-root')?.querySelector('[aria-hidden="true"][tabindex="-1"]'),
+  ).toBeNull();
   fireEvent.click(dnc);
   fireEvent.click(await screen.findByRole('option', { name: 'Do Not Map' }));
   await waitFor(() => expect(dnc.value).toBe('Do Not Map'));

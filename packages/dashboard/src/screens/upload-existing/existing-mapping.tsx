@@ -63,8 +63,8 @@ export function ExistingMapping({
     <Stack mt="md">
       <Alert color="blue" role="note">
         All uploads require a header row. Every row's line type is checked: mobile, landline, voip, toll free,
-        invalid or unknown geographic. DNC cells may read 0 or clean, 1 or DNC, unchecked, or be blank, as Scrub's
-        own result files write them. Nothing is charged.
+        invalid or unknown geographic. DNC cells may read 0 or clean, 1 or DNC, unchecked, or be blank, as
+        Scrub's own result files write them. Nothing is charged.
       </Alert>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Select
