@@ -299,6 +299,11 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     cli: cli('card default'),
     dashboard: CALLED,
   },
+  removePaymentMethod: {
+    sdk: (scrub) => scrub.cards.removeMethod('pm_1'),
+    cli: cli('card remove'),
+    dashboard: CALLED,
+  },
   createCardLink: {
     sdk: (scrub) => scrub.cards.createCardLink(),
     cli: cli('card add'),

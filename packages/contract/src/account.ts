@@ -62,6 +62,8 @@ export const UserInfoSchema = CreditSnapshotSchema.extend({
   email: z.email(),
   user_login_email: z.email(),
   user_name: z.string(),
+  /** When the time-limited unlimited pass ends (ISO 8601); null for plans that do not end by themselves. */
+  plan_ends_at: z.string().nullable(),
   displayName: z.string(),
   usertype: z.enum(['user', 'admin']),
   role: z.object({ name: RoleNameSchema }),

@@ -41,6 +41,9 @@ export const PaymentMethodListSchema = z.object({ payment_methods: z.array(Payme
 
 export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1).max(255) }).strict();
 
+/** A saved card, by its payment method id (`GET /payment-methods`). */
+export const PaymentMethodParamsSchema = z.object({ payment_method_id: z.string().min(1).max(255) });
+
 /** A single-use link for a browser without a session: add a card, or confirm a payment (3-D Secure). */
 export const PaymentLinkSchema = z.object({ url: z.url(), expires_at: z.string() });
 export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
@@ -96,6 +99,15 @@ export const cardsRoutes = defineRoutes('cards', {
     auth: 'user',
     summary: 'Change the default card',
     body: ChangePaymentMethodSchema,
+    response: MessageSchema,
+  },
+  removePaymentMethod: {
+    method: 'DELETE',
+    path: '/payment-methods/{payment_method_id}',
+    auth: 'user',
+    summary:
+      'Remove a saved card; the newest other card becomes the default. The last card stays while a monthly plan is billed to it',
+    params: PaymentMethodParamsSchema,
     response: MessageSchema,
   },
   createCardLink: {

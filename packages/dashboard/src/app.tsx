@@ -8,6 +8,7 @@ import { loadScrub } from './api/load-scrub';
 import { onPlanPaused, onSignedOut, queryClient } from './api/query-client';
 import { sessionKey } from './auth/use-session';
 import { routes } from './routes';
+import { NOTIFICATIONS_POSITION } from './shell/notify';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const router = createBrowserRouter(routes);
@@ -36,7 +37,7 @@ export function App() {
     >
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="top-right" />
+          <Notifications position={NOTIFICATIONS_POSITION} />
           <RouterProvider router={router} />
         </ModalsProvider>
       </QueryClientProvider>

@@ -82,7 +82,7 @@ export const routes: RouteObject[] = [
       { path: '/add', element: staff(STAFF_ROLES, <AddUserPage />) },
       { path: '/edit/:userId', element: staff(STAFF_ROLES, <EditUserPage />) },
       { path: '/admin', element: staff(ADMIN_ROLES, <AdminPage />) },
-      { path: '/admin/audit', element: staff(['Super Admin'], <AuditPage />) },
+      { path: '/audit', element: staff(['Super Admin'], <AuditPage />) },
       { path: '/uploadexisting', element: member(<UploadExistingPage />) },
       { path: '/suppression', element: member(<SuppressionPage />) },
       { path: '/dashboard', element: <Navigate to="/export" replace /> },

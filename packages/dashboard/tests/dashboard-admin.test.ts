@@ -63,6 +63,13 @@ async function signUpAndLogIn(page: Page, email: string): Promise<void> {
 
 const counter = (page: Page) => page.getByTestId('credit-counter');
 
+/** Whether the table is wider than its box, so that a reader must scroll sideways. */
+const overflowsSideways = (page: Page, testId: string) =>
+  page.getByTestId(testId).evaluate((table) => {
+    const box = table.parentElement?.closest('.mantine-ScrollArea-viewport') ?? table.parentElement;
+    return table.scrollWidth > (box?.clientWidth ?? 0) + 1;
+  });
+
 /** Picks Pat in the Admin page's searchable account picker. */
 async function selectPat(page: Page): Promise<void> {
   await open(page, '/admin');
@@ -190,7 +197,17 @@ describe('the admin screens in Chromium', () => {
     const audit = page.getByTestId('audit-table');
     await audit.getByText('act_as.request').first().waitFor();
     await expect(audit.getByText(/path: \/verify/).count()).resolves.toBeGreaterThan(0);
+    // Reloaded (or bookmarked), the page again: its path is no API path, whose JSON it would show.
+    await page.reload();
+    await audit.getByText('act_as.request').first().waitFor();
     await record(page, 'admin-audit');
+    // On a phone the audit and users tables fit the screen: no sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(overflowsSideways(page, 'audit-table')).resolves.toBe(false);
+    await open(page, '/users');
+    await page.getByTestId('users-table').getByText(PAT).waitFor();
+    await expect(overflowsSideways(page, 'users-table')).resolves.toBe(false);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Users, AddUser, EditUser and the reset-password modal's messages.
     await open(page, '/users');
@@ -291,9 +308,9 @@ describe('the admin screens in Chromium', () => {
     await page.getByRole('button', { name: 'User Information' }).click();
     const modal = page.getByRole('dialog', { name: 'User Information' });
     await expect.poll(() => modal.getByTestId('user-info-credits').textContent(), SLOW).toBe('3,557');
-    const row = modal.getByRole('row').filter({ hasText: 'PAY AS YOU GO' }).filter({ hasText: '$5.00' });
+    const row = modal.getByRole('row').filter({ hasText: 'FLEXIBLE CREDITS' }).filter({ hasText: '$5.00' });
     await row.getByRole('button', { name: 'Refund' }).click();
-    const form = modal.getByRole('group', { name: 'Refund PAY AS YOU GO' });
+    const form = modal.getByRole('group', { name: 'Refund FLEXIBLE CREDITS' });
     await form.getByLabel('Refund ($)').fill('2');
     await form.getByLabel('Reason').fill('Charged twice');
     await form.getByRole('button', { name: 'Refund' }).click();

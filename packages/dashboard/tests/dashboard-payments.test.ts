@@ -51,7 +51,7 @@ async function closeDialog(page: Page, title: string | RegExp): Promise<string> 
   return text;
 }
 
-const PAYG = 'PAY AS YOU GO';
+const PAYG = 'FLEXIBLE CREDITS';
 
 describe('payments in the dashboard, in Chromium', () => {
   test('a customer adds a card, takes the intro, buys credits, subscribes, pauses, resumes and reads the history', async () => {

@@ -2,6 +2,7 @@ import { ErrorEnvelopeSchema, HealthSchema, type Plan, PlanListSchema } from '@s
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { NO_PLAN_NAME } from './account/profiles.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -49,8 +50,16 @@ describe('GET /plans', () => {
     expect(options.map((o) => o.percent_off)).toEqual([5, 10, 15, 20]);
   });
 
+  it('names each plan its own way, none like an account without a plan ("Pay as you go")', () => {
+    const names = plans.map((p) => p.plan_name.toLowerCase());
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain(NO_PLAN_NAME.toLowerCase());
+    // The monthly plans' heading on Welcome, Plans and Purchase.
+    expect(names).not.toContain('monthly plans');
+  });
+
   it('has a $5 minimum purchase worth about 2,850 credits, and the default amounts 5, 10, 20, 50, 100', () => {
-    const payg = plans.find((p) => p.plan_name === 'PAY AS YOU GO');
+    const payg = plans.find((p) => p.plan_name === 'FLEXIBLE CREDITS');
     expect(payg?.plan_amount).toBe(5);
     expect(payg?.plan_credits).toBeGreaterThanOrEqual(2850);
     expect(payg?.plan_credits).toBeLessThan(2900);

@@ -114,6 +114,23 @@ describe('the stand-in Stripe.js, under the real @stripe/react-stripe-js', () =>
     expect(api?.elements?.getElement(CardElement)).toBeTruthy();
   });
 
+  it('formats the number in groups of four and the expiry as MM / YY while typing, and wraps on a phone', () => {
+    const input = (name: string) => container.querySelector(`input[name="${name}"]`)!;
+    type(input('cardnumber'), '4242424242424242');
+    expect(input('cardnumber').value).toBe('4242 4242 4242 4242');
+    type(input('cardnumber'), '378282246310005');
+    expect(input('cardnumber').value).toBe('3782 822463 10005');
+    type(input('exp-date'), '1234');
+    expect(input('exp-date').value).toBe('12 / 34');
+    type(input('exp-date'), '4');
+    expect(input('exp-date').value).toBe('04');
+    // A row that wraps: at 390 px the number takes a line of its own instead of being cut off.
+    const row = container.querySelector('[data-stand-in="stripe-card"]') as unknown as {
+      style: { flexWrap: string };
+    };
+    expect(row.style.flexWrap).toBe('wrap');
+  });
+
   it('creates a payment method on the built-in provider through useStripe().createPaymentMethod', async () => {
     fillCard(container, { number: '4242 4242 4242 4242' });
     expect(changes.at(-1)).toMatchObject({ complete: true });

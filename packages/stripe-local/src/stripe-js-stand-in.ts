@@ -123,6 +123,8 @@ CardElement.prototype.mount = function (target) {
   root.className = 'StripeElement StripeElement--empty';
   root.setAttribute('data-stand-in', 'stripe-card');
   root.style.display = 'flex';
+  // Wraps on a narrow screen (a phone): the number keeps a line of its own rather than being cut off.
+  root.style.flexWrap = 'wrap';
   root.style.gap = '0.5em';
   function input(name, label, placeholder, autocomplete, width) {
     var el = document.createElement('input');
@@ -139,7 +141,11 @@ CardElement.prototype.mount = function (target) {
     el.style.background = 'transparent';
     el.style.font = 'inherit';
     el.style.color = 'inherit';
-    el.addEventListener('input', function () { self._changed(); });
+    el.addEventListener('input', function () {
+      var shown = formatted(name, el.value);
+      if (shown !== el.value) el.value = shown;
+      self._changed();
+    });
     el.addEventListener('focus', function () { root.classList.add('StripeElement--focus'); self._emit('focus', { elementType: self._type }); });
     el.addEventListener('blur', function () { root.classList.remove('StripeElement--focus'); self._emit('blur', { elementType: self._type }); });
     el.addEventListener('keydown', function (e) { if (e.key === 'Escape') self._emit('escape', { elementType: self._type }); });
@@ -147,10 +153,10 @@ CardElement.prototype.mount = function (target) {
     return el;
   }
   this._inputs = {
-    number: input('cardnumber', 'Credit or debit card number', '1234 1234 1234 1234', 'cc-number', '4'),
-    expiry: input('exp-date', 'Credit or debit card expiration date', 'MM / YY', 'cc-exp', '2'),
-    cvc: input('cvc', 'Credit or debit card CVC/CVV', 'CVC', 'cc-csc', '1'),
-    postal: input('postal', 'ZIP', 'ZIP', 'postal-code', '1.5'),
+    number: input('cardnumber', 'Credit or debit card number', '1234 1234 1234 1234', 'cc-number', '4 1 13em'),
+    expiry: input('exp-date', 'Credit or debit card expiration date', 'MM / YY', 'cc-exp', '2 1 5em'),
+    cvc: input('cvc', 'Credit or debit card CVC/CVV', 'CVC', 'cc-csc', '1 1 3.5em'),
+    postal: input('postal', 'ZIP', 'ZIP', 'postal-code', '1.5 1 4em'),
   };
   this._root = root;
   this._node = node;
@@ -158,6 +164,32 @@ CardElement.prototype.mount = function (target) {
   this._applyOptions();
   setTimeout(function () { self._emit('ready', { elementType: self._type }); }, 0);
 };
+
+/**
+ * What a field shows as it is typed, as Stripe's card element does: the number in groups of four
+ * (American Express 4-6-5), the expiry as MM / YY; the CVC and postal code as typed.
+ */
+function formatted(name, value) {
+  if (name === 'cardnumber') {
+    var digits = value.replace(/\D/g, '').slice(0, 19);
+    var groups = brandOf(digits) === 'amex' ? [4, 6, 5] : [4, 4, 4, 4, 3];
+    var parts = [];
+    var at = 0;
+    for (var g = 0; g < groups.length && at < digits.length; g++) {
+      parts.push(digits.slice(at, at + groups[g]));
+      at += groups[g];
+    }
+    return parts.join(' ');
+  }
+  if (name === 'exp-date') {
+    var d = value.replace(/\D/g, '');
+    // A single first digit above 1 is a month: 4 becomes 04.
+    if (/^[2-9]$/.test(d)) d = '0' + d;
+    d = d.slice(0, 4);
+    return d.length > 2 ? d.slice(0, 2) + ' / ' + d.slice(2) : d;
+  }
+  return value;
+}
 
 CardElement.prototype._applyOptions = function () {
   if (!this._inputs) return;

@@ -107,7 +107,7 @@ describe('a customer pays, on the embedded setup', () => {
     const history = await api.purchases.list({ per_page: 10 });
     expect(history.map((p) => [p.plan_name, p.purchase_amount, p.credits_added])).toEqual([
       ['STANDARD', 49, 30_000],
-      ['PAY AS YOU GO', 20, 11_428],
+      ['FLEXIBLE CREDITS', 20, 11_428],
       ['CARD VERIFICATION', 1, 700],
     ]);
     const receipts = await scrubServer(['mail', '--to', email], server.dataDir);

@@ -263,7 +263,7 @@ describe('the CLI installed with npm i -g', () => {
       env: environment({ SCRUB_API_URL: serverUrl }),
     });
     const plans = JSON.parse(stdout) as { plan_name: string }[];
-    expect(plans.map((plan) => plan.plan_name)).toContain('PAY AS YOU GO');
+    expect(plans.map((plan) => plan.plan_name)).toContain('FLEXIBLE CREDITS');
   });
 });
 

@@ -59,3 +59,11 @@ export async function cardDefault(id: string, context: Context): Promise<void> {
   if ((await context.output()) === 'json') stdout.write(`${JSON.stringify({ message }, null, 2)}\n`);
   else stdout.write(`${message}\n`);
 }
+
+export async function cardRemove(id: string, context: Context): Promise<void> {
+  const { scrub } = await requireCredentials(context);
+  const message = await scrub.cards.removeMethod(id);
+  const { stdout } = context.io;
+  if ((await context.output()) === 'json') stdout.write(`${JSON.stringify({ message }, null, 2)}\n`);
+  else stdout.write(`${message}\n`);
+}

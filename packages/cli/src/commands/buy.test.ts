@@ -32,7 +32,7 @@ describe('scrub buy, card, subscription and purchases against the real server', 
 
   it('buys a plan by name or reference on the default card, and lists the purchases', async () => {
     const env = await account();
-    const bought = await scrub(['buy', 'pay as you go', '--amount', '10', '--yes'], env);
+    const bought = await scrub(['buy', 'flexible credits', '--amount', '10', '--yes'], env);
     expect(bought.code, bought.stderr).toBe(0);
     expect(bought.stdout).toMatch(/Credits added\s+5,714/);
     const json = await scrub(['--json', 'buy', '79541679412216', '--amount', '83', '--yes'], env);
@@ -44,12 +44,12 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     const history = JSON.parse((await scrub(['--json', 'purchases', '--year', year], env)).stdout);
     expect(history.map((p: { plan_name: string }) => p.plan_name)).toEqual([
       'BULK',
-      'PAY AS YOU GO',
+      'FLEXIBLE CREDITS',
       'CARD VERIFICATION',
     ]);
     const table = await scrub(['purchases', '--limit', '1'], env);
     expect(table.stdout).toContain('BULK');
-    expect(table.stdout).not.toContain('PAY AS YOU GO');
+    expect(table.stdout).not.toContain('FLEXIBLE CREDITS');
     expect((await scrub(['purchases', '--month', '3'], env)).code).toBe(2);
   });
 
@@ -60,7 +60,7 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     expect(refused.stderr).toMatch(/--yes/);
     const declined = await scrub(['buy', PAYG, '--amount', '5'], env, { answers: [false] });
     expect(declined.code).toBe(1);
-    expect(declined.prompts?.[0]).toMatch(/Buy PAY AS YOU GO for \$5 on visa ending 4242\?/);
+    expect(declined.prompts?.[0]).toMatch(/Buy FLEXIBLE CREDITS for \$5 on visa ending 4242\?/);
     expect(JSON.parse((await scrub(['--json', 'credits'], env)).stdout).credits).toBe(700);
     expect((await scrub(['buy', 'nonsense', '--yes'], env)).code).toBe(2);
   });
@@ -74,14 +74,15 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     const declining = await account('pm_card_chargeCustomerFail');
     const declined = await scrub(['buy', PAYG, '--amount', '5', '--yes'], declining);
     expect(declined.code).toBe(4);
-    expect(declined.stderr).toMatch(/declined.*generic_decline/);
+    expect(declined.stderr).toMatch(/Your card was declined\./);
+    expect(declined.stderr).not.toMatch(/generic_decline/);
     expect(JSON.parse((await scrub(['--json', 'credits'], declining)).stdout).credits).toBe(0);
     const invalid = await scrub(['buy', PAYG, '--amount', '7', '--yes'], declining);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/\$5, \$10, \$20, \$50, \$100/);
   });
 
-  it('card list, card default, and card add prints the card page (never takes a number)', async () => {
+  it('card list, card default, card add prints the card page (never takes a number), card remove', async () => {
     const env = await account();
     const cards = JSON.parse((await scrub(['--json', 'card', 'list'], env)).stdout);
     expect(cards).toMatchObject([{ brand: 'visa', last4: '4242', is_default: true }]);
@@ -98,6 +99,9 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     const link = await new Scrub({ baseURL: server.url }).cards.getLink(url.searchParams.get('grant') ?? '');
     expect(link).toMatchObject({ purpose: 'add_card', client_secret: null });
     expect((await scrub(['card', 'add', '4242424242424242'], env)).code).toBe(2);
+    const removed = await scrub(['card', 'remove', cards[0].id], env);
+    expect(removed.stdout, removed.stderr).toMatch(/Card Removed Successfully: visa ending 4242/);
+    expect(JSON.parse((await scrub(['--json', 'card', 'list'], env)).stdout)).toEqual([]);
   });
 
   /** The built-in provider's newest payment intent waiting for 3-D Secure, as its operator API lists them. */

@@ -27,5 +27,13 @@ export function cardCommand(context: Context): Command {
       const { cardDefault } = await import('../actions/card.js');
       await cardDefault(id, context);
     });
+  card
+    .command('remove')
+    .description('remove a saved card; when it was the default, the newest other card becomes the default')
+    .argument('<id>', 'the card id, from scrub card list')
+    .action(async (id: string) => {
+      const { cardRemove } = await import('../actions/card.js');
+      await cardRemove(id, context);
+    });
   return card;
 }

@@ -31,7 +31,8 @@ describe('scrub plans against the real server', () => {
     const result = await scrub(['plans'], env);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    for (const name of ['STANDARD', 'POWER', 'ELITE', 'PAY AS YOU GO']) expect(result.stdout).toContain(name);
+    for (const name of ['STANDARD', 'POWER', 'ELITE', 'FLEXIBLE CREDITS'])
+      expect(result.stdout).toContain(name);
     expect(result.stdout).toContain('$49/month');
     expect(result.stdout).toContain('$5 – $100');
     expect(result.stdout).not.toContain('\u001b[');

@@ -1,14 +1,20 @@
 import { ScrollArea, Table } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** A striped, bordered table that scrolls sideways on a narrow screen; `children` are its rows. */
+/**
+ * A striped, bordered table; `children` are its rows. The columns named in `wideOnly` (by index) show
+ * from 768 px only: their rows' cells take `visibleFrom="sm"` too, and a phone gets the table without
+ * scrolling sideways.
+ */
 export function DataTable({
   testId,
   headers,
+  wideOnly = [],
   children,
 }: {
   testId: string;
   headers: ReactNode[];
+  wideOnly?: number[];
   children: ReactNode;
 }) {
   return (
@@ -18,7 +24,9 @@ export function DataTable({
           <Table.Tr>
             {headers.map((header, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: the headers are fixed, in a fixed order
-              <Table.Th key={index}>{header}</Table.Th>
+              <Table.Th key={index} visibleFrom={wideOnly.includes(index) ? 'sm' : undefined}>
+                {header}
+              </Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>

@@ -10,7 +10,7 @@ export const faqAnswers: Answer[] = [
   {
     question: 'What format does my CSV file need?',
     answer:
-      'A .csv file with a header row and one column of phone numbers (any common format: 2015550123, (201) 555-0123, +1 201 555 0123). Comma, semicolon and tab separators are detected. Every column you send comes back unchanged, with Line Type and DNC added.',
+      'A .csv file with a header row and one column of phone numbers (any common format: 2012345678, (201) 234-5678, +1 201 234 5678). Comma, semicolon and tab separators are detected. Every column you send comes back unchanged, with Line Type and DNC added.',
   },
   {
     question: 'What is the minimum purchase?',

@@ -10,12 +10,19 @@ import type { WizardFile } from './wizard-state';
 const CSV_TYPES = { 'text/csv': ['.csv'], 'application/vnd.ms-excel': ['.csv'], 'text/plain': ['.csv'] };
 const isCsv = (file: File) => file.name.toLowerCase().endsWith('.csv');
 
+/** The bulk wizard's note under the file: the header row, and what a check costs. */
+const BULK_NOTE =
+  'Your CSV file must have a header row: otherwise the first row is taken as the header and is not processed (if it has none, answer No at the next step). Each phone number verification costs 1 credit.';
+
 export function StepChooseFile({
   initial,
   onReady,
+  note = BULK_NOTE,
 }: {
   initial: File | null;
   onReady(file: WizardFile): void;
+  /** What the screen says about the file under it; the bulk wizard's by default. */
+  note?: string;
 }) {
   const [file, setFile] = useState<File | null>(initial);
   const [rejected, setRejected] = useState(false);
@@ -85,9 +92,8 @@ export function StepChooseFile({
           </Group>
         </Paper>
       )}
-      <Alert color="blue" variant="light">
-        Your CSV file must have a header row: otherwise the first row is taken as the header and is not
-        processed (if it has none, answer No at the next step). Each phone number verification costs 1 credit.
+      <Alert color="blue" variant="light" data-testid="file-note">
+        {note}
       </Alert>
       <Group justify="flex-end">
         <Button onClick={read} disabled={!file} loading={reading}>

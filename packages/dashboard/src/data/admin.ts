@@ -9,21 +9,30 @@ type AdminClient = Awaited<ReturnType<typeof admin>>;
 
 export const adminKeys = {
   all: ['admin'] as const,
-  users: (search: string) => ['admin', 'users', search] as const,
+  users: (search: string, page: number) => ['admin', 'users', search, page] as const,
   user: (id: string) => ['admin', 'user', id] as const,
   purchases: (id: string, year: number, month: number | null, perPage: number) =>
     ['admin', 'purchases', id, year, month, perPage] as const,
   audit: (page: number) => ['admin', 'audit', page] as const,
 };
 
-/** Up to 20 accounts matching the search (e-mail or name), newest first. */
-export function useAdminUsers(search: string) {
+/** Accounts on one page. */
+export const USERS_PER_PAGE = 20;
+
+/** One page of the accounts matching the search (e-mail or name), newest first. */
+export function useAdminUsers(search: string, page = 1) {
   return useQuery({
-    queryKey: adminKeys.users(search),
+    queryKey: adminKeys.users(search, page),
     queryFn: async () => {
-      const page = await (await admin()).users.list(search ? { search, limit: 20 } : { limit: 20 });
-      return { users: page.users, total: page.total_users_count };
+      const answer = await (await admin()).users.list({
+        page,
+        limit: USERS_PER_PAGE,
+        ...(search ? { search } : {}),
+      });
+      return { users: answer.users, total: answer.total_users_count, totalPages: answer.total_pages };
     },
+    // The page shown stays up while the next one loads.
+    placeholderData: (previous) => previous,
   });
 }
 

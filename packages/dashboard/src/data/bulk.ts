@@ -1,4 +1,4 @@
-import type { BulkJobCreateParams, CreatedBulkJob, UploadOptions } from '@scrub/sdk';
+import type { BulkJob, BulkJobCreateParams, CreatedBulkJob, UploadOptions } from '@scrub/sdk';
 import { loadScrub } from '../api/load-scrub';
 import { creditEvent } from '../credits/credit-events';
 import { refreshFiles } from './files';
@@ -21,8 +21,9 @@ export async function uploadBulkFile(
 }
 
 /** Submits the job (it is charged now): the balance and the file list are read again. */
-export async function submitBulkJob(jobId: string): Promise<void> {
-  await (await loadScrub()).bulk.submit(jobId);
+export async function submitBulkJob(jobId: string): Promise<BulkJob> {
+  const job = await (await loadScrub()).bulk.submit(jobId);
   creditEvent();
   void refreshFiles();
+  return job;
 }

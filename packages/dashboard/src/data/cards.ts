@@ -31,6 +31,19 @@ export function useSetDefaultCard(callbacks: Callbacks<string> = {}) {
   });
 }
 
+/** Removes a saved card; the list is read again. Answers the service's message. */
+export function useRemoveCard(callbacks: Callbacks<string> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => (await cards()).removeMethod(id),
+    onSuccess: async (message) => {
+      await client.invalidateQueries({ queryKey: cardsKeys.cards });
+      await callbacks.onSuccess?.(message);
+    },
+    onError: callbacks.onError,
+  });
+}
+
 /** What a card link or a payment link (`?grant=`) is for; a used or expired one is an error, not retried. */
 export function usePaymentLink(grant: string) {
   return useQuery({

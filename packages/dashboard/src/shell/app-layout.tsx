@@ -11,7 +11,7 @@ import { AccountMenu } from './account-menu';
 import { ActingBanner } from './acting-banner';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { Footer } from './footer';
-import { HeaderLinks } from './header-links';
+import { CompactVisitorLinks, HeaderLinks } from './header-links';
 import type { RouteHandle } from './route-handle';
 import { Sidebar } from './sidebar';
 
@@ -91,10 +91,8 @@ export function AppLayout() {
                 <HeaderLinks signedIn={Boolean(session.data)} admin={admin} />
               </Group>
               {!session.data && (
-                <Group hiddenFrom="md" gap="xs">
-                  <Anchor component={Link} to="/login" size="sm" fw={600}>
-                    Log In
-                  </Anchor>
+                <Group hiddenFrom="md" gap="xs" data-testid="compact-visitor-links">
+                  <CompactVisitorLinks />
                 </Group>
               )}
               <ColorSchemeToggle />

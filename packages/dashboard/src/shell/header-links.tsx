@@ -1,4 +1,4 @@
-import { Anchor, Button, Group } from '@mantine/core';
+import { Anchor, Burger, Button, Group, Menu } from '@mantine/core';
 import { Link } from 'react-router';
 
 const signedInLinks = [
@@ -53,6 +53,42 @@ export function HeaderLinks({
       <Button component={Link} to="/signup" size="xs">
         Sign Up
       </Button>
+    </Group>
+  );
+}
+
+/** A visitor's page links, for the header below 992 px: a menu. */
+const visitorPages = [
+  { to: '/#pricing', label: 'Pricing' },
+  { to: '/#how-it-works', label: 'How It Works' },
+  { to: '/faqs', label: 'FAQ' },
+];
+
+/**
+ * A visitor's header below 992 px (the seed's mobile breakpoint): Log In and Sign Up as buttons,
+ * Pricing, How It Works and FAQ in a menu, so that a phone still reaches them.
+ */
+export function CompactVisitorLinks() {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button component={Link} to="/login" variant="default" size="compact-sm">
+        Log In
+      </Button>
+      <Button component={Link} to="/signup" size="compact-sm">
+        Sign Up
+      </Button>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Burger size="sm" aria-label="Menu" />
+        </Menu.Target>
+        <Menu.Dropdown>
+          {visitorPages.map((page) => (
+            <Menu.Item key={page.to} component={Link} to={page.to}>
+              {page.label}
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
     </Group>
   );
 }

@@ -2,7 +2,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import type { AuthSession } from '@scrub/sdk';
 import { Link, useNavigate } from 'react-router';
 import { signOut } from '../auth/sign-out';
-import { displayName } from './account-menu';
+import { useShownIdentity } from './account-menu';
 import { HeaderLinks } from './header-links';
 
 /**
@@ -21,10 +21,11 @@ export function Sidebar({
   onNavigate: () => void;
 }) {
   const navigate = useNavigate();
+  const shown = useShownIdentity(session);
   return (
     <Stack gap="sm" onClick={(event) => (event.target as HTMLElement).closest('a') && onNavigate()}>
       <Text fw={700} data-testid="sidebar-name">
-        {displayName(session)}
+        {shown.name}
       </Text>
       <Button component={Link} to="/dashboard" variant="light">
         Client Performance

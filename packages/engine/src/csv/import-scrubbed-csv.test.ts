@@ -34,6 +34,19 @@ describe('importScrubbedCsv', () => {
     });
   });
 
+  it("takes this product's own result files: DNC `unchecked` and blank stay so, never clean", async () => {
+    const csv =
+      'Phone,Line Type,DNC\n2012345678,mobile,unchecked\n2015550123,invalid,\n2023334444,landline,0\n';
+    const { result, text } = await run(csv, { phoneColumn: 0, lineTypeColumn: 1, dncColumn: 2 });
+    expect(result.problems).toEqual([]);
+    expect(text.split('\n').slice(1, 4)).toEqual([
+      '2012345678,mobile,unchecked,mobile,unchecked',
+      '2015550123,invalid,,invalid,',
+      '2023334444,landline,0,landline,0',
+    ]);
+    expect(result.dncStatus).toEqual({ clean: 1, unchecked: 1 });
+  });
+
   it('leaves DNC empty without a DNC column: unknown is not clean', async () => {
     const { result, text } = await run('Phone,LT\n2012345678,landline\n', {
       phoneColumn: 0,

@@ -37,8 +37,17 @@ const LINE_TYPE_SYNONYMS: Readonly<Record<string, ImportedLineType>> = {
   tollfree: 'toll_free',
 };
 
-/** A DNC cell: `0`/`1` as results write them, and the words people use for them. */
-const DNC_WORDS: Readonly<Record<string, '0' | '1'>> = {
+/** A DNC state as an imported file keeps it: clean, listed, unchecked, or blank (nothing to call). */
+export type ImportedDnc = '0' | '1' | 'unchecked' | '';
+
+/**
+ * A DNC cell: `0`/`1`/`unchecked`/blank as this product's results write them (blank: an invalid
+ * number, nothing to call; `unchecked`: no current list covered it), and the words people use.
+ * Unchecked and blank stay what they are: never read as clean.
+ */
+const DNC_WORDS: Readonly<Record<string, ImportedDnc>> = {
+  '': '',
+  unchecked: 'unchecked',
   '0': '0',
   clean: '0',
   no: '0',
@@ -61,8 +70,8 @@ export function importedLineTypeOf(cell: string): ImportedLineType | null {
   return Object.hasOwn(LINE_TYPE_SYNONYMS, word) ? LINE_TYPE_SYNONYMS[word]! : null;
 }
 
-/** Reads a DNC cell: `'0'` clean, `'1'` on a list; null when it is neither. */
-export function importedDncOf(cell: string): '0' | '1' | null {
+/** Reads a DNC cell: `'0'` clean, `'1'` on a list, `'unchecked'`, `''`; null when it is none of them. */
+export function importedDncOf(cell: string): ImportedDnc | null {
   const word = cell.trim().toLowerCase();
   return Object.hasOwn(DNC_WORDS, word) ? DNC_WORDS[word]! : null;
 }
@@ -92,8 +101,8 @@ export interface ImportScrubbedCsvResult {
   /** Data rows (not the header, not blank lines). */
   rows: number;
   lineTypes: Partial<Record<ImportedLineType, number>>;
-  /** `clean` and `dnc` counts; empty without a DNC column. */
-  dncStatus: { clean?: number; dnc?: number };
+  /** `clean`, `dnc` and `unchecked` counts, those above 0; empty without a DNC column. */
+  dncStatus: { clean?: number; dnc?: number; unchecked?: number };
   /** Rows whose phone, digits only, came earlier in the file. */
   duplicates: number;
   /** Empty when every row was understood; otherwise nothing should be kept of the output. */
@@ -168,7 +177,7 @@ class ScrubbedFileReader {
   readonly #options: ImportScrubbedCsvOptions;
   readonly #writes: boolean;
   readonly #problems: Problems;
-  readonly #counts = { rows: 0, duplicates: 0, clean: 0, dnc: 0 };
+  readonly #counts = { rows: 0, duplicates: 0, clean: 0, dnc: 0, unchecked: 0 };
   readonly #lineTypes: Partial<Record<ImportedLineType, number>> = {};
   readonly #seen = new Set<string>();
   // The file's dialect, set when it is opened.
@@ -218,6 +227,7 @@ class ScrubbedFileReader {
     const dncStatus: ImportScrubbedCsvResult['dncStatus'] = {};
     if (counts.clean > 0) dncStatus.clean = counts.clean;
     if (counts.dnc > 0) dncStatus.dnc = counts.dnc;
+    if (counts.unchecked > 0) dncStatus.unchecked = counts.unchecked;
     return {
       rows: counts.rows,
       lineTypes: this.#lineTypes,
@@ -302,6 +312,7 @@ class ScrubbedFileReader {
     this.#lineTypes[type] = (this.#lineTypes[type] ?? 0) + 1;
     if (dncState === '0') counts.clean++;
     if (dncState === '1') counts.dnc++;
+    if (dncState === 'unchecked') counts.unchecked++;
     const key = phoneKey(this.#cell(buf, this.#phone));
     if (key !== '' && this.#seen.has(key)) counts.duplicates++;
     else if (key !== '') this.#seen.add(key);

@@ -59,13 +59,18 @@ describe('cards', () => {
       .post('/payment/setup', setup)
       .reply(200, { message: 'Card Added Successfully.' })
       .put('/payment-method', { payment_method_id: 'pm_1' })
-      .reply(200, { message: 'Card Updated Successfully' });
+      .reply(200, { message: 'Card Updated Successfully' })
+      .delete('/payment-methods/pm_1')
+      .reply(200, { message: 'Card Removed Successfully: visa ending 4242.' });
     const client = scrub();
     await expect(client.cards.customerExists()).resolves.toBe(true);
     await expect(client.cards.listMethods()).resolves.toEqual([card]);
     await expect(client.cards.hasMethod()).resolves.toBe(true);
     await expect(client.cards.setup(setup)).resolves.toBe('Card Added Successfully.');
     await expect(client.cards.setDefaultMethod('pm_1')).resolves.toBe('Card Updated Successfully');
+    await expect(client.cards.removeMethod('pm_1')).resolves.toBe(
+      'Card Removed Successfully: visa ending 4242.',
+    );
     scope.done();
   });
 });

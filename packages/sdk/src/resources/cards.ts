@@ -53,6 +53,19 @@ export class Cards extends APIResource {
   }
 
   /**
+   * Removes a saved card; when it was the default, the newest other card becomes the default. The
+   * last card stays while a monthly plan is billed to it (`ConflictError`). Answers the message.
+   */
+  async removeMethod(paymentMethodId: string, options?: RequestOptions): Promise<string> {
+    const { message } = await this.client.request(
+      routes.removePaymentMethod,
+      { payment_method_id: paymentMethodId },
+      options,
+    );
+    return message;
+  }
+
+  /**
    * A single-use link (15 minutes) to the dashboard's card page that adds a card to this account
    * without signing in there: for a CLI or a script to hand to a browser.
    */

@@ -169,6 +169,7 @@ export async function userInfo(db: Kysely<Database>, profile: Profile): Promise<
     email: profile.email,
     user_login_email: profile.email,
     user_name: profile.user_name,
+    plan_ends_at: profile.plan_expires_at?.toISOString() ?? null,
     displayName: profile.user_name || profile.email,
     usertype: isAdminRole(profile.role) ? 'admin' : 'user',
     role: { name: profile.role },

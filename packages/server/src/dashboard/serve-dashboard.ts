@@ -21,8 +21,12 @@ const MIME_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Screens whose path is also an API path (`GET /plans`): a page load gets the page, the SDK and curl the JSON. */
-const SCREENS_ON_API_PATHS = new Set(['/plans']);
+/**
+ * Screens whose path is also a GET API path (`GET /plans`, a seed path both ways): a page load gets
+ * the page, the SDK and curl the JSON. No other screen may share an API path: the dashboard's
+ * route-paths test checks both route tables against this list.
+ */
+export const SCREENS_ON_API_PATHS: ReadonlySet<string> = new Set(['/plans']);
 
 /**
  * Mantine writes style attributes and <style> tags, hence 'unsafe-inline' for styles only; scripts

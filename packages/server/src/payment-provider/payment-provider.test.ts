@@ -197,7 +197,7 @@ describe.each([
         customerId: customer.id,
         amount: 1000,
         currency: 'usd',
-        description: 'PAY AS YOU GO',
+        description: 'FLEXIBLE CREDITS',
         idempotencyKey: key(),
         offSession: true,
         metadata: { scrub_plan_reference: 'payg' },

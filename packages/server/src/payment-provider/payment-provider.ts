@@ -29,6 +29,8 @@ export interface PaymentProvider {
   listPaymentMethods(customerId: string): Promise<{ cards: CardSummary[]; defaultId: string | null }>;
   /** Makes a saved (or new, then attached) card the one charged by default. */
   setDefault(customerId: string, paymentMethodId: string): Promise<CardSummary>;
+  /** Removes (detaches) one of the customer's saved cards. */
+  removeCard(customerId: string, paymentMethodId: string): Promise<void>;
   /**
    * Saves a card (a payment method made by Stripe.js) for later off-session charges through a
    * setup intent, and makes it the default. Declined cards are not saved; 3-D Secure cards

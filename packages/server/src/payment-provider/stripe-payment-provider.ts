@@ -215,6 +215,13 @@ export class StripePaymentProvider implements PaymentProvider {
     return cardOf(pm);
   }
 
+  async removeCard(customerId: string, paymentMethodId: string): Promise<void> {
+    const stripe = await this.stripe();
+    const pm = await stripe.paymentMethods.retrieve(paymentMethodId);
+    if (idOf(pm.customer) !== customerId) throw new Error(`${paymentMethodId} is not ${customerId}'s card`);
+    await stripe.paymentMethods.detach(paymentMethodId);
+  }
+
   async setupCard(input: {
     customerId: string;
     paymentMethodId: string;

@@ -38,6 +38,9 @@ export interface CardView {
   is_default: boolean;
 }
 
+/** Subscription states a monthly plan is still billed in: its card may not go. */
+const BILLED_SUBSCRIPTIONS: ReadonlySet<string> = new Set(['active', 'past_due', 'paused']);
+
 /** Customers, saved cards, the $1 card verification and plan purchases, on the provider. */
 export class CardPayments {
   constructor(private readonly s: PaymentServices) {}
@@ -98,6 +101,29 @@ export class CardPayments {
       exp_year: card.expYear,
       is_default: true,
     };
+  }
+
+  /**
+   * Removes one of the account's saved cards; when it was the default, the newest other card becomes
+   * the default. The last card stays while a monthly plan is billed to it: it would not renew.
+   */
+  async removeCard(profile: Profile, paymentMethodId: string): Promise<string> {
+    const cards = await this.listCards(profile);
+    const card = cards.find((saved) => saved.id === paymentMethodId);
+    if (!card)
+      throw new ApiError('not_found', 'No saved card with this id: GET /payment-methods lists yours.');
+    const others = cards.filter((saved) => saved.id !== paymentMethodId);
+    if (others.length === 0 && BILLED_SUBSCRIPTIONS.has(profile.subscription_status)) {
+      throw new ApiError(
+        'conflict',
+        'This card pays for your monthly plan: add another card first, or cancel the plan.',
+      );
+    }
+    const customerId = await this.customerWithCard(profile);
+    await callProvider(() => this.s.provider.removeCard(customerId, paymentMethodId));
+    const next = others[0];
+    if (card.is_default && next) await callProvider(() => this.s.provider.setDefault(customerId, next.id));
+    return `Card Removed Successfully: ${card.brand} ending ${card.last4}.`;
   }
 
   /**

@@ -1,7 +1,10 @@
 import { ApiError } from '../errors/api-error.js';
 import type { Decline } from '../payment-provider/payment-provider.js';
 
-/** A refused payment, as the API answers it: the provider's reason, nothing charged. */
+/**
+ * A refused payment, as the API answers it: the provider's reason as a plain sentence for people
+ * ("Your card has insufficient funds."), the bank's code in `decline_code` for programs; nothing charged.
+ */
 export function refusalError(decline: Decline): ApiError {
   if (decline.code === 'payment_method_missing') {
     return new ApiError(
@@ -9,8 +12,7 @@ export function refusalError(decline: Decline): ApiError {
       'No card is saved for this account: add one first (POST /payment/setup, or `scrub card add`).',
     );
   }
-  const reason = decline.declineCode ? ` (${decline.declineCode})` : '';
-  return new ApiError('card_declined', `${decline.message}${reason}`, { decline_code: decline.declineCode });
+  return new ApiError('card_declined', decline.message, { decline_code: decline.declineCode });
 }
 
 /**

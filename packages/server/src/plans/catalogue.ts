@@ -58,7 +58,7 @@ export const planCatalogue: readonly Plan[] = [
   }),
   plan({
     plan_reference: '79541679412213',
-    plan_name: 'PAY AS YOU GO',
+    plan_name: 'FLEXIBLE CREDITS',
     plan_subtitle: 'Buy any amount from $5; credits never expire',
     plan_type: 'prepaid',
     plan_credits_text: '2,857 credits for $5 ($1.75 per 1,000)',

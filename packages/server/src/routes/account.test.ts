@@ -390,7 +390,10 @@ describe('GET /credits', () => {
     });
     credits = (await call({ method: 'GET', url: '/credits', headers })).body;
     expect(credits).toMatchObject({ has_unlimited: false, user_plan: { plan_reference: '79541679412215' } });
-    await set({ plan_expires_at: new Date(Date.now() + 86_400_000) });
+    const ends = new Date(Date.now() + 86_400_000);
+    await set({ plan_expires_at: ends });
     expect((await call({ method: 'GET', url: '/credits', headers })).body.has_unlimited).toBe(true);
+    // The pass's end, for the account page.
+    expect((await call({ method: 'GET', url: '/user', headers })).body.plan_ends_at).toBe(ends.toISOString());
   });
 });

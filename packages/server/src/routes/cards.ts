@@ -30,6 +30,10 @@ export function registerCards({ registry, database, payments }: ServerContext): 
     return { message: `Card Updated Successfully: ${card.brand} ending ${card.last4} is now the default.` };
   });
 
+  registry.add(routes.removePaymentMethod, async ({ principal, params }) => ({
+    message: await cards.removeCard(await profileOf(principal.profileId), params.payment_method_id),
+  }));
+
   registry.add(routes.createCardLink, async ({ principal }) => links.issue(principal.profileId, 'add_card'));
 
   // The link is the credential: these two read the account from it and do only what it was made for.

@@ -318,6 +318,9 @@ describe('payment routes on the built-in provider', () => {
       payment_method_id: await card('4000000000000341'),
     });
     expect(setup.body.error.code).toBe('card_declined');
+    // A plain sentence for people; the bank's code for programs in decline_code, not in the sentence.
+    expect(setup.body.error.message).toBe('Your card was declined.');
+    expect(setup.body.decline_code).toBe('generic_decline');
     const buy = await call(b.key, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
     expect(buy).toMatchObject({ status: 402, body: { error: { code: 'card_declined' } } });
     expect(await credits(b.key)).toBe(0);

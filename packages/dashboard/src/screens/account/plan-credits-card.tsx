@@ -5,6 +5,13 @@ import { formatCredits, isUnlimited } from '../../credits/format-credits';
 import { useCredits } from '../../data/account';
 import { openPlanStatusModal } from '../../payments/account-status';
 
+/** When an unlimited pass ends (or ended), in the browser's time zone: `Unlimited until Nov 28, 2026, 2:05 PM`. */
+export function passEnd(endsAt: string, now = new Date()): string {
+  const at = new Date(endsAt);
+  const shown = at.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+  return at > now ? `Unlimited until ${shown}` : `Ended ${shown}`;
+}
+
 /** Plan & Credits, and the activate/pause section (`/accountInfo?scrollTo=activate` lands here). */
 export function PlanCreditsCard({ user }: { user: UserInfo }) {
   // The header's polled balance, so both always agree.
@@ -21,6 +28,11 @@ export function PlanCreditsCard({ user }: { user: UserInfo }) {
             Current plan
           </Text>
           <Text fw={600}>{user.user_plan.plan_name || 'Pay as you go'}</Text>
+          {user.plan_ends_at && (
+            <Text size="sm" data-testid="plan-ends">
+              {passEnd(user.plan_ends_at)}
+            </Text>
+          )}
         </div>
         <div>
           <Text size="sm" c="dimmed">

@@ -11,6 +11,7 @@ import { showFailure } from '../../common/show-failure';
 import { useOwnRole } from '../../data/account';
 import { useActAs, useAdminUser, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
+import { Pager } from '../../shell/pager';
 import { UserInfoModal } from './user-info-modal';
 
 /** The chosen account: its plan, and what an admin does with it. */
@@ -92,7 +93,9 @@ export default function AdminPage() {
   // Once an account is picked the box shows its label: search for its address, not for the label.
   const shownLabel = picked !== null && search.startsWith(`${picked.email} (`);
   const [debounced] = useDebouncedValue(shownLabel ? picked.email : search, 250);
-  const users = useAdminUsers(debounced.trim());
+  // The picker lists a page of the matching accounts; the pager under it turns to the next.
+  const [page, setPage] = useState(1);
+  const users = useAdminUsers(debounced.trim(), page);
   const selected = picked?.value ?? null;
   const [infoOpen, setInfoOpen] = useState(false);
   const superAdmin = role.data === 'Super Admin';
@@ -104,7 +107,7 @@ export default function AdminPage() {
       <PageHeader title="Admin Page">
         <Group gap="xs">
           {superAdmin && (
-            <Button component={Link} to="/admin/audit" variant="default">
+            <Button component={Link} to="/audit" variant="default">
               Audit log
             </Button>
           )}
@@ -127,13 +130,19 @@ export default function AdminPage() {
             value={selected}
             onChange={(value) => setPicked(options.find((option) => option.value === value) ?? null)}
             searchValue={search}
-            onSearchChange={setSearch}
+            onSearchChange={(value) => {
+              setSearch(value);
+              setPage(1);
+            }}
             filter={({ options: all }) => all}
             nothingFoundMessage={users.isPending ? 'Loading…' : 'No account found'}
           />
-          <Text size="xs" c="dimmed" mt={4}>
+          <Text size="xs" c="dimmed" mt={4} data-testid="picker-count">
             {users.data ? `${users.data.total.toLocaleString('en-US')} accounts match` : ' '}
           </Text>
+          {users.data && users.data.totalPages > 1 && (
+            <Pager page={page} totalPages={users.data.totalPages} onPage={setPage} justify="flex-start" />
+          )}
           <Stack mt="md">
             {selected ? (
               <SelectedAccount userId={selected} onInfo={() => setInfoOpen(true)} />

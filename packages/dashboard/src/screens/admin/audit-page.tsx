@@ -5,6 +5,11 @@ import { BackButton, PageHeader } from '../../common/page-header';
 import { useAuditLog } from '../../data/admin';
 import { Pager } from '../../shell/pager';
 
+const detailText = (detail: Record<string, unknown>) =>
+  Object.entries(detail)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+
 /** The audit log, newest first, read-only (Super Admin): who did what to whom, and through what. */
 export default function AuditPage() {
   const [page, setPage] = useState(1);
@@ -15,20 +20,30 @@ export default function AuditPage() {
       <PageHeader title="Audit log">
         <BackButton to="/admin">Back to Admin</BackButton>
       </PageHeader>
-      <DataTable testId="audit-table" headers={['When', 'Who', 'Action', 'Account', 'Detail']}>
+      <DataTable
+        testId="audit-table"
+        headers={['When', 'Who', 'Action', 'Account', 'Detail']}
+        wideOnly={[1, 3, 4]}
+      >
         {entries.map((entry) => (
           <Table.Tr key={entry.id}>
             <Table.Td>{new Date(entry.at).toLocaleString()}</Table.Td>
-            <Table.Td>{entry.actor_email}</Table.Td>
-            <Table.Td>{entry.action}</Table.Td>
-            <Table.Td>{entry.subject_email ?? ''}</Table.Td>
-            <Table.Td>
+            <Table.Td visibleFrom="sm">{entry.actor_email}</Table.Td>
+            <Table.Td style={{ wordBreak: 'break-all' }}>
+              {entry.action}
+              {/* On a phone the hidden columns go under the action. */}
+              <Text hiddenFrom="sm" size="xs" c="dimmed">
+                {entry.actor_email}
+                {entry.subject_email ? ` → ${entry.subject_email}` : ''}
+              </Text>
+              <Text hiddenFrom="sm" size="xs" ff="monospace">
+                {detailText(entry.detail)}
+              </Text>
+            </Table.Td>
+            <Table.Td visibleFrom="sm">{entry.subject_email ?? ''}</Table.Td>
+            <Table.Td visibleFrom="sm">
               <Text size="xs" ff="monospace" style={{ wordBreak: 'break-all' }}>
-                {Object.entries(entry.detail)
-                  .map(
-                    ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
-                  )
-                  .join(', ')}
+                {detailText(entry.detail)}
               </Text>
             </Table.Td>
           </Table.Tr>

@@ -1,6 +1,12 @@
 import { Code, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { CreditSnapshotSchema, routes, VerifyResultSchema } from '@scrub/contract';
 
+/**
+ * The examples' number: a real-looking one the service answers as valid (555-0100 to 555-0199 are
+ * reserved for fiction and answer invalid).
+ */
+export const SAMPLE_NUMBER = '2012345678';
+
 /** One endpoint's examples, written from the contract's route table so they never drift from the API. */
 function examples(path: string, query: string) {
   const origin = window.location.origin;
@@ -10,7 +16,7 @@ function examples(path: string, query: string) {
     javascript: `const response = await fetch('${url}');\nconst answer = await response.json();\nconsole.log(answer);`,
     sdk: `import { Scrub } from '@scrub/sdk';\n\nconst scrub = new Scrub({ baseURL: '${origin}', apiKey: process.env.SCRUB_API_KEY });\n${
       path === routes.verify.path
-        ? "console.log(await scrub.verify('+12015550123'));"
+        ? `console.log(await scrub.verify('+1${SAMPLE_NUMBER}'));`
         : 'console.log(await scrub.account.credits());'
     }`,
     python: `import requests\n\nanswer = requests.get("${origin}${path}", params={${query
@@ -73,7 +79,7 @@ export function ApiDocs({ apiKey }: { apiKey: string | null }) {
         <Endpoint
           title="Number checker"
           path={routes.verify.path}
-          query={`k=${key}&p=2015550123`}
+          query={`k=${key}&p=${SAMPLE_NUMBER}`}
           takes="k (your API key) and p (the phone number)"
           returns={Object.keys(VerifyResultSchema.shape)}
         />

@@ -40,3 +40,15 @@ test('before the test, the lists a check consults with their dates, and plainly 
     /is too old: numbers not on it answer unchecked/,
   );
 });
+
+test('a number pasted in any spelling /verify takes becomes its ten digits and enables Test', () => {
+  renderScreen(<TestNumberForm hasKey />);
+  const phone = screen.getByTestId('test-phone') as HTMLInputElement;
+  // The browser's own paste: a length limit on the box would cut the text before the form saw it.
+  expect(phone.maxLength).toBe(-1);
+  for (const pasted of ['(201) 234-5678', '+1 201-234-5678', '1.201.234.5678']) {
+    fireEvent.input(phone, { target: { value: pasted } });
+    expect(phone.value).toBe('2012345678');
+    expect(testButton().disabled).toBe(false);
+  }
+});

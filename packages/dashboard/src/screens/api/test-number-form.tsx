@@ -1,12 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
 import type { DncListDate } from '@scrub/contract';
+import { parsePhone } from '@scrub/engine/preview';
 import type { VerifyResult } from '@scrub/sdk';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { errorMessage } from '../../api/error-message';
 import { DncListDates, DncListsPanel, listsNotice, STALE_COLOR } from '../../common/dnc-lists';
 import { useVerifyNumber } from '../../data/verify';
+
+/**
+ * What is typed or pasted, read as `/verify` reads it ("(201) 234-5678", "+1 201-234-5678"): its ten
+ * digits once it is a whole number, else its digits as typed so far (at most ten).
+ */
+export function phoneDigits(typed: string): string {
+  const parsed = parsePhone(typed);
+  return parsed.ok ? parsed.digits : typed.replace(/\D/g, '').slice(0, 10);
+}
 
 /** US only: ten digits, sent with +1 as the contract's `p`. */
 const TestSchema = z.object({
@@ -56,12 +66,10 @@ export function TestNumberForm({ hasKey, lists }: { hasKey: boolean; lists?: Dnc
             leftSection={<Text size="sm">+1</Text>}
             inputMode="numeric"
             autoComplete="tel-national"
-            maxLength={10}
             description={hasKey ? 'Enter a 10-digit phone number' : 'Generate an API key first'}
             error={form.formState.errors.digits?.message}
             {...form.register('digits', {
-              onChange: (event) =>
-                form.setValue('digits', event.target.value.replace(/\D/g, '').slice(0, 10)),
+              onChange: (event) => form.setValue('digits', phoneDigits(event.target.value)),
             })}
             data-testid="test-phone"
           />

@@ -10,7 +10,7 @@ import {
 } from '@scrub/sdk';
 import { useRef, useState } from 'react';
 import { submitBulkJob, uploadBulkFile } from '../../data/bulk';
-import { notifySuccess } from '../../shell/notify';
+import { notifyJobQueued } from '../../shell/notify';
 import { clearPendingUpload, mismatch, type PendingUpload } from './pending-upload';
 import { showSubmitError } from './submit-errors';
 import { UploadProgress } from './upload-progress';
@@ -61,10 +61,10 @@ export function ResumeUpload({
         // The whole file had arrived before the page went away: only the submit is missing.
         if (!(failure instanceof ConflictError)) throw failure;
       }
-      await submitBulkJob(pending.jobId);
+      const submitted = await submitBulkJob(pending.jobId);
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
-      notifySuccess(messages.jobQueued);
+      notifyJobQueued(messages.jobQueued, submitted.file_reference);
       onDone();
     } catch (failure) {
       if (failure instanceof APIUserAbortError) return;

@@ -7,7 +7,6 @@ import { type Control, Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { PreviewTable } from '../../common/preview-table';
 import { type ColumnMapping, fieldLabels, type WizardFile } from '../../common/wizard-state';
-import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { countRecordsInWorker } from '../../csv/count-records-in-worker';
 import { headerLooksLikeData, previewCsv } from '../../csv/preview';
 import { QuoteBanner } from './quote-banner';
@@ -187,8 +186,6 @@ export function StepMapping({
       disabled: column.value !== current && used.has(column.value),
     })),
   ];
-  const short = records !== null && !isUnlimited(credits) && creditsLeft(credits) < records;
-
   return (
     <form onSubmit={form.handleSubmit(onDone)} noValidate>
       <Stack mt="md">
@@ -207,7 +204,8 @@ export function StepMapping({
           <Button variant="default" onClick={onBack}>
             Cancel
           </Button>
-          <Button type="submit" disabled={records === null || short}>
+          {/* Short of credits still goes on: step 3 says so in red and links to buying more (seed 2). */}
+          <Button type="submit" disabled={records === null}>
             Process
           </Button>
         </Group>

@@ -12,7 +12,7 @@ import type { ColumnMapping, WizardFile } from '../../common/wizard-state';
 import { creditsLeft, isUnlimited } from '../../credits/format-credits';
 import { createBulkJob, submitBulkJob, uploadBulkFile } from '../../data/bulk';
 import { useRecordPrice } from '../../data/service';
-import { notifySuccess } from '../../shell/notify';
+import { notifyJobQueued } from '../../shell/notify';
 import { type JobChoices, JobOptions, jobChoicesPayload, NO_CHOICES, useLookupPrice } from './job-options';
 import { clearPendingUpload, savePendingUpload } from './pending-upload';
 import { insufficientDialog, showSubmitError } from './submit-errors';
@@ -101,10 +101,10 @@ function useSendJob(
         signal: abort.signal,
         onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
       });
-      await submitBulkJob(job.job_id);
+      const submitted = await submitBulkJob(job.job_id);
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
-      notifySuccess(messages.jobQueued);
+      notifyJobQueued(messages.jobQueued, submitted.file_reference);
       onDone();
     } catch (error) {
       // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed. A

@@ -26,6 +26,13 @@ const dncValues = [
   { value: '1', label: 'DNC' },
 ];
 
+/** An empty list: no file at all yet, or none whose name matches the search. */
+export function emptyListText(search: string): string {
+  return search
+    ? `No files match "${search}". Clear the search to see every file.`
+    : 'No files yet. Upload a CSV on the Bulk Upload page.';
+}
+
 export default function ExportPage() {
   const [lineType, setLineType] = useState('all');
   const [dnc, setDnc] = useState('all');
@@ -79,7 +86,7 @@ export default function ExportPage() {
       {files.isError && <Alert color="red">{errorMessage(files.error)}</Alert>}
       {list && list.files.length === 0 && (
         <Alert color="blue" variant="light">
-          No files yet. Upload a CSV on the Bulk Upload page.
+          {emptyListText(debouncedSearch)}
         </Alert>
       )}
       {list &&

@@ -1,12 +1,18 @@
 import { Badge, Loader, Text, type TextProps } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
+import { useEffect } from 'react';
 import type { ResultFilter } from '../../common/download-file';
+import { jobFinished } from '../../shell/notify';
 
 /** A badge keeps its whole word: a narrow table column must not cut it to "COMPL…". */
 const WHOLE = { miw: 'max-content' } as const;
 
 /** Completed, Failed, or Pending for anything else (queued, processing). */
 export function FileStatus({ file }: { file: FileView }) {
+  const finished = file.status === 'completed' || file.status === 'failed';
+  useEffect(() => {
+    if (finished) jobFinished(file.file_reference);
+  }, [finished, file.file_reference]);
   if (file.status === 'completed')
     return (
       <Badge color="teal.9" {...WHOLE}>
@@ -65,7 +71,16 @@ export function FileCredits({ file }: { file: FileView }) {
   );
 }
 
-export const uploadedAt = (file: FileView) => file.created_at.slice(0, 10);
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** When the file was uploaded, in the browser's time zone and 12-hour time (seed 2): `2026-11-27 2:05 PM`. */
+export function uploadedAt(file: FileView): string {
+  const at = new Date(file.created_at);
+  const hour = at.getHours() % 12 || 12;
+  const half = at.getHours() < 12 ? 'AM' : 'PM';
+  const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  return `${day} ${hour}:${pad(at.getMinutes())} ${half}`;
+}
 export const methodLabel = (file: FileView) => (file.file_method === 'upload' ? 'Direct DB' : 'Bulk upload');
 
 /** What the file list shows, as a table or as cards: a page of files, the first one's number, the export filter. */

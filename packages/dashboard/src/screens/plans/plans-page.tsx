@@ -22,7 +22,7 @@ export default function PlansPage() {
     <Stack maw={1100} gap="xl">
       <Stack gap="xs">
         <Title order={1}>Plans</Title>
-        <Text>Pay as you go plans, billed monthly, and bulk credit packs.</Text>
+        <Text>Monthly plans, billed each month, and credit packs you buy once.</Text>
         {!session.data && (
           <Text>
             <Anchor component={Link} to="/signup">
@@ -32,9 +32,9 @@ export default function PlansPage() {
           </Text>
         )}
       </Stack>
-      <Title order={2}>Pay as you go</Title>
+      <Title order={2}>Monthly plans</Title>
       <PlanGrid types={['postpaid']} currentReference={current} action={action} />
-      <Title order={2}>Bulk credits</Title>
+      <Title order={2}>Credit packs</Title>
       <PlanGrid types={['prepaid']} currentReference={current} action={action} />
       <HowItWorks />
       <Stack>

@@ -55,7 +55,7 @@ export default function PurchasePage() {
       </Stack>
       <SubscriptionCard plans={plans.data ?? []} />
       <Stack gap="xs">
-        <Title order={2}>Pay as you Go Plans</Title>
+        <Title order={2}>Monthly plans</Title>
         <Text size="sm">Monthly plans: credits every month, renewed until you cancel.</Text>
         <PlanGrid
           types={['postpaid']}

@@ -11,6 +11,9 @@ export interface ExistingMapping {
 }
 
 /** A guess at the line type column by its header: offered first, never taken without the admin seeing it. */
+/** The DNC select's own 'Do Not Map' option: a choice in the list, which a keyboard reaches like any other. */
+const DO_NOT_MAP = 'none';
+
 const guess = (headers: string[], pattern: RegExp) => {
   const index = headers.findIndex((header) => pattern.test(header));
   return index === -1 ? '' : String(index);
@@ -54,13 +57,14 @@ export function ExistingMapping({
     }));
   };
   const set = (field: keyof ExistingMapping) => (value: string | null) =>
-    setMapping({ ...mapping, [field]: value ?? '' });
+    setMapping({ ...mapping, [field]: value === null || value === DO_NOT_MAP ? '' : value });
 
   return (
     <Stack mt="md">
       <Alert color="blue" role="note">
         All uploads require a header row. Every row's line type is checked: mobile, landline, voip, toll free,
-        invalid or unknown geographic. Nothing is charged.
+        invalid or unknown geographic. DNC cells may read 0 or clean, 1 or DNC, unchecked, or be blank, as
+        Scrub's own result files write them. Nothing is charged.
       </Alert>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Select
@@ -81,10 +85,9 @@ export function ExistingMapping({
         />
         <Select
           label="Do-not-call column"
-          placeholder="Do Not Map"
-          clearable
-          data={options('dnc')}
-          value={mapping.dnc || null}
+          data={[{ value: DO_NOT_MAP, label: 'Do Not Map' }, ...options('dnc')]}
+          value={mapping.dnc || DO_NOT_MAP}
+          allowDeselect={false}
           onChange={set('dnc')}
         />
       </SimpleGrid>

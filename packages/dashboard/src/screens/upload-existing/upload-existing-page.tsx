@@ -91,6 +91,10 @@ function Summary({
   );
 }
 
+/** Step 1's note, in step 2's words: a header row always, and nothing charged. */
+export const EXISTING_NOTE =
+  'All uploads require a header row. The file was scrubbed already (a Scrub result file is fine as it is): nothing is charged.';
+
 /** Upload Existing Files (seed 2): the bulk wizard for a file scrubbed elsewhere, stored as Direct DB. */
 export default function UploadExistingPage() {
   const credits = useCredits();
@@ -120,6 +124,7 @@ export default function UploadExistingPage() {
       <Stepper active={step} size="sm" allowNextStepsSelect={false}>
         <Stepper.Step label="Upload" description="Choose a CSV">
           <StepChooseFile
+            note={EXISTING_NOTE}
             initial={chosen?.file ?? null}
             onReady={(file) => {
               setChosen(file);

@@ -8,8 +8,9 @@ import { ConfirmModal } from '../../common/confirm-modal';
 import { DataTable } from '../../common/data-table';
 import { PageHeader } from '../../common/page-header';
 import { showFailure } from '../../common/show-failure';
-import { useActAs, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
+import { USERS_PER_PAGE, useActAs, useAdminUsers, useSetAccountEnabled } from '../../data/admin';
 import { notifySuccess } from '../../shell/notify';
+import { Pager } from '../../shell/pager';
 import { ResetPasswordModal } from './reset-password-modal';
 
 const initials = (user: ManagedUser) =>
@@ -22,12 +23,15 @@ const initials = (user: ManagedUser) =>
 /** The accounts with their actions: edit, reset password, act as, delete. */
 function UsersTable({
   users,
+  firstNumber,
   actingAs,
   onActAs,
   onReset,
   onDelete,
 }: {
   users: ManagedUser[];
+  /** The ID (row number) of the first row: the rows before it are on earlier pages. */
+  firstNumber: number;
   /** The account an act-as token is being asked for. */
   actingAs: string | undefined;
   onActAs(user: ManagedUser): void;
@@ -35,27 +39,35 @@ function UsersTable({
   onDelete(user: ManagedUser): void;
 }) {
   return (
-    <DataTable testId="users-table" headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}>
+    <DataTable
+      testId="users-table"
+      headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}
+      wideOnly={[0, 1, 3, 4]}
+    >
       {users.map((user, i) => (
         <Table.Tr key={user.user_id}>
-          <Table.Td>{i + 1}</Table.Td>
-          <Table.Td>{user.full_name || '—'}</Table.Td>
-          <Table.Td>
+          <Table.Td visibleFrom="sm">{firstNumber + i}</Table.Td>
+          <Table.Td visibleFrom="sm">{user.full_name || '—'}</Table.Td>
+          <Table.Td style={{ wordBreak: 'break-all' }}>
             {user.email}
+            {/* On a phone the hidden columns' facts go under the address. */}
+            <Text hiddenFrom="sm" size="xs" c="dimmed">
+              {[user.full_name, user.role_name].filter(Boolean).join(' · ')}
+            </Text>
             {user.status === 'disabled' && (
               <Text span size="xs" c="red.8" ml={6}>
                 (disabled)
               </Text>
             )}
           </Table.Td>
-          <Table.Td>{user.role_name}</Table.Td>
-          <Table.Td>
+          <Table.Td visibleFrom="sm">{user.role_name}</Table.Td>
+          <Table.Td visibleFrom="sm">
             <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
               {initials(user)}
             </Avatar>
           </Table.Td>
           <Table.Td>
-            <Group gap={4} wrap="nowrap">
+            <Group gap={4}>
               <Button size="compact-xs" variant="light" component={Link} to={`/edit/${user.user_id}`}>
                 Edit
               </Button>
@@ -99,7 +111,8 @@ function UsersTable({
 export default function UsersPage() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const users = useAdminUsers(debounced.trim());
+  const [page, setPage] = useState(1);
+  const users = useAdminUsers(debounced.trim(), page);
   const [deleting, setDeleting] = useState<ManagedUser | null>(null);
   const [resetting, setResetting] = useState<ManagedUser | null>(null);
   const remove = useSetAccountEnabled({
@@ -121,17 +134,24 @@ export default function UsersPage() {
         label="Search"
         placeholder="E-mail or name"
         value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
         maw={360}
       />
       <UsersTable
         users={list}
+        firstNumber={(page - 1) * USERS_PER_PAGE + 1}
         actingAs={actAs.isPending ? actAs.variables : undefined}
         onActAs={(user) => actAs.mutate(user.user_id)}
         onReset={setResetting}
         onDelete={setDeleting}
       />
       {users.isPending && <Text c="dimmed">Loading…</Text>}
+      {users.data && users.data.totalPages > 1 && (
+        <Pager page={page} totalPages={users.data.totalPages} onPage={setPage} />
+      )}
       <ConfirmModal
         opened={deleting !== null}
         title="Delete user"

@@ -1,10 +1,13 @@
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { Plan } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { useSession } from '../../auth/use-session';
 import { faqAnswers } from '../../common/faq-answers';
 import { HowItWorks } from '../../common/how-it-works';
-import { PlanGrid } from '../../common/plan-grid';
+import { PlanGrid, SelectPlanButton } from '../../common/plan-grid';
 import { SearchableAnswers } from '../../common/searchable-answers';
+import { useCredits } from '../../data/account';
+import { useBuyFlow } from '../../payments/use-buy-flow';
 
 const blurbs = [
   { title: 'No-Nonsense Pricing', text: 'One credit checks one number. No setup fees, no minimum term.' },
@@ -12,9 +15,18 @@ const blurbs = [
   { title: 'Easy to Use', text: 'Upload a CSV and download it back with Line Type and DNC columns added.' },
 ];
 
-/** Welcome: landing and pricing. */
+/**
+ * Welcome: landing and pricing. Each plan card's Select Plan runs the buy flow, with the seed's two
+ * modals (Payment Confirmation, Account Confirmation); a visitor goes to Sign-up.
+ */
 export default function WelcomePage() {
   const session = useSession();
+  const credits = useCredits();
+  const { start, busy } = useBuyFlow();
+  const current = credits.data?.user_plan.plan_reference;
+  const action = (plan: Plan, isCurrent: boolean) => (
+    <SelectPlanButton plan={plan} current={isCurrent} busy={busy} onSelect={(chosen) => void start(chosen)} />
+  );
   return (
     <Stack maw={1100} mx="auto" gap="xl">
       {!session.data && (
@@ -50,13 +62,13 @@ export default function WelcomePage() {
           Pricing
         </Title>
         <Title order={3} size="h4">
-          Bulk (prepaid)
+          Credit packs (prepaid)
         </Title>
-        <PlanGrid types={['prepaid']} />
+        <PlanGrid types={['prepaid']} currentReference={current} action={action} />
         <Title order={3} size="h4">
-          Pay As You Go (postpaid)
+          Monthly plans (postpaid)
         </Title>
-        <PlanGrid types={['postpaid']} />
+        <PlanGrid types={['postpaid']} currentReference={current} action={action} />
       </Stack>
       <HowItWorks />
       <Stack component="section" aria-labelledby="faq-title">
