@@ -57,6 +57,7 @@ import { setUpWebhooks } from './webhooks/setup.js';
 import { setUpIdentity } from './wiring/identity.js';
 import { setUpLocalControl } from './wiring/local-control.js';
 import { setUpPayments } from './wiring/payments.js';
+import { installShutdown, Shutdown } from './wiring/shutdown.js';
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [
@@ -83,6 +84,8 @@ export interface AppOptions {
   tokenVerifier?: TokenVerifier | null;
   /** The datasets checks answer from; default: sample exchange data and no DNC lists. */
   referenceData?: ReferenceData;
+  /** The close's deadline, and what it cut; default: one of SCRUB_SHUTDOWN_GRACE_SECONDS. */
+  shutdown?: Shutdown;
 }
 
 /** Builds the HTTP API on an open, migrated database. Listening is the caller's business. */
@@ -92,6 +95,7 @@ export async function buildApp({
   logger,
   tokenVerifier,
   referenceData = ReferenceData.sample(),
+  shutdown = new Shutdown(config.timeouts.shutdownGraceMs),
 }: AppOptions): Promise<FastifyInstance> {
   const app = createFastify(config, logger);
   await installHttpHooks(app, config);
@@ -115,7 +119,7 @@ export async function buildApp({
   const registry = new RouteRegistry(app, authenticator, new IdempotencyStore(database.db), rateLimits);
   const suppressionLists = await SuppressionLists.open(database, logger);
   app.addHook('onClose', () => suppressionLists.close());
-  const { bulk, webhooks } = await setUpJobs(app, {
+  const { bulk, webhooks } = await setUpJobs(app, shutdown, {
     config,
     database,
     logger,
@@ -181,6 +185,10 @@ function createFastify(config: ServerConfig, logger: Logger | false): FastifyIns
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // Slow clients are bounded: headers, and the whole request with its body, each in their time
+    // (408 and the connection closed). Checked every second rather than Node's every 30 s.
+    requestTimeout: config.timeouts.requestMs,
+    http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: 1000 },
     frameworkErrors,
     clientErrorHandler,
   });
@@ -257,9 +265,14 @@ function createAuthenticator(
   });
 }
 
-/** The bulk job queue and its worker, and the webhooks told of jobs' ends; both stopped on close. */
+/**
+ * The bulk job queue and its worker, and the webhooks told of jobs' ends. As the service starts
+ * closing, both stop taking work and clients waiting on a job are answered with its progress; a
+ * job under way may finish until the shutdown's deadline, then goes back to the queue.
+ */
 async function setUpJobs(
   app: FastifyInstance,
+  shutdown: Shutdown,
   context: Pick<
     ServerContext,
     'config' | 'database' | 'blobStore' | 'referenceData' | 'suppressionLists' | 'mailer' | 'publicUrl'
@@ -281,11 +294,16 @@ async function setUpJobs(
     signals: bulk.signals,
     runDeliverer: config.runBulkWorker,
   });
-  // The deliverer stops before the signals it listens to.
-  app.addHook('onClose', async () => {
-    await webhooks.close();
-    await bulk.close();
-  });
+  let closing: Promise<void> | undefined;
+  // The deliverer stops listening (at once, in its close) before the signals close.
+  const close = () =>
+    (closing ??= (async () => {
+      bulk.signals.answerWaiting();
+      const [, cut] = await Promise.all([webhooks.close(), bulk.close(shutdown.deadline)]);
+      if (cut) shutdown.recordCut('a bulk job, put back in the queue');
+    })());
+  installShutdown(app, shutdown, () => void close());
+  app.addHook('onClose', close);
   return { bulk, webhooks };
 }
 
