@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { routes } from '@scrub/contract';
 import { LOCAL_STRIPE_PREFIX } from '@scrub/stripe-local';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -58,6 +59,9 @@ import { setUpIdentity } from './wiring/identity.js';
 import { setUpLocalControl } from './wiring/local-control.js';
 import { setUpPayments } from './wiring/payments.js';
 import { installShutdown, Shutdown } from './wiring/shutdown.js';
+
+/** The liveness and readiness probes' paths, answered whatever the rate limits' store says. */
+const ORCHESTRATOR_PROBES = new Set<string>([routes.healthLive.path, routes.healthReady.path]);
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [
@@ -220,11 +224,13 @@ function installAddressLimits(
     config.rateLimits,
   );
   // Before every route, the identity protocol and the dashboard's files: an address is counted
-  // first. Not the operator channel, nor the built-in payment provider the service itself calls.
+  // first. Not the operator channel, nor the built-in payment provider the service itself calls,
+  // nor an orchestrator's probes (counted in the database, they would fail with it: liveness must not).
   app.addHook('onRequest', async (request, reply) => {
     if (
       request.url.startsWith(`${LOCAL_CONTROL_PREFIX}/`) ||
-      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`)
+      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`) ||
+      ORCHESTRATOR_PROBES.has(request.url)
     )
       return;
     await rateLimits.admitAddress(request, reply);

@@ -224,7 +224,8 @@ export class BulkWorker {
       }
     } catch (error) {
       // Left processing: taken over once stale, as after a crash.
-      if (logger) logger.error({ err: error, job_id: job.id }, 'bulk job not put back; taken over when stale');
+      if (logger)
+        logger.error({ err: error, job_id: job.id }, 'bulk job not put back; taken over when stale');
     }
   }
 

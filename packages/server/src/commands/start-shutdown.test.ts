@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import type { Writable } from 'node:stream';
 import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { leadFile } from '../../test/lead-files.js';
@@ -71,158 +71,179 @@ function rawConnection(url: string, send: string) {
   return { received: () => received, closed };
 }
 
-describe.runIf(existsSync(bin) && postgres)('scrub-server start: SIGTERM with a deadline (built, PostgreSQL)', () => {
-  let database: DatabaseHandle & { url?: string };
-  let headers: Record<string, string>;
-  let profileId: string;
-  const dataDir = tempDir('scrub-shutdown-');
-  const env = () => ({ DATABASE_URL: database.url!, SCRUB_DATA_DIR: dataDir });
+describe.runIf(existsSync(bin) && postgres)(
+  'scrub-server start: SIGTERM with a deadline (built, PostgreSQL)',
+  () => {
+    let database: DatabaseHandle & { url?: string };
+    let headers: Record<string, string>;
+    let profileId: string;
+    const dataDir = tempDir('scrub-shutdown-');
+    const env = () => ({ DATABASE_URL: database.url!, SCRUB_DATA_DIR: dataDir });
 
-  beforeAll(async () => {
-    database = await postgres!.open();
-    await migrateToLatest(database.db);
-    profileId = (
-      await ensureProfile(database.db, { sub: 'ops', email: 'ops@example.com', name: null, role: 'User' })
-    ).id;
-    await applyLedgerEntry(database.db, { profileId, delta: GRANTED, kind: 'grant' });
-    headers = { 'x-api-key': (await rotateApiKey(database.db, profileId)).api_key };
-  });
-  afterAll(() => database?.close());
+    beforeAll(async () => {
+      database = await postgres!.open();
+      await migrateToLatest(database.db);
+      profileId = (
+        await ensureProfile(database.db, { sub: 'ops', email: 'ops@example.com', name: null, role: 'User' })
+      ).id;
+      await applyLedgerEntry(database.db, { profileId, delta: GRANTED, kind: 'grant' });
+      headers = { 'x-api-key': (await rotateApiKey(database.db, profileId)).api_key };
+    });
+    afterAll(() => database?.close());
 
-  const api = async (base: string, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> & { job_id: string } };
-  };
-
-  it('answers a long poll, closes an idle keep-alive connection, cuts a half-sent request at the deadline, and exits 1', async () => {
-    // No worker: the job stays queued, and a client waits on it.
-    const server = await startBuilt({ ...env(), SCRUB_BULK_WORKER: 'false', SCRUB_SHUTDOWN_GRACE_SECONDS: '2' });
-    const { body: job } = await api(server.url, 'POST', '/bulk/jobs', {
-      file_name: 'waiting.csv',
-      phone_col: 0,
-      header_row: 0,
-      csv_content: '2012345678\n',
-    });
-    let answeredAt = 0;
-    const longPoll = fetch(`${server.url}/bulk/jobs/${job.job_id}?wait=20`, { headers }).then(async (res) => {
-      answeredAt = performance.now();
-      return { status: res.status, body: (await res.json()) as { status: string } };
-    });
-    const idle = rawConnection(server.url, 'GET /health HTTP/1.1\r\nHost: scrub\r\n\r\n');
-    await until(() => idle.received().includes('"status"'), 'the keep-alive answer');
-    const halfSent = rawConnection(
-      server.url,
-      'POST /contact HTTP/1.1\r\nHost: scrub\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"na',
-    );
-    await until(
-      () => server.logs().includes('?wait=20') && server.logs().includes('"url":"/contact"'),
-      'both requests to reach the server',
-    );
-    const idleAnswer = idle.received();
-
-    server.child.kill('SIGTERM');
-    // The long poll is answered with the job's progress rather than cut.
-    expect(await longPoll).toMatchObject({ status: 200, body: { status: 'queued' } });
-    // The idle connection is closed without another word; the half-sent request waits for the deadline, then is cut.
-    await idle.closed;
-    expect(idle.received()).toBe(idleAnswer);
-    const cutAt = await halfSent.closed;
-    expect(halfSent.received()).toBe('');
-    expect(answeredAt).toBeLessThan(cutAt);
-    expect(await server.exited).toBe(1);
-    expect(server.logs()).toMatch(/"cut":\["1 connection\(s\) still open"\].*shut down, cutting/);
-  }, 90_000);
-
-  it('puts a running job back in the queue for the next server, keeps a pending webhook retry, and survives its stdout reader', async () => {
-    let hooks = 0;
-    const receiver = createServer((_req, res) => {
-      hooks++;
-      res.writeHead(500).end();
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const port = (receiver.address() as { port: number }).port;
-    // Its stdout is read by a process that exits after the first line: every later log line meets a closed pipe.
-    const reader = spawn(process.execPath, ['-e', "process.stdin.once('data', () => process.exit(0))"], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
-    const readerExited = new Promise((resolve) => reader.once('exit', resolve));
-    const jobs = {
-      SCRUB_WEBHOOK_ALLOW_LOCAL: 'true',
-      SCRUB_WEBHOOK_RETRY_BASE_SECONDS: '3600',
-      // Nothing may finish: the running job is cut the moment the shutdown starts.
-      SCRUB_SHUTDOWN_GRACE_SECONDS: '0',
+    const api = async (base: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> & { job_id: string } };
     };
-    const first = await startBuilt({ ...env(), ...jobs }, reader.stdin!);
-    try {
-      await readerExited;
-      const endpoint = await api(first.url, 'POST', '/webhook-endpoints', { url: `http://127.0.0.1:${port}/hook` });
-      expect(endpoint.status).toBe(201);
-      const endpointId = endpoint.body.id as string;
-      const small = await api(first.url, 'POST', '/bulk/jobs', {
-        file_name: 'small.csv',
+
+    it('answers a long poll, closes an idle keep-alive connection, cuts a half-sent request at the deadline, and exits 1', async () => {
+      // No worker: the job stays queued, and a client waits on it.
+      const server = await startBuilt({
+        ...env(),
+        SCRUB_BULK_WORKER: 'false',
+        SCRUB_SHUTDOWN_GRACE_SECONDS: '2',
+      });
+      const { body: job } = await api(server.url, 'POST', '/bulk/jobs', {
+        file_name: 'waiting.csv',
         phone_col: 0,
         header_row: 0,
-        csv_content: '2012345678\n2012345679\n',
+        csv_content: '2012345678\n',
       });
-      const deliveries = async (base: string) =>
-        (await api(base, 'GET', `/webhook-endpoints/${endpointId}/deliveries`)).body.deliveries as {
-          status: string;
-          attempts: number;
-        }[];
-      await until(async () => (await deliveries(first.url)).some((d) => d.attempts === 1), 'the first attempt');
-      expect(hooks).toBeGreaterThan(0);
-
-      const big = await api(first.url, 'POST', '/bulk/jobs', { file_name: 'big.csv', phone_col: 'phone' });
-      const upload = await fetch(big.body.upload_url as string, {
-        method: 'PUT',
-        headers: { 'content-type': 'text/csv' },
-        body: leadFile(BIG_JOB_ROWS),
-      });
-      expect(upload.status).toBe(200);
-      expect((await api(first.url, 'POST', `/bulk/jobs/${big.body.job_id}/submit`)).status).toBe(200);
-      await until(
-        async () => (await api(first.url, 'GET', `/bulk/jobs/${big.body.job_id}`)).body.status === 'processing',
-        'the big job to start',
+      let answeredAt = 0;
+      const longPoll = fetch(`${server.url}/bulk/jobs/${job.job_id}?wait=20`, { headers }).then(
+        async (res) => {
+          answeredAt = performance.now();
+          return { status: res.status, body: (await res.json()) as { status: string } };
+        },
       );
-      first.child.kill('SIGTERM');
-      expect(await first.exited).toBe(1);
-      const left = await database.db
-        .selectFrom('bulk_jobs')
-        .select(['status', 'worker_id', 'attempts'])
-        .where('id', '=', big.body.job_id)
-        .executeTakeFirstOrThrow();
-      expect(left).toEqual({ status: 'queued', worker_id: null, attempts: 1 });
+      const idle = rawConnection(server.url, 'GET /health HTTP/1.1\r\nHost: scrub\r\n\r\n');
+      await until(() => idle.received().includes('"status"'), 'the keep-alive answer');
+      const halfSent = rawConnection(
+        server.url,
+        'POST /contact HTTP/1.1\r\nHost: scrub\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"na',
+      );
+      await until(
+        () => server.logs().includes('?wait=20') && server.logs().includes('"url":"/contact"'),
+        'both requests to reach the server',
+      );
+      const idleAnswer = idle.received();
 
-      // The next server on the same database and files takes it from the queue and finishes it.
-      const second = await startBuilt(env());
+      server.child.kill('SIGTERM');
+      // The long poll is answered with the job's progress rather than cut.
+      expect(await longPoll).toMatchObject({ status: 200, body: { status: 'queued' } });
+      // The idle connection is closed without another word; the half-sent request waits for the deadline, then is cut.
+      await idle.closed;
+      expect(idle.received()).toBe(idleAnswer);
+      const cutAt = await halfSent.closed;
+      expect(halfSent.received()).toBe('');
+      expect(answeredAt).toBeLessThan(cutAt);
+      expect(await server.exited).toBe(1);
+      expect(server.logs()).toMatch(/"cut":\["1 connection\(s\) still open"\].*shut down, cutting/);
+    }, 90_000);
+
+    it('puts a running job back in the queue for the next server, keeps a pending webhook retry, and survives its stdout reader', async () => {
+      let hooks = 0;
+      const receiver = createServer((_req, res) => {
+        hooks++;
+        res.writeHead(500).end();
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const port = (receiver.address() as { port: number }).port;
+      // Its stdout is read by a process that exits after the first line: every later log line meets a closed pipe.
+      const reader = spawn(process.execPath, ['-e', "process.stdin.once('data', () => process.exit(0))"], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      const readerExited = new Promise((resolve) => reader.once('exit', resolve));
+      const jobs = {
+        SCRUB_WEBHOOK_ALLOW_LOCAL: 'true',
+        SCRUB_WEBHOOK_RETRY_BASE_SECONDS: '3600',
+        // Nothing may finish: the running job is cut the moment the shutdown starts.
+        SCRUB_SHUTDOWN_GRACE_SECONDS: '0',
+      };
+      const first = await startBuilt({ ...env(), ...jobs }, reader.stdin!);
       try {
-        let done = await api(second.url, 'GET', `/bulk/jobs/${big.body.job_id}?wait=20`);
-        while (done.body.status === 'queued' || done.body.status === 'processing')
-          done = await api(second.url, 'GET', `/bulk/jobs/${big.body.job_id}?wait=20`);
-        expect(done.body).toMatchObject({ status: 'completed', total_rows: BIG_JOB_ROWS });
-        expect((await api(second.url, 'GET', `/bulk/jobs/${small.body.job_id}`)).body.status).toBe('completed');
-        // The failed webhook is still waiting for its retry (an hour away), not lost nor failed.
-        expect(await deliveries(second.url)).toContainEqual(expect.objectContaining({ status: 'pending', attempts: 1 }));
-        second.child.kill('SIGTERM');
-        expect(await second.exited).toBe(0);
+        await readerExited;
+        const endpoint = await api(first.url, 'POST', '/webhook-endpoints', {
+          url: `http://127.0.0.1:${port}/hook`,
+        });
+        expect(endpoint.status).toBe(201);
+        const endpointId = endpoint.body.id as string;
+        const small = await api(first.url, 'POST', '/bulk/jobs', {
+          file_name: 'small.csv',
+          phone_col: 0,
+          header_row: 0,
+          csv_content: '2012345678\n2012345679\n',
+        });
+        const deliveries = async (base: string) =>
+          (await api(base, 'GET', `/webhook-endpoints/${endpointId}/deliveries`)).body.deliveries as {
+            status: string;
+            attempts: number;
+          }[];
+        await until(
+          async () => (await deliveries(first.url)).some((d) => d.attempts === 1),
+          'the first attempt',
+        );
+        expect(hooks).toBeGreaterThan(0);
+
+        const big = await api(first.url, 'POST', '/bulk/jobs', { file_name: 'big.csv', phone_col: 'phone' });
+        const upload = await fetch(big.body.upload_url as string, {
+          method: 'PUT',
+          headers: { 'content-type': 'text/csv' },
+          body: leadFile(BIG_JOB_ROWS),
+        });
+        expect(upload.status).toBe(200);
+        expect((await api(first.url, 'POST', `/bulk/jobs/${big.body.job_id}/submit`)).status).toBe(200);
+        await until(
+          async () =>
+            (await api(first.url, 'GET', `/bulk/jobs/${big.body.job_id}`)).body.status === 'processing',
+          'the big job to start',
+        );
+        first.child.kill('SIGTERM');
+        expect(await first.exited).toBe(1);
+        const left = await database.db
+          .selectFrom('bulk_jobs')
+          .select(['status', 'worker_id', 'attempts'])
+          .where('id', '=', big.body.job_id)
+          .executeTakeFirstOrThrow();
+        expect(left).toEqual({ status: 'queued', worker_id: null, attempts: 1 });
+
+        // The next server on the same database and files takes it from the queue and finishes it.
+        const second = await startBuilt(env());
+        try {
+          let done = await api(second.url, 'GET', `/bulk/jobs/${big.body.job_id}?wait=20`);
+          while (done.body.status === 'queued' || done.body.status === 'processing')
+            done = await api(second.url, 'GET', `/bulk/jobs/${big.body.job_id}?wait=20`);
+          expect(done.body).toMatchObject({ status: 'completed', total_rows: BIG_JOB_ROWS });
+          expect((await api(second.url, 'GET', `/bulk/jobs/${small.body.job_id}`)).body.status).toBe(
+            'completed',
+          );
+          // The failed webhook is still waiting for its retry (an hour away), not lost nor failed.
+          expect(await deliveries(second.url)).toContainEqual(
+            expect.objectContaining({ status: 'pending', attempts: 1 }),
+          );
+          second.child.kill('SIGTERM');
+          expect(await second.exited).toBe(0);
+        } finally {
+          second.child.kill('SIGKILL');
+        }
+        // Every credit accounted for: the ledger holds what was granted less what the jobs kept.
+        const kept = await database.db
+          .selectFrom('bulk_jobs')
+          .select((eb) =>
+            eb.fn.sum<string>(eb('credits_charged', '-', eb.ref('credits_reversed'))).as('kept'),
+          )
+          .executeTakeFirstOrThrow();
+        const { balance } = await ledgerTotals(database.db, profileId);
+        expect(balance).toBe(GRANTED - Number(kept.kept));
+        expect(Number(kept.kept)).toBeGreaterThan(BIG_JOB_ROWS / 2);
       } finally {
-        second.child.kill('SIGKILL');
+        first.child.kill('SIGKILL');
+        receiver.close();
       }
-      // Every credit accounted for: the ledger holds what was granted less what the jobs kept.
-      const kept = await database.db
-        .selectFrom('bulk_jobs')
-        .select((eb) => eb.fn.sum<string>(eb('credits_charged', '-', eb.ref('credits_reversed'))).as('kept'))
-        .executeTakeFirstOrThrow();
-      const { balance } = await ledgerTotals(database.db, profileId);
-      expect(balance).toBe(GRANTED - Number(kept.kept));
-      expect(Number(kept.kept)).toBeGreaterThan(BIG_JOB_ROWS / 2);
-    } finally {
-      first.child.kill('SIGKILL');
-      receiver.close();
-    }
-  }, 120_000);
-});
+    }, 120_000);
+  },
+);

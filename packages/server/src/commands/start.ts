@@ -59,7 +59,8 @@ function shutDown(server: RunningServer, logger: Logger, signal: string): void {
   server.close().then(
     () => {
       const cut = server.shutdown.cut;
-      if (cut.length > 0) logger.warn({ cut, grace_seconds: graceSeconds }, 'shut down, cutting what had not finished');
+      if (cut.length > 0)
+        logger.warn({ cut, grace_seconds: graceSeconds }, 'shut down, cutting what had not finished');
       else logger.info('shut down');
       process.exit(cut.length > 0 ? 1 : 0);
     },

@@ -5,6 +5,7 @@ import { type CarrierLookupSettings, loadCarrierLookupSettings } from './carrier
 import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js';
 import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
 import type { BlobStoreTarget, DatabaseTarget } from './targets.js';
+import { loadTimeoutSettings, type TimeoutSettings } from './timeout-settings.js';
 
 export interface ServerConfig {
   host: string;
@@ -92,15 +93,6 @@ export interface ServerConfig {
   webhooks: WebhookSettings;
   /** Time limits on clients and on shutdown (docs/operations.md, Shutdown). */
   timeouts: TimeoutSettings;
-}
-
-export interface TimeoutSettings {
-  /** A request's headers must arrive within this (SCRUB_HEADERS_TIMEOUT_SECONDS); 408 and closed beyond. */
-  headersMs: number;
-  /** A whole request, headers and body, must arrive within this (SCRUB_REQUEST_TIMEOUT_SECONDS); 0: no limit. */
-  requestMs: number;
-  /** From SIGTERM, what requests in flight and a running job get to finish (SCRUB_SHUTDOWN_GRACE_SECONDS). */
-  shutdownGraceMs: number;
 }
 
 export interface WebhookSettings {
@@ -296,21 +288,6 @@ const EnvSchema = z.object({
     .min(0)
     .max(30 * 86_400)
     .default(86_400),
-  SCRUB_HEADERS_TIMEOUT_SECONDS: z.coerce
-    .number()
-    .min(1, 'must be at least 1 second')
-    .max(3600, 'must be at most 3600 (an hour)')
-    .default(60),
-  SCRUB_REQUEST_TIMEOUT_SECONDS: z.coerce
-    .number()
-    .min(0, 'must be 0 (no limit) or a number of seconds')
-    .max(86_400, 'must be at most 86400 (a day)')
-    .default(300),
-  SCRUB_SHUTDOWN_GRACE_SECONDS: z.coerce
-    .number()
-    .min(0, 'must be 0 (cut at once) or a number of seconds')
-    .max(3600, 'must be at most 3600 (an hour)')
-    .default(25),
   SCRUB_BULK_WORKER: z
     .enum(['true', 'false', '1', '0'], 'must be true or false')
     .transform((flag) => flag === 'true' || flag === '1')
@@ -428,11 +405,7 @@ export function loadConfig(
       retryBaseMs: e.SCRUB_WEBHOOK_RETRY_BASE_SECONDS * 1000,
       retryForSeconds: e.SCRUB_WEBHOOK_RETRY_FOR_SECONDS,
     },
-    timeouts: {
-      headersMs: e.SCRUB_HEADERS_TIMEOUT_SECONDS * 1000,
-      requestMs: e.SCRUB_REQUEST_TIMEOUT_SECONDS * 1000,
-      shutdownGraceMs: e.SCRUB_SHUTDOWN_GRACE_SECONDS * 1000,
-    },
+    timeouts: overrides.timeouts ?? loadTimeoutSettings(env),
     ...overrides,
   };
 }
@@ -469,11 +442,6 @@ function refuseConflictingSettings(e: Env): void {
   if (e.SCRUB_UNSUBMITTED_JOB_TTL_SECONDS < e.SCRUB_UPLOAD_URL_TTL_SECONDS) {
     throw new ConfigError(
       'Invalid settings: SCRUB_UNSUBMITTED_JOB_TTL_SECONDS must be at least SCRUB_UPLOAD_URL_TTL_SECONDS: a job must outlive its upload URL',
-    );
-  }
-  if (e.SCRUB_REQUEST_TIMEOUT_SECONDS > 0 && e.SCRUB_REQUEST_TIMEOUT_SECONDS < e.SCRUB_HEADERS_TIMEOUT_SECONDS) {
-    throw new ConfigError(
-      'Invalid settings: SCRUB_REQUEST_TIMEOUT_SECONDS must be at least SCRUB_HEADERS_TIMEOUT_SECONDS (or 0): a request includes its headers',
     );
   }
   if (e.NODE_ENV === 'production' && !e.SCRUB_COGNITO_USER_POOL_ID) {
