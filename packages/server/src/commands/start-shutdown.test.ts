@@ -197,10 +197,13 @@ describe.runIf(existsSync(bin) && postgres)(
         });
         expect(upload.status).toBe(200);
         expect((await api(first.url, 'POST', `/bulk/jobs/${big.body.job_id}/submit`)).status).toBe(200);
-        await until(
-          async () =>
-            (await api(first.url, 'GET', `/bulk/jobs/${big.body.job_id}`)).body.status === 'processing',
-          'the big job to start',
+        let status = 'queued';
+        await until(async () => {
+          status = (await api(first.url, 'GET', `/bulk/jobs/${big.body.job_id}`)).body.status as string;
+          return status !== 'queued';
+        }, 'the big job to start');
+        expect(status, `the job ended before SIGTERM: make BIG_JOB_ROWS (${BIG_JOB_ROWS}) bigger`).toBe(
+          'processing',
         );
         first.child.kill('SIGTERM');
         expect(await first.exited).toBe(1);
