@@ -59,6 +59,16 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     cli: OPERATOR_ONLY,
     dashboard: notIn('the shell does not poll it'),
   },
+  healthLive: {
+    sdk: (scrub) => scrub.healthLive(),
+    cli: OPERATOR_ONLY,
+    dashboard: notIn('for orchestrators (Kubernetes probes, systemd), not people'),
+  },
+  healthReady: {
+    sdk: (scrub) => scrub.healthReady(),
+    cli: OPERATOR_ONLY,
+    dashboard: notIn('for orchestrators (Kubernetes probes, systemd), not people'),
+  },
   config: {
     sdk: (scrub) => scrub.config(),
     // `scrub verify` says which do-not-call lists the checks will consult before it spends a credit.

@@ -25,6 +25,8 @@ export const errorStatus = {
   /** A payment link that was never issued (mistyped, or forged). */
   payment_link_invalid: 404,
   method_not_allowed: 405,
+  /** The request's headers, or all of it, did not arrive in the time the service gives a client. */
+  request_timeout: 408,
   conflict: 409,
   /** Buying needs a saved card first (`POST /payment/setup`). */
   payment_method_required: 409,

@@ -35,6 +35,28 @@ export const HealthSchema = z.object({
 });
 export type Health = z.infer<typeof HealthSchema>;
 
+/** `GET /health/live`: the process is up and its event loop answers. Nothing else is checked. */
+export const LivenessSchema = z.object({
+  status: z.literal('ok'),
+  uptime_seconds: z.number().nonnegative(),
+});
+export type Liveness = z.infer<typeof LivenessSchema>;
+
+/**
+ * `GET /health/ready`: this process may be sent traffic. Answered only when every check holds;
+ * otherwise 503 `service_unavailable`, its message naming what does not.
+ */
+export const ReadinessSchema = z.object({
+  status: z.literal('ready'),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.literal(true) }),
+  storage: z.object({ kind: z.enum(['local', 's3']), ok: z.literal(true) }),
+  /** The lists SCRUB_REQUIRE_DNC names, each loaded and within SCRUB_DNC_MAX_AGE_DAYS. */
+  dnc_lists: z.object({ required: z.array(z.string()), loaded: z.array(z.string()) }),
+  /** Every migration this version knows is applied to the database. */
+  migrations: z.object({ applied: z.number().int().nonnegative() }),
+});
+export type Readiness = z.infer<typeof ReadinessSchema>;
+
 /** `GET /config`: what a client needs to know; clients never branch on the setup otherwise. */
 export const ClientConfigSchema = z.object({
   identity: z
@@ -120,6 +142,21 @@ export const serviceRoutes = defineRoutes('service', {
     auth: 'none',
     summary: 'Service health',
     response: HealthSchema,
+  },
+  healthLive: {
+    method: 'GET',
+    path: '/health/live',
+    auth: 'none',
+    summary: 'Liveness, for orchestrators: the process is up and answers',
+    response: LivenessSchema,
+  },
+  healthReady: {
+    method: 'GET',
+    path: '/health/ready',
+    auth: 'none',
+    summary:
+      'Readiness, for orchestrators: database and file store reachable, required do-not-call lists loaded and fresh, migrations applied; 503 naming what is not',
+    response: ReadinessSchema,
   },
   config: {
     method: 'GET',

@@ -3,12 +3,14 @@ import {
   type ContactMessage,
   type Health,
   type InputOf,
+  type Liveness,
   type Message,
   type OpenApiDocument,
   type OutputOf,
   type ProofKeySet,
   pathFor,
   pathParamNames,
+  type Readiness,
   type RouteSpec,
   routes,
 } from '@scrub/contract';
@@ -213,6 +215,20 @@ export class Scrub {
   /** Service status, version and which reference data answers. Public. */
   health(options?: RequestOptions): Promise<Health> {
     return this.request(routes.health, {}, options);
+  }
+
+  /** Liveness, as an orchestrator probes it: the service's process is up and answers. Public. */
+  healthLive(options?: RequestOptions): Promise<Liveness> {
+    return this.request(routes.healthLive, {}, options);
+  }
+
+  /**
+   * Readiness, as an orchestrator probes it: database and file store reachable, required
+   * do-not-call lists loaded and fresh, migrations applied. Public. Not ready is a 503
+   * (an `APIError` with `status` 503, retried like any 503 unless `maxRetries: 0`) naming what is not.
+   */
+  healthReady(options?: RequestOptions): Promise<Readiness> {
+    return this.request(routes.healthReady, {}, options);
   }
 
   /** What clients need to know about this deployment: identity pool, payment provider, limits. Public. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { routes } from '@scrub/contract';
 import { LOCAL_STRIPE_PREFIX } from '@scrub/stripe-local';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -58,6 +59,10 @@ import { setUpWebhooks } from './webhooks/setup.js';
 import { setUpIdentity } from './wiring/identity.js';
 import { setUpLocalControl } from './wiring/local-control.js';
 import { setUpPayments } from './wiring/payments.js';
+import { installShutdown, Shutdown } from './wiring/shutdown.js';
+
+/** The liveness and readiness probes' paths, answered whatever the rate limits' store says. */
+const ORCHESTRATOR_PROBES = new Set<string>([routes.healthLive.path, routes.healthReady.path]);
 
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [
@@ -84,6 +89,8 @@ export interface AppOptions {
   tokenVerifier?: TokenVerifier | null;
   /** The datasets checks answer from; default: sample exchange data and no DNC lists. */
   referenceData?: ReferenceData;
+  /** The close's deadline, and what it cut; default: one of SCRUB_SHUTDOWN_GRACE_SECONDS. */
+  shutdown?: Shutdown;
 }
 
 /** Builds the HTTP API on an open, migrated database. Listening is the caller's business. */
@@ -93,6 +100,7 @@ export async function buildApp({
   logger,
   tokenVerifier,
   referenceData = ReferenceData.sample(),
+  shutdown = new Shutdown(config.timeouts.shutdownGraceMs),
 }: AppOptions): Promise<FastifyInstance> {
   const app = createFastify(config, logger);
   await installHttpHooks(app, config);
@@ -117,7 +125,7 @@ export async function buildApp({
   const suppressionLists = await SuppressionLists.open(database, logger);
   app.addHook('onClose', () => suppressionLists.close());
   const carrierLookups = CarrierLookups.fromSettings(database.db, config.carrierLookup);
-  const { bulk, webhooks } = await setUpJobs(app, {
+  const { bulk, webhooks } = await setUpJobs(app, shutdown, {
     config,
     database,
     logger,
@@ -185,6 +193,10 @@ function createFastify(config: ServerConfig, logger: Logger | false): FastifyIns
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // Slow clients are bounded: headers, and the whole request with its body, each in their time
+    // (408 and the connection closed). Checked every second rather than Node's every 30 s.
+    requestTimeout: config.timeouts.requestMs,
+    http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: 1000 },
     frameworkErrors,
     clientErrorHandler,
   });
@@ -216,11 +228,13 @@ function installAddressLimits(
     config.rateLimits,
   );
   // Before every route, the identity protocol and the dashboard's files: an address is counted
-  // first. Not the operator channel, nor the built-in payment provider the service itself calls.
+  // first. Not the operator channel, nor the built-in payment provider the service itself calls,
+  // nor an orchestrator's probes (counted in the database, they would fail with it: liveness must not).
   app.addHook('onRequest', async (request, reply) => {
     if (
       request.url.startsWith(`${LOCAL_CONTROL_PREFIX}/`) ||
-      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`)
+      request.url.startsWith(`${LOCAL_STRIPE_PREFIX}/`) ||
+      ORCHESTRATOR_PROBES.has(request.url)
     )
       return;
     await rateLimits.admitAddress(request, reply);
@@ -261,9 +275,14 @@ function createAuthenticator(
   });
 }
 
-/** The bulk job queue and its worker, and the webhooks told of jobs' ends; both stopped on close. */
+/**
+ * The bulk job queue and its worker, and the webhooks told of jobs' ends. As the service starts
+ * closing, both stop taking work and clients waiting on a job are answered with its progress; a
+ * job under way may finish until the shutdown's deadline, then goes back to the queue.
+ */
 async function setUpJobs(
   app: FastifyInstance,
+  shutdown: Shutdown,
   context: Pick<
     ServerContext,
     | 'config'
@@ -292,11 +311,16 @@ async function setUpJobs(
     signals: bulk.signals,
     runDeliverer: config.runBulkWorker,
   });
-  // The deliverer stops before the signals it listens to.
-  app.addHook('onClose', async () => {
-    await webhooks.close();
-    await bulk.close();
-  });
+  let closing: Promise<void> | undefined;
+  // The deliverer stops listening (at once, in its close) before the signals close.
+  const close = () =>
+    (closing ??= (async () => {
+      bulk.signals.answerWaiting();
+      const [, cut] = await Promise.all([webhooks.close(), bulk.close(shutdown.deadline)]);
+      if (cut) shutdown.recordCut('a bulk job, put back in the queue');
+    })());
+  installShutdown(app, shutdown, () => void close());
+  app.addHook('onClose', close);
   return { bulk, webhooks };
 }
 

@@ -7,6 +7,7 @@ import { mailCommand } from './commands/mail.js';
 import { migrateCommand } from './commands/migrate.js';
 import { proofKeyCommand } from './commands/proof-key.js';
 import { startCommand } from './commands/start.js';
+import { refuseUnknownCommand } from './commands/unknown-command.js';
 import { serverVersion } from './version.js';
 
 const program = new Command('scrub-server')
@@ -21,6 +22,8 @@ const program = new Command('scrub-server')
   .addCommand(dataCommand())
   .addCommand(proofKeyCommand());
 
-throwInsteadOfExiting(program)
-  .parseAsync(process.argv)
+throwInsteadOfExiting(program);
+Promise.resolve()
+  .then(() => refuseUnknownCommand(program, process.argv.slice(2)))
+  .then(() => program.parseAsync(process.argv))
   .catch((error: unknown) => process.exit(handleError(error)));

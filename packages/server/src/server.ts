@@ -6,6 +6,7 @@ import { seedPlans } from './plans/plan-store.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { secureDataDir } from './storage/data-dir.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './storage/database.js';
+import { Shutdown } from './wiring/shutdown.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -13,6 +14,8 @@ export interface RunningServer {
   /** What checks answer from; follows `scrub-server data import` in the data directory. */
   referenceData: ReferenceData;
   url: string;
+  /** The close's deadline, and what the close had to cut at it (docs/operations.md, Shutdown). */
+  shutdown: Shutdown;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,8 @@ export async function startServer(config: ServerConfig, logger: Logger | false):
     step('database migrated');
     await seedPlans(database.db);
     step('plans seeded');
-    const app = await buildApp({ config, database, logger, referenceData: data });
+    const shutdown = new Shutdown(config.timeouts.shutdownGraceMs);
+    const app = await buildApp({ config, database, logger, referenceData: data, shutdown });
     step('app built');
     await app.listen({ host: config.host, port: config.port });
     step('listening');
@@ -68,6 +72,7 @@ export async function startServer(config: ServerConfig, logger: Logger | false):
       database,
       referenceData: data,
       url: `http://${shownHost}:${port}`,
+      shutdown,
       close() {
         closing ??= app
           .close()

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
@@ -128,7 +127,7 @@ describe('the bulk worker', () => {
     expect(ran).toBe(false);
   });
 
-  it('leaves a job it was stopped in the middle of to be taken over, charged as it was', async () => {
+  it('puts a job it was stopped in the middle of back in the queue, charged as it was', async () => {
     const job = await queued(10);
     let begun: () => void = () => {};
     const running = new Promise<void>((resolve) => {
@@ -142,15 +141,33 @@ describe('the bulk worker', () => {
         }),
     });
     await running;
-    await worker!.stop();
+    expect(await worker!.stop()).toBe(true);
     const left = await getOwnJob(database.db, profileId, job.id);
-    expect(left).toMatchObject({ status: 'processing', credits_charged: 10, credits_reversed: 0 });
-    // Stale now to anyone else: a new worker takes it over and finishes it.
-    await database.db
-      .updateTable('bulk_jobs')
-      .set({ heartbeat_at: sql<Date>`now() - interval '1 hour'` })
-      .execute();
+    expect(left).toMatchObject({ status: 'queued', credits_charged: 10, credits_reversed: 0 });
+    // Any worker takes it from the queue and finishes it, as a job left by a process that died.
     start({ process: async () => outcome(10) });
     expect(await settled(job.id)).toMatchObject({ status: 'completed', attempts: 2 });
+  });
+
+  it('lets a job under way end on its own until the deadline of its stop', async () => {
+    const job = await queued(10);
+    let finish: () => void = () => {};
+    let begun: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    start({
+      process: () =>
+        new Promise((resolve) => {
+          begun();
+          finish = () => resolve(outcome(10));
+        }),
+    });
+    await running;
+    const deadline = new AbortController();
+    const stopped = worker!.stop(deadline.signal);
+    finish();
+    expect(await stopped).toBe(false);
+    expect(await getOwnJob(database.db, profileId, job.id)).toMatchObject({ status: 'completed' });
   });
 });

@@ -16,6 +16,7 @@ import {
   type JobOutcome,
   type JobRow,
   type OnJobEnd,
+  releaseJob,
 } from './job-store.js';
 
 /** Attempts at one job before it is failed: a file that kills its worker's process must not kill them all. */
@@ -81,6 +82,8 @@ export class BulkWorker {
   readonly #pause = new PollPause();
   #loop: Promise<void> | null = null;
   readonly #abort = new AbortController();
+  /** A job was abandoned by stop(). */
+  #cut = false;
 
   constructor(private readonly options: BulkWorkerOptions) {}
 
@@ -96,13 +99,22 @@ export class BulkWorker {
     this.#pause.wake();
   }
 
-  /** Stops taking jobs; a job under way is abandoned to be taken over and run again from the start. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking jobs. A job under way may end on its own until `finishBy` aborts (at once without
+   * it); then it is abandoned and put back in the queue, to be run again from the start by any
+   * worker. Answers whether a job was cut so.
+   */
+  async stop(finishBy?: AbortSignal): Promise<boolean> {
     this.#stopped = true;
     this.#unsubscribe?.();
-    this.#abort.abort();
     this.notify();
+    if (finishBy && !finishBy.aborted) {
+      const deadline = new Promise<void>((resolve) => finishBy.addEventListener('abort', () => resolve()));
+      await Promise.race([this.#loop, deadline]);
+    }
+    this.#abort.abort();
     await this.#loop;
+    return this.#cut;
   }
 
   async #run(): Promise<void> {
@@ -176,8 +188,13 @@ export class BulkWorker {
       done = await completeJob(db, job.id, this.id, outcome, onJobEnd);
       if (done) log?.info({ rows: outcome.totalRows, reversed: done.credits_reversed }, 'bulk job completed');
     } catch (error) {
-      if (this.#stopped || lost) {
+      if (lost) {
         log?.info('bulk job left to be taken over');
+        return false;
+      }
+      if (this.#abort.signal.aborted) {
+        this.#cut = true;
+        await this.#putBack(job);
         return false;
       }
       const message =
@@ -195,6 +212,21 @@ export class BulkWorker {
     if (done)
       await this.#tellOwner(done).catch((error) => log?.error({ err: error }, 'file-ready mail not stored'));
     return true;
+  }
+
+  /** A job stopped in the middle goes back to the queue, and the other workers are told at once. */
+  async #putBack(job: JobRow): Promise<void> {
+    const { db, logger, signals } = this.options;
+    try {
+      if (await releaseJob(db, job.id, this.id)) {
+        if (logger) logger.warn({ job_id: job.id }, 'bulk job put back in the queue: its worker stopped');
+        await signals?.queued();
+      }
+    } catch (error) {
+      // Left processing: taken over once stale, as after a crash.
+      if (logger)
+        logger.error({ err: error, job_id: job.id }, 'bulk job not put back; taken over when stale');
+    }
   }
 
   async #tellOwner(job: JobRow): Promise<void> {

@@ -26,6 +26,8 @@ export class JobSignals {
   readonly #onAnyEnded = new Set<(jobId: string) => void>();
   readonly #onEnded = new Map<string, Set<() => void>>();
   #unlisten: (() => Promise<void>) | null = null;
+  /** The service is closing: waits end at once. */
+  #closing = false;
 
   private constructor(
     private readonly database: DatabaseHandle,
@@ -67,6 +69,7 @@ export class JobSignals {
       const set = this.#onEnded.get(jobId) ?? new Set();
       this.#onEnded.set(jobId, set);
       set.add(resolve);
+      if (this.#closing) resolve();
       stop = () => {
         set.delete(resolve);
         if (set.size === 0 && this.#onEnded.get(jobId) === set) this.#onEnded.delete(jobId);
@@ -76,11 +79,17 @@ export class JobSignals {
     return { ended, stop };
   }
 
+  /** Ends every wait now (the service is closing): each waiting client is answered with its job's progress. */
+  answerWaiting(): void {
+    this.#closing = true;
+    for (const set of this.#onEnded.values()) for (const resolve of set) resolve();
+    this.#onEnded.clear();
+  }
+
   async close(): Promise<void> {
     await this.#unlisten?.();
     this.#unlisten = null;
-    for (const set of this.#onEnded.values()) for (const resolve of set) resolve();
-    this.#onEnded.clear();
+    this.answerWaiting();
   }
 
   #receive(payload: string): void {

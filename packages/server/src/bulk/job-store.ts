@@ -283,6 +283,23 @@ export async function requeueOrphanedJobs(db: Kysely<Database>): Promise<number>
   return rows.length;
 }
 
+/**
+ * Puts back in the queue a job this worker stopped in the middle of (its process is shutting down):
+ * run again from the start by any worker, as a job left by a process that died is. False when it
+ * was no longer this worker's.
+ */
+export async function releaseJob(db: Kysely<Database>, jobId: string, workerId: string): Promise<boolean> {
+  const row = await db
+    .updateTable('bulk_jobs')
+    .set({ status: 'queued', worker_id: null, heartbeat_at: null, updated_at: new Date() })
+    .where('id', '=', jobId)
+    .where('worker_id', '=', workerId)
+    .where('status', '=', 'processing')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Records progress and proves the worker alive; false when the job was taken from it (it must stop). */
 export async function beat(
   db: Kysely<Database>,

@@ -44,8 +44,11 @@ export interface BulkServices {
   signals: JobSignals;
   /** Removes jobs never submitted; runs where the worker runs. */
   expiry: JobExpiry;
-  /** Stops the worker and the expiry sweep, then the signals. */
-  close(): Promise<void>;
+  /**
+   * Stops the worker and the expiry sweep, then the signals. A job under way may end until
+   * `finishBy` aborts; then it goes back to the queue. Answers whether one did.
+   */
+  close(finishBy?: AbortSignal): Promise<boolean>;
 }
 
 /** The processor and the worker that runs the queue, started unless this process only answers the API. */
@@ -95,9 +98,10 @@ export async function setUpBulk({
     worker,
     signals,
     expiry,
-    async close() {
-      await Promise.all([worker.stop(), expiry.stop()]);
+    async close(finishBy) {
+      const [cut] = await Promise.all([worker.stop(finishBy), expiry.stop()]);
       await signals.close();
+      return cut;
     },
   };
 }

@@ -1,8 +1,12 @@
 import { Command } from 'commander';
+import type { Logger } from 'pino';
 import { loadConfig } from '../config/config.js';
 import { createLogger } from '../logger.js';
 import { releaseStartMemory } from '../release-start-memory.js';
-import { startServer } from '../server.js';
+import { type RunningServer, startServer } from '../server.js';
+
+/** After the grace period, how long closing the database and the rest may take before the process just exits. */
+const LAST_CLOSE_MS = 5000;
 
 /** `scrub-server start` (the default command): migrate, seed the plan catalogue, serve until a signal. */
 export function startCommand(): Command {
@@ -14,16 +18,7 @@ export function startCommand(): Command {
       const server = await startServer(config, logger);
       // Before the banner: whoever reads it may stop us at once.
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        process.once(signal, () => {
-          logger.info({ signal }, 'shutting down');
-          server.close().then(
-            () => process.exit(0),
-            (error) => {
-              logger.error({ err: error }, 'shutdown failed');
-              process.exit(1);
-            },
-          );
-        });
+        process.once(signal, () => shutDown(server, logger, signal));
       }
       const where =
         config.database.kind === 'pglite'
@@ -46,4 +41,32 @@ export function startCommand(): Command {
       // The start's garbage (migrations, the app's schemas, the reference data's files) is dead now.
       releaseStartMemory();
     });
+}
+
+/**
+ * Stops taking connections and jobs, lets requests in flight and a running job finish within the
+ * grace period (SCRUB_SHUTDOWN_GRACE_SECONDS), cuts what is left, then exits: 0 when nothing was
+ * cut, 1 otherwise. A second signal ends the process at once (the default action: the handler ran once).
+ */
+function shutDown(server: RunningServer, logger: Logger, signal: string): void {
+  const graceSeconds = server.shutdown.graceMs / 1000;
+  logger.info({ signal, grace_seconds: graceSeconds }, 'shutting down');
+  // Whatever hangs past the grace period and the close after it (a database that does not answer), the process ends.
+  setTimeout(() => {
+    logger.error('shutdown did not finish: exiting anyway');
+    process.exit(1);
+  }, server.shutdown.graceMs + LAST_CLOSE_MS).unref();
+  server.close().then(
+    () => {
+      const cut = server.shutdown.cut;
+      if (cut.length > 0)
+        logger.warn({ cut, grace_seconds: graceSeconds }, 'shut down, cutting what had not finished');
+      else logger.info('shut down');
+      process.exit(cut.length > 0 ? 1 : 0);
+    },
+    (error) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
 }

@@ -6,6 +6,7 @@ import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js
 import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
 import { loadRegistryInboxSettings, type RegistryInboxSettings } from './registry-inbox-settings.js';
 import type { BlobStoreTarget, DatabaseTarget } from './targets.js';
+import { loadTimeoutSettings, type TimeoutSettings } from './timeout-settings.js';
 
 export interface ServerConfig {
   host: string;
@@ -93,6 +94,8 @@ export interface ServerConfig {
   proofKeys: { signingKey: string | null; retiredKeys: string | null };
   /** Job webhooks (docs/webhooks.md). */
   webhooks: WebhookSettings;
+  /** Time limits on clients and on shutdown (docs/operations.md, Shutdown). */
+  timeouts: TimeoutSettings;
 }
 
 export interface WebhookSettings {
@@ -406,6 +409,7 @@ export function loadConfig(
       retryBaseMs: e.SCRUB_WEBHOOK_RETRY_BASE_SECONDS * 1000,
       retryForSeconds: e.SCRUB_WEBHOOK_RETRY_FOR_SECONDS,
     },
+    timeouts: overrides.timeouts ?? loadTimeoutSettings(env),
     ...overrides,
   };
 }

@@ -33,7 +33,8 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 }
 
 /**
- * Requests Node's HTTP parser refuses (malformed request lines, headers too large): no request
+ * Requests Node's HTTP parser refuses (malformed request lines, headers too large, a client too
+ * slow: 408): no request
  * exists yet, so the envelope is written to the socket directly, then the connection is closed.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
@@ -41,14 +42,17 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
     socket.destroy();
     return;
   }
-  const message =
-    error.code === 'HPE_HEADER_OVERFLOW'
+  // A client too slow to send its headers, or its whole request (SCRUB_HEADERS_TIMEOUT_SECONDS, SCRUB_REQUEST_TIMEOUT_SECONDS).
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const message = timedOut
+    ? 'The request did not arrive in time: send its headers and its body without pausing.'
+    : error.code === 'HPE_HEADER_OVERFLOW'
       ? 'The request headers are larger than this API accepts.'
       : 'The request is not valid HTTP.';
   const requestId = randomUUID();
-  const body = JSON.stringify(envelope('bad_request', message, requestId));
+  const body = JSON.stringify(envelope(timedOut ? 'request_timeout' : 'bad_request', message, requestId));
   socket.end(
-    'HTTP/1.1 400 Bad Request\r\n' +
+    (timedOut ? 'HTTP/1.1 408 Request Timeout\r\n' : 'HTTP/1.1 400 Bad Request\r\n') +
       'content-type: application/json; charset=utf-8\r\n' +
       `x-request-id: ${requestId}\r\n` +
       Object.entries(SECURITY_HEADERS)

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { checksPausedReason, dncReadiness } from '../reference-data/dnc-readiness.js';
-import { isReachable } from '../storage/database.js';
+import { isReachable, migrationState } from '../storage/database.js';
 import { serverVersion } from '../version.js';
 
 /** Contact messages one client address may send per hour: people write a few; a script flooding the operator is stopped. */
@@ -50,6 +50,12 @@ export function registerService({
       uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
     };
   });
+
+  registry.add(routes.healthLive, async () => ({
+    status: 'ok' as const,
+    uptime_seconds: Number((process.hrtime.bigint() - started) / 1_000_000n) / 1000,
+  }));
+  registry.add(routes.healthReady, readiness({ config, database, referenceData, blobStore }));
 
   registry.add(routes.proofKeys, async () => proofSigner.jwks);
 
@@ -105,6 +111,57 @@ export function registerService({
     });
     return { message: 'Thank you for contacting us. We will get back to you soon.' };
   });
+}
+
+/**
+ * Whether this process may be sent traffic: the database and the file store answer, the required
+ * do-not-call lists are loaded and fresh (the same rule that pauses checks), and every migration
+ * is applied. 503 naming each that is not.
+ */
+function readiness({
+  config,
+  database,
+  referenceData,
+  blobStore,
+}: Pick<ServerContext, 'config' | 'database' | 'referenceData' | 'blobStore'>) {
+  // Migrations are never undone: once all are applied, they stay so.
+  let migrated: { applied: number; pending: string[] } | null = null;
+  const migrations = async () => {
+    if (migrated) return migrated;
+    const state = await migrationState(database.db).catch(() => null);
+    if (state && state.pending.length === 0) migrated = state;
+    return state;
+  };
+  return async () => {
+    const [reachable, stored, schema] = await Promise.all([
+      isReachable(database.db),
+      blobStore.probe(),
+      migrations(),
+    ]);
+    const paused = checksPausedReason(referenceData, config.requireDnc);
+    const problems = [
+      ...(reachable ? [] : ['the database does not answer']),
+      ...(stored ? [] : ['files cannot be stored']),
+      ...(paused === null ? [] : [`checks are paused: ${paused}`]),
+      ...(reachable && schema && schema.pending.length > 0
+        ? [`migrations not applied: ${schema.pending.join(', ')}`]
+        : []),
+    ];
+    if (problems.length > 0 || !schema) {
+      throw new ApiError(
+        'service_unavailable',
+        `Not ready: ${problems.join('; ') || 'the database does not answer'}.`,
+      );
+    }
+    const lists = dncReadiness(referenceData, config.requireDnc);
+    return {
+      status: 'ready' as const,
+      database: { kind: database.kind, ok: true as const },
+      storage: { kind: config.blobStore.kind, ok: true as const },
+      dnc_lists: { required: lists.required, loaded: lists.loaded },
+      migrations: { applied: schema.applied },
+    };
+  };
 }
 
 /** Which identity provider clients sign in with: an Amazon Cognito pool, or the built-in one. */

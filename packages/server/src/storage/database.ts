@@ -109,6 +109,13 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** How many of this version's migrations the database has, and the names of those it lacks. */
+export async function migrationState(db: Kysely<Database>): Promise<{ applied: number; pending: string[] }> {
+  const migrations = await new Migrator({ db, provider: migrationProvider }).getMigrations();
+  const pending = migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  return { applied: migrations.length - pending.length, pending };
+}
+
 export async function isReachable(db: Kysely<Database>): Promise<boolean> {
   try {
     await sql`select 1`.execute(db);
