@@ -53,7 +53,7 @@ export const CreditSnapshotSchema = z.object({
   has_unlimited: z.boolean(),
   user_plan: UserPlanSchema,
   subscription_status: SubscriptionStatusSchema,
-});
+}).meta({ id: 'CreditSnapshot' });
 export type CreditSnapshot = z.infer<typeof CreditSnapshotSchema>;
 
 /** `GET /user`: user info and session fields of both seed documents. */
@@ -78,7 +78,7 @@ export const UserInfoSchema = CreditSnapshotSchema.extend({
   api_key_last4: z.string().nullable(),
   api_key_created_at: z.string().nullable(),
   created_at: z.string(),
-});
+}).meta({ id: 'UserInfo' });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 
 /** `PUT /user`: the fields a user may change about themselves. */
@@ -97,7 +97,7 @@ export type UpdateUser = z.infer<typeof UpdateUserSchema>;
 
 /** `PUT /user/plan-status`: pause or resume the plan. */
 export const PlanStatusUpdateSchema = z.object({ status: PlanStatusSchema }).strict();
-export const MessageSchema = z.object({ message: z.string() });
+export const MessageSchema = z.object({ message: z.string() }).meta({ id: 'Message' });
 export type Message = z.infer<typeof MessageSchema>;
 
 export const accountRoutes = defineRoutes('account', {

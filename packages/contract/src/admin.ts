@@ -38,7 +38,7 @@ export const ManagedUserSchema = z.object({
   status: AccountStatusSchema,
   created_at: z.string(),
   last_sign_in_at: z.string().nullable(),
-});
+}).meta({ id: 'ManagedUser' });
 export type ManagedUser = z.infer<typeof ManagedUserSchema>;
 
 export const AdminUserListQuerySchema = z.object({
@@ -53,7 +53,7 @@ export const AdminUserListSchema = z.object({
   page: z.number().int(),
   total_pages: z.number().int(),
   total_users_count: z.number().int(),
-});
+}).meta({ id: 'AdminUserList' });
 
 /** The Agency a User account is a client of. */
 export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
@@ -67,7 +67,7 @@ export const AdminUserInfoSchema = UserInfoSchema.extend({
   disabled_at: z.string().nullable(),
   last_sign_in_at: z.string().nullable(),
   agency: AgencyLinkSchema.nullable(),
-});
+}).meta({ id: 'AdminUserInfo' });
 export type AdminUserInfo = z.infer<typeof AdminUserInfoSchema>;
 
 /** An Agency account named by its id or e-mail address (admins only: links a User account to it). */
@@ -142,7 +142,7 @@ export const AdminAdjustCreditsSchema = z
     plan_reference: PlanReferenceSchema.optional(),
   })
   .strict();
-export const AdminAdjustCreditsResultSchema = z.object({ message: z.string(), credits: z.number().int() });
+export const AdminAdjustCreditsResultSchema = z.object({ message: z.string(), credits: z.number().int() }).meta({ id: 'AdminAdjustCreditsResult' });
 
 /** Refund a purchase, in full or (`amount`, dollars) in part, with a reason the customer is sent. */
 export const AdminRefundSchema = z
@@ -165,7 +165,7 @@ export const AdminRefundResultSchema = z.object({
   credits_shortfall: z.number().int(),
   /** The account's balance afterwards. */
   credits: z.number().int(),
-});
+}).meta({ id: 'AdminRefundResult' });
 export type AdminRefundResult = z.infer<typeof AdminRefundResultSchema>;
 
 /** A short-lived token to act as a user; its `act` claim names the admin. */
@@ -174,7 +174,7 @@ export const ActAsUserSchema = z.object({
   expires_at: z.string(),
   user_id: z.string(),
   email: z.email(),
-});
+}).meta({ id: 'ActAsUser' });
 
 export const AuditEntrySchema = z.object({
   id: z.string(),
@@ -186,7 +186,7 @@ export const AuditEntrySchema = z.object({
   action: z.string(),
   detail: z.record(z.string(), z.unknown()),
   request_id: z.string().nullable(),
-});
+}).meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -199,7 +199,7 @@ export const AuditListSchema = z.object({
   page: z.number().int(),
   total_pages: z.number().int(),
   total_entries_count: z.number().int(),
-});
+}).meta({ id: 'AuditList' });
 
 /** The account's id, or its e-mail address. */
 const UserIdParams = z.object({ user_id: z.string().trim().min(1).max(255) });

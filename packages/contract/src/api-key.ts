@@ -7,7 +7,7 @@ export const ApiKeyRotationSchema = z.object({
   api_key_id: z.string(),
   last4: z.string().length(4),
   created_at: z.string(),
-});
+}).meta({ id: 'ApiKeyRotation' });
 export type ApiKeyRotation = z.infer<typeof ApiKeyRotationSchema>;
 
 export const apiKeyRoutes = defineRoutes('api-key', {

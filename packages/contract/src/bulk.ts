@@ -75,7 +75,7 @@ export const CreateBulkJobSchema = z
 export type CreateBulkJob = z.infer<typeof CreateBulkJobSchema>;
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'processing', 'completed', 'failed'] as const;
-export const JobStatusSchema = z.enum(JOB_STATUSES);
+export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
 export const CountsSchema = z.record(z.string(), z.number().int().nonnegative());
@@ -123,14 +123,14 @@ export const BulkJobSchema = z.object({
    * answer (every cell empty: no data). Absent from older servers.
    */
   reassigned_source: ReassignedSourceSchema.nullable().optional(),
-});
+}).meta({ id: 'Job' });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
 export const CreatedBulkJobSchema = BulkJobSchema.extend({
   message: z.string(),
   upload_url: z.string().nullable(),
   upload_expires_at: z.string().nullable(),
-});
+}).meta({ id: 'CreatedJob' });
 export type CreatedBulkJob = z.infer<typeof CreatedBulkJobSchema>;
 
 /** `GET /bulk/jobs/{job_id}/quote`: what submitting an uploaded job would charge; charges nothing. */
@@ -161,7 +161,7 @@ export const BulkJobQuoteSchema = z.object({
    * lists whose silence makes no number clean; null when every list is fresh. Absent from older servers.
    */
   dnc_notice: z.string().nullable().optional(),
-});
+}).meta({ id: 'JobQuote' });
 export type BulkJobQuote = z.infer<typeof BulkJobQuoteSchema>;
 
 const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });

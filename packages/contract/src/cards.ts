@@ -26,7 +26,7 @@ export const PaymentSetupRequestSchema = z
   .strict();
 export type PaymentSetupRequest = z.infer<typeof PaymentSetupRequestSchema>;
 
-export const ExistsSchema = z.object({ exists: z.boolean() });
+export const ExistsSchema = z.object({ exists: z.boolean() }).meta({ id: 'Exists' });
 
 export const PaymentMethodSchema = z.object({
   id: z.string(),
@@ -37,12 +37,12 @@ export const PaymentMethodSchema = z.object({
   is_default: z.boolean(),
 });
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
-export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) });
+export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) }).meta({ id: 'PaymentMethodList' });
 
 export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1).max(255) }).strict();
 
 /** A single-use link for a browser without a session: add a card, or confirm a payment (3-D Secure). */
-export const PaymentLinkSchema = z.object({ url: z.url(), expires_at: z.string() });
+export const PaymentLinkSchema = z.object({ url: z.url(), expires_at: z.string() }).meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
 
 export const PaymentLinkParamsSchema = z.object({ grant: z.string().min(1).max(255) });
@@ -53,7 +53,7 @@ export const PaymentLinkViewSchema = z.object({
   expires_at: z.string(),
   /** `authenticate`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
   client_secret: z.string().nullable(),
-});
+}).meta({ id: 'PaymentLinkView' });
 export type PaymentLinkView = z.infer<typeof PaymentLinkViewSchema>;
 
 /**

@@ -86,7 +86,7 @@ export const ErrorEnvelopeSchema = z.object({
   payment_intent_id: z.string().optional(),
   /** `authentication_required` on a purchase: a single-use page where the customer confirms it. */
   next_action_url: z.string().optional(),
-});
+}).meta({ id: 'ErrorEnvelope' });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 /** Messages users see, from the specification, with its spelling mistakes corrected. */

@@ -61,7 +61,7 @@ export const FileViewSchema = z.object({
    * Absent otherwise.
    */
   dnc_notice: z.string().optional(),
-});
+}).meta({ id: 'FileView' });
 export type FileView = z.infer<typeof FileViewSchema>;
 
 export const FileListQuerySchema = z.object({
@@ -78,7 +78,7 @@ export const FileListSchema = z.object({
   page: z.number().int(),
   total_pages: z.number().int(),
   total_files_count: z.number().int(),
-});
+}).meta({ id: 'FileList' });
 export type FileList = z.infer<typeof FileListSchema>;
 
 /**
@@ -112,7 +112,7 @@ export type CreateExistingFile = z.infer<typeof CreateExistingFileSchema>;
 export const CreatedExistingFileSchema = CreatedBulkJobSchema.extend({
   /** Set when the file came inline: it is stored already. */
   file: FileViewSchema.nullable(),
-});
+}).meta({ id: 'CreatedExistingFile' });
 export type CreatedExistingFile = z.infer<typeof CreatedExistingFileSchema>;
 
 /** At most this many addresses per `POST /files/{file_reference}/email`. */
@@ -139,7 +139,7 @@ export const EmailedFileSchema = z.object({
   message: z.string(),
   /** The addresses the mail went to, one mail each. */
   sent_to: z.array(z.string()),
-});
+}).meta({ id: 'EmailedFile' });
 export type EmailedFile = z.infer<typeof EmailedFileSchema>;
 
 const FileReferenceParams = z.object({ file_reference: z.string().min(1).max(64) });

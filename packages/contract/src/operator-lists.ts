@@ -54,7 +54,7 @@ export const AccountListsSchema = z.object({
   /** Checked on every /verify, batch and bulk job that does not name its own `lists`. */
   lists: z.array(z.string()),
   available: z.array(OperatorListSchema),
-});
+}).meta({ id: 'AccountLists' });
 export type AccountLists = z.infer<typeof AccountListsSchema>;
 
 /** `PUT /user/lists`: the account's default lists; `[]` for none. */

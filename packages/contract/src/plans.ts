@@ -39,10 +39,10 @@ export const PlanSchema = z.object({
   /** A variable plan lets the customer pick one of several amounts. */
   variable: z.boolean(),
   amount_options: z.array(AmountOptionSchema).min(1),
-});
+}).meta({ id: 'Plan' });
 export type Plan = z.infer<typeof PlanSchema>;
 
-export const PlanListSchema = z.object({ plans: z.array(PlanSchema) });
+export const PlanListSchema = z.object({ plans: z.array(PlanSchema) }).meta({ id: 'PlanList' });
 export type PlanList = z.infer<typeof PlanListSchema>;
 
 /** The plans whose holders are never charged credits (seed document 2, section 6). */

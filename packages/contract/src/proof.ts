@@ -98,7 +98,7 @@ export const FileProofSchema = z.object({
   statement: FileProofStatementSchema,
   /** Where the public keys are. */
   keys_url: z.string(),
-});
+}).meta({ id: 'FileProof' });
 export type FileProof = z.infer<typeof FileProofSchema>;
 
 /** One public key (OKP, Ed25519) as a JWK. */
@@ -114,5 +114,5 @@ export const ProofKeySchema = z
   .loose();
 
 /** The JWKS at PROOF_KEYS_PATH: the current key first, then the retired ones old proofs were signed with. */
-export const ProofKeySetSchema = z.object({ keys: z.array(ProofKeySchema) });
+export const ProofKeySetSchema = z.object({ keys: z.array(ProofKeySchema) }).meta({ id: 'ProofKeySet' });
 export type ProofKeySet = z.infer<typeof ProofKeySetSchema>;

@@ -20,7 +20,7 @@ export const PurchaseResultSchema = z.object({
   plan_reference: PlanReferenceSchema,
   amount: z.number(),
   credits_added: z.number().int().nonnegative(),
-});
+}).meta({ id: 'PurchaseResult' });
 export type PurchaseResult = z.infer<typeof PurchaseResultSchema>;
 
 /** Purchase history row (seed document 2, section 3). */
@@ -34,7 +34,7 @@ export const PurchaseSchema = z.object({
   credits_added: z.number().int().nonnegative(),
   /** Dollars refunded so far (0 when none). */
   refunded_amount: z.number().nonnegative(),
-});
+}).meta({ id: 'Purchase' });
 export const PurchaseHistoryQuerySchema = z.object({
   year: z.coerce.number().int().min(2000).max(2100).optional(),
   month: z.coerce.number().int().min(1).max(12).optional(),
@@ -42,7 +42,7 @@ export const PurchaseHistoryQuerySchema = z.object({
 });
 export type Purchase = z.infer<typeof PurchaseSchema>;
 export type PurchaseHistoryQuery = z.input<typeof PurchaseHistoryQuerySchema>;
-export const PurchaseHistorySchema = z.object({ purchases: z.array(PurchaseSchema) });
+export const PurchaseHistorySchema = z.object({ purchases: z.array(PurchaseSchema) }).meta({ id: 'PurchaseHistory' });
 
 /** `POST /payment/confirm`: after 3-D Secure, the payment intent the purchase answered. */
 export const ConfirmPurchaseRequestSchema = z
@@ -53,7 +53,7 @@ export const PurchaseConfirmationSchema = z.object({
   status: z.enum(['succeeded', 'requires_action', 'failed']),
   message: z.string(),
   purchase: PurchaseResultSchema.nullable(),
-});
+}).meta({ id: 'PurchaseConfirmation' });
 export type PurchaseConfirmation = z.infer<typeof PurchaseConfirmationSchema>;
 
 /** One-off purchases of prepaid plans on the default card, and the purchase history (docs/payments.md). */

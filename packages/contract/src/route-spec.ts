@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from './errors.js';
 
 /**
  * The contract's resources: one file each (`<resource>.ts`, its schemas and its routes), one server
@@ -64,6 +65,12 @@ export interface RouteSpec {
   /** Absent when the answer is not JSON (CSV downloads). */
   response?: z.ZodType;
   status?: number;
+  /**
+   * The refusals its handler can give beside the ones every route of its kind gives (bad input,
+   * credentials, rate limits, bodies, `Idempotency-Key`, path objects not found: see
+   * `route-answers.ts`). Each code's status is `errorStatus`'s; the OpenAPI document lists them.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 /** A route as its resource's file writes it: the resource is the file's, given once. */

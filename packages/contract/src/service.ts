@@ -32,7 +32,7 @@ export const HealthSchema = z.object({
   reference_data: z.record(z.string(), z.string()),
   dnc_lists: DncListsStatusSchema,
   uptime_seconds: z.number().nonnegative(),
-});
+}).meta({ id: 'Health' });
 export type Health = z.infer<typeof HealthSchema>;
 
 /** `GET /config`: what a client needs to know; clients never branch on the setup otherwise. */
@@ -100,7 +100,7 @@ export const ContactMessageSchema = z
       .regex(/^[^\r\n]*$/, 'Subject must be one line'),
     message: z.string().trim().min(1, 'Message is required').max(5000),
   })
-  .strict();
+  .strict().meta({ id: 'ClientConfig' });
 export type ContactMessage = z.infer<typeof ContactMessageSchema>;
 
 /** An OpenAPI 3.1 document (`openapi`, `info`, `paths`, `components`): see openapi.ts. */
@@ -110,7 +110,7 @@ export const OpenApiDocumentSchema = z
     info: z.object({ title: z.string(), version: z.string() }).loose(),
     paths: z.record(z.string(), z.unknown()),
   })
-  .loose();
+  .loose().meta({ id: 'OpenApiDocument' });
 export type OpenApiDocument = z.infer<typeof OpenApiDocumentSchema>;
 
 export const serviceRoutes = defineRoutes('service', {

@@ -10,7 +10,7 @@ export const SubscriptionSchema = z.object({
   cancel_at_period_end: z.boolean(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
-export const SubscriptionStateSchema = z.object({ subscription: SubscriptionSchema.nullable() });
+export const SubscriptionStateSchema = z.object({ subscription: SubscriptionSchema.nullable() }).meta({ id: 'SubscriptionState' });
 export const CreateSubscriptionSchema = z
   .object({
     price_id: z.string().min(1).max(255),

@@ -46,7 +46,7 @@ export const DncSummarySchema = z.object({
   updated_at: z.string().nullable(),
   /** The name checks give the list in `dnc_sources` and `dnc_lists_checked`. */
   list_name: z.literal('internal'),
-});
+}).meta({ id: 'SuppressionSummary' });
 export type DncSummary = z.infer<typeof DncSummarySchema>;
 
 /** What an add, remove or import did. */
@@ -60,7 +60,7 @@ export const DncChangeSchema = z.object({
   /** Numbers that could not be read in all (an import lists the first 1,000). */
   rejected_count: z.number().int().nonnegative(),
   summary: DncSummarySchema,
-});
+}).meta({ id: 'SuppressionChange' });
 export type DncChange = z.infer<typeof DncChangeSchema>;
 
 /**
@@ -104,7 +104,7 @@ export const DncNumberListSchema = z.object({
   page: z.number().int(),
   total_pages: z.number().int(),
   total_count: z.number().int(),
-});
+}).meta({ id: 'SuppressionNumberList' });
 export type DncNumberList = z.infer<typeof DncNumberListSchema>;
 
 export const suppressionRoutes = defineRoutes('suppression', {

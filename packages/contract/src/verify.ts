@@ -16,7 +16,7 @@ export const LINE_TYPES = [
   'invalid',
   'unknown_geographic',
 ] as const;
-export const LineTypeSchema = z.enum(LINE_TYPES);
+export const LineTypeSchema = z.enum(LINE_TYPES).meta({ id: 'LineType' });
 export type LineType = z.infer<typeof LineTypeSchema>;
 
 /** `GET /verify?p=`: one number. `k` is the API key, as the seed's API page documents it. */
@@ -49,7 +49,7 @@ export const DncListDateSchema = z.object({
   released_on: z.string().nullable(),
   age_days: z.number().int().nullable(),
   stale: z.boolean(),
-});
+}).meta({ id: 'DncListDate' });
 export type DncListDate = z.infer<typeof DncListDateSchema>;
 
 export const VerifyResultSchema = z.object({
@@ -111,7 +111,7 @@ export const VerifyResultSchema = z.object({
   /** Why `callable_now` is null, or false for a number reassigned since the consent date; null otherwise. */
   callable_reason: z.string().nullable(),
   ...ReassignedFieldsSchema.shape,
-});
+}).meta({ id: 'VerifyResult' });
 export type VerifyResult = z.infer<typeof VerifyResultSchema>;
 
 /** The most numbers one `POST /verify` takes. */
@@ -158,7 +158,7 @@ export const VerifyBatchResultSchema = z.object({
   credits_deducted: z.number().int().nonnegative().optional(),
   /** The balance after the batch. Omitted for unlimited users. */
   credits_remaining: z.number().int().nonnegative().optional(),
-});
+}).meta({ id: 'VerifyBatchResult' });
 export type VerifyBatchResult = z.infer<typeof VerifyBatchResultSchema>;
 
 export const verifyRoutes = defineRoutes('verify', {

@@ -40,14 +40,14 @@ export const WebhookEndpointSchema = z.object({
   events: z.array(WebhookEventTypeSchema),
   description: z.string(),
   created_at: z.string(),
-});
+}).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 /** The endpoint with its signing secret (`whsec_...`): in this answer only, when made or rotated. */
-export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ secret: z.string() });
+export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
 export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
 
-export const WebhookEndpointListSchema = z.object({ endpoints: z.array(WebhookEndpointSchema) });
+export const WebhookEndpointListSchema = z.object({ endpoints: z.array(WebhookEndpointSchema) }).meta({ id: 'WebhookEndpointList' });
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
 
 /** The body of every delivery, signed as sent. `created` is in Unix seconds, as Stripe's are. */
@@ -89,7 +89,7 @@ export const WebhookDeliverySchema = z.object({
   created_at: z.string(),
   /** Every attempt, first to last. */
   log: z.array(WebhookAttemptSchema),
-});
+}).meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
 export const WebhookDeliveryListSchema = z.object({
@@ -97,7 +97,7 @@ export const WebhookDeliveryListSchema = z.object({
   page: z.number().int(),
   total_pages: z.number().int(),
   total_count: z.number().int(),
-});
+}).meta({ id: 'WebhookDeliveryList' });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
 
 export const WebhookDeliveryListQuerySchema = z.object({
