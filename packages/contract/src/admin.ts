@@ -3,7 +3,8 @@ import { MessageSchema, RoleNameSchema, UserInfoSchema } from './account.js';
 import { newPasswordSchema, PASSWORD_MIN_LENGTH } from './password-policy.js';
 import { PlanReferenceSchema } from './plans.js';
 import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './purchases.js';
-import { defineRoutes } from './route-spec.js';
+import { defineRoutes, MAX_PATH_PARAM_LENGTH } from './route-spec.js';
+import { EMAIL_FORMAT } from './wire-formats.js';
 
 /** Messages of the seed's admin screens, spelling corrected (seed document 1, section 5). */
 export const adminMessages = {
@@ -78,7 +79,7 @@ const required = z.string({ error: adminMessages.allFieldsRequired }).min(1, adm
 /** Create account: the seed's keys (le e-mail, lp password, ut type) and the confirmation field. */
 export const AdminCreateUserSchema = z
   .object({
-    le: required.max(255).pipe(z.email()),
+    le: required.max(255).meta(EMAIL_FORMAT).pipe(z.email()),
     lp: required.max(256).pipe(newPasswordSchema(adminMessages.passwordTooShort)),
     lp_confirm: required.max(256),
     ut: UserTypeSchema.or(z.literal('').transform(() => undefined))
@@ -97,7 +98,14 @@ export const AdminCreateUserSchema = z
 /** Update a user: e-mail and type must be non-empty when sent; a blank password means unchanged. */
 export const AdminUpdateUserSchema = z
   .object({
-    le: z.string().trim().min(1, 'The e-mail address cannot be empty').max(255).pipe(z.email()).optional(),
+    le: z
+      .string()
+      .trim()
+      .min(1, 'The e-mail address cannot be empty')
+      .max(255)
+      .meta(EMAIL_FORMAT)
+      .pipe(z.email())
+      .optional(),
     // Blank (unchanged) or a new password that meets the policy.
     lp: z
       .string()
@@ -202,7 +210,7 @@ export const AuditListSchema = z.object({
 }).meta({ id: 'AuditList' });
 
 /** The account's id, or its e-mail address. */
-const UserIdParams = z.object({ user_id: z.string().trim().min(1).max(255) });
+const UserIdParams = z.object({ user_id: z.string().trim().min(1).max(MAX_PATH_PARAM_LENGTH) });
 
 /** The name of the response header every answer to an act-as request carries. */
 export const ACTING_AS_HEADER = 'x-scrub-acting-as';

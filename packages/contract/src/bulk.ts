@@ -3,6 +3,7 @@ import { ListNamesQuerySchema, ListNamesSchema } from './operator-lists.js';
 import { ReassignedSourceSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
 import { DncListDateSchema } from './verify.js';
+import { commaSeparatedList } from './wire-formats.js';
 
 /** A column is named by its header text (at most 255 characters) or its zero-based position. */
 export const ColumnRefSchema = z.union([
@@ -29,6 +30,13 @@ export const mappableFields = [
 ] as const;
 export const MappableFieldSchema = z.enum(mappableFields);
 
+/** Which column each optional field comes from; only the fields above, each at most once. */
+export const MappingSchema = z
+  .object(Object.fromEntries(mappableFields.map((field) => [field, ColumnRefSchema.optional()])) as {
+    [F in (typeof mappableFields)[number]]: z.ZodOptional<typeof ColumnRefSchema>;
+  })
+  .strict();
+
 /**
  * Optional result columns, after `Line Type` and `DNC` (in this order): `timezone`, the area code's
  * IANA time zones; `callable_now`, 1 when the calling window (08:00-21:00 local, in every zone of
@@ -46,7 +54,7 @@ export const CreateBulkJobSchema = z
     file_name: z.string().trim().min(1).max(255),
     phone_col: ColumnRefSchema,
     header_row: z.union([z.literal(0), z.literal(1)]).default(1),
-    mapping: z.partialRecord(MappableFieldSchema, ColumnRefSchema).default({}),
+    mapping: MappingSchema.default({}),
     /** Optional result columns (`OUTPUT_COLUMNS`); default none, and the result is as it always was. */
     columns: z
       .array(OutputColumnSchema)
@@ -201,6 +209,9 @@ export const StreamBulkJobQuerySchema = z
       .optional(),
     header_row: z.coerce
       .number()
+      .int()
+      .min(0)
+      .max(1)
       .pipe(z.union([z.literal(0), z.literal(1)]))
       .default(1),
     /** Optional result columns (`OUTPUT_COLUMNS`), comma-separated. */
@@ -209,6 +220,7 @@ export const StreamBulkJobQuerySchema = z
       .max(200)
       .transform((text) => text.split(',').filter((column) => column.trim() !== ''))
       .pipe(z.array(z.enum(OUTPUT_COLUMNS)).max(OUTPUT_COLUMNS.length))
+      .meta(commaSeparatedList(OUTPUT_COLUMNS))
       .optional(),
     /** Operator lists to flag rows with, comma-separated (see `CreateBulkJobSchema.lists`). */
     lists: ListNamesQuerySchema.optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MessageSchema } from './account.js';
 import { PlanReferenceSchema } from './plans.js';
-import { defineRoutes } from './route-spec.js';
+import { defineRoutes, MAX_PATH_PARAM_LENGTH } from './route-spec.js';
 
 /** `POST /payment/setup`: save the card (a payment method id from the card component) and the billing address. */
 export const PaymentSetupRequestSchema = z
@@ -45,7 +45,7 @@ export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string(
 export const PaymentLinkSchema = z.object({ url: z.url(), expires_at: z.string() }).meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
 
-export const PaymentLinkParamsSchema = z.object({ grant: z.string().min(1).max(255) });
+export const PaymentLinkParamsSchema = z.object({ grant: z.string().min(1).max(MAX_PATH_PARAM_LENGTH) });
 
 /** What a payment link opens; it shows nothing of the account. */
 export const PaymentLinkViewSchema = z.object({

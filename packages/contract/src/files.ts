@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHARS } from './bulk.js';
 import { FileProofSchema } from './proof.js';
-import { defineRoutes } from './route-spec.js';
+import { defineRoutes, MAX_PATH_PARAM_LENGTH } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
+import { commaSeparatedList, EMAIL_FORMAT } from './wire-formats.js';
 
 /** Rows by the result's DNC column: `0` clean, `1` on a do-not-call list, `all` both. */
 export const DNC_FILTER_VALUES = ['0', '1', 'all'] as const;
@@ -20,11 +21,15 @@ export const LineTypeFilterSchema = z
     z
       .string()
       .regex(LINE_TYPE_FILTER, `must be all, or line types separated by commas: ${LINE_TYPES.join(', ')}`),
-  );
+  )
+  .meta({ pattern: LINE_TYPE_FILTER.source });
+
+/** The line-type filter as a query parameter: a comma-separated list of `all` and line types. */
+const LineTypeFilterQuerySchema = LineTypeFilterSchema.meta(commaSeparatedList(['all', ...LINE_TYPES]));
 
 /** Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed). */
 export const ResultFilterSchema = z.object({
-  line_type: LineTypeFilterSchema.optional(),
+  line_type: LineTypeFilterQuerySchema.optional(),
   dnc: DncFilterSchema.optional(),
 });
 
@@ -68,7 +73,7 @@ export const FileListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   search: z.string().max(255).optional(),
-  line_type: LineTypeFilterSchema.optional(),
+  line_type: LineTypeFilterQuerySchema.optional(),
   dnc: DncFilterSchema.optional(),
 });
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;
@@ -125,7 +130,7 @@ export const MAX_FILE_MAIL_RECIPIENTS = 5;
 export const EmailFileSchema = z
   .object({
     to: z
-      .array(z.string().trim().toLowerCase().max(320).pipe(z.email('is not an e-mail address')))
+      .array(z.string().trim().toLowerCase().max(320).meta(EMAIL_FORMAT).pipe(z.email('is not an e-mail address')))
       .min(1, 'needs at least one address')
       .max(MAX_FILE_MAIL_RECIPIENTS, `takes at most ${MAX_FILE_MAIL_RECIPIENTS} addresses`)
       .optional(),

@@ -29,12 +29,13 @@ export class OpenApiSchemas {
   /** `components/schemas`: every named schema met so far. */
   readonly named: Record<string, JsonSchema> = {};
 
+  /** The schema as JSON Schema; JSON through and through (a `.meta` field set to undefined is dropped). */
   of(schema: z.ZodType, io: Io): JsonSchema {
     const {
       $schema: _,
       $defs,
       ...root
-    } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema & {
+    } = JSON.parse(JSON.stringify(z.toJSONSchema(schema, { io, unrepresentable: 'any' }))) as JsonSchema & {
       $defs?: Record<string, JsonSchema>;
     };
     const defs = $defs ?? {};

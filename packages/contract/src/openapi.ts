@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ErrorEnvelopeSchema } from './errors.js';
 import { type JsonSchema, OpenApiSchemas } from './openapi-schemas.js';
 import { ANSWER_HEADERS, answerHeaders, routeErrorStatuses } from './route-answers.js';
-import { pathParamNames, type RouteSpec } from './route-spec.js';
+import { MAX_PATH_PARAM_LENGTH, pathParamNames, type RouteSpec } from './route-spec.js';
 import { routes } from './routes.js';
 import type { OpenApiDocument } from './service.js';
 
@@ -20,9 +20,6 @@ export interface OpenApiOptions {
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
-
-/** The longest path segment the service routes (its router's `maxParamLength`); longer is a 400. */
-export const MAX_PATH_PARAM_LENGTH = 100;
 
 /**
  * Path or query parameters: one entry per property of the route's object schema. A list (an array)

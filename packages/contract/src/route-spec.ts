@@ -104,6 +104,9 @@ export type OutputOf<R extends RouteSpec> = R['response'] extends z.ZodType
   ? z.output<R['response']>
   : ReadableStream<Uint8Array>;
 
+/** The longest path parameter the service routes (its router's `maxParamLength`); longer is a 400. */
+export const MAX_PATH_PARAM_LENGTH = 100;
+
 /** Fills `{name}` placeholders of a route path, escaping each value. */
 export function pathFor(path: string, params: Record<string, string | number> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {

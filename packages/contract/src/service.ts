@@ -3,6 +3,7 @@ import { MessageSchema } from './account.js';
 import { PROOF_KEYS_PATH, ProofKeySetSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 import { DncListDateSchema } from './verify.js';
+import { EMAIL_FORMAT } from './wire-formats.js';
 
 /**
  * The do-not-call lists every account's checks consult: `loaded` (federal, `state:XX`), `required`
@@ -90,7 +91,13 @@ export type ClientConfig = z.infer<typeof ClientConfigSchema>;
 export const ContactMessageSchema = z
   .object({
     name: z.string().trim().min(1, 'Name is required').max(200),
-    email: z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Invalid email address')),
+    email: z
+      .string()
+      .trim()
+      .min(1, 'Email is required')
+      .max(254)
+      .meta(EMAIL_FORMAT)
+      .pipe(z.email('Invalid email address')),
     // One line: it becomes the e-mail's subject.
     subject: z
       .string()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BulkJobSchema } from './bulk.js';
 import { defineRoutes } from './route-spec.js';
+import { HTTP_URL_FORMAT } from './wire-formats.js';
 
 /** The events an endpoint may subscribe to: a bulk job ended, one way or the other. */
 export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed'] as const;
@@ -23,6 +24,7 @@ export const CreateWebhookEndpointSchema = z
       .string()
       .trim()
       .max(2048, 'is at most 2048 characters')
+      .meta(HTTP_URL_FORMAT)
       .pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
     events: z
       .array(WebhookEventTypeSchema)
