@@ -24,7 +24,8 @@ export function defaultErrorCodes(route: RouteSpec): ErrorCode[] {
       'service_unavailable',
     );
   }
-  if (route.body || route.streamBody) codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
+  // A body (any POST, PUT, PATCH or DELETE may carry one): not JSON, too large, or of another type.
+  if (route.method !== 'GET') codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
   if (route.method !== 'GET' && !route.streamBody) {
     // `Idempotency-Key`: the same key still being answered, or sent before with another request.
     codes.push('idempotency_key_in_progress', 'idempotency_key_reused');

@@ -143,6 +143,7 @@ export const suppressionRoutes = defineRoutes('suppression', {
     method: 'POST',
     path: '/dnc/import',
     auth: 'user',
+    errors: ['csv_empty'],
     summary: 'Imports a suppression CSV: merge adds its numbers, replace makes them the whole list',
     body: DncImportSchema,
     response: DncChangeSchema,
