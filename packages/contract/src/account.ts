@@ -47,13 +47,15 @@ export const AddressUpdateSchema = z
 export const CreditsRemainingSchema = z.union([z.number().int().nonnegative(), z.literal('unlimited')]);
 
 /** `GET /credits`: the credit snapshot (seed document 2, section 3). */
-export const CreditSnapshotSchema = z.object({
-  credits: z.number().int().nonnegative(),
-  credits_remaining: CreditsRemainingSchema,
-  has_unlimited: z.boolean(),
-  user_plan: UserPlanSchema,
-  subscription_status: SubscriptionStatusSchema,
-}).meta({ id: 'CreditSnapshot' });
+export const CreditSnapshotSchema = z
+  .object({
+    credits: z.number().int().nonnegative(),
+    credits_remaining: CreditsRemainingSchema,
+    has_unlimited: z.boolean(),
+    user_plan: UserPlanSchema,
+    subscription_status: SubscriptionStatusSchema,
+  })
+  .meta({ id: 'CreditSnapshot' });
 export type CreditSnapshot = z.infer<typeof CreditSnapshotSchema>;
 
 /** `GET /user`: user info and session fields of both seed documents. */

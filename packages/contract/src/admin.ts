@@ -29,17 +29,19 @@ export type UserType = z.infer<typeof UserTypeSchema>;
 export const AccountStatusSchema = z.enum(['active', 'disabled']);
 
 /** Managed user row (both seed documents, section 3), with what the list shows of the account. */
-export const ManagedUserSchema = z.object({
-  user_id: z.string(),
-  full_name: z.string(),
-  email: z.email(),
-  role_name: RoleNameSchema,
-  avatar: z.string().nullable(),
-  credits: z.number().int().nonnegative(),
-  status: AccountStatusSchema,
-  created_at: z.string(),
-  last_sign_in_at: z.string().nullable(),
-}).meta({ id: 'ManagedUser' });
+export const ManagedUserSchema = z
+  .object({
+    user_id: z.string(),
+    full_name: z.string(),
+    email: z.email(),
+    role_name: RoleNameSchema,
+    avatar: z.string().nullable(),
+    credits: z.number().int().nonnegative(),
+    status: AccountStatusSchema,
+    created_at: z.string(),
+    last_sign_in_at: z.string().nullable(),
+  })
+  .meta({ id: 'ManagedUser' });
 export type ManagedUser = z.infer<typeof ManagedUserSchema>;
 
 export const AdminUserListQuerySchema = z.object({
@@ -49,12 +51,14 @@ export const AdminUserListQuerySchema = z.object({
   search: z.string().trim().max(255).optional(),
   role: RoleNameSchema.optional(),
 });
-export const AdminUserListSchema = z.object({
-  users: z.array(ManagedUserSchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_users_count: z.number().int(),
-}).meta({ id: 'AdminUserList' });
+export const AdminUserListSchema = z
+  .object({
+    users: z.array(ManagedUserSchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_users_count: z.number().int(),
+  })
+  .meta({ id: 'AdminUserList' });
 
 /** The Agency a User account is a client of. */
 export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
@@ -150,7 +154,9 @@ export const AdminAdjustCreditsSchema = z
     plan_reference: PlanReferenceSchema.optional(),
   })
   .strict();
-export const AdminAdjustCreditsResultSchema = z.object({ message: z.string(), credits: z.number().int() }).meta({ id: 'AdminAdjustCreditsResult' });
+export const AdminAdjustCreditsResultSchema = z
+  .object({ message: z.string(), credits: z.number().int() })
+  .meta({ id: 'AdminAdjustCreditsResult' });
 
 /** Refund a purchase, in full or (`amount`, dollars) in part, with a reason the customer is sent. */
 export const AdminRefundSchema = z
@@ -159,42 +165,48 @@ export const AdminRefundSchema = z
     reason: z.string().trim().min(1, 'a reason is required').max(500),
   })
   .strict();
-export const AdminRefundResultSchema = z.object({
-  message: z.string(),
-  /** The provider's refund id (`re_...`). */
-  refund_id: z.string(),
-  purchase_id: z.string(),
-  amount: z.number(),
-  /** Refunded so far for this purchase, this refund included. */
-  refunded_amount: z.number(),
-  /** Credits taken back from the balance. */
-  credits_taken: z.number().int(),
-  /** Credits the refund would take back that were already spent: recorded, not owed. */
-  credits_shortfall: z.number().int(),
-  /** The account's balance afterwards. */
-  credits: z.number().int(),
-}).meta({ id: 'AdminRefundResult' });
+export const AdminRefundResultSchema = z
+  .object({
+    message: z.string(),
+    /** The provider's refund id (`re_...`). */
+    refund_id: z.string(),
+    purchase_id: z.string(),
+    amount: z.number(),
+    /** Refunded so far for this purchase, this refund included. */
+    refunded_amount: z.number(),
+    /** Credits taken back from the balance. */
+    credits_taken: z.number().int(),
+    /** Credits the refund would take back that were already spent: recorded, not owed. */
+    credits_shortfall: z.number().int(),
+    /** The account's balance afterwards. */
+    credits: z.number().int(),
+  })
+  .meta({ id: 'AdminRefundResult' });
 export type AdminRefundResult = z.infer<typeof AdminRefundResultSchema>;
 
 /** A short-lived token to act as a user; its `act` claim names the admin. */
-export const ActAsUserSchema = z.object({
-  token: z.string(),
-  expires_at: z.string(),
-  user_id: z.string(),
-  email: z.email(),
-}).meta({ id: 'ActAsUser' });
+export const ActAsUserSchema = z
+  .object({
+    token: z.string(),
+    expires_at: z.string(),
+    user_id: z.string(),
+    email: z.email(),
+  })
+  .meta({ id: 'ActAsUser' });
 
-export const AuditEntrySchema = z.object({
-  id: z.string(),
-  at: z.string(),
-  actor_id: z.string(),
-  actor_email: z.string(),
-  subject_id: z.string().nullable(),
-  subject_email: z.string().nullable(),
-  action: z.string(),
-  detail: z.record(z.string(), z.unknown()),
-  request_id: z.string().nullable(),
-}).meta({ id: 'AuditEntry' });
+export const AuditEntrySchema = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    actor_id: z.string(),
+    actor_email: z.string(),
+    subject_id: z.string().nullable(),
+    subject_email: z.string().nullable(),
+    action: z.string(),
+    detail: z.record(z.string(), z.unknown()),
+    request_id: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -202,12 +214,14 @@ export const AuditQuerySchema = z.object({
   /** Only entries about this account (its id). */
   subject_id: z.uuid().optional(),
 });
-export const AuditListSchema = z.object({
-  entries: z.array(AuditEntrySchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_entries_count: z.number().int(),
-}).meta({ id: 'AuditList' });
+export const AuditListSchema = z
+  .object({
+    entries: z.array(AuditEntrySchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_entries_count: z.number().int(),
+  })
+  .meta({ id: 'AuditList' });
 
 /** The account's id, or its e-mail address. */
 const UserIdParams = z.object({ user_id: z.string().trim().min(1).max(MAX_PATH_PARAM_LENGTH) });

@@ -32,9 +32,11 @@ export const MappableFieldSchema = z.enum(mappableFields);
 
 /** Which column each optional field comes from; only the fields above, each at most once. */
 export const MappingSchema = z
-  .object(Object.fromEntries(mappableFields.map((field) => [field, ColumnRefSchema.optional()])) as {
-    [F in (typeof mappableFields)[number]]: z.ZodOptional<typeof ColumnRefSchema>;
-  })
+  .object(
+    Object.fromEntries(mappableFields.map((field) => [field, ColumnRefSchema.optional()])) as {
+      [F in (typeof mappableFields)[number]]: z.ZodOptional<typeof ColumnRefSchema>;
+    },
+  )
   .strict();
 
 /**
@@ -88,50 +90,52 @@ export type JobStatus = z.infer<typeof JobStatusSchema>;
 
 export const CountsSchema = z.record(z.string(), z.number().int().nonnegative());
 
-export const BulkJobSchema = z.object({
-  job_id: z.string(),
-  filename: z.string(),
-  status: JobStatusSchema,
-  created_at: z.string(),
-  completed_at: z.string().nullable(),
-  total_rows: z.number().int().nonnegative().nullable(),
-  processed_rows: z.number().int().nonnegative(),
-  duplicates: z.number().int().nonnegative(),
-  result_url: z.string().nullable(),
-  uploaded_file: z.string().nullable(),
-  file_reference: z.string(),
-  credits_charged: z.number().int().nonnegative(),
-  credits_reversed: z.number().int().nonnegative(),
-  line_types: CountsSchema,
-  dnc_status: CountsSchema,
-  file_message: z.string().nullable(),
-  error: z.string().nullable(),
-  /** The optional result columns asked for, in the result's order. */
-  columns: z.array(OutputColumnSchema),
-  /**
-   * When the result's `callable_now` cells were evaluated (the scrub's start): the calling window
-   * is as of then, not as of the download. null until the job runs, or without `callable_now`.
-   */
-  columns_evaluated_at: z.string().nullable(),
-  /**
-   * The do-not-call lists the job's answers rest on, each with its release date, age and whether
-   * it was stale when the file was scrubbed. null until the job ran (and for jobs from before list
-   * dates were recorded). Absent from older servers.
-   */
-  dnc_lists: z.array(DncListDateSchema).nullable().optional(),
-  /** The operator lists the result flags, one `List: <name>` column each. Absent from older servers. */
-  lists: z.array(z.string()).optional(),
-  /** The consent-date column asked for (`Reassigned` result column); null without one. Absent from older servers. */
-  consent_col: ColumnRefSchema.nullable().optional(),
-  /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. */
-  credits_per_record: z.number().int().positive().optional(),
-  /**
-   * Who answered the `Reassigned` column (the operator's imported disconnections) and the date its
-   * data is complete to; null until the job ran, without a consent column, or when nothing could
-   * answer (every cell empty: no data). Absent from older servers.
-   */
-  reassigned_source: ReassignedSourceSchema.nullable().optional(),
-}).meta({ id: 'Job' });
+export const BulkJobSchema = z
+  .object({
+    job_id: z.string(),
+    filename: z.string(),
+    status: JobStatusSchema,
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+    total_rows: z.number().int().nonnegative().nullable(),
+    processed_rows: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+    result_url: z.string().nullable(),
+    uploaded_file: z.string().nullable(),
+    file_reference: z.string(),
+    credits_charged: z.number().int().nonnegative(),
+    credits_reversed: z.number().int().nonnegative(),
+    line_types: CountsSchema,
+    dnc_status: CountsSchema,
+    file_message: z.string().nullable(),
+    error: z.string().nullable(),
+    /** The optional result columns asked for, in the result's order. */
+    columns: z.array(OutputColumnSchema),
+    /**
+     * When the result's `callable_now` cells were evaluated (the scrub's start): the calling window
+     * is as of then, not as of the download. null until the job runs, or without `callable_now`.
+     */
+    columns_evaluated_at: z.string().nullable(),
+    /**
+     * The do-not-call lists the job's answers rest on, each with its release date, age and whether
+     * it was stale when the file was scrubbed. null until the job ran (and for jobs from before list
+     * dates were recorded). Absent from older servers.
+     */
+    dnc_lists: z.array(DncListDateSchema).nullable().optional(),
+    /** The operator lists the result flags, one `List: <name>` column each. Absent from older servers. */
+    lists: z.array(z.string()).optional(),
+    /** The consent-date column asked for (`Reassigned` result column); null without one. Absent from older servers. */
+    consent_col: ColumnRefSchema.nullable().optional(),
+    /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. */
+    credits_per_record: z.number().int().positive().optional(),
+    /**
+     * Who answered the `Reassigned` column (the operator's imported disconnections) and the date its
+     * data is complete to; null until the job ran, without a consent column, or when nothing could
+     * answer (every cell empty: no data). Absent from older servers.
+     */
+    reassigned_source: ReassignedSourceSchema.nullable().optional(),
+  })
+  .meta({ id: 'Job' });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
 export const CreatedBulkJobSchema = BulkJobSchema.extend({
@@ -142,34 +146,36 @@ export const CreatedBulkJobSchema = BulkJobSchema.extend({
 export type CreatedBulkJob = z.infer<typeof CreatedBulkJobSchema>;
 
 /** `GET /bulk/jobs/{job_id}/quote`: what submitting an uploaded job would charge; charges nothing. */
-export const BulkJobQuoteSchema = z.object({
-  job_id: z.string(),
-  /** Data records: what submitting charges for ("Found N phone numbers (requires N credits)"). */
-  records: z.number().int().nonnegative(),
-  /** Distinct valid numbers: duplicates and invalid numbers are credited back after the scrub. */
-  unique_numbers: z.number().int().nonnegative(),
-  duplicates: z.number().int().nonnegative(),
-  /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. Absent from older servers. */
-  credits_per_record: z.number().int().positive().optional(),
-  /** What submitting charges now: the records times `credits_per_record`, or 0 on an unlimited plan. */
-  credits_required: z.number().int().nonnegative(),
-  credits_available: z.number().int().nonnegative(),
-  unlimited: z.boolean(),
-  /** Whether submitting would be accepted: enough credits, or unlimited, and the plan not paused. */
-  sufficient: z.boolean(),
-  plan_paused: z.boolean(),
-  /**
-   * The do-not-call lists the job would be checked against now, each with its release date and
-   * age: the shared lists (federal, states) and the account's own list. Empty when none is loaded:
-   * then every valid number answers unchecked, never clean. Absent from older servers.
-   */
-  dnc_lists: z.array(DncListDateSchema).optional(),
-  /**
-   * The lists' state in one sentence to show before the customer pays: none loaded, or stale
-   * lists whose silence makes no number clean; null when every list is fresh. Absent from older servers.
-   */
-  dnc_notice: z.string().nullable().optional(),
-}).meta({ id: 'JobQuote' });
+export const BulkJobQuoteSchema = z
+  .object({
+    job_id: z.string(),
+    /** Data records: what submitting charges for ("Found N phone numbers (requires N credits)"). */
+    records: z.number().int().nonnegative(),
+    /** Distinct valid numbers: duplicates and invalid numbers are credited back after the scrub. */
+    unique_numbers: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+    /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. Absent from older servers. */
+    credits_per_record: z.number().int().positive().optional(),
+    /** What submitting charges now: the records times `credits_per_record`, or 0 on an unlimited plan. */
+    credits_required: z.number().int().nonnegative(),
+    credits_available: z.number().int().nonnegative(),
+    unlimited: z.boolean(),
+    /** Whether submitting would be accepted: enough credits, or unlimited, and the plan not paused. */
+    sufficient: z.boolean(),
+    plan_paused: z.boolean(),
+    /**
+     * The do-not-call lists the job would be checked against now, each with its release date and
+     * age: the shared lists (federal, states) and the account's own list. Empty when none is loaded:
+     * then every valid number answers unchecked, never clean. Absent from older servers.
+     */
+    dnc_lists: z.array(DncListDateSchema).optional(),
+    /**
+     * The lists' state in one sentence to show before the customer pays: none loaded, or stale
+     * lists whose silence makes no number clean; null when every list is fresh. Absent from older servers.
+     */
+    dnc_notice: z.string().nullable().optional(),
+  })
+  .meta({ id: 'JobQuote' });
 export type BulkJobQuote = z.infer<typeof BulkJobQuoteSchema>;
 
 const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
@@ -272,7 +278,13 @@ export const bulkRoutes = defineRoutes('bulk', {
     method: 'POST',
     path: '/bulk/jobs/stream',
     auth: 'user',
-    errors: ['csv_empty', 'insufficient_credits', 'plan_paused', 'service_unavailable', 'storage_unavailable'],
+    errors: [
+      'csv_empty',
+      'insufficient_credits',
+      'plan_paused',
+      'service_unavailable',
+      'storage_unavailable',
+    ],
     summary:
       'Scrub a CSV streamed in the body; the result CSV streams back as rows arrive (charged in blocks as they come)',
     query: StreamBulkJobQuerySchema,
@@ -282,7 +294,7 @@ export const bulkRoutes = defineRoutes('bulk', {
     method: 'POST',
     path: '/bulk/jobs',
     auth: 'user',
-    errors: ['csv_empty', 'plan_paused', 'storage_unavailable'],
+    errors: ['csv_empty', 'insufficient_credits', 'plan_paused', 'storage_unavailable'],
     summary: 'Create a bulk job; answers the upload URL',
     body: CreateBulkJobSchema,
     response: CreatedBulkJobSchema,
@@ -292,7 +304,14 @@ export const bulkRoutes = defineRoutes('bulk', {
     method: 'POST',
     path: '/bulk/jobs/{job_id}/submit',
     auth: 'user',
-    errors: ['csv_empty', 'insufficient_credits', 'plan_paused', 'conflict', 'service_unavailable', 'storage_unavailable'],
+    errors: [
+      'csv_empty',
+      'insufficient_credits',
+      'plan_paused',
+      'conflict',
+      'service_unavailable',
+      'storage_unavailable',
+    ],
     summary: 'Check credits and queue an uploaded job',
     params: JobIdParams,
     response: BulkJobSchema,

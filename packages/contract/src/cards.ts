@@ -3,6 +3,16 @@ import { MessageSchema } from './account.js';
 import { PlanReferenceSchema } from './plans.js';
 import { defineRoutes, MAX_PATH_PARAM_LENGTH } from './route-spec.js';
 
+/**
+ * A payment provider's object id (`pm_...`, `seti_...`): letters, digits and underscores. It becomes
+ * part of the provider's URL, so nothing else may pass (a `%` or a `..` there was a 500, or another URL).
+ */
+export const ProviderIdSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[A-Za-z0-9_]+$/, 'is an id from the card form (letters, digits and underscores, such as pm_1Abc)');
+
 /** `POST /payment/setup`: save the card (a payment method id from the card component) and the billing address. */
 export const PaymentSetupRequestSchema = z
   .object({
@@ -14,14 +24,14 @@ export const PaymentSetupRequestSchema = z
     state: z.string().trim().min(1, 'State is required').max(100),
     postal_code: z.string().max(20).optional().default(''),
     country: z.string().length(2).default('US'),
-    payment_method_id: z.string().min(1).max(255),
+    payment_method_id: ProviderIdSchema,
     amount: z.number().positive().optional(),
     reference_code: PlanReferenceSchema.optional(),
     /**
      * After 3-D Secure: the setup intent the first attempt answered (its client secret, confirmed in
      * the browser), so the service finishes saving that card instead of asking the bank again.
      */
-    setup_intent_id: z.string().startsWith('seti_').max(255).optional(),
+    setup_intent_id: ProviderIdSchema.startsWith('seti_').optional(),
   })
   .strict();
 export type PaymentSetupRequest = z.infer<typeof PaymentSetupRequestSchema>;
@@ -37,23 +47,29 @@ export const PaymentMethodSchema = z.object({
   is_default: z.boolean(),
 });
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
-export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) }).meta({ id: 'PaymentMethodList' });
+export const PaymentMethodListSchema = z
+  .object({ payment_methods: z.array(PaymentMethodSchema) })
+  .meta({ id: 'PaymentMethodList' });
 
-export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1).max(255) }).strict();
+export const ChangePaymentMethodSchema = z.object({ payment_method_id: ProviderIdSchema }).strict();
 
 /** A single-use link for a browser without a session: add a card, or confirm a payment (3-D Secure). */
-export const PaymentLinkSchema = z.object({ url: z.url(), expires_at: z.string() }).meta({ id: 'PaymentLink' });
+export const PaymentLinkSchema = z
+  .object({ url: z.url(), expires_at: z.string() })
+  .meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
 
 export const PaymentLinkParamsSchema = z.object({ grant: z.string().min(1).max(MAX_PATH_PARAM_LENGTH) });
 
 /** What a payment link opens; it shows nothing of the account. */
-export const PaymentLinkViewSchema = z.object({
-  purpose: z.enum(['add_card', 'authenticate']),
-  expires_at: z.string(),
-  /** `authenticate`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
-  client_secret: z.string().nullable(),
-}).meta({ id: 'PaymentLinkView' });
+export const PaymentLinkViewSchema = z
+  .object({
+    purpose: z.enum(['add_card', 'authenticate']),
+    expires_at: z.string(),
+    /** `authenticate`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
+    client_secret: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentLinkView' });
 export type PaymentLinkView = z.infer<typeof PaymentLinkViewSchema>;
 
 /**
@@ -95,7 +111,7 @@ export const cardsRoutes = defineRoutes('cards', {
     method: 'PUT',
     path: '/payment-method',
     auth: 'user',
-    errors: ['not_found'],
+    errors: ['not_found', 'payment_method_required'],
     summary: 'Change the default card',
     body: ChangePaymentMethodSchema,
     response: MessageSchema,
@@ -120,7 +136,13 @@ export const cardsRoutes = defineRoutes('cards', {
     method: 'POST',
     path: '/payment/links/{grant}/setup',
     auth: 'none',
-    errors: ['card_declined', 'authentication_required', 'payment_link_invalid', 'payment_link_expired', 'conflict'],
+    errors: [
+      'card_declined',
+      'authentication_required',
+      'payment_link_invalid',
+      'payment_link_expired',
+      'conflict',
+    ],
     summary: "Save a card on the link's account; the link then stops working",
     params: PaymentLinkParamsSchema,
     body: PaymentSetupRequestSchema,

@@ -34,39 +34,41 @@ export const ResultFilterSchema = z.object({
 });
 
 /** Uploaded file / file view (seed document 2, section 3). */
-export const FileViewSchema = z.object({
-  file_reference: z.string(),
-  file_name: z.string(),
-  /** The result's URL; the text 'Failed' marks a failed job, as the seed's clients expect. */
-  file_url: z.string().nullable(),
-  last_updated: z.string(),
-  created_at: z.string(),
-  status: z.enum(['completed', 'failed', 'processing', 'pending']),
-  total_records: z.number().int().nonnegative(),
-  processed_rows: z.number().int().nonnegative(),
-  duplicates: z.number().int().nonnegative(),
-  credits_reversed: z.number().int().nonnegative(),
-  credits_charged: z.number().int().nonnegative(),
-  file_method: z.enum(['api', 'upload']),
-  uploaded_file: z.string().nullable(),
-  line_types: CountsSchema,
-  dnc_status: CountsSchema,
-  file_message: z.string().nullable(),
-  /** Why a failed job failed (the job's `error`); null for any other job. */
-  error: z.string().nullable(),
-  /**
-   * A failed job that kept the result of the records it scrubbed and charged (a streamed job cut
-   * off part-way): that result's URL, in the form of `file_url`'s. Null otherwise.
-   */
-  part_url: z.string().nullable(),
-  /**
-   * Why the "clean" filter (`dnc=0`) keeps no row of this file, when that is because no number was
-   * checked (no do-not-call list covering them was loaded, or only stale ones): unchecked is not
-   * clean. The result download with `dnc=0` says the same in its `x-scrub-dnc-notice` header.
-   * Absent otherwise.
-   */
-  dnc_notice: z.string().optional(),
-}).meta({ id: 'FileView' });
+export const FileViewSchema = z
+  .object({
+    file_reference: z.string(),
+    file_name: z.string(),
+    /** The result's URL; the text 'Failed' marks a failed job, as the seed's clients expect. */
+    file_url: z.string().nullable(),
+    last_updated: z.string(),
+    created_at: z.string(),
+    status: z.enum(['completed', 'failed', 'processing', 'pending']),
+    total_records: z.number().int().nonnegative(),
+    processed_rows: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+    credits_reversed: z.number().int().nonnegative(),
+    credits_charged: z.number().int().nonnegative(),
+    file_method: z.enum(['api', 'upload']),
+    uploaded_file: z.string().nullable(),
+    line_types: CountsSchema,
+    dnc_status: CountsSchema,
+    file_message: z.string().nullable(),
+    /** Why a failed job failed (the job's `error`); null for any other job. */
+    error: z.string().nullable(),
+    /**
+     * A failed job that kept the result of the records it scrubbed and charged (a streamed job cut
+     * off part-way): that result's URL, in the form of `file_url`'s. Null otherwise.
+     */
+    part_url: z.string().nullable(),
+    /**
+     * Why the "clean" filter (`dnc=0`) keeps no row of this file, when that is because no number was
+     * checked (no do-not-call list covering them was loaded, or only stale ones): unchecked is not
+     * clean. The result download with `dnc=0` says the same in its `x-scrub-dnc-notice` header.
+     * Absent otherwise.
+     */
+    dnc_notice: z.string().optional(),
+  })
+  .meta({ id: 'FileView' });
 export type FileView = z.infer<typeof FileViewSchema>;
 
 export const FileListQuerySchema = z.object({
@@ -78,12 +80,14 @@ export const FileListQuerySchema = z.object({
 });
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;
 
-export const FileListSchema = z.object({
-  files: z.array(FileViewSchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_files_count: z.number().int(),
-}).meta({ id: 'FileList' });
+export const FileListSchema = z
+  .object({
+    files: z.array(FileViewSchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_files_count: z.number().int(),
+  })
+  .meta({ id: 'FileList' });
 export type FileList = z.infer<typeof FileListSchema>;
 
 /**
@@ -130,7 +134,9 @@ export const MAX_FILE_MAIL_RECIPIENTS = 5;
 export const EmailFileSchema = z
   .object({
     to: z
-      .array(z.string().trim().toLowerCase().max(320).meta(EMAIL_FORMAT).pipe(z.email('is not an e-mail address')))
+      .array(
+        z.string().trim().toLowerCase().max(320).meta(EMAIL_FORMAT).pipe(z.email('is not an e-mail address')),
+      )
       .min(1, 'needs at least one address')
       .max(MAX_FILE_MAIL_RECIPIENTS, `takes at most ${MAX_FILE_MAIL_RECIPIENTS} addresses`)
       .optional(),
@@ -140,11 +146,13 @@ export const EmailFileSchema = z
   .strict();
 export type EmailFile = z.infer<typeof EmailFileSchema>;
 
-export const EmailedFileSchema = z.object({
-  message: z.string(),
-  /** The addresses the mail went to, one mail each. */
-  sent_to: z.array(z.string()),
-}).meta({ id: 'EmailedFile' });
+export const EmailedFileSchema = z
+  .object({
+    message: z.string(),
+    /** The addresses the mail went to, one mail each. */
+    sent_to: z.array(z.string()),
+  })
+  .meta({ id: 'EmailedFile' });
 export type EmailedFile = z.infer<typeof EmailedFileSchema>;
 
 const FileReferenceParams = z.object({ file_reference: z.string().min(1).max(64) });

@@ -25,7 +25,11 @@ const ERROR_REF = { $ref: '#/components/schemas/ErrorEnvelope' };
  * Path or query parameters: one entry per property of the route's object schema. A list (an array)
  * travels as one comma-separated value (`columns=timezone,callable_now`).
  */
-function parameters(schemas: OpenApiSchemas, schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+function parameters(
+  schemas: OpenApiSchemas,
+  schema: z.ZodType | undefined,
+  where: 'path' | 'query',
+): JsonSchema[] {
   if (!schema) return [];
   const object = schemas.of(schema, 'input');
   const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
@@ -114,7 +118,10 @@ function requestBody(schemas: OpenApiSchemas, route: RouteSpec): JsonSchema | un
   if (!route.body) return undefined;
   const csv = {
     'text/csv': {
-      schema: { type: 'string', description: 'One phone number per line; a first line without a digit is a header.' },
+      schema: {
+        type: 'string',
+        description: 'One phone number per line; a first line without a digit is a header.',
+      },
     },
   };
   return {

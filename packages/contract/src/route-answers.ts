@@ -72,7 +72,8 @@ export const ANSWER_HEADERS = {
   },
   IdempotentReplayed: {
     name: 'idempotent-replayed',
-    description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
+    description:
+      '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
   },
   ScrubJobId: {
     name: 'scrub-job-id',

@@ -24,16 +24,18 @@ export const DncListsStatusSchema = z.object({
 export type DncListsStatus = z.infer<typeof DncListsStatusSchema>;
 
 /** `GET /health`. */
-export const HealthSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
-  version: z.string(),
-  database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
-  /** Whether files can be stored now (a full or read-only disk makes it false). Absent from older servers. */
-  storage: z.object({ kind: z.enum(['local', 's3']), ok: z.boolean() }).optional(),
-  reference_data: z.record(z.string(), z.string()),
-  dnc_lists: DncListsStatusSchema,
-  uptime_seconds: z.number().nonnegative(),
-}).meta({ id: 'Health' });
+export const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
+    /** Whether files can be stored now (a full or read-only disk makes it false). Absent from older servers. */
+    storage: z.object({ kind: z.enum(['local', 's3']), ok: z.boolean() }).optional(),
+    reference_data: z.record(z.string(), z.string()),
+    dnc_lists: DncListsStatusSchema,
+    uptime_seconds: z.number().nonnegative(),
+  })
+  .meta({ id: 'Health' });
 export type Health = z.infer<typeof HealthSchema>;
 
 /** `GET /config`: what a client needs to know; clients never branch on the setup otherwise. */
@@ -107,7 +109,8 @@ export const ContactMessageSchema = z
       .regex(/^[^\r\n]*$/, 'Subject must be one line'),
     message: z.string().trim().min(1, 'Message is required').max(5000),
   })
-  .strict().meta({ id: 'ClientConfig' });
+  .strict()
+  .meta({ id: 'ClientConfig' });
 export type ContactMessage = z.infer<typeof ContactMessageSchema>;
 
 /** An OpenAPI 3.1 document (`openapi`, `info`, `paths`, `components`): see openapi.ts. */
@@ -117,7 +120,8 @@ export const OpenApiDocumentSchema = z
     info: z.object({ title: z.string(), version: z.string() }).loose(),
     paths: z.record(z.string(), z.unknown()),
   })
-  .loose().meta({ id: 'OpenApiDocument' });
+  .loose()
+  .meta({ id: 'OpenApiDocument' });
 export type OpenApiDocument = z.infer<typeof OpenApiDocumentSchema>;
 
 export const serviceRoutes = defineRoutes('service', {

@@ -36,20 +36,26 @@ export const CreateWebhookEndpointSchema = z
   .strict();
 export type CreateWebhookEndpoint = z.input<typeof CreateWebhookEndpointSchema>;
 
-export const WebhookEndpointSchema = z.object({
-  id: z.string(),
-  url: z.string(),
-  events: z.array(WebhookEventTypeSchema),
-  description: z.string(),
-  created_at: z.string(),
-}).meta({ id: 'WebhookEndpoint' });
+export const WebhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(WebhookEventTypeSchema),
+    description: z.string(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 /** The endpoint with its signing secret (`whsec_...`): in this answer only, when made or rotated. */
-export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
+export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ secret: z.string() }).meta({
+  id: 'WebhookEndpointWithSecret',
+});
 export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
 
-export const WebhookEndpointListSchema = z.object({ endpoints: z.array(WebhookEndpointSchema) }).meta({ id: 'WebhookEndpointList' });
+export const WebhookEndpointListSchema = z
+  .object({ endpoints: z.array(WebhookEndpointSchema) })
+  .meta({ id: 'WebhookEndpointList' });
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
 
 /** The body of every delivery, signed as sent. `created` is in Unix seconds, as Stripe's are. */
@@ -76,30 +82,34 @@ export const WebhookAttemptSchema = z.object({
 export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 
 /** One event sent to one endpoint: pending (retried until `next_retry_at`), delivered or failed. */
-export const WebhookDeliverySchema = z.object({
-  id: z.string(),
-  event_id: z.string(),
-  type: z.string(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempts: z.number().int().nonnegative(),
-  /** The last attempt's answer, as in `log`. */
-  status_code: z.number().int().nullable(),
-  response_ms: z.number().int().nonnegative().nullable(),
-  error: z.string().nullable(),
-  /** When a pending delivery is tried next; null once delivered or failed. */
-  next_retry_at: z.string().nullable(),
-  created_at: z.string(),
-  /** Every attempt, first to last. */
-  log: z.array(WebhookAttemptSchema),
-}).meta({ id: 'WebhookDelivery' });
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.string(),
+    event_id: z.string(),
+    type: z.string(),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    attempts: z.number().int().nonnegative(),
+    /** The last attempt's answer, as in `log`. */
+    status_code: z.number().int().nullable(),
+    response_ms: z.number().int().nonnegative().nullable(),
+    error: z.string().nullable(),
+    /** When a pending delivery is tried next; null once delivered or failed. */
+    next_retry_at: z.string().nullable(),
+    created_at: z.string(),
+    /** Every attempt, first to last. */
+    log: z.array(WebhookAttemptSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
-export const WebhookDeliveryListSchema = z.object({
-  deliveries: z.array(WebhookDeliverySchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_count: z.number().int(),
-}).meta({ id: 'WebhookDeliveryList' });
+export const WebhookDeliveryListSchema = z
+  .object({
+    deliveries: z.array(WebhookDeliverySchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_count: z.number().int(),
+  })
+  .meta({ id: 'WebhookDeliveryList' });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
 
 export const WebhookDeliveryListQuerySchema = z.object({

@@ -52,7 +52,9 @@ export function undeclaredAnswers(seen: Iterable<SeenAnswer>, document: OpenApiD
     }
     for (const header of headers) {
       if (!(header in (response.headers ?? {}))) {
-        problems.add(`${operation} answered ${status} with ${header}, which /openapi.json does not declare there`);
+        problems.add(
+          `${operation} answered ${status} with ${header}, which /openapi.json does not declare there`,
+        );
       }
     }
   }
