@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHARS } from './bulk.js';
 import { FileProofSchema } from './proof.js';
-import { defineRoutes, MAX_PATH_PARAM_LENGTH } from './route-spec.js';
+import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
 import { commaSeparatedList, EMAIL_FORMAT } from './wire-formats.js';
 

@@ -48,7 +48,7 @@ function number(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
 function object(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const record: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [name, property] of Object.entries(properties)) record[name] = valueOf(property);
+  for (const [name, property] of Object.entries(properties)) record[name] = valuesOf(property);
   const requiredKeys = (schema.required ?? []) as string[];
   if (Object.keys(record).length === 0) return fc.constant({});
   return fc.record(record, { requiredKeys: requiredKeys.filter((key) => key in record) });
@@ -59,13 +59,13 @@ function object(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
  * patterns, objects, arrays, unions) accepts, as a fast-check arbitrary. `$ref`s are resolved by
  * the caller beforehand (the document's inputs have none).
  */
-export function valueOf(schema: JsonSchema): fc.Arbitrary<unknown> {
+export function valuesOf(schema: JsonSchema): fc.Arbitrary<unknown> {
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (union) return fc.oneof(...union.map(valueOf));
+  if (union) return fc.oneof(...union.map(valuesOf));
   const type = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string | undefined];
-  if (type.length > 1) return fc.oneof(...type.map((one) => valueOf({ ...schema, type: one })));
+  if (type.length > 1) return fc.oneof(...type.map((one) => valuesOf({ ...schema, type: one })));
   switch (type[0]) {
     case 'string':
       return text(schema);
@@ -78,7 +78,7 @@ export function valueOf(schema: JsonSchema): fc.Arbitrary<unknown> {
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(valueOf((schema.items ?? {}) as JsonSchema), {
+      return fc.array(valuesOf((schema.items ?? {}) as JsonSchema), {
         minLength: (schema.minItems as number | undefined) ?? 0,
         maxLength: Math.min((schema.maxItems as number | undefined) ?? 4, 4),
       });
@@ -105,6 +105,6 @@ export function junk(): fc.Arbitrary<unknown> {
 export function objectWithOneBadField(schema: JsonSchema): fc.Arbitrary<unknown> {
   const names = Object.keys((schema.properties ?? {}) as object);
   return fc
-    .tuple(valueOf(schema), fc.constantFrom('(unknown field)', ...names), junk())
+    .tuple(valuesOf(schema), fc.constantFrom('(unknown field)', ...names), junk())
     .map(([value, name, bad]) => ({ ...(value as object), [name]: bad }));
 }

@@ -6,7 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRACKED_HEADERS } from '../../test/answer-check.js';
 import { createTestIdentity } from '../../test/id-tokens.js';
-import { junk, objectWithOneBadField, valueOf } from '../../test/json-schema-arbitrary.js';
+import { junk, objectWithOneBadField, valuesOf } from '../../test/json-schema-arbitrary.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -51,7 +51,8 @@ let auth: Record<string, string>;
 /** Objects that exist, so some requests reach past the 404: by path parameter name. */
 const known: Record<string, string[]> = {};
 const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
+// A CommonJS module: its function is `default` to TypeScript's NodeNext, and there at run time too.
+addFormats.default(ajv);
 const validators = new Map<JsonSchema, ValidateFunction>();
 
 beforeAll(async () => {
@@ -96,7 +97,7 @@ function parametersOf(operation: Operation): Parameter[] {
 }
 
 function parameterValue(parameter: Parameter, bad: boolean): fc.Arbitrary<string | undefined> {
-  const value = valueOf(parameter.schema).map((v) => (Array.isArray(v) ? v.join(',') : String(v)));
+  const value = valuesOf(parameter.schema).map((v) => (Array.isArray(v) ? v.join(',') : String(v)));
   const fromKnown = known[parameter.name];
   const good = fromKnown ? fc.oneof({ arbitrary: fc.constantFrom(...fromKnown), weight: 3 }, value) : value;
   const chosen = bad
@@ -120,7 +121,7 @@ function requestOf({ path, method, operation }: Call, bad: boolean): fc.Arbitrar
   const body: fc.Arbitrary<unknown> = json
     ? bad
       ? fc.oneof(objectWithOneBadField(json), junk())
-      : valueOf(json)
+      : valuesOf(json)
     : csv
       ? fc.constantFrom('phone\n2015550123\n', 'name,phone\nA,(201) 555-0199\n', '', 'phone\n12\n')
       : fc.constant(undefined);
