@@ -47,13 +47,15 @@ export const AddressUpdateSchema = z
 export const CreditsRemainingSchema = z.union([z.number().int().nonnegative(), z.literal('unlimited')]);
 
 /** `GET /credits`: the credit snapshot (seed document 2, section 3). */
-export const CreditSnapshotSchema = z.object({
-  credits: z.number().int().nonnegative(),
-  credits_remaining: CreditsRemainingSchema,
-  has_unlimited: z.boolean(),
-  user_plan: UserPlanSchema,
-  subscription_status: SubscriptionStatusSchema,
-});
+export const CreditSnapshotSchema = z
+  .object({
+    credits: z.number().int().nonnegative(),
+    credits_remaining: CreditsRemainingSchema,
+    has_unlimited: z.boolean(),
+    user_plan: UserPlanSchema,
+    subscription_status: SubscriptionStatusSchema,
+  })
+  .meta({ id: 'CreditSnapshot' });
 export type CreditSnapshot = z.infer<typeof CreditSnapshotSchema>;
 
 /** `GET /user`: user info and session fields of both seed documents. */
@@ -80,7 +82,7 @@ export const UserInfoSchema = CreditSnapshotSchema.extend({
   api_key_last4: z.string().nullable(),
   api_key_created_at: z.string().nullable(),
   created_at: z.string(),
-});
+}).meta({ id: 'UserInfo' });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 
 /** `PUT /user`: the fields a user may change about themselves. */
@@ -99,7 +101,7 @@ export type UpdateUser = z.infer<typeof UpdateUserSchema>;
 
 /** `PUT /user/plan-status`: pause or resume the plan. */
 export const PlanStatusUpdateSchema = z.object({ status: PlanStatusSchema }).strict();
-export const MessageSchema = z.object({ message: z.string() });
+export const MessageSchema = z.object({ message: z.string() }).meta({ id: 'Message' });
 export type Message = z.infer<typeof MessageSchema>;
 
 export const accountRoutes = defineRoutes('account', {

@@ -3,7 +3,8 @@ import { MessageSchema, RoleNameSchema, UserInfoSchema } from './account.js';
 import { newPasswordSchema, PASSWORD_MIN_LENGTH } from './password-policy.js';
 import { PlanReferenceSchema } from './plans.js';
 import { PurchaseHistoryQuerySchema, PurchaseHistorySchema } from './purchases.js';
-import { defineRoutes } from './route-spec.js';
+import { defineRoutes, MAX_PATH_PARAM_LENGTH } from './route-spec.js';
+import { EMAIL_FORMAT } from './wire-formats.js';
 
 /** Messages of the seed's admin screens, spelling corrected (seed document 1, section 5). */
 export const adminMessages = {
@@ -28,17 +29,19 @@ export type UserType = z.infer<typeof UserTypeSchema>;
 export const AccountStatusSchema = z.enum(['active', 'disabled']);
 
 /** Managed user row (both seed documents, section 3), with what the list shows of the account. */
-export const ManagedUserSchema = z.object({
-  user_id: z.string(),
-  full_name: z.string(),
-  email: z.email(),
-  role_name: RoleNameSchema,
-  avatar: z.string().nullable(),
-  credits: z.number().int().nonnegative(),
-  status: AccountStatusSchema,
-  created_at: z.string(),
-  last_sign_in_at: z.string().nullable(),
-});
+export const ManagedUserSchema = z
+  .object({
+    user_id: z.string(),
+    full_name: z.string(),
+    email: z.email(),
+    role_name: RoleNameSchema,
+    avatar: z.string().nullable(),
+    credits: z.number().int().nonnegative(),
+    status: AccountStatusSchema,
+    created_at: z.string(),
+    last_sign_in_at: z.string().nullable(),
+  })
+  .meta({ id: 'ManagedUser' });
 export type ManagedUser = z.infer<typeof ManagedUserSchema>;
 
 export const AdminUserListQuerySchema = z.object({
@@ -48,12 +51,14 @@ export const AdminUserListQuerySchema = z.object({
   search: z.string().trim().max(255).optional(),
   role: RoleNameSchema.optional(),
 });
-export const AdminUserListSchema = z.object({
-  users: z.array(ManagedUserSchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_users_count: z.number().int(),
-});
+export const AdminUserListSchema = z
+  .object({
+    users: z.array(ManagedUserSchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_users_count: z.number().int(),
+  })
+  .meta({ id: 'AdminUserList' });
 
 /** The Agency a User account is a client of. */
 export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
@@ -67,7 +72,7 @@ export const AdminUserInfoSchema = UserInfoSchema.extend({
   disabled_at: z.string().nullable(),
   last_sign_in_at: z.string().nullable(),
   agency: AgencyLinkSchema.nullable(),
-});
+}).meta({ id: 'AdminUserInfo' });
 export type AdminUserInfo = z.infer<typeof AdminUserInfoSchema>;
 
 /** An Agency account named by its id or e-mail address (admins only: links a User account to it). */
@@ -78,7 +83,7 @@ const required = z.string({ error: adminMessages.allFieldsRequired }).min(1, adm
 /** Create account: the seed's keys (le e-mail, lp password, ut type) and the confirmation field. */
 export const AdminCreateUserSchema = z
   .object({
-    le: required.max(255).pipe(z.email()),
+    le: required.max(255).meta(EMAIL_FORMAT).pipe(z.email()),
     lp: required.max(256).pipe(newPasswordSchema(adminMessages.passwordTooShort)),
     lp_confirm: required.max(256),
     ut: UserTypeSchema.or(z.literal('').transform(() => undefined))
@@ -97,7 +102,14 @@ export const AdminCreateUserSchema = z
 /** Update a user: e-mail and type must be non-empty when sent; a blank password means unchanged. */
 export const AdminUpdateUserSchema = z
   .object({
-    le: z.string().trim().min(1, 'The e-mail address cannot be empty').max(255).pipe(z.email()).optional(),
+    le: z
+      .string()
+      .trim()
+      .min(1, 'The e-mail address cannot be empty')
+      .max(255)
+      .meta(EMAIL_FORMAT)
+      .pipe(z.email())
+      .optional(),
     // Blank (unchanged) or a new password that meets the policy.
     lp: z
       .string()
@@ -142,7 +154,9 @@ export const AdminAdjustCreditsSchema = z
     plan_reference: PlanReferenceSchema.optional(),
   })
   .strict();
-export const AdminAdjustCreditsResultSchema = z.object({ message: z.string(), credits: z.number().int() });
+export const AdminAdjustCreditsResultSchema = z
+  .object({ message: z.string(), credits: z.number().int() })
+  .meta({ id: 'AdminAdjustCreditsResult' });
 
 /** Refund a purchase, in full or (`amount`, dollars) in part, with a reason the customer is sent. */
 export const AdminRefundSchema = z
@@ -151,42 +165,48 @@ export const AdminRefundSchema = z
     reason: z.string().trim().min(1, 'a reason is required').max(500),
   })
   .strict();
-export const AdminRefundResultSchema = z.object({
-  message: z.string(),
-  /** The provider's refund id (`re_...`). */
-  refund_id: z.string(),
-  purchase_id: z.string(),
-  amount: z.number(),
-  /** Refunded so far for this purchase, this refund included. */
-  refunded_amount: z.number(),
-  /** Credits taken back from the balance. */
-  credits_taken: z.number().int(),
-  /** Credits the refund would take back that were already spent: recorded, not owed. */
-  credits_shortfall: z.number().int(),
-  /** The account's balance afterwards. */
-  credits: z.number().int(),
-});
+export const AdminRefundResultSchema = z
+  .object({
+    message: z.string(),
+    /** The provider's refund id (`re_...`). */
+    refund_id: z.string(),
+    purchase_id: z.string(),
+    amount: z.number(),
+    /** Refunded so far for this purchase, this refund included. */
+    refunded_amount: z.number(),
+    /** Credits taken back from the balance. */
+    credits_taken: z.number().int(),
+    /** Credits the refund would take back that were already spent: recorded, not owed. */
+    credits_shortfall: z.number().int(),
+    /** The account's balance afterwards. */
+    credits: z.number().int(),
+  })
+  .meta({ id: 'AdminRefundResult' });
 export type AdminRefundResult = z.infer<typeof AdminRefundResultSchema>;
 
 /** A short-lived token to act as a user; its `act` claim names the admin. */
-export const ActAsUserSchema = z.object({
-  token: z.string(),
-  expires_at: z.string(),
-  user_id: z.string(),
-  email: z.email(),
-});
+export const ActAsUserSchema = z
+  .object({
+    token: z.string(),
+    expires_at: z.string(),
+    user_id: z.string(),
+    email: z.email(),
+  })
+  .meta({ id: 'ActAsUser' });
 
-export const AuditEntrySchema = z.object({
-  id: z.string(),
-  at: z.string(),
-  actor_id: z.string(),
-  actor_email: z.string(),
-  subject_id: z.string().nullable(),
-  subject_email: z.string().nullable(),
-  action: z.string(),
-  detail: z.record(z.string(), z.unknown()),
-  request_id: z.string().nullable(),
-});
+export const AuditEntrySchema = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    actor_id: z.string(),
+    actor_email: z.string(),
+    subject_id: z.string().nullable(),
+    subject_email: z.string().nullable(),
+    action: z.string(),
+    detail: z.record(z.string(), z.unknown()),
+    request_id: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export const AuditQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -194,15 +214,17 @@ export const AuditQuerySchema = z.object({
   /** Only entries about this account (its id). */
   subject_id: z.uuid().optional(),
 });
-export const AuditListSchema = z.object({
-  entries: z.array(AuditEntrySchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_entries_count: z.number().int(),
-});
+export const AuditListSchema = z
+  .object({
+    entries: z.array(AuditEntrySchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_entries_count: z.number().int(),
+  })
+  .meta({ id: 'AuditList' });
 
 /** The account's id, or its e-mail address. */
-const UserIdParams = z.object({ user_id: z.string().trim().min(1).max(255) });
+const UserIdParams = z.object({ user_id: z.string().trim().min(1).max(MAX_PATH_PARAM_LENGTH) });
 
 /** The name of the response header every answer to an act-as request carries. */
 export const ACTING_AS_HEADER = 'x-scrub-acting-as';
@@ -221,6 +243,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'POST',
     path: '/admin/users',
     auth: 'agency',
+    errors: ['conflict'],
     summary: 'Create an account (only a Super Admin creates admins; an Agency creates its own clients)',
     body: AdminCreateUserSchema,
     response: ManagedUserSchema,
@@ -238,6 +261,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'PUT',
     path: '/admin/users/{user_id}',
     auth: 'agency',
+    errors: ['conflict'],
     summary: "Change a user's e-mail, password or type",
     params: UserIdParams,
     body: AdminUpdateUserSchema,
@@ -247,6 +271,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'DELETE',
     path: '/admin/users/{user_id}',
     auth: 'agency',
+    errors: ['conflict'],
     summary: 'Disable an account (nothing is deleted)',
     params: UserIdParams,
     response: MessageSchema,
@@ -263,6 +288,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'PUT',
     path: '/admin/users/{user_id}/password',
     auth: 'agency',
+    errors: ['conflict'],
     summary: "Set a user's password; their earlier tokens stop working",
     params: UserIdParams,
     body: AdminResetPasswordSchema,
@@ -280,6 +306,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'POST',
     path: '/admin/users/{user_id}/credits',
     auth: 'admin',
+    errors: ['insufficient_credits'],
     summary: "Adjust a user's credits, with a reason",
     params: UserIdParams,
     body: AdminAdjustCreditsSchema,
@@ -289,6 +316,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'POST',
     path: '/admin/users/{user_id}/act-as',
     auth: 'agency',
+    errors: ['conflict'],
     summary: 'A short-lived token to act as the user',
     params: UserIdParams,
     response: ActAsUserSchema,
@@ -306,6 +334,7 @@ export const adminRoutes = defineRoutes('admin', {
     method: 'POST',
     path: '/admin/users/{user_id}/purchases/{purchase_id}/refund',
     auth: 'admin',
+    errors: ['conflict', 'service_unavailable'],
     summary: 'Refund a purchase in full or in part; its credits are taken back pro rata',
     params: UserIdParams.extend({ purchase_id: z.uuid() }),
     body: AdminRefundSchema,

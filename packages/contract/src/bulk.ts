@@ -4,6 +4,7 @@ import { ListNamesQuerySchema, ListNamesSchema } from './operator-lists.js';
 import { ReassignedSourceSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
 import { DncListDateSchema } from './verify.js';
+import { commaSeparatedList } from './wire-formats.js';
 
 /** A column is named by its header text (at most 255 characters) or its zero-based position. */
 export const ColumnRefSchema = z.union([
@@ -30,6 +31,15 @@ export const mappableFields = [
 ] as const;
 export const MappableFieldSchema = z.enum(mappableFields);
 
+/** Which column each optional field comes from; only the fields above, each at most once. */
+export const MappingSchema = z
+  .object(
+    Object.fromEntries(mappableFields.map((field) => [field, ColumnRefSchema.optional()])) as {
+      [F in (typeof mappableFields)[number]]: z.ZodOptional<typeof ColumnRefSchema>;
+    },
+  )
+  .strict();
+
 /**
  * Optional result columns, after `Line Type` and `DNC` (in this order): `timezone`, the area code's
  * IANA time zones; `callable_now`, 1 when the calling window (08:00-21:00 local, in every zone of
@@ -47,7 +57,7 @@ export const CreateBulkJobSchema = z
     file_name: z.string().trim().min(1).max(255),
     phone_col: ColumnRefSchema,
     header_row: z.union([z.literal(0), z.literal(1)]).default(1),
-    mapping: z.partialRecord(MappableFieldSchema, ColumnRefSchema).default({}),
+    mapping: MappingSchema.default({}),
     /** Optional result columns (`OUTPUT_COLUMNS`); default none, and the result is as it always was. */
     columns: z
       .array(OutputColumnSchema)
@@ -83,99 +93,103 @@ export const CreateBulkJobSchema = z
 export type CreateBulkJob = z.infer<typeof CreateBulkJobSchema>;
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'processing', 'completed', 'failed'] as const;
-export const JobStatusSchema = z.enum(JOB_STATUSES);
+export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
 export const CountsSchema = z.record(z.string(), z.number().int().nonnegative());
 
-export const BulkJobSchema = z.object({
-  job_id: z.string(),
-  filename: z.string(),
-  status: JobStatusSchema,
-  created_at: z.string(),
-  completed_at: z.string().nullable(),
-  total_rows: z.number().int().nonnegative().nullable(),
-  processed_rows: z.number().int().nonnegative(),
-  duplicates: z.number().int().nonnegative(),
-  result_url: z.string().nullable(),
-  uploaded_file: z.string().nullable(),
-  file_reference: z.string(),
-  credits_charged: z.number().int().nonnegative(),
-  credits_reversed: z.number().int().nonnegative(),
-  line_types: CountsSchema,
-  dnc_status: CountsSchema,
-  file_message: z.string().nullable(),
-  error: z.string().nullable(),
-  /** The optional result columns asked for, in the result's order. */
-  columns: z.array(OutputColumnSchema),
-  /**
-   * When the result's `callable_now` cells were evaluated (the scrub's start): the calling window
-   * is as of then, not as of the download. null until the job runs, or without `callable_now`.
-   */
-  columns_evaluated_at: z.string().nullable(),
-  /**
-   * The do-not-call lists the job's answers rest on, each with its release date, age and whether
-   * it was stale when the file was scrubbed. null until the job ran (and for jobs from before list
-   * dates were recorded). Absent from older servers.
-   */
-  dnc_lists: z.array(DncListDateSchema).nullable().optional(),
-  /** The operator lists the result flags, one `List: <name>` column each. Absent from older servers. */
-  lists: z.array(z.string()).optional(),
-  /** The consent-date column asked for (`Reassigned` result column); null without one. Absent from older servers. */
-  consent_col: ColumnRefSchema.nullable().optional(),
-  /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. */
-  credits_per_record: z.number().int().positive().optional(),
-  /**
-   * Who answered the `Reassigned` column (the operator's imported disconnections) and the date its
-   * data is complete to; null until the job ran, without a consent column, or when nothing could
-   * answer (every cell empty: no data). Absent from older servers.
-   */
-  reassigned_source: ReassignedSourceSchema.nullable().optional(),
-  /** `carrier` when the job asked carrier lookups; null otherwise. Absent from older servers. */
-  lookup: LookupSchema.nullable().optional(),
-  /** Its lookups once it ran (who answered, how many); null otherwise. Absent from older servers. */
-  carrier_lookups: CarrierLookupCountsSchema.nullable().optional(),
-  /** Rows with a valid number by what their line type rests on, once it ran; null before. Absent from older servers. */
-  line_type_sources: LineTypeSourceCountsSchema.nullable().optional(),
-});
+export const BulkJobSchema = z
+  .object({
+    job_id: z.string(),
+    filename: z.string(),
+    status: JobStatusSchema,
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+    total_rows: z.number().int().nonnegative().nullable(),
+    processed_rows: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+    result_url: z.string().nullable(),
+    uploaded_file: z.string().nullable(),
+    file_reference: z.string(),
+    credits_charged: z.number().int().nonnegative(),
+    credits_reversed: z.number().int().nonnegative(),
+    line_types: CountsSchema,
+    dnc_status: CountsSchema,
+    file_message: z.string().nullable(),
+    error: z.string().nullable(),
+    /** The optional result columns asked for, in the result's order. */
+    columns: z.array(OutputColumnSchema),
+    /**
+     * When the result's `callable_now` cells were evaluated (the scrub's start): the calling window
+     * is as of then, not as of the download. null until the job runs, or without `callable_now`.
+     */
+    columns_evaluated_at: z.string().nullable(),
+    /**
+     * The do-not-call lists the job's answers rest on, each with its release date, age and whether
+     * it was stale when the file was scrubbed. null until the job ran (and for jobs from before list
+     * dates were recorded). Absent from older servers.
+     */
+    dnc_lists: z.array(DncListDateSchema).nullable().optional(),
+    /** The operator lists the result flags, one `List: <name>` column each. Absent from older servers. */
+    lists: z.array(z.string()).optional(),
+    /** The consent-date column asked for (`Reassigned` result column); null without one. Absent from older servers. */
+    consent_col: ColumnRefSchema.nullable().optional(),
+    /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. */
+    credits_per_record: z.number().int().positive().optional(),
+    /**
+     * Who answered the `Reassigned` column (the operator's imported disconnections) and the date its
+     * data is complete to; null until the job ran, without a consent column, or when nothing could
+     * answer (every cell empty: no data). Absent from older servers.
+     */
+    reassigned_source: ReassignedSourceSchema.nullable().optional(),
+    /** `carrier` when the job asked carrier lookups; null otherwise. Absent from older servers. */
+    lookup: LookupSchema.nullable().optional(),
+    /** Its lookups once it ran (who answered, how many); null otherwise. Absent from older servers. */
+    carrier_lookups: CarrierLookupCountsSchema.nullable().optional(),
+    /** Rows with a valid number by what their line type rests on, once it ran; null before. Absent from older servers. */
+    line_type_sources: LineTypeSourceCountsSchema.nullable().optional(),
+  })
+  .meta({ id: 'Job' });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
 export const CreatedBulkJobSchema = BulkJobSchema.extend({
   message: z.string(),
   upload_url: z.string().nullable(),
   upload_expires_at: z.string().nullable(),
-});
+}).meta({ id: 'CreatedJob' });
 export type CreatedBulkJob = z.infer<typeof CreatedBulkJobSchema>;
 
 /** `GET /bulk/jobs/{job_id}/quote`: what submitting an uploaded job would charge; charges nothing. */
-export const BulkJobQuoteSchema = z.object({
-  job_id: z.string(),
-  /** Data records: what submitting charges for ("Found N phone numbers (requires N credits)"). */
-  records: z.number().int().nonnegative(),
-  /** Distinct valid numbers: duplicates and invalid numbers are credited back after the scrub. */
-  unique_numbers: z.number().int().nonnegative(),
-  duplicates: z.number().int().nonnegative(),
-  /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. Absent from older servers. */
-  credits_per_record: z.number().int().positive().optional(),
-  /** What submitting charges now: the records times `credits_per_record`, or 0 on an unlimited plan. */
-  credits_required: z.number().int().nonnegative(),
-  credits_available: z.number().int().nonnegative(),
-  unlimited: z.boolean(),
-  /** Whether submitting would be accepted: enough credits, or unlimited, and the plan not paused. */
-  sufficient: z.boolean(),
-  plan_paused: z.boolean(),
-  /**
-   * The do-not-call lists the job would be checked against now, each with its release date and
-   * age: the shared lists (federal, states) and the account's own list. Empty when none is loaded:
-   * then every valid number answers unchecked, never clean. Absent from older servers.
-   */
-  dnc_lists: z.array(DncListDateSchema).optional(),
-  /**
-   * The lists' state in one sentence to show before the customer pays: none loaded, or stale
-   * lists whose silence makes no number clean; null when every list is fresh. Absent from older servers.
-   */
-  dnc_notice: z.string().nullable().optional(),
-});
+export const BulkJobQuoteSchema = z
+  .object({
+    job_id: z.string(),
+    /** Data records: what submitting charges for ("Found N phone numbers (requires N credits)"). */
+    records: z.number().int().nonnegative(),
+    /** Distinct valid numbers: duplicates and invalid numbers are credited back after the scrub. */
+    unique_numbers: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+    /** Credits each record costs: 1, or 1 and the reassigned-number price with a consent column. Absent from older servers. */
+    credits_per_record: z.number().int().positive().optional(),
+    /** What submitting charges now: the records times `credits_per_record`, or 0 on an unlimited plan. */
+    credits_required: z.number().int().nonnegative(),
+    credits_available: z.number().int().nonnegative(),
+    unlimited: z.boolean(),
+    /** Whether submitting would be accepted: enough credits, or unlimited, and the plan not paused. */
+    sufficient: z.boolean(),
+    plan_paused: z.boolean(),
+    /**
+     * The do-not-call lists the job would be checked against now, each with its release date and
+     * age: the shared lists (federal, states) and the account's own list. Empty when none is loaded:
+     * then every valid number answers unchecked, never clean. Absent from older servers.
+     */
+    dnc_lists: z.array(DncListDateSchema).optional(),
+    /**
+     * The lists' state in one sentence to show before the customer pays: none loaded, or stale
+     * lists whose silence makes no number clean; null when every list is fresh. Absent from older servers.
+     */
+    dnc_notice: z.string().nullable().optional(),
+  })
+  .meta({ id: 'JobQuote' });
 export type BulkJobQuote = z.infer<typeof BulkJobQuoteSchema>;
 
 const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
@@ -215,6 +229,9 @@ export const StreamBulkJobQuerySchema = z
       .optional(),
     header_row: z.coerce
       .number()
+      .int()
+      .min(0)
+      .max(1)
       .pipe(z.union([z.literal(0), z.literal(1)]))
       .default(1),
     /** Optional result columns (`OUTPUT_COLUMNS`), comma-separated. */
@@ -223,6 +240,7 @@ export const StreamBulkJobQuerySchema = z
       .max(200)
       .transform((text) => text.split(',').filter((column) => column.trim() !== ''))
       .pipe(z.array(z.enum(OUTPUT_COLUMNS)).max(OUTPUT_COLUMNS.length))
+      .meta(commaSeparatedList(OUTPUT_COLUMNS))
       .optional(),
     /** Operator lists to flag rows with, comma-separated (see `CreateBulkJobSchema.lists`). */
     lists: ListNamesQuerySchema.optional(),
@@ -279,6 +297,13 @@ export const bulkRoutes = defineRoutes('bulk', {
     method: 'POST',
     path: '/bulk/jobs/stream',
     auth: 'user',
+    errors: [
+      'csv_empty',
+      'insufficient_credits',
+      'plan_paused',
+      'service_unavailable',
+      'storage_unavailable',
+    ],
     summary:
       'Scrub a CSV streamed in the body; the result CSV streams back as rows arrive (charged in blocks as they come)',
     query: StreamBulkJobQuerySchema,
@@ -288,6 +313,7 @@ export const bulkRoutes = defineRoutes('bulk', {
     method: 'POST',
     path: '/bulk/jobs',
     auth: 'user',
+    errors: ['csv_empty', 'insufficient_credits', 'plan_paused', 'storage_unavailable'],
     summary: 'Create a bulk job; answers the upload URL',
     body: CreateBulkJobSchema,
     response: CreatedBulkJobSchema,
@@ -297,6 +323,14 @@ export const bulkRoutes = defineRoutes('bulk', {
     method: 'POST',
     path: '/bulk/jobs/{job_id}/submit',
     auth: 'user',
+    errors: [
+      'csv_empty',
+      'insufficient_credits',
+      'plan_paused',
+      'conflict',
+      'service_unavailable',
+      'storage_unavailable',
+    ],
     summary: 'Check credits and queue an uploaded job',
     params: JobIdParams,
     response: BulkJobSchema,
@@ -305,6 +339,7 @@ export const bulkRoutes = defineRoutes('bulk', {
     method: 'GET',
     path: '/bulk/jobs/{job_id}/quote',
     auth: 'user',
+    errors: ['csv_empty', 'conflict'],
     summary: 'What submitting an uploaded job would charge; charges nothing',
     params: JobIdParams,
     response: BulkJobQuoteSchema,

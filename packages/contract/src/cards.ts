@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { MessageSchema } from './account.js';
 import { PlanReferenceSchema } from './plans.js';
-import { defineRoutes } from './route-spec.js';
+import { defineRoutes, MAX_PATH_PARAM_LENGTH } from './route-spec.js';
+
+/**
+ * A payment provider's object id (`pm_...`, `seti_...`): letters, digits and underscores. It becomes
+ * part of the provider's URL, so nothing else may pass (a `%` or a `..` there was a 500, or another URL).
+ */
+export const ProviderIdSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[A-Za-z0-9_]+$/, 'is an id from the card form (letters, digits and underscores, such as pm_1Abc)');
 
 /** `POST /payment/setup`: save the card (a payment method id from the card component) and the billing address. */
 export const PaymentSetupRequestSchema = z
@@ -14,19 +24,19 @@ export const PaymentSetupRequestSchema = z
     state: z.string().trim().min(1, 'State is required').max(100),
     postal_code: z.string().max(20).optional().default(''),
     country: z.string().length(2).default('US'),
-    payment_method_id: z.string().min(1).max(255),
+    payment_method_id: ProviderIdSchema,
     amount: z.number().positive().optional(),
     reference_code: PlanReferenceSchema.optional(),
     /**
      * After 3-D Secure: the setup intent the first attempt answered (its client secret, confirmed in
      * the browser), so the service finishes saving that card instead of asking the bank again.
      */
-    setup_intent_id: z.string().startsWith('seti_').max(255).optional(),
+    setup_intent_id: ProviderIdSchema.startsWith('seti_').optional(),
   })
   .strict();
 export type PaymentSetupRequest = z.infer<typeof PaymentSetupRequestSchema>;
 
-export const ExistsSchema = z.object({ exists: z.boolean() });
+export const ExistsSchema = z.object({ exists: z.boolean() }).meta({ id: 'Exists' });
 
 export const PaymentMethodSchema = z.object({
   id: z.string(),
@@ -37,26 +47,32 @@ export const PaymentMethodSchema = z.object({
   is_default: z.boolean(),
 });
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
-export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) });
+export const PaymentMethodListSchema = z
+  .object({ payment_methods: z.array(PaymentMethodSchema) })
+  .meta({ id: 'PaymentMethodList' });
 
-export const ChangePaymentMethodSchema = z.object({ payment_method_id: z.string().min(1).max(255) }).strict();
+export const ChangePaymentMethodSchema = z.object({ payment_method_id: ProviderIdSchema }).strict();
 
 /** A saved card, by its payment method id (`GET /payment-methods`). */
 export const PaymentMethodParamsSchema = z.object({ payment_method_id: z.string().min(1).max(255) });
 
 /** A single-use link for a browser without a session: add a card, or confirm a payment (3-D Secure). */
-export const PaymentLinkSchema = z.object({ url: z.url(), expires_at: z.string() });
+export const PaymentLinkSchema = z
+  .object({ url: z.url(), expires_at: z.string() })
+  .meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
 
-export const PaymentLinkParamsSchema = z.object({ grant: z.string().min(1).max(255) });
+export const PaymentLinkParamsSchema = z.object({ grant: z.string().min(1).max(MAX_PATH_PARAM_LENGTH) });
 
 /** What a payment link opens; it shows nothing of the account. */
-export const PaymentLinkViewSchema = z.object({
-  purpose: z.enum(['add_card', 'authenticate']),
-  expires_at: z.string(),
-  /** `authenticate`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
-  client_secret: z.string().nullable(),
-});
+export const PaymentLinkViewSchema = z
+  .object({
+    purpose: z.enum(['add_card', 'authenticate']),
+    expires_at: z.string(),
+    /** `authenticate`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
+    client_secret: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentLinkView' });
 export type PaymentLinkView = z.infer<typeof PaymentLinkViewSchema>;
 
 /**
@@ -89,6 +105,7 @@ export const cardsRoutes = defineRoutes('cards', {
     method: 'POST',
     path: '/payment/setup',
     auth: 'user',
+    errors: ['card_declined', 'authentication_required', 'conflict'],
     summary: 'Save a card and billing address',
     body: PaymentSetupRequestSchema,
     response: MessageSchema,
@@ -97,6 +114,7 @@ export const cardsRoutes = defineRoutes('cards', {
     method: 'PUT',
     path: '/payment-method',
     auth: 'user',
+    errors: ['not_found', 'payment_method_required'],
     summary: 'Change the default card',
     body: ChangePaymentMethodSchema,
     response: MessageSchema,
@@ -121,6 +139,7 @@ export const cardsRoutes = defineRoutes('cards', {
     method: 'GET',
     path: '/payment/links/{grant}',
     auth: 'none',
+    errors: ['payment_link_invalid', 'payment_link_expired'],
     summary: 'What a payment link is for (the link is the credential)',
     params: PaymentLinkParamsSchema,
     response: PaymentLinkViewSchema,
@@ -129,6 +148,13 @@ export const cardsRoutes = defineRoutes('cards', {
     method: 'POST',
     path: '/payment/links/{grant}/setup',
     auth: 'none',
+    errors: [
+      'card_declined',
+      'authentication_required',
+      'payment_link_invalid',
+      'payment_link_expired',
+      'conflict',
+    ],
     summary: "Save a card on the link's account; the link then stops working",
     params: PaymentLinkParamsSchema,
     body: PaymentSetupRequestSchema,

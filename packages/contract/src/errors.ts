@@ -64,31 +64,33 @@ export type FieldIssue = z.infer<typeof FieldIssueSchema>;
  * `response.data.message`; a 402 also carries `credits_required` and `credits_available` at the
  * top level, where the bulk wizard reads them.
  */
-export const ErrorEnvelopeSchema = z.object({
-  error: z.object({
-    code: ErrorCodeSchema,
+export const ErrorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: ErrorCodeSchema,
+      message: z.string(),
+      request_id: z.string().optional(),
+      issues: z.array(FieldIssueSchema).optional(),
+    }),
     message: z.string(),
-    request_id: z.string().optional(),
-    issues: z.array(FieldIssueSchema).optional(),
-  }),
-  message: z.string(),
-  credits_required: z.number().int().optional(),
-  credits_available: z.number().int().optional(),
-  /**
-   * A refused batch (`POST /verify`): how many of its billable numbers the balance could pay for,
-   * and how many it needed. Nothing was charged.
-   */
-  affordable: z.number().int().optional(),
-  required: z.number().int().optional(),
-  /** Card refusals: the bank's reason (`insufficient_funds`, `generic_decline`), when it gave one. */
-  decline_code: z.string().nullable().optional(),
-  /** `authentication_required`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
-  client_secret: z.string().optional(),
-  /** `authentication_required` on a purchase: the payment intent, for `POST /payment/confirm`. */
-  payment_intent_id: z.string().optional(),
-  /** `authentication_required` on a purchase: a single-use page where the customer confirms it. */
-  next_action_url: z.string().optional(),
-});
+    credits_required: z.number().int().optional(),
+    credits_available: z.number().int().optional(),
+    /**
+     * A refused batch (`POST /verify`): how many of its billable numbers the balance could pay for,
+     * and how many it needed. Nothing was charged.
+     */
+    affordable: z.number().int().optional(),
+    required: z.number().int().optional(),
+    /** Card refusals: the bank's reason (`insufficient_funds`, `generic_decline`), when it gave one. */
+    decline_code: z.string().nullable().optional(),
+    /** `authentication_required`: the payment intent's client secret, for `stripe.confirmCardPayment`. */
+    client_secret: z.string().optional(),
+    /** `authentication_required` on a purchase: the payment intent, for `POST /payment/confirm`. */
+    payment_intent_id: z.string().optional(),
+    /** `authentication_required` on a purchase: a single-use page where the customer confirms it. */
+    next_action_url: z.string().optional(),
+  })
+  .meta({ id: 'ErrorEnvelope' });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 /** Messages users see, from the specification, with its spelling mistakes corrected. */

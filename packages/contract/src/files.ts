@@ -3,6 +3,7 @@ import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHA
 import { FileProofSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
+import { commaSeparatedList, EMAIL_FORMAT } from './wire-formats.js';
 
 /** Rows by the result's DNC column: `0` clean, `1` on a do-not-call list, `all` both. */
 export const DNC_FILTER_VALUES = ['0', '1', 'all'] as const;
@@ -20,65 +21,73 @@ export const LineTypeFilterSchema = z
     z
       .string()
       .regex(LINE_TYPE_FILTER, `must be all, or line types separated by commas: ${LINE_TYPES.join(', ')}`),
-  );
+  )
+  .meta({ pattern: LINE_TYPE_FILTER.source });
+
+/** The line-type filter as a query parameter: a comma-separated list of `all` and line types. */
+const LineTypeFilterQuerySchema = LineTypeFilterSchema.meta(commaSeparatedList(['all', ...LINE_TYPES]));
 
 /** Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed). */
 export const ResultFilterSchema = z.object({
-  line_type: LineTypeFilterSchema.optional(),
+  line_type: LineTypeFilterQuerySchema.optional(),
   dnc: DncFilterSchema.optional(),
 });
 
 /** Uploaded file / file view (seed document 2, section 3). */
-export const FileViewSchema = z.object({
-  file_reference: z.string(),
-  file_name: z.string(),
-  /** The result's URL; the text 'Failed' marks a failed job, as the seed's clients expect. */
-  file_url: z.string().nullable(),
-  last_updated: z.string(),
-  created_at: z.string(),
-  status: z.enum(['completed', 'failed', 'processing', 'pending']),
-  total_records: z.number().int().nonnegative(),
-  processed_rows: z.number().int().nonnegative(),
-  duplicates: z.number().int().nonnegative(),
-  credits_reversed: z.number().int().nonnegative(),
-  credits_charged: z.number().int().nonnegative(),
-  file_method: z.enum(['api', 'upload']),
-  uploaded_file: z.string().nullable(),
-  line_types: CountsSchema,
-  dnc_status: CountsSchema,
-  file_message: z.string().nullable(),
-  /** Why a failed job failed (the job's `error`); null for any other job. */
-  error: z.string().nullable(),
-  /**
-   * A failed job that kept the result of the records it scrubbed and charged (a streamed job cut
-   * off part-way): that result's URL, in the form of `file_url`'s. Null otherwise.
-   */
-  part_url: z.string().nullable(),
-  /**
-   * Why the "clean" filter (`dnc=0`) keeps no row of this file, when that is because no number was
-   * checked (no do-not-call list covering them was loaded, or only stale ones): unchecked is not
-   * clean. The result download with `dnc=0` says the same in its `x-scrub-dnc-notice` header.
-   * Absent otherwise.
-   */
-  dnc_notice: z.string().optional(),
-});
+export const FileViewSchema = z
+  .object({
+    file_reference: z.string(),
+    file_name: z.string(),
+    /** The result's URL; the text 'Failed' marks a failed job, as the seed's clients expect. */
+    file_url: z.string().nullable(),
+    last_updated: z.string(),
+    created_at: z.string(),
+    status: z.enum(['completed', 'failed', 'processing', 'pending']),
+    total_records: z.number().int().nonnegative(),
+    processed_rows: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+    credits_reversed: z.number().int().nonnegative(),
+    credits_charged: z.number().int().nonnegative(),
+    file_method: z.enum(['api', 'upload']),
+    uploaded_file: z.string().nullable(),
+    line_types: CountsSchema,
+    dnc_status: CountsSchema,
+    file_message: z.string().nullable(),
+    /** Why a failed job failed (the job's `error`); null for any other job. */
+    error: z.string().nullable(),
+    /**
+     * A failed job that kept the result of the records it scrubbed and charged (a streamed job cut
+     * off part-way): that result's URL, in the form of `file_url`'s. Null otherwise.
+     */
+    part_url: z.string().nullable(),
+    /**
+     * Why the "clean" filter (`dnc=0`) keeps no row of this file, when that is because no number was
+     * checked (no do-not-call list covering them was loaded, or only stale ones): unchecked is not
+     * clean. The result download with `dnc=0` says the same in its `x-scrub-dnc-notice` header.
+     * Absent otherwise.
+     */
+    dnc_notice: z.string().optional(),
+  })
+  .meta({ id: 'FileView' });
 export type FileView = z.infer<typeof FileViewSchema>;
 
 export const FileListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   search: z.string().max(255).optional(),
-  line_type: LineTypeFilterSchema.optional(),
+  line_type: LineTypeFilterQuerySchema.optional(),
   dnc: DncFilterSchema.optional(),
 });
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;
 
-export const FileListSchema = z.object({
-  files: z.array(FileViewSchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_files_count: z.number().int(),
-});
+export const FileListSchema = z
+  .object({
+    files: z.array(FileViewSchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_files_count: z.number().int(),
+  })
+  .meta({ id: 'FileList' });
 export type FileList = z.infer<typeof FileListSchema>;
 
 /**
@@ -112,7 +121,7 @@ export type CreateExistingFile = z.infer<typeof CreateExistingFileSchema>;
 export const CreatedExistingFileSchema = CreatedBulkJobSchema.extend({
   /** Set when the file came inline: it is stored already. */
   file: FileViewSchema.nullable(),
-});
+}).meta({ id: 'CreatedExistingFile' });
 export type CreatedExistingFile = z.infer<typeof CreatedExistingFileSchema>;
 
 /** At most this many addresses per `POST /files/{file_reference}/email`. */
@@ -125,7 +134,9 @@ export const MAX_FILE_MAIL_RECIPIENTS = 5;
 export const EmailFileSchema = z
   .object({
     to: z
-      .array(z.string().trim().toLowerCase().max(320).pipe(z.email('is not an e-mail address')))
+      .array(
+        z.string().trim().toLowerCase().max(320).meta(EMAIL_FORMAT).pipe(z.email('is not an e-mail address')),
+      )
       .min(1, 'needs at least one address')
       .max(MAX_FILE_MAIL_RECIPIENTS, `takes at most ${MAX_FILE_MAIL_RECIPIENTS} addresses`)
       .optional(),
@@ -135,11 +146,13 @@ export const EmailFileSchema = z
   .strict();
 export type EmailFile = z.infer<typeof EmailFileSchema>;
 
-export const EmailedFileSchema = z.object({
-  message: z.string(),
-  /** The addresses the mail went to, one mail each. */
-  sent_to: z.array(z.string()),
-});
+export const EmailedFileSchema = z
+  .object({
+    message: z.string(),
+    /** The addresses the mail went to, one mail each. */
+    sent_to: z.array(z.string()),
+  })
+  .meta({ id: 'EmailedFile' });
 export type EmailedFile = z.infer<typeof EmailedFileSchema>;
 
 const FileReferenceParams = z.object({ file_reference: z.string().min(1).max(64) });
@@ -151,6 +164,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'POST',
     path: '/files/existing',
     auth: 'user',
+    errors: ['csv_empty', 'storage_unavailable'],
     summary: 'Upload Existing Files: a job for a file scrubbed elsewhere; answers the upload URL',
     body: CreateExistingFileSchema,
     response: CreatedExistingFileSchema,
@@ -160,6 +174,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'POST',
     path: '/files/existing/{job_id}/submit',
     auth: 'user',
+    errors: ['csv_empty', 'insufficient_credits', 'plan_paused', 'conflict', 'storage_unavailable'],
     summary: 'Check every row of the uploaded file and store it as a completed file; charges nothing',
     params: JobIdParams,
     response: FileViewSchema,
@@ -176,6 +191,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'GET',
     path: '/files/{file_reference}',
     auth: 'none',
+    errors: ['file_not_found'],
     summary: 'One file by its unguessable reference (the public file detail page)',
     params: FileReferenceParams,
     response: FileViewSchema,
@@ -184,6 +200,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'GET',
     path: '/files/{file_reference}/result',
     auth: 'none',
+    errors: ['file_not_found', 'results_not_ready'],
     summary:
       'The result CSV, filtered on the server; with dnc=0 and no row checked, the x-scrub-dnc-notice header says why it is empty',
     params: FileReferenceParams,
@@ -193,6 +210,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'POST',
     path: '/files/{file_reference}/email',
     auth: 'user',
+    errors: ['file_not_found', 'results_not_ready'],
     summary: "E-mail a completed file's links (result, filtered as asked, and file detail); the owner only",
     params: FileReferenceParams,
     body: EmailFileSchema,
@@ -202,6 +220,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'GET',
     path: '/files/{file_reference}/upload',
     auth: 'none',
+    errors: ['file_not_found'],
     summary: 'The CSV as uploaded',
     params: FileReferenceParams,
   },
@@ -209,6 +228,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'GET',
     path: '/files/{file_reference}/proof',
     auth: 'none',
+    errors: ['file_not_found', 'results_not_ready', 'conflict'],
     summary:
       'Proof of scrub: a signed statement (JWS) of what a completed job checked, against which data, and until when it may be relied on',
     params: FileReferenceParams,

@@ -13,6 +13,7 @@ export * from './plans.js';
 export * from './proof.js';
 export * from './purchases.js';
 export * from './reassigned.js';
+export * from './route-answers.js';
 export * from './routes.js';
 export * from './service.js';
 export * from './subscriptions.js';

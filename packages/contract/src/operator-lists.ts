@@ -50,11 +50,13 @@ export const OperatorListSchema = z.object({
 export type OperatorList = z.infer<typeof OperatorListSchema>;
 
 /** `GET /user/lists`: the lists that count for the account's checks by default, and every list there is. */
-export const AccountListsSchema = z.object({
-  /** Checked on every /verify, batch and bulk job that does not name its own `lists`. */
-  lists: z.array(z.string()),
-  available: z.array(OperatorListSchema),
-});
+export const AccountListsSchema = z
+  .object({
+    /** Checked on every /verify, batch and bulk job that does not name its own `lists`. */
+    lists: z.array(z.string()),
+    available: z.array(OperatorListSchema),
+  })
+  .meta({ id: 'AccountLists' });
 export type AccountLists = z.infer<typeof AccountListsSchema>;
 
 /** `PUT /user/lists`: the account's default lists; `[]` for none. */

@@ -21,28 +21,30 @@ export const AmountOptionSchema = z.object({
 });
 export type AmountOption = z.infer<typeof AmountOptionSchema>;
 
-export const PlanSchema = z.object({
-  plan_reference: PlanReferenceSchema,
-  plan_name: z.string(),
-  plan_subtitle: z.string(),
-  plan_type: PlanTypeSchema,
-  /** The plan's price (the lowest choice for a variable plan), in US dollars. */
-  plan_amount: z.number().nonnegative(),
-  percent_off: z.number().min(0).max(100),
-  /** Credits for the price above; null when the plan is unlimited. */
-  plan_credits: z.number().int().nonnegative().nullable(),
-  plan_credits_text: z.string(),
-  bonus_credits: z.number().int().nonnegative(),
-  currency: z.literal('usd'),
-  interval: z.enum(['month']).nullable(),
-  unlimited: z.boolean(),
-  /** A variable plan lets the customer pick one of several amounts. */
-  variable: z.boolean(),
-  amount_options: z.array(AmountOptionSchema).min(1),
-});
+export const PlanSchema = z
+  .object({
+    plan_reference: PlanReferenceSchema,
+    plan_name: z.string(),
+    plan_subtitle: z.string(),
+    plan_type: PlanTypeSchema,
+    /** The plan's price (the lowest choice for a variable plan), in US dollars. */
+    plan_amount: z.number().nonnegative(),
+    percent_off: z.number().min(0).max(100),
+    /** Credits for the price above; null when the plan is unlimited. */
+    plan_credits: z.number().int().nonnegative().nullable(),
+    plan_credits_text: z.string(),
+    bonus_credits: z.number().int().nonnegative(),
+    currency: z.literal('usd'),
+    interval: z.enum(['month']).nullable(),
+    unlimited: z.boolean(),
+    /** A variable plan lets the customer pick one of several amounts. */
+    variable: z.boolean(),
+    amount_options: z.array(AmountOptionSchema).min(1),
+  })
+  .meta({ id: 'Plan' });
 export type Plan = z.infer<typeof PlanSchema>;
 
-export const PlanListSchema = z.object({ plans: z.array(PlanSchema) });
+export const PlanListSchema = z.object({ plans: z.array(PlanSchema) }).meta({ id: 'PlanList' });
 export type PlanList = z.infer<typeof PlanListSchema>;
 
 /** The plans whose holders are never charged credits (seed document 2, section 6). */

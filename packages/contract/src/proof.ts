@@ -116,13 +116,15 @@ export const ProofStatementSchema = z.discriminatedUnion('type', [
 export type ProofStatement = z.infer<typeof ProofStatementSchema>;
 
 /** `GET /files/{file_reference}/proof`: the signed statement, and what it says, for reading. */
-export const FileProofSchema = z.object({
-  /** The statement signed: a compact JWS (EdDSA, Ed25519), to keep and hand to anyone. */
-  jws: z.string(),
-  statement: FileProofStatementSchema,
-  /** Where the public keys are. */
-  keys_url: z.string(),
-});
+export const FileProofSchema = z
+  .object({
+    /** The statement signed: a compact JWS (EdDSA, Ed25519), to keep and hand to anyone. */
+    jws: z.string(),
+    statement: FileProofStatementSchema,
+    /** Where the public keys are. */
+    keys_url: z.string(),
+  })
+  .meta({ id: 'FileProof' });
 export type FileProof = z.infer<typeof FileProofSchema>;
 
 /** One public key (OKP, Ed25519) as a JWK. */
@@ -138,5 +140,5 @@ export const ProofKeySchema = z
   .loose();
 
 /** The JWKS at PROOF_KEYS_PATH: the current key first, then the retired ones old proofs were signed with. */
-export const ProofKeySetSchema = z.object({ keys: z.array(ProofKeySchema) });
+export const ProofKeySetSchema = z.object({ keys: z.array(ProofKeySchema) }).meta({ id: 'ProofKeySet' });
 export type ProofKeySet = z.infer<typeof ProofKeySetSchema>;

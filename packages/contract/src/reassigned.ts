@@ -18,7 +18,8 @@ export const ConsentDateSchema = z
   .refine(
     (text) => Date.parse(`${text}T00:00:00Z`) <= Date.now() + DAY_MS,
     'consent_date is in the future: give the day consent was given',
-  );
+  )
+  .meta({ format: 'date' });
 
 /** Who answered a reassigned-number question, and the day its data is complete to. */
 export const ReassignedSourceSchema = z.object({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from './errors.js';
 
 /**
  * The contract's resources: one file each (`<resource>.ts`, its schemas and its routes), one server
@@ -64,6 +65,12 @@ export interface RouteSpec {
   /** Absent when the answer is not JSON (CSV downloads). */
   response?: z.ZodType;
   status?: number;
+  /**
+   * The refusals its handler can give beside the ones every route of its kind gives (bad input,
+   * credentials, rate limits, bodies, `Idempotency-Key`, path objects not found: see
+   * `route-answers.ts`). Each code's status is `errorStatus`'s; the OpenAPI document lists them.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 /** A route as its resource's file writes it: the resource is the file's, given once. */
@@ -96,6 +103,9 @@ export type InputOf<R extends RouteSpec> = Flat<Part<R['params']> & Part<R['quer
 export type OutputOf<R extends RouteSpec> = R['response'] extends z.ZodType
   ? z.output<R['response']>
   : ReadableStream<Uint8Array>;
+
+/** The longest path parameter the service routes (its router's `maxParamLength`); longer is a 400. */
+export const MAX_PATH_PARAM_LENGTH = 100;
 
 /** Fills `{name}` placeholders of a route path, escaping each value. */
 export function pathFor(path: string, params: Record<string, string | number> = {}): string {

@@ -20,6 +20,7 @@ export {
   defineRoutes,
   type HttpMethod,
   type InputOf,
+  MAX_PATH_PARAM_LENGTH,
   type OutputOf,
   pathFor,
   pathParamNames,

@@ -3,6 +3,7 @@ import { MessageSchema } from './account.js';
 import { PROOF_KEYS_PATH, ProofKeySetSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 import { DncListDateSchema } from './verify.js';
+import { EMAIL_FORMAT } from './wire-formats.js';
 
 /**
  * The do-not-call lists every account's checks consult: `loaded` (federal, `state:XX`), `required`
@@ -23,16 +24,18 @@ export const DncListsStatusSchema = z.object({
 export type DncListsStatus = z.infer<typeof DncListsStatusSchema>;
 
 /** `GET /health`. */
-export const HealthSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
-  version: z.string(),
-  database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
-  /** Whether files can be stored now (a full or read-only disk makes it false). Absent from older servers. */
-  storage: z.object({ kind: z.enum(['local', 's3']), ok: z.boolean() }).optional(),
-  reference_data: z.record(z.string(), z.string()),
-  dnc_lists: DncListsStatusSchema,
-  uptime_seconds: z.number().nonnegative(),
-});
+export const HealthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
+    /** Whether files can be stored now (a full or read-only disk makes it false). Absent from older servers. */
+    storage: z.object({ kind: z.enum(['local', 's3']), ok: z.boolean() }).optional(),
+    reference_data: z.record(z.string(), z.string()),
+    dnc_lists: DncListsStatusSchema,
+    uptime_seconds: z.number().nonnegative(),
+  })
+  .meta({ id: 'Health' });
 export type Health = z.infer<typeof HealthSchema>;
 
 /** `GET /health/live`: the process is up and its event loop answers. Nothing else is checked. */
@@ -112,7 +115,13 @@ export type ClientConfig = z.infer<typeof ClientConfigSchema>;
 export const ContactMessageSchema = z
   .object({
     name: z.string().trim().min(1, 'Name is required').max(200),
-    email: z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Invalid email address')),
+    email: z
+      .string()
+      .trim()
+      .min(1, 'Email is required')
+      .max(254)
+      .meta(EMAIL_FORMAT)
+      .pipe(z.email('Invalid email address')),
     // One line: it becomes the e-mail's subject.
     subject: z
       .string()
@@ -122,7 +131,8 @@ export const ContactMessageSchema = z
       .regex(/^[^\r\n]*$/, 'Subject must be one line'),
     message: z.string().trim().min(1, 'Message is required').max(5000),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'ClientConfig' });
 export type ContactMessage = z.infer<typeof ContactMessageSchema>;
 
 /** An OpenAPI 3.1 document (`openapi`, `info`, `paths`, `components`): see openapi.ts. */
@@ -132,7 +142,8 @@ export const OpenApiDocumentSchema = z
     info: z.object({ title: z.string(), version: z.string() }).loose(),
     paths: z.record(z.string(), z.unknown()),
   })
-  .loose();
+  .loose()
+  .meta({ id: 'OpenApiDocument' });
 export type OpenApiDocument = z.infer<typeof OpenApiDocumentSchema>;
 
 export const serviceRoutes = defineRoutes('service', {

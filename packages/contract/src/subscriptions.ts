@@ -10,7 +10,9 @@ export const SubscriptionSchema = z.object({
   cancel_at_period_end: z.boolean(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
-export const SubscriptionStateSchema = z.object({ subscription: SubscriptionSchema.nullable() });
+export const SubscriptionStateSchema = z
+  .object({ subscription: SubscriptionSchema.nullable() })
+  .meta({ id: 'SubscriptionState' });
 export const CreateSubscriptionSchema = z
   .object({
     price_id: z.string().min(1).max(255),
@@ -34,6 +36,14 @@ export const subscriptionsRoutes = defineRoutes('subscriptions', {
     method: 'POST',
     path: '/subscription',
     auth: 'user',
+    errors: [
+      'card_declined',
+      'authentication_required',
+      'payment_method_required',
+      'plan_paused',
+      'not_found',
+      'conflict',
+    ],
     summary: 'Subscribe to a postpaid plan',
     body: CreateSubscriptionSchema,
     response: SubscriptionStateSchema,
@@ -42,6 +52,14 @@ export const subscriptionsRoutes = defineRoutes('subscriptions', {
     method: 'PUT',
     path: '/subscription',
     auth: 'user',
+    errors: [
+      'card_declined',
+      'authentication_required',
+      'payment_method_required',
+      'plan_paused',
+      'not_found',
+      'conflict',
+    ],
     summary: 'Switch to another postpaid plan',
     body: ChangeSubscriptionSchema,
     response: SubscriptionStateSchema,
@@ -50,6 +68,14 @@ export const subscriptionsRoutes = defineRoutes('subscriptions', {
     method: 'PATCH',
     path: '/subscription',
     auth: 'user',
+    errors: [
+      'card_declined',
+      'authentication_required',
+      'payment_method_required',
+      'plan_paused',
+      'not_found',
+      'conflict',
+    ],
     summary: 'Pause or resume the subscription',
     body: PatchSubscriptionSchema,
     response: SubscriptionStateSchema,
@@ -58,6 +84,7 @@ export const subscriptionsRoutes = defineRoutes('subscriptions', {
     method: 'DELETE',
     path: '/subscription',
     auth: 'user',
+    errors: ['not_found', 'conflict'],
     summary: 'Cancel at the end of the period',
     response: SubscriptionStateSchema,
   },

@@ -37,30 +37,34 @@ export const DncRejectedSchema = z.object({
 export type DncRejected = z.infer<typeof DncRejectedSchema>;
 
 /** The list as it stands: how many numbers, and since when. */
-export const DncSummarySchema = z.object({
-  /** Numbers the account added (through the API, the CLI, the dashboard or an import). */
-  count: z.number().int().nonnegative(),
-  /** Numbers the operator imported for the account (`scrub-server data import internal`); read-only here. */
-  operator_count: z.number().int().nonnegative(),
-  /** When the list last changed; null when it never held a number. */
-  updated_at: z.string().nullable(),
-  /** The name checks give the list in `dnc_sources` and `dnc_lists_checked`. */
-  list_name: z.literal('internal'),
-});
+export const DncSummarySchema = z
+  .object({
+    /** Numbers the account added (through the API, the CLI, the dashboard or an import). */
+    count: z.number().int().nonnegative(),
+    /** Numbers the operator imported for the account (`scrub-server data import internal`); read-only here. */
+    operator_count: z.number().int().nonnegative(),
+    /** When the list last changed; null when it never held a number. */
+    updated_at: z.string().nullable(),
+    /** The name checks give the list in `dnc_sources` and `dnc_lists_checked`. */
+    list_name: z.literal('internal'),
+  })
+  .meta({ id: 'SuppressionSummary' });
 export type DncSummary = z.infer<typeof DncSummarySchema>;
 
 /** What an add, remove or import did. */
-export const DncChangeSchema = z.object({
-  /** Numbers added (or, for a remove, removed) by this call. */
-  changed: z.number().int().nonnegative(),
-  /** Numbers read well that needed no change: on the list already (add), or not on it (remove). */
-  unchanged: z.number().int().nonnegative(),
-  /** Numbers that could not be read, and why; nothing was done with them. */
-  rejected: z.array(DncRejectedSchema),
-  /** Numbers that could not be read in all (an import lists the first 1,000). */
-  rejected_count: z.number().int().nonnegative(),
-  summary: DncSummarySchema,
-});
+export const DncChangeSchema = z
+  .object({
+    /** Numbers added (or, for a remove, removed) by this call. */
+    changed: z.number().int().nonnegative(),
+    /** Numbers read well that needed no change: on the list already (add), or not on it (remove). */
+    unchanged: z.number().int().nonnegative(),
+    /** Numbers that could not be read, and why; nothing was done with them. */
+    rejected: z.array(DncRejectedSchema),
+    /** Numbers that could not be read in all (an import lists the first 1,000). */
+    rejected_count: z.number().int().nonnegative(),
+    summary: DncSummarySchema,
+  })
+  .meta({ id: 'SuppressionChange' });
 export type DncChange = z.infer<typeof DncChangeSchema>;
 
 /**
@@ -99,12 +103,14 @@ export const DncEntrySchema = z.object({
 });
 export type DncEntry = z.infer<typeof DncEntrySchema>;
 
-export const DncNumberListSchema = z.object({
-  numbers: z.array(DncEntrySchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_count: z.number().int(),
-});
+export const DncNumberListSchema = z
+  .object({
+    numbers: z.array(DncEntrySchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_count: z.number().int(),
+  })
+  .meta({ id: 'SuppressionNumberList' });
 export type DncNumberList = z.infer<typeof DncNumberListSchema>;
 
 export const suppressionRoutes = defineRoutes('suppression', {
@@ -143,6 +149,7 @@ export const suppressionRoutes = defineRoutes('suppression', {
     method: 'POST',
     path: '/dnc/import',
     auth: 'user',
+    errors: ['csv_empty'],
     summary: 'Imports a suppression CSV: merge adds its numbers, replace makes them the whole list',
     body: DncImportSchema,
     response: DncChangeSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BulkJobSchema } from './bulk.js';
 import { defineRoutes } from './route-spec.js';
+import { HTTP_URL_FORMAT } from './wire-formats.js';
 
 /** The events an endpoint may subscribe to: a bulk job ended, one way or the other. */
 export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed'] as const;
@@ -23,6 +24,7 @@ export const CreateWebhookEndpointSchema = z
       .string()
       .trim()
       .max(2048, 'is at most 2048 characters')
+      .meta(HTTP_URL_FORMAT)
       .pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
     events: z
       .array(WebhookEventTypeSchema)
@@ -34,20 +36,26 @@ export const CreateWebhookEndpointSchema = z
   .strict();
 export type CreateWebhookEndpoint = z.input<typeof CreateWebhookEndpointSchema>;
 
-export const WebhookEndpointSchema = z.object({
-  id: z.string(),
-  url: z.string(),
-  events: z.array(WebhookEventTypeSchema),
-  description: z.string(),
-  created_at: z.string(),
-});
+export const WebhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(WebhookEventTypeSchema),
+    description: z.string(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 /** The endpoint with its signing secret (`whsec_...`): in this answer only, when made or rotated. */
-export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ secret: z.string() });
+export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ secret: z.string() }).meta({
+  id: 'WebhookEndpointWithSecret',
+});
 export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
 
-export const WebhookEndpointListSchema = z.object({ endpoints: z.array(WebhookEndpointSchema) });
+export const WebhookEndpointListSchema = z
+  .object({ endpoints: z.array(WebhookEndpointSchema) })
+  .meta({ id: 'WebhookEndpointList' });
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
 
 /** The body of every delivery, signed as sent. `created` is in Unix seconds, as Stripe's are. */
@@ -74,30 +82,34 @@ export const WebhookAttemptSchema = z.object({
 export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 
 /** One event sent to one endpoint: pending (retried until `next_retry_at`), delivered or failed. */
-export const WebhookDeliverySchema = z.object({
-  id: z.string(),
-  event_id: z.string(),
-  type: z.string(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempts: z.number().int().nonnegative(),
-  /** The last attempt's answer, as in `log`. */
-  status_code: z.number().int().nullable(),
-  response_ms: z.number().int().nonnegative().nullable(),
-  error: z.string().nullable(),
-  /** When a pending delivery is tried next; null once delivered or failed. */
-  next_retry_at: z.string().nullable(),
-  created_at: z.string(),
-  /** Every attempt, first to last. */
-  log: z.array(WebhookAttemptSchema),
-});
+export const WebhookDeliverySchema = z
+  .object({
+    id: z.string(),
+    event_id: z.string(),
+    type: z.string(),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    attempts: z.number().int().nonnegative(),
+    /** The last attempt's answer, as in `log`. */
+    status_code: z.number().int().nullable(),
+    response_ms: z.number().int().nonnegative().nullable(),
+    error: z.string().nullable(),
+    /** When a pending delivery is tried next; null once delivered or failed. */
+    next_retry_at: z.string().nullable(),
+    created_at: z.string(),
+    /** Every attempt, first to last. */
+    log: z.array(WebhookAttemptSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
-export const WebhookDeliveryListSchema = z.object({
-  deliveries: z.array(WebhookDeliverySchema),
-  page: z.number().int(),
-  total_pages: z.number().int(),
-  total_count: z.number().int(),
-});
+export const WebhookDeliveryListSchema = z
+  .object({
+    deliveries: z.array(WebhookDeliverySchema),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    total_count: z.number().int(),
+  })
+  .meta({ id: 'WebhookDeliveryList' });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryListSchema>;
 
 export const WebhookDeliveryListQuerySchema = z.object({
@@ -112,6 +124,7 @@ export const webhooksRoutes = defineRoutes('webhooks', {
     method: 'POST',
     path: '/webhook-endpoints',
     auth: 'user',
+    errors: ['conflict'],
     summary: 'Register an endpoint for job events; answers its signing secret, this once',
     body: CreateWebhookEndpointSchema,
     response: WebhookEndpointWithSecretSchema,
@@ -152,6 +165,7 @@ export const webhooksRoutes = defineRoutes('webhooks', {
     method: 'POST',
     path: '/webhook-endpoints/{endpoint_id}/test',
     auth: 'user',
+    errors: ['conflict'],
     summary: 'Send a signed `webhook.test` event to the endpoint now; answers the delivery',
     params: EndpointParams,
     response: WebhookDeliverySchema,
