@@ -54,7 +54,7 @@ export const PaymentMethodListSchema = z
 export const ChangePaymentMethodSchema = z.object({ payment_method_id: ProviderIdSchema }).strict();
 
 /** A saved card, by its payment method id (`GET /payment-methods`). */
-export const PaymentMethodParamsSchema = z.object({ payment_method_id: z.string().min(1).max(255) });
+export const PaymentMethodParamsSchema = z.object({ payment_method_id: ProviderIdSchema.max(MAX_PATH_PARAM_LENGTH) });
 
 /** A single-use link for a browser without a session: add a card, or confirm a payment (3-D Secure). */
 export const PaymentLinkSchema = z
@@ -127,6 +127,7 @@ export const cardsRoutes = defineRoutes('cards', {
       'Remove a saved card; the newest other card becomes the default. The last card stays while a monthly plan is billed to it',
     params: PaymentMethodParamsSchema,
     response: MessageSchema,
+    errors: ['not_found', 'conflict'],
   },
   createCardLink: {
     method: 'POST',
