@@ -288,7 +288,7 @@ export class Scrubber {
       this.#cells.longest +
       (this.#reassigned?.longest ?? 0) +
       writer.lineEnding.length +
-      writer.neutralise(buf, this.#scanner, this.#phoneColumn)
+      writer.neutralise(buf, this.#scanner)
     );
   }
 
