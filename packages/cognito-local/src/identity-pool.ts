@@ -295,6 +295,9 @@ export class IdentityPool {
     }
     enforcePasswordPolicy(input.ProposedPassword, this.tuning.passwordPolicy);
     await this.#users.setPassword(user.sub, input.ProposedPassword);
+    // Whoever knew the old password is signed out everywhere else; this sign-in goes on.
+    const { originJti } = await this.#signIn.verifyToken(input.AccessToken, 'access');
+    await this.#users.revokeSessions(user.sub, originJti ?? undefined);
     this.#pool.log({ sub: user.sub }, 'password changed');
     return {};
   }
