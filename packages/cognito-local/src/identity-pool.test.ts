@@ -365,6 +365,24 @@ describe('the identity pool', () => {
       expect(known).toEqual([...Array(5).fill('EMAIL'), 'LimitExceededException', 'LimitExceededException']);
     });
 
+    it('resending a confirmation code answers a confirmed, an unconfirmed and an unknown e-mail alike', async () => {
+      await pool.admin.adminCreateUser({ email: 'confirmed@example.com', password: PASSWORD });
+      await pool.signUp({ ClientId: CLIENT, Username: 'pending@example.com', Password: PASSWORD });
+      const answer = async (email: string) => {
+        const sent = mailer.sent.length;
+        const { CodeDeliveryDetails } = await pool.resendConfirmationCode({
+          ClientId: CLIENT,
+          Username: email,
+        });
+        return { medium: CodeDeliveryDetails.DeliveryMedium, mailed: mailer.sent.length - sent };
+      };
+      const pending = await answer('pending@example.com');
+      expect(pending).toEqual({ medium: 'EMAIL', mailed: 1 });
+      expect(await answer('confirmed@example.com')).toEqual({ medium: 'EMAIL', mailed: 0 });
+      expect(await answer('nobody@example.com')).toEqual({ medium: 'EMAIL', mailed: 0 });
+      for (let i = 0; i < 10; i++) expect((await answer('pending@example.com')).medium).toBe('EMAIL');
+    });
+
     it('wrong passwords spread over more than the window do not lock', async () => {
       await pool.admin.adminCreateUser({ email: 'w@example.com', password: PASSWORD });
       for (let i = 0; i < 8; i++) {

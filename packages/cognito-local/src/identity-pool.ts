@@ -191,11 +191,18 @@ export class IdentityPool {
   }): Promise<{ CodeDeliveryDetails: CodeDeliveryDetails }> {
     this.#checkClient(input.ClientId);
     const user = await this.#users.find(input.Username);
-    if (!user?.enabled) return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
-    if (user.status === 'CONFIRMED') {
-      throw new CognitoError('InvalidParameterException', 'User is already confirmed.');
+    // As forgot-password: unknown, disabled and confirmed users get the same answer as an
+    // unconfirmed one, and no mail, so the answer tells nobody whether an address is confirmed.
+    if (!user?.enabled || user.status === 'CONFIRMED') {
+      return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
     }
-    return { CodeDeliveryDetails: await this.#codes.send(user, 'confirm_sign_up') };
+    try {
+      return { CodeDeliveryDetails: await this.#codes.send(user, 'confirm_sign_up') };
+    } catch (error) {
+      // The user's own mail limit must not tell them apart either.
+      if (!(error instanceof CognitoError && error.type === 'LimitExceededException')) throw error;
+      return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
+    }
   }
 
   async initiateAuth(
