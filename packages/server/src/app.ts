@@ -27,6 +27,7 @@ import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { installSecurityHeaders } from './http/security-headers.js';
+import { warnOfUntrustedProxy } from './http/untrusted-proxy.js';
 import { identityAdminFor } from './identity-admin/setup.js';
 import { LOCAL_CONTROL_PREFIX } from './local-control/local-control.js';
 import { setUpMail } from './mail/setup.js';
@@ -200,6 +201,7 @@ async function installHttpHooks(app: FastifyInstance, config: ServerConfig): Pro
   installJsonBody(app);
   installCsvBody(app);
   installNulGuard(app);
+  warnOfUntrustedProxy(app, config.trustProxy);
   await installCors(app, config);
 }
 
