@@ -190,6 +190,8 @@ export class IdentityPool {
     Username: string;
   }): Promise<{ CodeDeliveryDetails: CodeDeliveryDetails }> {
     this.#checkClient(input.ClientId);
+    // Counted per name whether or not it exists: the limit answers all alike.
+    await this.#throttles.countResendRequest(input.Username);
     const user = await this.#users.find(input.Username);
     // As forgot-password: unknown, disabled and confirmed users get the same answer as an
     // unconfirmed one, and no mail, so the answer tells nobody whether an address is confirmed.
