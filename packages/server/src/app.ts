@@ -247,8 +247,9 @@ function createAuthenticator(
   const poolStanding = new PoolStanding(
     async (sub) => (await poolAdmin())?.isEnabled(sub) ?? null,
     config.apiKeyCacheSeconds,
-    (error) =>
-      logger && logger.warn({ err: error }, 'could not ask the user pool whether an account is enabled'),
+    (error) => {
+      if (logger) logger.warn({ err: error }, 'could not ask the user pool whether an account is enabled');
+    },
   );
   const actAsRecorder = new ActAsRecorder(app, database, actAsTokens, logger);
   return new Authenticator({

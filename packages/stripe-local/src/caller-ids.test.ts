@@ -58,7 +58,9 @@ describe('ids the caller chose', () => {
   it.each(ODD_IDS)(
     '%j as a payment method or token to attach, confirm or use is refused, not a 500',
     async (id) => {
-      const customer = await (await call('POST', 'customers', 'email=odd%40example.com')).json();
+      const customer = (await (await call('POST', 'customers', 'email=odd%40example.com')).json()) as {
+        id: string;
+      };
       const attempts = [
         await call('POST', `payment_methods/${encodeURIComponent(id)}/attach`, `customer=${customer.id}`),
         await call(

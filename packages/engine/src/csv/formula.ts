@@ -4,8 +4,6 @@
  * everywhere. Plain code, no Node built-ins: part of the browser-safe `@scrub/engine/preview`.
  */
 
-const EQUALS = 0x3d;
-const AT = 0x40;
 const PLUS = 0x2b;
 const MINUS = 0x2d;
 /** The first byte of a full-width character's UTF-8 (`＝` is EF BC 9D). */
