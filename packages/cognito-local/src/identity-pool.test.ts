@@ -365,6 +365,36 @@ describe('the identity pool', () => {
       expect(known).toEqual([...Array(5).fill('EMAIL'), 'LimitExceededException', 'LimitExceededException']);
     });
 
+    it('resending a confirmation code answers a confirmed, an unconfirmed and an unknown e-mail alike', async () => {
+      await pool.admin.adminCreateUser({ email: 'confirmed@example.com', password: PASSWORD });
+      await pool.signUp({ ClientId: CLIENT, Username: 'pending@example.com', Password: PASSWORD });
+      const answer = async (email: string) => {
+        const sent = mailer.sent.length;
+        try {
+          const { CodeDeliveryDetails } = await pool.resendConfirmationCode({
+            ClientId: CLIENT,
+            Username: email,
+          });
+          return { medium: CodeDeliveryDetails.DeliveryMedium, mailed: mailer.sent.length - sent };
+        } catch (error) {
+          return { medium: (error as CognitoError).type, mailed: mailer.sent.length - sent };
+        }
+      };
+      expect(await answer('pending@example.com')).toEqual({ medium: 'EMAIL', mailed: 1 });
+      expect(await answer('confirmed@example.com')).toEqual({ medium: 'EMAIL', mailed: 0 });
+      expect(await answer('nobody@example.com')).toEqual({ medium: 'EMAIL', mailed: 0 });
+      // The limit answers alike too: 4 resends a window (the sign-up's own code was the first of 5).
+      const answers = async (email: string) => {
+        const seen = [];
+        for (let i = 0; i < 4; i++) seen.push((await answer(email)).medium);
+        return seen;
+      };
+      const limited = ['EMAIL', 'EMAIL', 'EMAIL', 'LimitExceededException'];
+      expect(await answers('pending@example.com')).toEqual(limited);
+      expect(await answers('confirmed@example.com')).toEqual(limited);
+      expect(await answers('nobody@example.com')).toEqual(limited);
+    });
+
     it('wrong passwords spread over more than the window do not lock', async () => {
       await pool.admin.adminCreateUser({ email: 'w@example.com', password: PASSWORD });
       for (let i = 0; i < 8; i++) {

@@ -190,12 +190,21 @@ export class IdentityPool {
     Username: string;
   }): Promise<{ CodeDeliveryDetails: CodeDeliveryDetails }> {
     this.#checkClient(input.ClientId);
+    // Counted per name whether or not it exists: the limit answers all alike.
+    await this.#throttles.countResendRequest(input.Username);
     const user = await this.#users.find(input.Username);
-    if (!user?.enabled) return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
-    if (user.status === 'CONFIRMED') {
-      throw new CognitoError('InvalidParameterException', 'User is already confirmed.');
+    // As forgot-password: unknown, disabled and confirmed users get the same answer as an
+    // unconfirmed one, and no mail, so the answer tells nobody whether an address is confirmed.
+    if (!user?.enabled || user.status === 'CONFIRMED') {
+      return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
     }
-    return { CodeDeliveryDetails: await this.#codes.send(user, 'confirm_sign_up') };
+    try {
+      return { CodeDeliveryDetails: await this.#codes.send(user, 'confirm_sign_up') };
+    } catch (error) {
+      // The user's own mail limit must not tell them apart either.
+      if (!(error instanceof CognitoError && error.type === 'LimitExceededException')) throw error;
+      return { CodeDeliveryDetails: this.#codes.simulatedDelivery(input.Username) };
+    }
   }
 
   async initiateAuth(
@@ -295,6 +304,9 @@ export class IdentityPool {
     }
     enforcePasswordPolicy(input.ProposedPassword, this.tuning.passwordPolicy);
     await this.#users.setPassword(user.sub, input.ProposedPassword);
+    // Whoever knew the old password is signed out everywhere else; this sign-in goes on.
+    const { originJti } = await this.#signIn.verifyToken(input.AccessToken, 'access');
+    await this.#users.revokeSessions(user.sub, originJti ?? undefined);
     this.#pool.log({ sub: user.sub }, 'password changed');
     return {};
   }

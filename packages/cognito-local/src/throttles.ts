@@ -85,6 +85,17 @@ export class Throttles {
     }
   }
 
+  /**
+   * Confirmation-code resends per name, known or not, so that both are answered alike. The sign-up's
+   * own code is the first of a user's `codeSends`: resends take the rest.
+   */
+  async countResendRequest(username: string): Promise<void> {
+    const { max, windowSeconds } = this.#pool.tuning.codeSends;
+    if ((await this.#bump(`resend:${emailKey(username)}`, windowSeconds)) > max - 1) {
+      throw new CognitoError('LimitExceededException', m.sendLimitExceeded);
+    }
+  }
+
   async countSignUp(client: PoolClient | undefined): Promise<void> {
     const limit = this.#pool.tuning.signUps;
     if (!client || !limit) return;

@@ -168,14 +168,18 @@ export class UserStore {
     await this.#pool.db.deleteFrom('identity_users').where('sub', '=', sub).execute();
   }
 
-  /** Every sign-in of the user ends: their refresh tokens and the tokens issued from them stop working. */
-  async revokeSessions(sub: string): Promise<void> {
-    await this.#pool.db
+  /**
+   * Every sign-in of the user ends (but `keep`, a sign-in's `origin_jti`): their refresh tokens and
+   * the tokens issued from them stop working.
+   */
+  async revokeSessions(sub: string, keep?: string): Promise<void> {
+    let revoke = this.#pool.db
       .updateTable('identity_sessions')
       .set({ revoked_at: this.#pool.now() })
       .where('user_sub', '=', sub)
-      .where('revoked_at', 'is', null)
-      .execute();
+      .where('revoked_at', 'is', null);
+    if (keep !== undefined) revoke = revoke.where('origin_jti', '!=', keep);
+    await revoke.execute();
   }
 
   /** Users by e-mail address, `emailPrefix` narrowing; `after` is the last e-mail key of the previous page. */

@@ -17,6 +17,7 @@ export const apiKeyRoutes = defineRoutes('api-key', {
     method: 'PUT',
     path: '/apikey',
     auth: 'user',
+    ownerOnly: true,
     summary: 'Generate a new API key; the old one stops working at once',
     response: ApiKeyRotationSchema,
   },

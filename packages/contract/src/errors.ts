@@ -99,6 +99,8 @@ export const messages = {
   jobQueued:
     'Your file is queued. It can take up to 20 minutes depending on the number of records; an e-mail is sent when it is ready.',
   accessDenied: 'Access Denied: You do not have permission to perform this action.',
+  ownerOnly:
+    "Acting sessions cannot do this: API keys, the sign-in e-mail and password, MFA and deleting the account are the account owner's alone. Ask the owner to sign in as themselves.",
   genericError: 'An error occurred',
   resultsNotReady: 'Results not ready',
   noFileFound: 'No file found',

@@ -46,6 +46,13 @@ export interface RouteSpec {
    * it is served without this mark removed.
    */
   planned?: true;
+  /**
+   * Only the account's owner, signed in as themselves: an acting session (an admin's act-as token,
+   * or an Agency acting for a client) is refused with 403 (`messages.ownerOnly`). Acting as someone
+   * is checking and fixing their work, never taking their credentials: API keys, sign-in details,
+   * MFA and the account's deletion are theirs alone.
+   */
+  ownerOnly?: true;
   /** The API key may also come as the `k` query parameter (/verify and /credits, as the seeds show). */
   apiKeyInQuery?: boolean;
   summary: string;

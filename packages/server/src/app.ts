@@ -8,7 +8,8 @@ import { ActAsRecorder } from './admin/act-as-recorder.js';
 import { ActAsTokens } from './auth/act-as-tokens.js';
 import { ApiKeyOwners } from './auth/api-key-owners.js';
 import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
-import { createTokenVerifier, type TokenVerifier } from './auth/token-verifier.js';
+import { PoolStanding } from './auth/pool-standing.js';
+import type { TokenVerifier } from './auth/token-verifier.js';
 import { setUpBlobStore } from './blob-store/setup.js';
 import { setUpBulk } from './bulk/setup.js';
 import { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
@@ -27,6 +28,8 @@ import { installNulGuard } from './http/nul-guard.js';
 import { publicUrlOf } from './http/public-url.js';
 import { RouteRegistry } from './http/route-registry.js';
 import { installSecurityHeaders } from './http/security-headers.js';
+import { warnOfUntrustedProxy } from './http/untrusted-proxy.js';
+import { identityAdminFor } from './identity-admin/setup.js';
 import { LOCAL_CONTROL_PREFIX } from './local-control/local-control.js';
 import { setUpMail } from './mail/setup.js';
 import { createPaymentServices } from './payments/setup.js';
@@ -56,7 +59,7 @@ import type { DatabaseHandle } from './storage/database.js';
 import { SuppressionLists } from './suppression/suppression-lists.js';
 import { jobEventRecorder } from './webhooks/job-events.js';
 import { setUpWebhooks } from './webhooks/setup.js';
-import { setUpIdentity } from './wiring/identity.js';
+import { builtInTokenVerifier, setUpIdentity } from './wiring/identity.js';
 import { setUpLocalControl } from './wiring/local-control.js';
 import { setUpPayments } from './wiring/payments.js';
 import { installShutdown, Shutdown } from './wiring/shutdown.js';
@@ -214,6 +217,7 @@ async function installHttpHooks(app: FastifyInstance, config: ServerConfig): Pro
   installJsonBody(app);
   installCsvBody(app);
   installNulGuard(app);
+  warnOfUntrustedProxy(app, config.trustProxy);
   await installCors(app, config);
 }
 
@@ -256,13 +260,15 @@ function createAuthenticator(
   }: Pick<AppOptions, 'config' | 'database' | 'logger' | 'tokenVerifier'> &
     Pick<ServerContext, 'identity' | 'apiKeyOwners' | 'actAsTokens'>,
 ): Authenticator {
-  // Built per token: the built-in pool's issuer carries the listening port, known only once listening.
-  const builtInVerifier: TokenVerifier | null =
-    identity &&
-    ((token) =>
-      createTokenVerifier({ issuer: identity.issuer, audience: identity.clientId, jwks: identity.keySet })(
-        token,
-      ));
+  const builtInVerifier: TokenVerifier | null = identity && builtInTokenVerifier(identity);
+  const poolAdmin = identityAdminFor(config, identity);
+  const poolStanding = new PoolStanding(
+    async (sub) => (await poolAdmin())?.isEnabled(sub) ?? null,
+    config.apiKeyCacheSeconds,
+    (error) => {
+      if (logger) logger.warn({ err: error }, 'could not ask the user pool whether an account is enabled');
+    },
+  );
   const actAsRecorder = new ActAsRecorder(app, database, actAsTokens, logger);
   return new Authenticator({
     db: database.db,
@@ -270,6 +276,7 @@ function createAuthenticator(
     verifier: tokenVerifier === undefined ? (verifierFromConfig(config) ?? builtInVerifier) : tokenVerifier,
     adminEmails: config.adminEmails,
     actAsTokens,
+    poolStanding,
     onIdentified: actAsRecorder.identified,
     onActAsRefused: actAsRecorder.refused,
   });

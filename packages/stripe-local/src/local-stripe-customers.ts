@@ -227,7 +227,7 @@ export async function resolvePaymentMethod(
   id: string,
   param: string,
 ): Promise<StoredObject> {
-  const testNumber = TEST_PAYMENT_METHODS[id];
+  const testNumber = TEST_PAYMENT_METHODS.get(id);
   if (testNumber) {
     const year = new Date().getUTCFullYear() + 5;
     return newPaymentMethod(ctx, { number: testNumber, exp_month: 12, exp_year: year });
@@ -349,14 +349,15 @@ const listPaymentMethods: Operation = async (ctx, params, [customerInPath]) => {
 
 // ---- tokens (Stripe.js createToken) ----
 
-const TEST_TOKENS: Record<string, string> = {
-  tok_visa: '4242424242424242',
-  tok_chargeDeclined: '4000000000000002',
-  tok_chargeDeclinedInsufficientFunds: '4000000000009995',
-};
+/** A Map, read with the caller's id (as `TEST_PAYMENT_METHODS`). */
+const TEST_TOKENS: ReadonlyMap<string, string> = new Map([
+  ['tok_visa', '4242424242424242'],
+  ['tok_chargeDeclined', '4000000000000002'],
+  ['tok_chargeDeclinedInsufficientFunds', '4000000000009995'],
+]);
 
 async function cardOfToken(ctx: OperationContext, id: string): Promise<CardInput> {
-  const testNumber = TEST_TOKENS[id];
+  const testNumber = TEST_TOKENS.get(id);
   if (testNumber) return { number: testNumber, exp_month: 12, exp_year: new Date().getUTCFullYear() + 5 };
   const token = await ctx.find('token', id, 'card[token]');
   if (token.data.used)

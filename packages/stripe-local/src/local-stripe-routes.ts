@@ -46,14 +46,19 @@ export async function registerLocalStripeRoutes(
     });
 
     const api = async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
-      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
+      const queryAt = request.url.indexOf('?');
+      const query = queryAt === -1 ? '' : request.url.slice(queryAt + 1);
+      // The path as sent (Fastify's `*` parameter is decoded already): the ids in it are decoded once, there.
+      const sent = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+      const base = `${prefix}/v1/`;
+      const path = sent.startsWith(base) ? sent.slice(base.length) : encodeURI(request.params['*']);
       const header = (name: string) => {
         const value = request.headers[name];
         return Array.isArray(value) ? value[0] : value;
       };
       const response = await stripe.handle({
         method: request.method,
-        path: request.params['*'],
+        path,
         query,
         body: typeof request.body === 'string' ? request.body : '',
         authorization: header('authorization'),

@@ -34,6 +34,8 @@ const retrieveEvent: Operation = async (ctx, _params, [id]) => (await ctx.find('
 
 interface Route {
   method: 'GET' | 'POST' | 'DELETE';
+  /** As written here: `customers/:id`. */
+  path: string;
   pattern: RegExp;
   run: Operation;
   /** Callable from a browser with the publishable key (Stripe.js's calls). */
@@ -42,13 +44,14 @@ interface Route {
 
 const route = (method: Route['method'], path: string, run: Operation, publishable?: true): Route => ({
   method,
+  path,
   pattern: new RegExp(`^${path.replaceAll(':id', '([^/]+)')}$`),
   run,
   ...(publishable ? { publishable } : {}),
 });
 
 /** The subset of Stripe's API the product uses; docs/payments.md lists it. */
-const ROUTES: Route[] = [
+export const ROUTES: readonly Route[] = [
   route('POST', 'customers', customers.createCustomer),
   route('GET', 'customers', customers.listCustomers),
   route('GET', 'customers/search', customers.searchCustomers),
@@ -96,7 +99,7 @@ const ROUTES: Route[] = [
 
 export interface LocalStripeRequest {
   method: string;
-  /** The path after `/v1/`: `customers/cus_123`. */
+  /** The path after `/v1/` as sent, still percent-encoded: `customers/cus_123`. */
   path: string;
   query: string;
   /** The form-encoded body, as sent. */
@@ -135,6 +138,18 @@ export interface LocalStripeOptions {
 
 /** Fields Stripe shows only when expanded (`expand[]=latest_invoice.confirmation_secret`), kept in `internal`. */
 const INCLUDABLE: Record<string, string[]> = { invoice: ['confirmation_secret'] };
+
+/**
+ * An id from the request's path, decoded once (the path is given as sent, still encoded). A stray
+ * `%` is no encoding: the id is taken as written, and found or not like any other.
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 /** Stripe's request ids look like `req_...`; the SDK shows them in errors. */
 const requestId = () => `req_${randomBytes(10).toString('hex')}`;
@@ -236,8 +251,7 @@ export class LocalStripe {
       const match = candidate.pattern.exec(path);
       if (!match) continue;
       pathMatched = true;
-      if (candidate.method === method)
-        return { route: candidate, args: match.slice(1).map(decodeURIComponent) };
+      if (candidate.method === method) return { route: candidate, args: match.slice(1).map(decodeSegment) };
     }
     throw new LocalStripeError(404, {
       type: 'invalid_request_error',
@@ -307,6 +321,8 @@ export class LocalStripe {
       for (const item of record.data as unknown[]) await this.expandPath(db, item, rest);
       return;
     }
+    // Own fields only: `expand[]=__proto__` or `constructor` names no field of a Stripe object.
+    if (!Object.hasOwn(record, key) && !INCLUDABLE[String(record.object)]?.includes(key)) return;
     let child = record[key];
     if (typeof child === 'string') {
       child = (await objectStore.get(db, child))?.data ?? child;

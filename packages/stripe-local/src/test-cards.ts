@@ -34,17 +34,20 @@ const CARDS: TestCard[] = [
   { number: '4000002760003184', brand: 'visa', behaviour: 'authentication_required' },
 ];
 
-/** Stripe's test payment method ids: each use makes a new payment method from its card. */
-export const TEST_PAYMENT_METHODS: Record<string, string> = {
-  pm_card_visa: '4242424242424242',
-  pm_card_mastercard: '5555555555554444',
-  pm_card_amex: '378282246310005',
-  pm_card_chargeDeclined: '4000000000000002',
-  pm_card_chargeDeclinedInsufficientFunds: '4000000000009995',
-  pm_card_chargeCustomerFail: '4000000000000341',
-  pm_card_authenticationRequiredOnSetup: '4000002500003155',
-  pm_card_authenticationRequired: '4000002760003184',
-};
+/**
+ * Stripe's test payment method ids: each use makes a new payment method from its card. A Map: it is
+ * read with the caller's id, and an object would answer `__proto__` or `toString` with its own.
+ */
+export const TEST_PAYMENT_METHODS: ReadonlyMap<string, string> = new Map([
+  ['pm_card_visa', '4242424242424242'],
+  ['pm_card_mastercard', '5555555555554444'],
+  ['pm_card_amex', '378282246310005'],
+  ['pm_card_chargeDeclined', '4000000000000002'],
+  ['pm_card_chargeDeclinedInsufficientFunds', '4000000000009995'],
+  ['pm_card_chargeCustomerFail', '4000000000000341'],
+  ['pm_card_authenticationRequiredOnSetup', '4000002500003155'],
+  ['pm_card_authenticationRequired', '4000002760003184'],
+]);
 
 /** A valid number that is not one of Stripe's test cards still works here, as a plain card that succeeds. */
 export function testCardFor(number: string): TestCard | null {

@@ -123,10 +123,28 @@ describe('scrub buy, card, subscription and purchases against the real server', 
   const authenticate = (intent: string, outcome: 'complete' | 'fail') =>
     fetch(`${server.url}/_stripe/authenticate/${intent}?outcome=${outcome}`, { method: 'POST' });
 
+  /**
+   * Saves one of Stripe's test cards on the account's customer at the built-in provider, as a
+   * finished card form would have: `card default` picks only among saved cards.
+   */
+  async function saveTestCard(email: string, testPaymentMethod: string): Promise<string> {
+    const headers = { authorization: 'Bearer sk_test_local_scrub' };
+    const found = await fetch(`${server.url}/_stripe/v1/customers?email=${encodeURIComponent(email)}`, {
+      headers,
+    });
+    const customer = ((await found.json()) as { data: { id: string }[] }).data[0]?.id;
+    const attached = await fetch(`${server.url}/_stripe/v1/payment_methods/${testPaymentMethod}/attach`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `customer=${customer}`,
+    });
+    return ((await attached.json()) as { id: string }).id;
+  }
+
   it('buy with a card that wants 3-D Secure prints the confirmation page, waits, then reports the credits', async () => {
     const env = await account();
     await new Scrub({ baseURL: server.url, apiKey: env.SCRUB_API_KEY }).cards.setDefaultMethod(
-      'pm_card_authenticationRequired',
+      await saveTestCard(`clipay${accounts}@example.com`, 'pm_card_authenticationRequired'),
     );
     const running = scrub(['buy', PAYG, '--amount', '5', '--yes'], env);
     await authenticate(await waitingIntent(), 'complete');

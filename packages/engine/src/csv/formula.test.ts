@@ -24,6 +24,13 @@ const formulas = [
   '\n=1+2',
   '\t\r@SUM(A1)',
   "\t+cmd|' /C calc'!A0",
+  '\tnote',
+  '\rnote',
+  '\u0000=1+2',
+  '\uff1d1+2',
+  '\uff20SUM(A1)',
+  '\uff0bcmd',
+  '\uff0d2+A1',
 ];
 
 /** Phone numbers as people and CRMs write them: every one comes back byte for byte. */
@@ -80,7 +87,7 @@ const phones = [
   '+1 201 555 0123\u00a0',
 ];
 
-const data = [...phones, '-42.50', '+42', '-', '+', 'a=b', '', 'Zoë', '\tnote', ' =not first'];
+const data = [...phones, '-42.50', '+42', '-', '+', 'a=b', '', 'Zoë', ' =not first', '\uff11', 'ｂ'];
 
 describe('isFormulaCell', () => {
   it('has a corpus of 50 phone spellings', () => {
@@ -98,7 +105,7 @@ describe('isFormulaCell', () => {
   });
 
   it('answers alike for a string and its UTF-8 bytes, within bounds', () => {
-    for (const cell of [...formulas, ...data, '+1 201\u00a0555 0123', '-zoë']) {
+    for (const cell of [...formulas, ...data, '+1 201\u00a0555 0123', '-zoë', 'ïx', '\uff5e']) {
       const bytes = new TextEncoder().encode(`,${cell},`);
       expect(isFormulaCell(bytes, 1, bytes.length - 1), JSON.stringify(cell)).toBe(isFormulaCell(cell));
     }

@@ -1,4 +1,4 @@
-import { isFormulaCell } from './formula.ts';
+import { FORMULA_LEAD, isFormulaCell } from './formula.ts';
 import { CR, LF, QUOTE, type RowScanner } from './row-scanner.ts';
 
 const APOSTROPHE = 0x27;
@@ -41,23 +41,29 @@ export class RowWriter {
    * Notes the scanned row's cells that a spreadsheet would run as formulas (`isFormulaCell`, the one
    * rule); returns the bytes neutralising them adds. A cell gets an apostrophe in front (inside its
    * quotes, if quoted), which spreadsheets show as text; one starting with a line break is also
-   * quoted, so that it stays one cell. The phone column is never changed: it comes back as it was sent.
+   * quoted, so that it stays one cell. The phone column too: a phone spelling is never a formula and
+   * comes back byte for byte, anything else in it is neutralised like any cell. Only the first byte
+   * is looked at for most cells (`FORMULA_LEAD`): the rule is read only for cells starting like one.
    */
-  neutralise(buf: Buffer, scanner: RowScanner, phoneColumn: number): number {
+  neutralise(buf: Buffer, scanner: RowScanner): number {
     const { starts, ends, fields } = scanner;
     let added = 0;
     for (let k = 0; k < fields; k++) {
-      if (k === phoneColumn) continue;
       const start = starts[k]!;
       const end = ends[k]!;
       if (start === end) continue;
       const first = buf[start]!;
       if (first !== QUOTE) {
+        if (FORMULA_LEAD[first] === 0) continue;
         if (!isFormulaCell(buf, start, end)) continue;
         const quote = first === CR || first === LF ? 1 : 0;
         this.#note(start, end, quote);
         added += quote ? 3 + 2 * (end - start) : 1;
-      } else if (isFormulaCell(buf, start + 1, quotedEnd(buf, start, end))) {
+      } else if (
+        start + 1 < end &&
+        FORMULA_LEAD[buf[start + 1]!] === 1 &&
+        isFormulaCell(buf, start + 1, quotedEnd(buf, start, end))
+      ) {
         this.#note(start + 1, end, 0);
         added += 1;
       }

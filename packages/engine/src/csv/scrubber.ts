@@ -300,7 +300,7 @@ export class Scrubber {
       (this.#reassigned?.longest ?? 0) +
       (this.#ported?.longest ?? 0) +
       writer.lineEnding.length +
-      writer.neutralise(buf, this.#scanner, this.#phoneColumn)
+      writer.neutralise(buf, this.#scanner)
     );
   }
 

@@ -9,6 +9,7 @@ import { mayActAs, permits } from './access.js';
 import { type ActAsTokens, looksLikeActAsToken } from './act-as-tokens.js';
 import type { ApiKeyOwners } from './api-key-owners.js';
 import { looksLikeApiKey } from './api-keys.js';
+import type { PoolStanding } from './pool-standing.js';
 import type { Principal } from './principal.js';
 import { highestRole, roleFromGroups } from './roles.js';
 import { assertInGoodStanding, noteSignIn } from './standing.js';
@@ -23,6 +24,8 @@ import {
 export interface AuthRequirement {
   auth: RouteAuth;
   apiKeyInQuery?: boolean;
+  /** Refused to acting sessions (`RouteSpec.ownerOnly`). */
+  ownerOnly?: true;
 }
 
 export interface AuthenticatorOptions {
@@ -35,6 +38,8 @@ export interface AuthenticatorOptions {
   adminEmails: readonly string[];
   /** Verifies admins' act-as tokens; without it they are refused like any unknown token. */
   actAsTokens?: ActAsTokens;
+  /** Whether the user pool itself has disabled an account; without it, the pool is not asked. */
+  poolStanding?: PoolStanding;
   /** Told who is calling before their permission is checked (the act-as recorder). */
   onIdentified?: (request: FastifyRequest, principal: Principal) => void;
   /** Told of every refused act-as token, before the refusal is answered (the act-as recorder). */
@@ -64,6 +69,8 @@ export class Authenticator {
     const principal = await this.#identify(request, requirement);
     this.options.onIdentified?.(request, principal);
     if (!permits(requirement.auth, principal)) throw new ApiError('forbidden', messages.accessDenied);
+    if (requirement.ownerOnly && principal.via === 'act_as')
+      throw new ApiError('forbidden', messages.ownerOnly);
     return principal;
   }
 
@@ -108,6 +115,7 @@ export class Authenticator {
       );
     }
     const identity = await this.options.verifier(token);
+    await this.options.poolStanding?.assertEnabled(identity.sub);
     const profile = await ensureProfile(this.options.db, {
       sub: identity.sub,
       email: identity.email,
@@ -140,6 +148,8 @@ export class Authenticator {
     assertInGoodStanding(admin, claims.issuedAt);
     if (!mayActAs(admin, user)) throw new ApiError('forbidden', messages.accessDenied);
     assertInGoodStanding(user, claims.issuedAt);
+    await this.options.poolStanding?.assertEnabled(admin.sub);
+    await this.options.poolStanding?.assertEnabled(user.sub);
     return {
       profileId: user.id,
       sub: user.sub,
@@ -171,6 +181,7 @@ export class Authenticator {
       );
     }
     assertInGoodStanding(owner);
+    await this.options.poolStanding?.assertEnabled(owner.sub);
     return { profileId: owner.id, sub: owner.sub, email: owner.email, role: owner.role, via: 'api_key' };
   }
 }

@@ -1,6 +1,7 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestIdentity } from '../../test/id-tokens.js';
+import { saveTestCard } from '../../test/saved-cards.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
@@ -93,7 +94,7 @@ describe('Idempotency-Key on every POST, PUT, PATCH and DELETE', () => {
     await send(a.key, 'POST', '/payment/setup', { ...address, payment_method_id: 'pm_card_visa' }, 'setup-d');
     // A card that saves fine and declines every charge.
     const declining = await send(a.key, 'PUT', '/payment-method', {
-      payment_method_id: 'pm_card_chargeCustomerFail',
+      payment_method_id: await saveTestCard(t.app, t.database.db, a.profileId, 'pm_card_chargeCustomerFail'),
     });
     expect(declining.status).toBe(200);
     const buy = { reference_code: PAYG, amount: 5 };

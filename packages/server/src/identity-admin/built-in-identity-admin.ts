@@ -60,6 +60,10 @@ export class BuiltInIdentityAdmin implements IdentityAdmin {
     return this.#run(() => this.pool.admin.adminUserGlobalSignOut(sub));
   }
 
+  isEnabled(sub: string): Promise<boolean | null> {
+    return this.#run(async () => (await this.pool.admin.adminGetUser(sub))?.enabled ?? null);
+  }
+
   async #run<T>(operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();

@@ -3,6 +3,7 @@ import {
   AdminCreateUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
+  AdminGetUserCommand,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
   AdminSetUserPasswordCommand,
@@ -133,6 +134,23 @@ export class CognitoIdentityAdmin implements IdentityAdmin {
     return this.#run(async () => {
       await this.#client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: this.#pool, Username: sub }));
     });
+  }
+
+  async isEnabled(sub: string): Promise<boolean | null> {
+    try {
+      const user = await this.#client.send(
+        new AdminGetUserCommand({ UserPoolId: this.#pool, Username: sub }),
+      );
+      return user.Enabled ?? null;
+    } catch (error) {
+      if (
+        error instanceof CognitoIdentityProviderServiceException &&
+        error.name === 'UserNotFoundException'
+      ) {
+        return null;
+      }
+      throw error;
+    }
   }
 
   async #run<T>(operation: () => Promise<T>): Promise<T> {

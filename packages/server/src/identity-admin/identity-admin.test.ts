@@ -207,11 +207,18 @@ describe.each([
 
   it.skipIf(skip)('disables (no sign-in) and enables again', async () => {
     const user = await create();
+    expect(await s.admin.isEnabled(user.sub)).toBe(true);
     await s.admin.disableUser(user.sub);
     expect((await s.look(user.sub)).enabled).toBe(false);
+    expect(await s.admin.isEnabled(user.sub)).toBe(false);
     expect(await s.signIn(user.email, PASSWORD)).toBeNull();
     await s.admin.enableUser(user.sub);
+    expect(await s.admin.isEnabled(user.sub)).toBe(true);
     expect(await s.signIn(user.email, PASSWORD)).not.toBeNull();
+  });
+
+  it.skipIf(skip)('answers null for whether a user it does not know is enabled', async () => {
+    expect(await s.admin.isEnabled(randomUUID())).toBeNull();
   });
 
   it.skipIf(skip)('signs a user out everywhere', async () => {

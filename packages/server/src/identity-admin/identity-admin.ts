@@ -36,6 +36,11 @@ export interface IdentityAdmin {
   enableUser(sub: string): Promise<void>;
   /** AdminUserGlobalSignOut: every refresh token of the user dies. */
   globalSignOut(sub: string): Promise<void>;
+  /**
+   * AdminGetUser's `Enabled`: false for a user disabled in the pool itself (the Cognito console's
+   * disable), null for a user the pool does not know.
+   */
+  isEnabled(sub: string): Promise<boolean | null>;
 }
 
 /** The pool groups that carry roles (docs/identity.md); one per role. */

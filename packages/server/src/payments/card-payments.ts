@@ -41,6 +41,12 @@ export interface CardView {
 /** Subscription states a monthly plan is still billed in: its card may not go. */
 const BILLED_SUBSCRIPTIONS: ReadonlySet<string> = new Set(['active', 'past_due', 'paused']);
 
+const notSavedCard = () =>
+  new ApiError(
+    'not_found',
+    'This card is not one of the saved cards of this account: the default is picked among them (GET /payment-methods). Add a new card with POST /payment/setup.',
+  );
+
 /** Customers, saved cards, the $1 card verification and plan purchases, on the provider. */
 export class CardPayments {
   constructor(private readonly s: PaymentServices) {}
@@ -90,8 +96,15 @@ export class CardPayments {
     }));
   }
 
+  /**
+   * Picks the default among the saved cards, and only among them: any other id (a card never set
+   * up, another customer's, a test id such as `pm_card_mastercard`) is a 404, so no card skips the
+   * $1 verification, the billing address and 3-D Secure that saving a card takes.
+   */
   async setDefaultCard(profile: Profile, paymentMethodId: string): Promise<CardView> {
     const customerId = await this.customerWithCard(profile);
+    const { cards } = await callProvider(() => this.s.provider.listPaymentMethods(customerId));
+    if (!cards.some((saved) => saved.id === paymentMethodId)) throw notSavedCard();
     const card = await callProvider(() => this.s.provider.setDefault(customerId, paymentMethodId));
     return {
       id: card.id,
@@ -133,7 +146,46 @@ export class CardPayments {
    */
   async setUp(profile: Profile, body: PaymentSetupRequest, key: string): Promise<string> {
     requireActivePlan(profile);
+    // Everything that can be checked here is, before anything is made: a refusal adds nothing.
+    const plan = body.reference_code ? await this.s.prices.plan(body.reference_code) : null;
+    if (plan?.plan_type === 'prepaid') requireMinimum(priceOf(plan, body.amount));
+    const created = profile.payment_customer_id === null;
     const customerId = await this.customerId(profile, true, body.customer_name);
+    try {
+      return await this.#setUpCard(profile, body, key, customerId, plan);
+    } catch (error) {
+      // A card refused (or the provider failing) leaves the account as it was: without a customer
+      // when it had none (the provider's, found again by e-mail next time, has no card).
+      if (created && !(error instanceof ApiError && error.code === 'authentication_required')) {
+        await this.#forgetCustomer(profile.id, customerId);
+      }
+      throw error;
+    }
+  }
+
+  /** Unlinks a customer made by a refused setup, unless a card was saved after all (then it stays). */
+  async #forgetCustomer(profileId: string, customerId: string): Promise<void> {
+    try {
+      const { cards } = await this.s.provider.listPaymentMethods(customerId);
+      if (cards.length > 0) return;
+    } catch {
+      return; // Cannot tell whether a card was saved: the customer stays, as before.
+    }
+    await this.s.db
+      .updateTable('profiles')
+      .set({ payment_customer_id: null })
+      .where('id', '=', profileId)
+      .where('payment_customer_id', '=', customerId)
+      .execute();
+  }
+
+  async #setUpCard(
+    profile: Profile,
+    body: PaymentSetupRequest,
+    key: string,
+    customerId: string,
+    plan: Plan | null,
+  ): Promise<string> {
     const address = {
       line1: body.line1,
       line2: body.line2,
@@ -160,8 +212,7 @@ export class CardPayments {
       parts.push(
         `Card verified: $1.00 charged, ${(intro.credits + intro.bonusCredits).toLocaleString('en-US')} credits added.`,
       );
-    if (body.reference_code) {
-      const plan = await this.s.prices.plan(body.reference_code);
+    if (plan) {
       if (plan.plan_type === 'prepaid') {
         const bought = await this.buy(
           await getProfile(this.s.db, profile.id),

@@ -127,12 +127,16 @@ describe('GET /files/{ref}/proof', () => {
       numbers_checked: 2,
       duplicates: 1,
       dnc_status: { clean: 1, dnc: 2, unchecked: 0 },
-      account: { id: profileId, email: `proof${accounts}@example.com` },
+      account: { id: profileId, email: null },
       ftc_registry: { version: '2026-11-20', release_date: '2026-11-20' },
       valid_until: '2026-12-21T00:00:00.000Z',
       checked_at: job.completed_at,
     });
     expect(statement.datasets).toMatchObject({ exchange: 'test-exchanges', 'dnc:federal': '2026-11-20' });
+    // Public by reference: whoever holds the link does not learn the account's e-mail.
+    expect(res.body).not.toContain(`proof${accounts}@example.com`);
+    const me = await t.app.inject({ method: 'GET', url: '/user', headers });
+    expect(me.json().userId).toBe(profileId);
     expect(proof.keys_url).toMatch(/\/\.well-known\/scrub-proof-keys\.json$/);
 
     // One changed byte in the result no longer matches; a changed statement no longer verifies.

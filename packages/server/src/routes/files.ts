@@ -209,8 +209,11 @@ function getFileProof({
   const { db } = database;
   return async ({ params }) => {
     const job = await getJobByReference(db, params.file_reference);
-    const { email } = await getProfile(db, job.profile_id);
-    const { jws, statement } = await proofSigner.sign(fileStatement(job, { id: job.profile_id, email }));
+    // Public by reference, like the downloads: the account is named by its id (`userId` of GET
+    // /user, which its owner can show), never by its e-mail.
+    const { jws, statement } = await proofSigner.sign(
+      fileStatement(job, { id: job.profile_id, email: null }),
+    );
     return { jws, statement, keys_url: `${publicUrl()}${PROOF_KEYS_PATH}` };
   };
 }

@@ -1,6 +1,7 @@
 import { ErrorEnvelopeSchema, PurchaseResultSchema } from '@scrub/contract';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveTestCard } from '../../test/saved-cards.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
@@ -152,7 +153,7 @@ describe('payment routes on the built-in provider', () => {
     const changed = await call(a.key, 'PUT', '/payment-method', { payment_method_id: visa.id });
     expect(changed.body.message).toMatch(/visa ending 4242/);
     const unknown = await call(a.key, 'PUT', '/payment-method', { payment_method_id: 'pm_nope' });
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(404);
   });
 
   it.each([
@@ -280,8 +281,16 @@ describe('payment routes on the built-in provider', () => {
     const a = await withCard();
     // A card that wants 3-D Secure on every payment, made the default.
     expect(
-      (await call(a.key, 'PUT', '/payment-method', { payment_method_id: 'pm_card_authenticationRequired' }))
-        .status,
+      (
+        await call(a.key, 'PUT', '/payment-method', {
+          payment_method_id: await saveTestCard(
+            t.app,
+            t.database.db,
+            a.profileId,
+            'pm_card_authenticationRequired',
+          ),
+        })
+      ).status,
     ).toBe(200);
     const buy = await call(a.key, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
     expect(buy).toMatchObject({ status: 402, body: { error: { code: 'authentication_required' } } });

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveTestCard } from '../../test/saved-cards.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
@@ -138,7 +139,14 @@ describe('payment links: a card added, and a payment confirmed, without signing 
   it('a purchase needing 3-D Secure names a confirmation page and its payment; confirm credits it once', async () => {
     const a = await account();
     await call(a.key, 'POST', '/payment/setup', { ...address, payment_method_id: 'pm_card_visa' });
-    await call(a.key, 'PUT', '/payment-method', { payment_method_id: 'pm_card_authenticationRequired' });
+    await call(a.key, 'PUT', '/payment-method', {
+      payment_method_id: await saveTestCard(
+        t.app,
+        t.database.db,
+        a.profileId,
+        'pm_card_authenticationRequired',
+      ),
+    });
     const buy = await call(a.key, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
     expect(buy).toMatchObject({
       status: 402,
@@ -175,7 +183,14 @@ describe('payment links: a card added, and a payment confirmed, without signing 
   it('a failed bank check ends as failed, nothing charged', async () => {
     const a = await account();
     await call(a.key, 'POST', '/payment/setup', { ...address, payment_method_id: 'pm_card_visa' });
-    await call(a.key, 'PUT', '/payment-method', { payment_method_id: 'pm_card_authenticationRequired' });
+    await call(a.key, 'PUT', '/payment-method', {
+      payment_method_id: await saveTestCard(
+        t.app,
+        t.database.db,
+        a.profileId,
+        'pm_card_authenticationRequired',
+      ),
+    });
     const buy = await call(a.key, 'POST', '/payment', { reference_code: PAYG, amount: 5 });
     const intent = buy.body.payment_intent_id as string;
     await t.app.inject({ method: 'POST', url: `/_stripe/authenticate/${intent}?outcome=fail` });

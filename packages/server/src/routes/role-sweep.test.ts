@@ -66,6 +66,7 @@ afterAll(() => t.close());
 function allowed(route: RouteSpec, caller: Caller): boolean {
   if (route.planned) return false;
   if (route.auth === 'none') return true;
+  if (route.ownerOnly && caller.as?.via === 'act_as') return false;
   return caller.as !== null && permits(route.auth, { profileId: '', sub: '', email: '', ...caller.as });
 }
 

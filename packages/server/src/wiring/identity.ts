@@ -4,9 +4,11 @@ import {
   type HostRefusal,
   IdentityPool,
   registerIdentityProtocol,
+  TokenRejected,
 } from '@scrub/cognito-local';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { createTokenVerifier, type TokenVerifier } from '../auth/token-verifier.js';
 import type { ServerConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -66,4 +68,39 @@ export async function setUpIdentity(
   });
   await registerIdentityProtocol(app, pool, { hostRefusal });
   return pool;
+}
+
+/**
+ * The built-in pool's ID tokens: signature, issuer, audience and expiry as for any Cognito pool,
+ * then whether their sign-in is still alive and their user enabled. A user's own sign-out
+ * everywhere (`GlobalSignOut`), password change (`ChangePassword`) or reset
+ * (`ConfirmForgotPassword`) revokes the pool's sign-ins, so their ID tokens stop here at once, as
+ * they do after an admin's sign-out. One indexed query per ID-token request (the dashboard's
+ * traffic: API keys, the checks' hot path, never come here).
+ */
+export function builtInTokenVerifier(pool: IdentityPool): TokenVerifier {
+  return async (token) => {
+    // Built per token: the pool's issuer carries the listening port, known only once listening.
+    const identity = await createTokenVerifier({
+      issuer: pool.issuer,
+      audience: pool.clientId,
+      jwks: pool.keySet,
+    })(token);
+    try {
+      await pool.verifyToken(token, 'id');
+    } catch (error) {
+      if (!(error instanceof TokenRejected)) throw error;
+      if (/revoked/i.test(error.message)) {
+        throw new ApiError(
+          'unauthorized',
+          'This token was issued before the account was signed out or its password changed. Sign in again.',
+        );
+      }
+      throw new ApiError(
+        'account_disabled',
+        'This account has been disabled. Contact support to restore it.',
+      );
+    }
+    return identity;
+  };
 }
