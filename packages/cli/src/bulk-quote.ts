@@ -30,7 +30,7 @@ export async function confirmBulkCharge(
     context.io.stderr.write(describeDncLists(quote.dnc_lists, quote.dnc_notice));
   if (quote.plan_paused) {
     throw new CliError(
-      'Your plan is paused: resume it with scrub subscription resume, then submit again.',
+      'Your plan is paused: resume it with scrub account activate (with or without a subscription), then submit again.',
       1,
       'plan_paused',
     );

@@ -86,9 +86,7 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
   },
   setPlanStatus: {
     sdk: (scrub) => scrub.account.setPlanStatus('paused'),
-    cli: notIn(
-      'pausing a prepaid plan is the dashboard’s account page; `scrub subscription pause` pauses a monthly one',
-    ),
+    cli: cli('account activate'),
     dashboard: CALLED,
   },
   getCredits: { sdk: (scrub) => scrub.account.credits(), cli: cli('credits'), dashboard: CALLED },
