@@ -2,6 +2,7 @@ import { IDENTITY_PATH } from '@scrub/cognito-local';
 import { openApiDocument, routes } from '@scrub/contract';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
+import { requestOrigin } from '../http/public-url.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { checksPausedReason, dncReadiness } from '../reference-data/dnc-readiness.js';
 import { isReachable } from '../storage/database.js';
@@ -53,8 +54,9 @@ export function registerService({
 
   registry.add(routes.proofKeys, async () => proofSigner.jwks);
 
-  registry.add(routes.config, async () => ({
-    identity: identityOf(config, publicUrl),
+  registry.add(routes.config, async ({ request }) => ({
+    // The built-in pool's endpoint is on the origin the page was loaded from (127.0.0.1, the machine's address).
+    identity: identityOf(config, requestOrigin(request, config, publicUrl)),
     payments: {
       provider: payments.setup.provider.kind,
       publishable_key: payments.setup.provider.publishableKey,
@@ -108,7 +110,7 @@ export function registerService({
 }
 
 /** Which identity provider clients sign in with: an Amazon Cognito pool, or the built-in one. */
-function identityOf(config: ServerContext['config'], publicUrl: () => string) {
+function identityOf(config: ServerContext['config'], origin: string) {
   return config.cognito
     ? {
         provider: 'cognito' as const,
@@ -125,7 +127,7 @@ function identityOf(config: ServerContext['config'], publicUrl: () => string) {
         region: config.localIdentity.userPoolId.split('_')[0]!,
         user_pool_id: config.localIdentity.userPoolId,
         client_id: config.localIdentity.clientId,
-        endpoint: `${publicUrl()}${IDENTITY_PATH}`,
+        endpoint: `${origin}${IDENTITY_PATH}`,
         // The built-in pool has no hosted sign-in pages.
         hosted_ui: null,
       };
