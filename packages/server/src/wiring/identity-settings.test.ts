@@ -122,8 +122,8 @@ describe('identity and mail settings', () => {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const port = (t.app.server.address() as AddressInfo).port;
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `192.168.1.20:${port}`, `[::1]:${port}`]) {
-        const config = await fetch(`http://127.0.0.1:${port}/config`, { headers: { host } });
-        expect((await config.json()).identity.endpoint).toBe(`http://${host}/identity`);
+        const config = await t.app.inject({ method: 'GET', url: '/config', headers: { host } });
+        expect(config.json().identity.endpoint).toBe(`http://${host}/identity`);
       }
       // Signing up there works: the pool answers on that origin, as the page's `connect-src 'self'` allows.
       const signUp = await fetch(`http://127.0.0.1:${port}/identity`, {
@@ -140,6 +140,10 @@ describe('identity and mail settings', () => {
         }),
       });
       expect(signUp.status).toBe(200);
+      for (const host of ['a b', 'example.com/path']) {
+        const odd = await t.app.inject({ method: 'GET', url: '/config', headers: { host } });
+        expect(odd.json().identity.endpoint, host).toBe(`http://localhost:${port}/identity`);
+      }
     } finally {
       await t.close();
     }
