@@ -92,7 +92,11 @@ export const CreateBulkJobSchema = z
   .superRefine((body, context) => {
     if (body.file_name === undefined && body.filename === undefined) {
       context.addIssue({ code: 'custom', path: ['file_name'], message: 'file_name is required' });
-    } else if (body.file_name !== undefined && body.filename !== undefined && body.file_name !== body.filename) {
+    } else if (
+      body.file_name !== undefined &&
+      body.filename !== undefined &&
+      body.file_name !== body.filename
+    ) {
       context.addIssue({
         code: 'custom',
         path: ['filename'],

@@ -76,10 +76,13 @@ export const FileListQuerySchema = z
     line_type: LineTypeFilterSchema.optional(),
     dnc: DncFilterSchema.optional(),
   })
-  .refine((query) => query.limit === undefined || query.per_page === undefined || query.limit === query.per_page, {
-    message: 'per_page is an alias of limit: give one of them',
-    path: ['per_page'],
-  })
+  .refine(
+    (query) => query.limit === undefined || query.per_page === undefined || query.limit === query.per_page,
+    {
+      message: 'per_page is an alias of limit: give one of them',
+      path: ['per_page'],
+    },
+  )
   .transform(({ per_page, limit, ...query }) => ({ ...query, limit: limit ?? per_page ?? 20 }));
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;
 

@@ -27,7 +27,8 @@ export const CreateSubscriptionSchema = z
   .strict()
   .superRefine((body, context) => {
     for (const field of ['success_url', 'cancel_url'] as const) {
-      if (body[field] !== undefined) context.addIssue({ code: 'custom', path: [field], message: NO_CHECKOUT_PAGE });
+      if (body[field] !== undefined)
+        context.addIssue({ code: 'custom', path: [field], message: NO_CHECKOUT_PAGE });
     }
   });
 export const ChangeSubscriptionSchema = z.object({ plan_reference: PlanReferenceSchema }).strict();

@@ -24,14 +24,18 @@ export function accountCommand(context: Context): Command {
     });
   account
     .command('pause')
-    .description('pause the plan (PUT /user/plan-status): checks, jobs and buying stop; a subscription stops billing')
+    .description(
+      'pause the plan (PUT /user/plan-status): checks, jobs and buying stop; a subscription stops billing',
+    )
     .action(async () => {
       const { setPlanStatus } = await import('../actions/account.js');
       await setPlanStatus('paused', context);
     });
   account
     .command('activate')
-    .description('reactivate a paused plan, with or without a subscription (a paused subscription resumes too)')
+    .description(
+      'reactivate a paused plan, with or without a subscription (a paused subscription resumes too)',
+    )
     .action(async () => {
       const { setPlanStatus } = await import('../actions/account.js');
       await setPlanStatus('active', context);

@@ -175,7 +175,10 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     expect((await scrub(['subscription', 'resume'], env)).code).not.toBe(0);
     const activated = await scrub(['--json', 'account', 'activate'], env);
     expect(activated.code, activated.stderr).toBe(0);
-    expect(JSON.parse(activated.stdout)).toMatchObject({ status: 'active', message: expect.stringMatching(/active/) });
+    expect(JSON.parse(activated.stdout)).toMatchObject({
+      status: 'active',
+      message: expect.stringMatching(/active/),
+    });
     // Active again: the check is refused for credits (this account has none), no longer for the pause.
     expect((await scrub(['check', '2023334444'], env)).stderr).not.toMatch(/paused/);
   });

@@ -333,7 +333,10 @@ describe('payment routes on the built-in provider', () => {
       cancel_url: 'https://example.com/no',
     });
     expect(withUrls.status).toBe(400);
-    expect(withUrls.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['success_url', 'cancel_url']);
+    expect(withUrls.body.error.issues.map((i: { path: string }) => i.path)).toEqual([
+      'success_url',
+      'cancel_url',
+    ]);
     expect(withUrls.body.error.message).toMatch(/no checkout page.*send price_id alone/);
     expect((await call(a.key, 'GET', '/subscription')).body).toEqual({ subscription: null });
     const started = await call(a.key, 'POST', '/subscription', { price_id: STANDARD });
@@ -440,7 +443,10 @@ describe('payment routes on the built-in provider', () => {
       cancel_url: 'https://example.com/no',
     });
     expect(withUrls.status).toBe(400);
-    expect(withUrls.body.error.issues.map((i: { path: string }) => i.path)).toEqual(['success_url', 'cancel_url']);
+    expect(withUrls.body.error.issues.map((i: { path: string }) => i.path)).toEqual([
+      'success_url',
+      'cancel_url',
+    ]);
     expect(withUrls.body.error.message).toMatch(/no checkout page.*send price_id alone/);
     expect((await call(a.key, 'GET', '/subscription')).body).toEqual({ subscription: null });
     const started = await call(a.key, 'POST', '/subscription', { price_id: STANDARD });

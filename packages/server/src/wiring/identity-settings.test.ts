@@ -121,7 +121,12 @@ describe('identity and mail settings', () => {
     try {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const port = (t.app.server.address() as AddressInfo).port;
-      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `192.168.1.20:${port}`, `[::1]:${port}`]) {
+      for (const host of [
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `192.168.1.20:${port}`,
+        `[::1]:${port}`,
+      ]) {
         const config = await t.app.inject({ method: 'GET', url: '/config', headers: { host } });
         expect(config.json().identity.endpoint).toBe(`http://${host}/identity`);
       }
