@@ -56,6 +56,12 @@ export function useOpenApi() {
  * second or so of hashing, nothing to type), as the `altcha` field's payload. Loaded when sent.
  */
 async function solvedHumanCheck(scrub: Awaited<ReturnType<typeof loadScrub>>): Promise<string> {
+  // The browser's hashing (WebCrypto) exists on secure pages only: https, localhost or 127.0.0.1.
+  if (!globalThis.crypto?.subtle) {
+    throw new Error(
+      'The human check needs a secure page: open the dashboard over https, or at localhost or 127.0.0.1.',
+    );
+  }
   const [{ solveChallenge }, { deriveKey }, challenge] = await Promise.all([
     import('altcha-lib'),
     import('altcha-lib/algorithms/web/sha'),
