@@ -34,6 +34,11 @@ export const VerifyQuerySchema = z.object({
   lookup: LookupSchema.optional(),
   /** Operator lists to check (`litigators,other`), instead of the account's default; empty for none. */
   lists: ListNamesQuerySchema.optional(),
+  /**
+   * `1`: a test of one number, as the dashboard's API page makes. Free with an active subscription
+   * (seed 001: up to 50 a day), otherwise charged as any check.
+   */
+  test: z.enum(['0', '1']).optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 
