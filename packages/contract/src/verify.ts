@@ -21,7 +21,10 @@ export type LineType = z.infer<typeof LineTypeSchema>;
 
 /** `GET /verify?p=`: one number. `k` is the API key, as the seed's API page documents it. */
 export const VerifyQuerySchema = z.object({
-  p: z.string().min(1, 'p (the phone number) is required').max(64, 'p is longer than any phone number'),
+  p: z
+    .string({ error: 'p (the phone number) is required' })
+    .min(1, 'p (the phone number) is required')
+    .max(64, 'p is longer than any phone number'),
   k: z.string().max(200).optional(),
   /** `1`: answer with a signed statement of the answer (`proof`), at no extra charge. */
   proof: z.enum(['0', '1', 'true', 'false']).optional(),
