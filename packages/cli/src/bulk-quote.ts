@@ -34,7 +34,7 @@ export async function confirmBulkCharge(
     context.io.stderr.write(`Operator lists flagged: ${job.lists.join(', ')}.\n`);
   if (quote.plan_paused) {
     throw new CliError(
-      'Your plan is paused: resume it with scrub subscription resume, then submit again.',
+      'Your plan is paused: resume it with scrub account activate (with or without a subscription), then submit again.',
       1,
       'plan_paused',
     );

@@ -105,6 +105,8 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   logout: ['scrub logout'],
   account: ['scrub account', 'scrub --json account'],
+  'account pause': ['scrub account pause'],
+  'account activate': ['scrub account activate'],
   'account lists': ['scrub account lists', 'scrub account lists litigators', 'scrub account lists --none'],
   credits: ['scrub credits', 'SCRUB_API_KEY=... scrub --json credits'],
   password: ['scrub password forgot --email pat@example.com', 'scrub password change'],

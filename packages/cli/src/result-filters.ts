@@ -1,7 +1,8 @@
 /** The result filters of `scrub export` and `scrub bulk --wait`. */
 import { LINE_TYPES } from '@scrub/contract';
-import type { DownloadOptions } from '@scrub/sdk';
+import type { DownloadOptions, Scrub } from '@scrub/sdk';
 import { z } from 'zod';
+import type { CliIO } from './io.js';
 
 // The contract's list, so that the CLI names the line types the service answers, no more, no fewer.
 const lineTypeFilters = [...LINE_TYPES, 'all'] as const;
@@ -33,4 +34,24 @@ type ResultFilterOptions = z.infer<typeof ResultFilterOptionsSchema>;
 
 export function downloadFilters({ lineType, dnc }: ResultFilterOptions): DownloadOptions {
   return { lineType, dnc };
+}
+
+/**
+ * After a download with `--dnc 0`: when the Clean filter kept no row because no number was checked
+ * (every DNC cell `unchecked`: no do-not-call list covering them was loaded), says so on stderr,
+ * in the service's words (the file's `dnc_notice`). Unchecked is not clean, and a header-only file
+ * without a word looks like a list of numbers that are all on a do-not-call list.
+ */
+export async function noteUncheckedCleanFilter(
+  io: CliIO,
+  scrub: Scrub,
+  fileReference: string,
+  dnc: ResultFilterOptions['dnc'],
+): Promise<void> {
+  if (dnc !== '0') return;
+  const notice = await scrub.files.get(fileReference).then(
+    (file) => file.dnc_notice,
+    () => undefined,
+  );
+  if (notice) io.stderr.write(`Note: ${notice}\n`);
 }

@@ -83,8 +83,19 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
   },
   contact: {
     sdk: (scrub) =>
-      scrub.contact({ name: 'Pat', email: 'pat@example.com', subject: 'Hello', message: 'A question' }),
+      scrub.contact({
+        name: 'Pat',
+        email: 'pat@example.com',
+        subject: 'Hello',
+        message: 'A question',
+        altcha: 'unsolved',
+      }),
     cli: notIn('a message to the operator is written in the dashboard’s Contact page'),
+    dashboard: CALLED,
+  },
+  contactChallenge: {
+    sdk: (scrub) => scrub.contactChallenge(),
+    cli: notIn('the Contact page’s human check, solved in the browser'),
     dashboard: CALLED,
   },
   listPlans: { sdk: (scrub) => scrub.plans.list(), cli: cli('plans'), dashboard: CALLED },
@@ -96,9 +107,7 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
   },
   setPlanStatus: {
     sdk: (scrub) => scrub.account.setPlanStatus('paused'),
-    cli: notIn(
-      'pausing a prepaid plan is the dashboard’s account page; `scrub subscription pause` pauses a monthly one',
-    ),
+    cli: cli('account activate'),
     dashboard: CALLED,
   },
   getCredits: { sdk: (scrub) => scrub.account.credits(), cli: cli('credits'), dashboard: CALLED },

@@ -11,6 +11,7 @@ export const ColumnRefSchema = z.union([
   z.string().min(1).max(255),
   z.number().int().nonnegative().max(10_000),
 ]);
+export type ColumnRef = z.infer<typeof ColumnRefSchema>;
 
 /** The most `csv_content` carries inline (1 MiB of text); larger files go to `upload_url`. */
 export const MAX_INLINE_CSV_CHARS = 1_048_576;
@@ -30,6 +31,7 @@ export const mappableFields = [
   'dob',
 ] as const;
 export const MappableFieldSchema = z.enum(mappableFields);
+export type MappableField = (typeof mappableFields)[number];
 
 /** Which column each optional field comes from; only the fields above, each at most once. */
 export const MappingSchema = z
@@ -51,10 +53,25 @@ export const OUTPUT_COLUMNS = ['timezone', 'callable_now', 'line_type_source'] a
 export const OutputColumnSchema = z.enum(OUTPUT_COLUMNS);
 export type OutputColumn = z.infer<typeof OutputColumnSchema>;
 
+const FileNameSchema = z.string().trim().min(1).max(255);
+
+/**
+ * The seed's wire shapes, accepted as documented aliases: `filename` for `file_name`, and one flat
+ * `<field>_col` per mappable field (`first_name_col`...) for `mapping.<field>`.
+ */
+const SEED_COLUMN_ALIASES = Object.fromEntries(
+  mappableFields.map((field) => [
+    `${field}_col`,
+    ColumnRefSchema.optional().describe(`Alias of mapping.${field} (the seed's flat shape)`),
+  ]),
+) as Record<`${MappableField}_col`, z.ZodOptional<typeof ColumnRefSchema>>;
+
 /** `POST /bulk/jobs`. Small files may come inline as `csv_content`; otherwise PUT to `upload_url`. */
 export const CreateBulkJobSchema = z
   .object({
-    file_name: z.string().trim().min(1).max(255),
+    file_name: FileNameSchema.optional().describe('The file’s name; required (or its alias filename)'),
+    filename: FileNameSchema.optional().describe('Alias of file_name (the seed’s name)'),
+    ...SEED_COLUMN_ALIASES,
     phone_col: ColumnRefSchema,
     header_row: z.union([z.literal(0), z.literal(1)]).default(1),
     mapping: MappingSchema.default({}),
@@ -89,7 +106,48 @@ export const CreateBulkJobSchema = z
       )
       .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, context) => {
+    if (body.file_name === undefined && body.filename === undefined) {
+      context.addIssue({ code: 'custom', path: ['file_name'], message: 'file_name is required' });
+    } else if (
+      body.file_name !== undefined &&
+      body.filename !== undefined &&
+      body.file_name !== body.filename
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['filename'],
+        message: 'filename is an alias of file_name: give one of them',
+      });
+    }
+    for (const field of mappableFields) {
+      const alias = body[`${field}_col`];
+      const mapped = body.mapping[field];
+      if (alias !== undefined && mapped !== undefined && alias !== mapped) {
+        context.addIssue({
+          code: 'custom',
+          path: [`${field}_col`],
+          message: `${field}_col is an alias of mapping.${field}: give one of them`,
+        });
+      }
+    }
+  })
+  .transform((body) => {
+    const { file_name, filename, mapping, ...rest } = body;
+    const job: Record<string, unknown> = { ...rest };
+    const merged: Partial<Record<MappableField, ColumnRef>> = { ...mapping };
+    for (const field of mappableFields) {
+      const alias = body[`${field}_col`];
+      delete job[`${field}_col`];
+      if (alias !== undefined) merged[field] = alias;
+    }
+    return {
+      ...(job as Omit<typeof rest, `${MappableField}_col`>),
+      file_name: (file_name ?? filename) as string,
+      mapping: merged,
+    };
+  });
 export type CreateBulkJob = z.infer<typeof CreateBulkJobSchema>;
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'processing', 'completed', 'failed'] as const;

@@ -54,7 +54,9 @@ export const PaymentMethodListSchema = z
 export const ChangePaymentMethodSchema = z.object({ payment_method_id: ProviderIdSchema }).strict();
 
 /** A saved card, by its payment method id (`GET /payment-methods`). */
-export const PaymentMethodParamsSchema = z.object({ payment_method_id: ProviderIdSchema.max(MAX_PATH_PARAM_LENGTH) });
+export const PaymentMethodParamsSchema = z.object({
+  payment_method_id: ProviderIdSchema.max(MAX_PATH_PARAM_LENGTH),
+});
 
 /** A single-use link for a browser without a session: add a card, or confirm a payment (3-D Secure). */
 export const PaymentLinkSchema = z

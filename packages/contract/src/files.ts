@@ -71,13 +71,26 @@ export const FileViewSchema = z
   .meta({ id: 'FileView' });
 export type FileView = z.infer<typeof FileViewSchema>;
 
-export const FileListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  search: z.string().max(255).optional(),
-  line_type: LineTypeFilterQuerySchema.optional(),
-  dnc: DncFilterSchema.optional(),
-});
+const PageSizeSchema = z.coerce.number().int().min(1).max(100);
+
+/** `GET /files`. `per_page` (the seed's name) is an alias of `limit`: give one of them, 20 by default. */
+export const FileListQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).default(1),
+    limit: PageSizeSchema.optional().describe('Files per page, 1 to 100 (default 20)'),
+    per_page: PageSizeSchema.optional().describe('Alias of limit (the seed’s name)'),
+    search: z.string().max(255).optional(),
+    line_type: LineTypeFilterQuerySchema.optional(),
+    dnc: DncFilterSchema.optional(),
+  })
+  .refine(
+    (query) => query.limit === undefined || query.per_page === undefined || query.limit === query.per_page,
+    {
+      message: 'per_page is an alias of limit: give one of them',
+      path: ['per_page'],
+    },
+  )
+  .transform(({ per_page, limit, ...query }) => ({ ...query, limit: limit ?? per_page ?? 20 }));
 export type FileListQuery = z.infer<typeof FileListQuerySchema>;
 
 export const FileListSchema = z

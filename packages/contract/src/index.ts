@@ -12,6 +12,7 @@ export * from './password-policy.js';
 export * from './plans.js';
 export * from './proof.js';
 export * from './purchases.js';
+export * from './query-values.js';
 export * from './reassigned.js';
 export * from './route-answers.js';
 export * from './routes.js';

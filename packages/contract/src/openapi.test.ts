@@ -92,6 +92,19 @@ describe('the OpenAPI document', () => {
     expect(paths['/admin/users']?.get?.responses['403']).toBeDefined();
   });
 
+  it("documents the seed's aliases: filename and *_col on POST /bulk/jobs, per_page on GET /files", () => {
+    type Body = {
+      content: Record<string, { schema: { properties: Record<string, { description?: string }> } }>;
+    };
+    const requestBody = paths['/bulk/jobs']?.post?.requestBody as Body | undefined;
+    const body = requestBody?.content['application/json']?.schema.properties ?? {};
+    expect(body.filename?.description).toMatch(/Alias of file_name/);
+    expect(body.first_name_col?.description).toMatch(/Alias of mapping.first_name/);
+    expect(body.dob_col).toBeDefined();
+    const perPage = paths['/files']?.get?.parameters?.find((p) => p.name === 'per_page');
+    expect(perPage).toMatchObject({ in: 'query', required: false });
+  });
+
   it('leaves out routes written down but not served yet', () => {
     const table = {
       served: defineRoute({ method: 'GET', path: '/a', auth: 'none', summary: 'A', response: z.object({}) }),

@@ -118,6 +118,7 @@ describe('InputOf and OutputOf', () => {
       consent_date?: string | undefined;
       lookup?: 'carrier' | undefined;
       lists?: string | undefined;
+      test?: '0' | '1' | undefined;
     }>();
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('user_id');
     expectTypeOf<InputOf<typeof routes.adminUpdateUser>>().toHaveProperty('le');

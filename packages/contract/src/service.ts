@@ -130,10 +130,42 @@ export const ContactMessageSchema = z
       .max(200)
       .regex(/^[^\r\n]*$/, 'Subject must be one line'),
     message: z.string().trim().min(1, 'Message is required').max(5000),
+    /**
+     * The human check: the solved ALTCHA challenge of `GET /contact/challenge`, as the ALTCHA widget
+     * sends it (base64 of `{"challenge": ..., "solution": ...}`). Checked by the service, once.
+     */
+    altcha: z
+      .string()
+      .min(1, 'Complete the human check')
+      .max(8000, 'is not a solved human check')
+      .describe('The solved ALTCHA challenge of GET /contact/challenge (base64 JSON payload)'),
   })
   .strict()
   .meta({ id: 'ClientConfig' });
 export type ContactMessage = z.infer<typeof ContactMessageSchema>;
+
+/**
+ * `GET /contact/challenge`: an ALTCHA proof-of-work challenge (protocol v2), signed by the service.
+ * A client solves it (`solveChallenge` of the `altcha-lib` package, or the `altcha` widget) and
+ * sends the solution with the message as `altcha`. It expires (`parameters.expiresAt`, seconds)
+ * and can be used once.
+ */
+export const ContactChallengeSchema = z.object({
+  parameters: z
+    .object({
+      algorithm: z.string(),
+      nonce: z.string(),
+      salt: z.string(),
+      cost: z.number(),
+      keyLength: z.number(),
+      keyPrefix: z.string(),
+      keySignature: z.string().optional(),
+      expiresAt: z.number().optional(),
+    })
+    .loose(),
+  signature: z.string(),
+});
+export type ContactChallenge = z.infer<typeof ContactChallengeSchema>;
 
 /** An OpenAPI 3.1 document (`openapi`, `info`, `paths`, `components`): see openapi.ts. */
 export const OpenApiDocumentSchema = z
@@ -194,8 +226,16 @@ export const serviceRoutes = defineRoutes('service', {
     method: 'POST',
     path: '/contact',
     auth: 'none',
-    summary: "Send the Contact page's message to the operator (rate-limited per client address)",
+    summary:
+      "Send the Contact page's message to the operator, with its solved human check (rate-limited per client address)",
     body: ContactMessageSchema,
     response: MessageSchema,
+  },
+  contactChallenge: {
+    method: 'GET',
+    path: '/contact/challenge',
+    auth: 'none',
+    summary: "A human check for the Contact page's message: an ALTCHA proof-of-work challenge to solve",
+    response: ContactChallengeSchema,
   },
 });

@@ -13,13 +13,26 @@ export type Subscription = z.infer<typeof SubscriptionSchema>;
 export const SubscriptionStateSchema = z
   .object({ subscription: SubscriptionSchema.nullable() })
   .meta({ id: 'SubscriptionState' });
+/**
+ * The seed's checkout sends `success_url` and `cancel_url`. This service has no checkout page to
+ * come back from: a subscription is charged at once on the default card, so both are refused with
+ * a 400 that says so, never ignored.
+ */
+const NO_CHECKOUT_PAGE =
+  'is not used: there is no checkout page to return from. The subscription is charged at once on the default card: send price_id alone (save a card first with POST /payment/setup, or scrub card add)';
 export const CreateSubscriptionSchema = z
   .object({
     price_id: z.string().min(1).max(255),
-    success_url: z.url().optional(),
-    cancel_url: z.url().optional(),
+    success_url: z.unknown().optional().describe(`Refused: ${NO_CHECKOUT_PAGE}`),
+    cancel_url: z.unknown().optional().describe(`Refused: ${NO_CHECKOUT_PAGE}`),
   })
-  .strict();
+  .strict()
+  .superRefine((body, context) => {
+    for (const field of ['success_url', 'cancel_url'] as const) {
+      if (body[field] !== undefined)
+        context.addIssue({ code: 'custom', path: [field], message: NO_CHECKOUT_PAGE });
+    }
+  });
 export const ChangeSubscriptionSchema = z.object({ plan_reference: PlanReferenceSchema }).strict();
 export const PatchSubscriptionSchema = z.object({ action: z.enum(['pause', 'resume']) }).strict();
 

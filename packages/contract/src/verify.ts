@@ -21,7 +21,10 @@ export type LineType = z.infer<typeof LineTypeSchema>;
 
 /** `GET /verify?p=`: one number. `k` is the API key, as the seed's API page documents it. */
 export const VerifyQuerySchema = z.object({
-  p: z.string().min(1, 'p (the phone number) is required').max(64, 'p is longer than any phone number'),
+  p: z
+    .string({ error: 'p (the phone number) is required' })
+    .min(1, 'p (the phone number) is required')
+    .max(64, 'p is longer than any phone number'),
   k: z.string().max(200).optional(),
   /** `1`: answer with a signed statement of the answer (`proof`), at no extra charge. */
   proof: z.enum(['0', '1', 'true', 'false']).optional(),
@@ -34,6 +37,11 @@ export const VerifyQuerySchema = z.object({
   lookup: LookupSchema.optional(),
   /** Operator lists to check (`litigators,other`), instead of the account's default; empty for none. */
   lists: ListNamesQuerySchema.optional(),
+  /**
+   * `1`: a test of one number, as the dashboard's API page makes. Free with an active subscription
+   * (seed 001: up to 50 a day), otherwise charged as any check.
+   */
+  test: z.enum(['0', '1']).optional(),
 });
 export type VerifyQuery = z.infer<typeof VerifyQuerySchema>;
 

@@ -10,6 +10,7 @@ export type {
   BulkJob,
   BulkJobQuote,
   ClientConfig,
+  ContactChallenge,
   ContactMessage,
   CreateBulkJob,
   CreatedBulkJob,

@@ -1,5 +1,6 @@
 import {
   type ClientConfig,
+  type ContactChallenge,
   type ContactMessage,
   type Health,
   type InputOf,
@@ -252,9 +253,20 @@ export class Scrub {
   /**
    * Sends a message to the service's operator, as the dashboard's Contact page does. Public; a few
    * per hour from one address (then a `RateLimitError`). Not retried: a retry could mail it twice.
+   * `altcha` is the solved human check of `contactChallenge()` (see there).
    */
   contact(message: ContactMessage, options?: RequestOptions): Promise<Message> {
     return this.request(routes.contact, message, { maxRetries: 0, ...options });
+  }
+
+  /**
+   * A human check for `contact()`: an ALTCHA proof-of-work challenge, signed by the service, which
+   * expires and counts once. Solve it with `solveChallenge` of the `altcha-lib` package (its
+   * `algorithms/web/sha` or `algorithms/sha` `deriveKey`), then send base64 of
+   * `JSON.stringify({ challenge, solution })` as the message's `altcha`.
+   */
+  contactChallenge(options?: RequestOptions): Promise<ContactChallenge> {
+    return this.request(routes.contactChallenge, {}, options);
   }
 
   /**

@@ -127,6 +127,15 @@ describe('bad input gets the error envelope and a 4xx, never a 500', () => {
     expect(res.json().message).toContain('use GET');
   });
 
+  it('a method no route serves (QUERY): 405 with Allow on a known path, 404 elsewhere', async () => {
+    const known = await t.app.inject({ method: 'QUERY' as 'GET', url: '/plans' });
+    expect(known.statusCode).toBe(405);
+    expect(known.headers.allow).toBe('GET');
+    const unknown = await t.app.inject({ method: 'QUERY' as 'GET', url: '/nope' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('not_found');
+  });
+
   it('malformed JSON: 400 saying the body is not valid JSON', async () => {
     const body = await expectError(
       { method: 'POST', url: '/plans', headers: { 'content-type': 'application/json' }, payload: '{"a":' },

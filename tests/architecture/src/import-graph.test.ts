@@ -20,6 +20,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
     paths: [
       'auth/',
       'rate-limit/',
+      'contact/',
       'identity-admin/',
       'account/',
       'plans/',

@@ -1,4 +1,4 @@
-import type { UserInfo } from '@scrub/sdk';
+import type { PlanStatus, UserInfo } from '@scrub/sdk';
 import type { Context, CredentialSource } from '../context.js';
 import { requireCredentials } from '../credentials.js';
 import { formatCredits, formatPairs } from '../format.js';
@@ -33,4 +33,16 @@ export async function showAccount(context: Context): Promise<void> {
       ['API', scrub.baseURL],
     ]),
   );
+}
+
+/** `scrub account pause|activate`: PUT /user/plan-status; prints the service's message. */
+export async function setPlanStatus(status: PlanStatus, context: Context): Promise<void> {
+  const { scrub } = await requireCredentials(context);
+  const message = await scrub.account.setPlanStatus(status);
+  const { stdout } = context.io;
+  if ((await context.output()) === 'json') {
+    stdout.write(`${JSON.stringify({ status, message }, null, 2)}\n`);
+    return;
+  }
+  stdout.write(`${message}\n`);
 }

@@ -14,7 +14,7 @@ import { fileNameOption } from '../file-name-option.js';
 import { printJob, waitForJob } from '../job-output.js';
 import { type LocalCsv, localCsv } from '../local-csv.js';
 import { bar, formatBytes, progressLine } from '../progress-line.js';
-import { downloadFilters, ResultFilterOptionsSchema } from '../result-filters.js';
+import { downloadFilters, noteUncheckedCleanFilter, ResultFilterOptionsSchema } from '../result-filters.js';
 import { renderTable } from '../table.js';
 import { parseInput } from '../validate.js';
 
@@ -310,5 +310,6 @@ async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: Bu
   const done = await waitForJob(context, scrub, submitted.job_id);
   const result = await scrub.files.download(done.file_reference, downloadFilters(options));
   await saveDownload(context.io, result, options.output);
+  await noteUncheckedCleanFilter(context.io, scrub, done.file_reference, options.dnc);
   await finish(context, options, done);
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { saveDownload } from '../download.js';
 import { UsageError } from '../errors.js';
-import { downloadFilters, ResultFilterOptionsSchema } from '../result-filters.js';
+import { downloadFilters, noteUncheckedCleanFilter, ResultFilterOptionsSchema } from '../result-filters.js';
 import { parseInput } from '../validate.js';
 
 const ExportOptionsSchema = ResultFilterOptionsSchema.extend({
@@ -49,12 +49,6 @@ export async function exportFile(
     ? await scrub.files.downloadUpload(fileReference)
     : await scrub.files.download(fileReference, downloadFilters(options));
   await saveDownload(context.io, stream, options.output);
-  if (!options.upload && options.dnc === '0') {
-    // A Clean filter that kept nothing because nothing was checked says so (unchecked is not clean).
-    const notice = await scrub.files.get(fileReference).then(
-      (file) => file.dnc_notice,
-      () => undefined,
-    );
-    if (notice) context.io.stderr.write(`Note: ${notice}\n`);
-  }
+  // A Clean filter that kept nothing because nothing was checked says so (unchecked is not clean).
+  if (!options.upload) await noteUncheckedCleanFilter(context.io, scrub, fileReference, options.dnc);
 }

@@ -22,5 +22,23 @@ export function accountCommand(context: Context): Command {
       const { accountLists } = await import('../actions/account-lists.js');
       await accountLists(names, options, context);
     });
+  account
+    .command('pause')
+    .description(
+      'pause the plan (PUT /user/plan-status): checks, jobs and buying stop; a subscription stops billing',
+    )
+    .action(async () => {
+      const { setPlanStatus } = await import('../actions/account.js');
+      await setPlanStatus('paused', context);
+    });
+  account
+    .command('activate')
+    .description(
+      'reactivate a paused plan, with or without a subscription (a paused subscription resumes too)',
+    )
+    .action(async () => {
+      const { setPlanStatus } = await import('../actions/account.js');
+      await setPlanStatus('active', context);
+    });
   return account;
 }

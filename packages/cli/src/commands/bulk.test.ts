@@ -212,6 +212,10 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     // No list covers these numbers, so none is known to be callable; Dee's is not a number at all.
     const names = lines(result.stdout).map((line) => line.split(',')[0]);
     expect(names).toEqual(['Name']);
+    // Not a header-only file without a word: stderr says nothing was checked, so nothing is clean.
+    expect(result.stderr).toMatch(
+      /Note: No row is clean because no number was checked: \d+ rows answered unchecked/,
+    );
   });
 
   it('exits 5 after writing the whole result when a row matches --fail-on, and 0 when none does', async () => {

@@ -184,4 +184,24 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     expect((await scrub(['subscription', 'cancel'], env)).code).toBe(2);
     expect((await scrub(['subscription', 'cancel', '--yes'], env)).stdout).toMatch(/Ends\s+\d{4}-/);
   });
+
+  it('account pause and activate work without a subscription; the paused message names a command that works', async () => {
+    const env = await account(null);
+    const paused = await scrub(['account', 'pause'], env);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stdout).toMatch(/paused/);
+    const check = await scrub(['check', '2023334444'], env);
+    expect(check.code).not.toBe(0);
+    expect(check.stderr).toMatch(/scrub account activate/);
+    // `scrub subscription resume` cannot help here: there is no subscription.
+    expect((await scrub(['subscription', 'resume'], env)).code).not.toBe(0);
+    const activated = await scrub(['--json', 'account', 'activate'], env);
+    expect(activated.code, activated.stderr).toBe(0);
+    expect(JSON.parse(activated.stdout)).toMatchObject({
+      status: 'active',
+      message: expect.stringMatching(/active/),
+    });
+    // Active again: the check is refused for credits (this account has none), no longer for the pause.
+    expect((await scrub(['check', '2023334444'], env)).stderr).not.toMatch(/paused/);
+  });
 });

@@ -1,5 +1,6 @@
 import type { ContactMessage } from '@scrub/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Challenge } from 'altcha-lib/types';
 import { loadScrub } from '../api/load-scrub';
 import type { Callbacks } from './callbacks';
 
@@ -50,10 +51,34 @@ export function useOpenApi() {
   });
 }
 
-/** Sends the Contact us form (`POST /contact`). */
+/**
+ * The service's human check, solved in this browser: an ALTCHA proof-of-work challenge (up to a
+ * second or so of hashing, nothing to type), as the `altcha` field's payload. Loaded when sent.
+ */
+async function solvedHumanCheck(scrub: Awaited<ReturnType<typeof loadScrub>>): Promise<string> {
+  // The browser's hashing (WebCrypto) exists on secure pages only: https, localhost or 127.0.0.1.
+  if (!globalThis.crypto?.subtle) {
+    throw new Error(
+      'The human check needs a secure page: open the dashboard over https, or at localhost or 127.0.0.1.',
+    );
+  }
+  const [{ solveChallenge }, { deriveKey }, challenge] = await Promise.all([
+    import('altcha-lib'),
+    import('altcha-lib/algorithms/web/sha'),
+    scrub.contactChallenge(),
+  ]);
+  const solution = await solveChallenge({ challenge: challenge as Challenge, deriveKey });
+  if (!solution) throw new Error('The human check did not finish in time. Please send again.');
+  return btoa(JSON.stringify({ challenge, solution }));
+}
+
+/** Sends the Contact us form (`POST /contact`), with the human check solved on the way. */
 export function useSendContact(callbacks: Callbacks<{ message: string }> = {}) {
   return useMutation({
-    mutationFn: async (message: ContactMessage) => (await loadScrub()).contact(message),
+    mutationFn: async (message: Omit<ContactMessage, 'altcha'>) => {
+      const scrub = await loadScrub();
+      return scrub.contact({ ...message, altcha: await solvedHumanCheck(scrub) });
+    },
     onSuccess: callbacks.onSuccess,
     onError: callbacks.onError,
   });

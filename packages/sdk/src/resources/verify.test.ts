@@ -124,6 +124,15 @@ describe('verify(phone)', () => {
     scope.done();
   });
 
+  it('marks the API page’s test check with test: true (test=1), free with an active subscription', async () => {
+    const scope = nock(BASE)
+      .get('/verify')
+      .query({ p: '2015550123', test: '1' })
+      .reply(200, answer('2015550123', { credits_deducted: 0 }));
+    expect(await client().verify('2015550123', { test: true })).toMatchObject({ credits_deducted: 0 });
+    scope.done();
+  });
+
   it('asks a carrier lookup with lookup: carrier, and reads where the line type came from', async () => {
     const looked = answer('2015550123', {
       line_type: 'voip',

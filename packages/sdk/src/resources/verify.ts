@@ -44,6 +44,11 @@ export interface VerifyBatchOptions extends RequestOptions {
  */
 export interface VerifyOptions extends VerifyBatchOptions {
   proof?: boolean;
+  /**
+   * `true`: a test of one number, as the dashboard's API page makes (`test=1`): free while the
+   * account's subscription is active (a daily allowance), otherwise charged as any check.
+   */
+  test?: boolean;
 }
 
 /** Request options apply to each batch request; `signal` stops the whole run. */
@@ -268,12 +273,16 @@ async function* verifyMany(
 
 /** Builds `scrub.verify`: the call itself, with `batch` and `many` attached. */
 export function createVerify(client: Scrub): Verify {
-  const verify: Check = (phone, { proof, consentDate, lookup, lists, ...options }: VerifyOptions = {}) =>
+  const verify: Check = (
+    phone,
+    { proof, test, consentDate, lookup, lists, ...options }: VerifyOptions = {},
+  ) =>
     client.request(
       routes.verify,
       {
         p: phone,
         ...(proof ? { proof: '1' as const } : {}),
+        ...(test ? { test: '1' as const } : {}),
         ...(consentDate === undefined ? {} : { consent_date: consentDate }),
         ...(lookup ? { lookup } : {}),
         ...(lists === undefined ? {} : { lists: lists.join(',') }),

@@ -49,6 +49,12 @@ export interface ServerConfig {
   };
   /** Who the Contact page's messages are mailed to: SCRUB_CONTACT_EMAIL, else the first admin, else support@scrub.localhost. */
   contactEmail: string;
+  /**
+   * The key the Contact form's human checks (ALTCHA proof-of-work challenges) are signed with:
+   * SCRUB_CAPTCHA_HMAC_KEY, else null and one is made at each start (every process of a
+   * multi-process deployment needs the same key: set it there).
+   */
+  captchaHmacKey: string | null;
   /** Every e-mail is kept in the outbox; with an SMTP URL it is also sent. */
   mail: { smtpUrl: string | null; from: string };
   /** How long /verify reuses an account's answer for free (0: never), and how many answers it keeps. */
@@ -284,6 +290,7 @@ const EnvSchema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   SCRUB_CONTACT_EMAIL: z.email('must be an e-mail address').optional(),
+  SCRUB_CAPTCHA_HMAC_KEY: z.string().min(32, 'must be at least 32 characters (a random secret)').optional(),
   SCRUB_MAIL_FROM: z.string().min(3).default('Scrub <no-reply@scrub.localhost>'),
   SCRUB_VERIFY_CACHE_SECONDS: z.coerce
     .number()
@@ -379,6 +386,7 @@ export function loadConfig(
       refreshTokenTtlSeconds: e.SCRUB_REFRESH_TOKEN_TTL_SECONDS,
     },
     contactEmail: e.SCRUB_CONTACT_EMAIL ?? e.SCRUB_ADMIN_EMAILS[0] ?? 'support@scrub.localhost',
+    captchaHmacKey: e.SCRUB_CAPTCHA_HMAC_KEY ?? null,
     mail: { smtpUrl: e.SCRUB_SMTP_URL ?? null, from: e.SCRUB_MAIL_FROM },
     verifyCache: { ttlSeconds: e.SCRUB_VERIFY_CACHE_SECONDS, maxEntries: e.SCRUB_VERIFY_CACHE_ENTRIES },
     apiKeyCacheSeconds: e.SCRUB_API_KEY_CACHE_SECONDS,

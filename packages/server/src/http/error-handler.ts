@@ -3,8 +3,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ApiError } from '../errors/api-error.js';
 import { isStorageUnavailable, storageUnavailable } from '../errors/storage-errors.js';
+import { discardBody } from './discard-body.js';
 
-const fastifyCodes: Record<string, { code: ErrorCode; message?: (e: FastifyError) => string }> = {
+const fastifyCodes: Record<
+  string,
+  { code: ErrorCode; message?: (e: FastifyError, bodyLimit: number | undefined) => string }
+> = {
   FST_ERR_CTP_INVALID_JSON_BODY: {
     code: 'invalid_json',
     message: (e) => `The request body is not valid JSON: ${e.message}`,
@@ -21,7 +25,8 @@ const fastifyCodes: Record<string, { code: ErrorCode; message?: (e: FastifyError
   },
   FST_ERR_CTP_BODY_TOO_LARGE: {
     code: 'payload_too_large',
-    message: () => 'The request body is larger than this API accepts.',
+    message: (_e, limit) =>
+      `The request body is larger than this API accepts${limit ? `: at most ${limit.toLocaleString('en-US')} bytes` : ''}.`,
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     code: 'bad_request',
@@ -96,9 +101,16 @@ export function installErrorHandler(app: FastifyInstance): void {
     const known = error.code ? fastifyCodes[error.code] : undefined;
     if (known) {
       const status = errorStatus[known.code];
-      return reply
-        .status(status)
-        .send(envelope(known.code, known.message?.(error) ?? error.message, request.id));
+      const answer = envelope(
+        known.code,
+        known.message?.(error, request.routeOptions.bodyLimit) ?? error.message,
+        request.id,
+      );
+      // The client may still be writing the body: read the rest (bounded) so it can read the 413.
+      if (known.code === 'payload_too_large') {
+        return discardBody(request.raw).then(() => reply.status(status).send(answer));
+      }
+      return reply.status(status).send(answer);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -1,4 +1,4 @@
-import type { HttpMethod, RouteSpec } from '@scrub/contract';
+import { type HttpMethod, type RouteSpec, withoutEmptyQueryValues } from '@scrub/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -54,6 +54,9 @@ export interface RouteOptions<R extends RouteSpec> {
  */
 const STORED_REFUSALS = new Set([402, 409, 410]);
 
+/** Methods some route, the CORS preflight or the dashboard serves; any other is refused before its body. */
+const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 /** `/bulk/jobs/{job_id}` becomes `/bulk/jobs/:job_id` for Fastify and a regular expression for 405s. */
 const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 const toPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
@@ -94,6 +97,14 @@ export class RouteRegistry {
           ...(spec.body ? { body: spec.body } : {}),
           ...(spec.response ? { response: { [status]: spec.response } } : {}),
         },
+        // The contract's one rule for `name=` (an empty value is absent), before the query is checked.
+        ...(spec.query
+          ? {
+              preValidation: async (request: FastifyRequest) => {
+                request.query = withoutEmptyQueryValues(request.query as Record<string, unknown>);
+              },
+            }
+          : {}),
         ...(serialize ? { serializerCompiler: () => serialize as (data: unknown) => string } : {}),
         // Before the body is read: a caller without credentials learns that first, whatever they sent.
         ...(spec.auth !== 'none' && authenticator
@@ -196,36 +207,44 @@ export class RouteRegistry {
   }
 
   installNotFoundHandler(): void {
-    this.app.setNotFoundHandler((request) => {
-      const path = request.url.split('?')[0] ?? request.url;
-      const allowed = this.allowedMethods(request.url);
-      if (path.length > 1 && path.endsWith('/') && allowed.includes(request.method as HttpMethod)) {
-        throw new ApiError(
-          'not_found',
-          `No such endpoint: ${request.method} ${path}. Paths take no trailing slash: ${request.method} ${path.replace(/\/+$/, '')}.`,
-        );
-      }
-      // The method is served on a path of this shape, yet the router found no route: a path
-      // parameter longer than the router takes (its maxParamLength, Fastify's default 100).
-      if (allowed.includes(request.method as HttpMethod)) {
-        if (path.split('/').some((segment) => segment.length > 100)) {
-          throw new ApiError(
-            'bad_request',
-            'A segment of the URL path is longer than this API accepts (100 characters).',
-          );
-        }
-        throw new ApiError('not_found', `No such endpoint: ${request.method} ${path}`);
-      }
-      if (allowed.length > 0) {
-        throw new ApiError(
-          'method_not_allowed',
-          `${request.method} is not allowed on ${request.url.split('?')[0]}; use ${allowed.join(', ')}.`,
-          {
-            headers: { allow: allowed.join(', ') },
-          },
-        );
-      }
-      throw new ApiError('not_found', `No such endpoint: ${request.method} ${request.url.split('?')[0]}`);
+    // A method no route serves (QUERY, PROPFIND...) is answered before Fastify reads a body for
+    // it: 405 with Allow on a known path, 404 elsewhere (never a 400 about its Content-Type).
+    this.app.addHook('onRequest', async (request) => {
+      if (!SERVED_METHODS.has(request.method)) this.#refuse(request);
     });
+    this.app.setNotFoundHandler((request) => this.#refuse(request));
+  }
+
+  /** The 404 or 405 for a request no route took. */
+  #refuse(request: FastifyRequest): never {
+    const path = request.url.split('?')[0] ?? request.url;
+    const allowed = this.allowedMethods(request.url);
+    if (path.length > 1 && path.endsWith('/') && allowed.includes(request.method as HttpMethod)) {
+      throw new ApiError(
+        'not_found',
+        `No such endpoint: ${request.method} ${path}. Paths take no trailing slash: ${request.method} ${path.replace(/\/+$/, '')}.`,
+      );
+    }
+    // The method is served on a path of this shape, yet the router found no route: a path
+    // parameter longer than the router takes (its maxParamLength, Fastify's default 100).
+    if (allowed.includes(request.method as HttpMethod)) {
+      if (path.split('/').some((segment) => segment.length > 100)) {
+        throw new ApiError(
+          'bad_request',
+          'A segment of the URL path is longer than this API accepts (100 characters).',
+        );
+      }
+      throw new ApiError('not_found', `No such endpoint: ${request.method} ${path}`);
+    }
+    if (allowed.length > 0) {
+      throw new ApiError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${request.url.split('?')[0]}; use ${allowed.join(', ')}.`,
+        {
+          headers: { allow: allowed.join(', ') },
+        },
+      );
+    }
+    throw new ApiError('not_found', `No such endpoint: ${request.method} ${request.url.split('?')[0]}`);
   }
 }

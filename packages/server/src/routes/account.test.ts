@@ -323,6 +323,11 @@ describe('plan pause and resume', () => {
     let user = (await call({ method: 'GET', url: '/user', headers })).body;
     expect(user.user_plan.plan_status).toBe('paused');
     expect(user.user_plan_status).toBe('paused');
+    // The refusal names a command that works without a subscription (this account has none).
+    const check = await call({ method: 'GET', url: '/verify?p=2023334444', headers });
+    expect(check).toMatchObject({ status: 403, body: { error: { code: 'plan_paused' } } });
+    expect(check.body.error.message).toMatch(/scrub account activate/);
+    expect(check.body.error.message).not.toMatch(/subscription resume/);
     const resumed = await call({
       method: 'PUT',
       url: '/user/plan-status',

@@ -14,7 +14,8 @@ import { accountListSettings, setAccountLists } from '../operator-lists/operator
 
 const planStatusMessages = {
   active: 'Your plan is active.',
-  paused: 'Your plan is paused. Resume it from My Account to buy or check again.',
+  paused:
+    'Your plan is paused. Resume it from My Account or with `scrub account activate` to buy or check again.',
 } as const;
 
 /** A subscription the provider still bills (or would, once resumed). */

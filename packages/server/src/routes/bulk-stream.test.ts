@@ -356,4 +356,14 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     );
     expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(100);
   });
+
+  it('takes an empty header_row= as absent (a header row), never as 0', async () => {
+    const { headers } = await account(100);
+    const res = await stream(headers, 'phone,name\n2015550123,Ann\n', 'phone_index=0&header_row=');
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trim().split(/\r?\n/);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^phone,name,/);
+    expect(lines[0]).not.toMatch(/Column 1/);
+  });
 });

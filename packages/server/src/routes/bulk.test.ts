@@ -236,6 +236,47 @@ describe('bulk jobs over HTTP', () => {
     });
   });
 
+  it("takes the seed's wire shape: filename and flat *_col fields, as aliases of file_name and mapping", async () => {
+    const { headers } = await account(10);
+    const created = await create(headers, {
+      filename: 'seed.csv',
+      phone_col: 'Phone',
+      first_name_col: 'First',
+      email_col: 2,
+      csv_content: 'Phone,First,Email\n2012345678,Ann,ann@example.com\n',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ filename: 'seed.csv', status: 'queued' });
+    const row = await t.database.db
+      .selectFrom('bulk_jobs')
+      .select(['file_name', 'mapping'])
+      .where('id', '=', created.body.job_id)
+      .executeTakeFirstOrThrow();
+    const mapping = typeof row.mapping === 'string' ? JSON.parse(row.mapping) : row.mapping;
+    expect({ file_name: row.file_name, mapping }).toEqual({
+      file_name: 'seed.csv',
+      mapping: { first_name: 'First', email: 2 },
+    });
+    const clash = await create(headers, { file_name: 'a.csv', filename: 'b.csv', phone_col: 0 });
+    expect(clash.status).toBe(400);
+    expect(clash.body.error.message).toMatch(/filename is an alias of file_name/);
+    const neither = await create(headers, { phone_col: 0 });
+    expect(neither.body.error.message).toMatch(/file_name is required/);
+  });
+
+  it('GET /files honours per_page, an alias of limit', async () => {
+    const { headers } = await account(10);
+    for (const name of ['one.csv', 'two.csv']) {
+      await create(headers, { file_name: name, phone_col: 0, header_row: 0, csv_content: '2012345678\n' });
+    }
+    const page = (await t.app.inject({ method: 'GET', url: '/files?per_page=1', headers })).json();
+    expect(page).toMatchObject({ total_files_count: 2, total_pages: 2 });
+    expect(page.files).toHaveLength(1);
+    const both = await t.app.inject({ method: 'GET', url: '/files?per_page=1&limit=2', headers });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().error.message).toMatch(/per_page is an alias of limit/);
+  });
+
   it('quotes an uploaded job before it is charged: records, unique numbers, credits; charges nothing', async () => {
     const { headers, profileId } = await account(3);
     const created = CreatedBulkJobSchema.parse(

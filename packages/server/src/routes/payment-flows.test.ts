@@ -338,6 +338,19 @@ describe('payment routes on the built-in provider', () => {
   it('subscribes, pauses (checks, bulk and buying answer 403 plan_paused), resumes, switches and cancels', async () => {
     const a = await withCard();
     expect((await call(a.key, 'GET', '/subscription')).body).toEqual({ subscription: null });
+    // The seed's checkout fields have no checkout page to return to here: refused, naming what to send.
+    const withUrls = await call(a.key, 'POST', '/subscription', {
+      price_id: STANDARD,
+      success_url: 'https://example.com/ok',
+      cancel_url: 'https://example.com/no',
+    });
+    expect(withUrls.status).toBe(400);
+    expect(withUrls.body.error.issues.map((i: { path: string }) => i.path)).toEqual([
+      'success_url',
+      'cancel_url',
+    ]);
+    expect(withUrls.body.error.message).toMatch(/no checkout page.*send price_id alone/);
+    expect((await call(a.key, 'GET', '/subscription')).body).toEqual({ subscription: null });
     const started = await call(a.key, 'POST', '/subscription', { price_id: STANDARD });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     expect(started.body.subscription).toMatchObject({
@@ -435,6 +448,19 @@ describe('payment routes on the built-in provider', () => {
 
   it('grants a renewal once, from its invoice.paid webhook, however often it is delivered', async () => {
     const a = await withCard();
+    // The seed's checkout fields have no checkout page to return to here: refused, naming what to send.
+    const withUrls = await call(a.key, 'POST', '/subscription', {
+      price_id: STANDARD,
+      success_url: 'https://example.com/ok',
+      cancel_url: 'https://example.com/no',
+    });
+    expect(withUrls.status).toBe(400);
+    expect(withUrls.body.error.issues.map((i: { path: string }) => i.path)).toEqual([
+      'success_url',
+      'cancel_url',
+    ]);
+    expect(withUrls.body.error.message).toMatch(/no checkout page.*send price_id alone/);
+    expect((await call(a.key, 'GET', '/subscription')).body).toEqual({ subscription: null });
     const started = await call(a.key, 'POST', '/subscription', { price_id: STANDARD });
     const before = await credits(a.key);
     const [first] = (await stripe.invoices.list({ subscription: started.body.subscription.id })).data;

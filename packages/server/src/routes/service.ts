@@ -1,14 +1,18 @@
 import { IDENTITY_PATH } from '@scrub/cognito-local';
 import { openApiDocument, routes } from '@scrub/contract';
+import { HumanCheck } from '../contact/human-check.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
-import { RateLimiter } from '../http/rate-limiter.js';
+import { requestOrigin } from '../http/public-url.js';
+import { RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import { SharedRateLimiter } from '../rate-limit/rate-limiter.js';
 import { checksPausedReason, dncReadiness } from '../reference-data/dnc-readiness.js';
 import { isReachable, migrationState } from '../storage/database.js';
 import { serverVersion } from '../version.js';
 
 /** Contact messages one client address may send per hour: people write a few; a script flooding the operator is stopped. */
 export const CONTACT_MESSAGES_PER_HOUR = 5;
+const CONTACT_POLICY = { name: 'contact', max: CONTACT_MESSAGES_PER_HOUR, windowSeconds: 3600 };
 
 const minutes = (seconds: number) => (seconds <= 60 ? 'a minute' : `${Math.ceil(seconds / 60)} minutes`);
 
@@ -59,8 +63,9 @@ export function registerService({
 
   registry.add(routes.proofKeys, async () => proofSigner.jwks);
 
-  registry.add(routes.config, async () => ({
-    identity: identityOf(config, publicUrl),
+  registry.add(routes.config, async ({ request }) => ({
+    // The built-in pool's endpoint is on the origin the page was loaded from (127.0.0.1, the machine's address).
+    identity: identityOf(config, requestOrigin(request, config, publicUrl)),
     payments: {
       provider: payments.setup.provider.kind,
       publishable_key: payments.setup.provider.publishableKey,
@@ -86,16 +91,23 @@ export function registerService({
     return openApi;
   });
 
-  const contactLimit = new RateLimiter(CONTACT_MESSAGES_PER_HOUR, 3600_000);
+  // Counted in the database: every process shares one count per client address.
+  const contactLimit = new SharedRateLimiter(new RateLimitStore(database.db));
+  const humanCheck = new HumanCheck(database.db, config.captchaHmacKey);
+  registry.add(routes.contactChallenge, async ({ reply }) => {
+    reply.header('cache-control', 'no-store');
+    return humanCheck.challenge();
+  });
   registry.add(routes.contact, async ({ body, request }) => {
-    const waitSeconds = contactLimit.hit(request.ip);
-    if (waitSeconds > 0) {
+    const [state] = await contactLimit.take([{ policy: CONTACT_POLICY, id: request.ip }]);
+    if (state && !state.allowed) {
       throw new ApiError(
         'rate_limited',
-        `Too many messages from this address: please try again in ${minutes(waitSeconds)}.`,
-        { headers: { 'retry-after': String(waitSeconds) } },
+        `Too many messages from this address: please try again in ${minutes(state.resetSeconds)}.`,
+        { headers: { 'retry-after': String(state.resetSeconds) } },
       );
     }
+    await humanCheck.verify(body.altcha);
     // Stored in the outbox (and sent by SMTP when configured); the sender's address is in the text to reply to.
     await mailer.send({
       kind: 'contact',
@@ -165,7 +177,7 @@ function readiness({
 }
 
 /** Which identity provider clients sign in with: an Amazon Cognito pool, or the built-in one. */
-function identityOf(config: ServerContext['config'], publicUrl: () => string) {
+function identityOf(config: ServerContext['config'], origin: string) {
   return config.cognito
     ? {
         provider: 'cognito' as const,
@@ -182,7 +194,7 @@ function identityOf(config: ServerContext['config'], publicUrl: () => string) {
         region: config.localIdentity.userPoolId.split('_')[0]!,
         user_pool_id: config.localIdentity.userPoolId,
         client_id: config.localIdentity.clientId,
-        endpoint: `${publicUrl()}${IDENTITY_PATH}`,
+        endpoint: `${origin}${IDENTITY_PATH}`,
         // The built-in pool has no hosted sign-in pages.
         hosted_ui: null,
       };

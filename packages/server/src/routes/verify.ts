@@ -19,6 +19,7 @@ import { lookupAnswered, withCarrierLookup } from '../carrier-lookup/carrier-ans
 import { type CarrierLookups, carrierLookupsOrRefuse } from '../carrier-lookup/carrier-lookups.js';
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
+import { TestChecks } from '../checks/test-checks.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
 import { countedLists, listAnswers } from '../operator-lists/operator-lists.js';
@@ -297,12 +298,15 @@ async function withProof(
 }
 
 function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
+  const testChecks = new TestChecks(context.database.db);
   return async ({ query, principal }) => {
     const lookups = query.lookup === 'carrier' ? carrierLookupsOrRefuse(context.carrierLookups) : null;
     const result = await answerOne(context, query.p, principal.profileId, {
       consentDate: query.consent_date,
       lookups,
       lists: query.lists,
+      // The API page's test check: free with an active subscription (seed 001).
+      freeCheck: query.test === '1' && (await testChecks.isFree(principal.profileId)),
     });
     return query.proof === '1' || query.proof === 'true' ? withProof(context, result, principal) : result;
   };
@@ -328,6 +332,8 @@ interface CheckExtras {
   consentDate?: string | undefined;
   lookups: CarrierLookups | null;
   lists?: readonly string[] | undefined;
+  /** The check's own credit is not charged (a free test check); a reassigned answer or lookup still is. */
+  freeCheck?: boolean;
 }
 
 /**
@@ -344,7 +350,9 @@ async function answerOne(
   const { consentDate, lookups } = extras;
   const checked = await snapshotForChecks(context, profileId, extras.lists);
   const { snapshot, versions, dataSource, dnc, dates, lists } = checked;
-  const { generation, cost } = askedOf(context, checked.generation, extras);
+  const asked = askedOf(context, checked.generation, extras);
+  const { generation } = asked;
+  const cost = extras.freeCheck ? asked.cost - 1 : asked.cost;
   const clock = clockOfThisMinute();
   let answer = answerFor(p, snapshot, dnc, versions, dataSource, dates);
   if (answer.line_type === 'invalid') {

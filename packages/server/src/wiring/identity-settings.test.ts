@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/test-app.js';
 import { loadConfig } from '../config/config.js';
@@ -110,6 +111,44 @@ describe('identity and mail settings', () => {
         expect.objectContaining({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.any(String) }),
       ]);
       expect(jwks.json().keys[0]).not.toHaveProperty('d');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without SCRUB_PUBLIC_URL the built-in pool is reached where the page was loaded: 127.0.0.1, the machine address', async () => {
+    const t = await createTestApp();
+    try {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (t.app.server.address() as AddressInfo).port;
+      for (const host of [
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `192.168.1.20:${port}`,
+        `[::1]:${port}`,
+      ]) {
+        const config = await t.app.inject({ method: 'GET', url: '/config', headers: { host } });
+        expect(config.json().identity.endpoint).toBe(`http://${host}/identity`);
+      }
+      // Signing up there works: the pool answers on that origin, as the page's `connect-src 'self'` allows.
+      const signUp = await fetch(`http://127.0.0.1:${port}/identity`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-amz-json-1.1',
+          'x-amz-target': 'AWSCognitoIdentityProviderService.SignUp',
+        },
+        body: JSON.stringify({
+          ClientId: t.config.localIdentity.clientId,
+          Username: 'origin@example.com',
+          Password: 'Correct-Horse-9',
+          UserAttributes: [{ Name: 'email', Value: 'origin@example.com' }],
+        }),
+      });
+      expect(signUp.status).toBe(200);
+      for (const host of ['a b', 'example.com/path']) {
+        const odd = await t.app.inject({ method: 'GET', url: '/config', headers: { host } });
+        expect(odd.json().identity.endpoint, host).toBe(`http://localhost:${port}/identity`);
+      }
     } finally {
       await t.close();
     }
