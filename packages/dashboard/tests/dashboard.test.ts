@@ -399,7 +399,12 @@ describe('the dashboard in Chromium', () => {
     await record(page, 'api-key-generated');
     const before = await counterValue(page);
     await page.getByTestId('test-phone').fill('2012345600');
+    const verifyRequest = page.waitForRequest((request) =>
+      new URL(request.url()).pathname.endsWith('/verify'),
+    );
     await page.getByRole('button', { name: 'Test', exact: true }).click();
+    // Marked as the API page's test: free with an active subscription (seed 001), charged here without one.
+    expect(new URL((await verifyRequest).url()).searchParams.get('test')).toBe('1');
     await page.getByTestId('test-result').waitFor();
     // The service has no do-not-call list loaded: the answer is never shown as clean.
     await page.getByText('Unchecked: no DNC list loaded').waitFor();

@@ -91,6 +91,16 @@ export function registerService({
     return openApi;
   });
 
+  registerContact({ registry, config, database, mailer });
+}
+
+/** The Contact page's messages to the operator: a human check, then at most a few an hour per address. */
+function registerContact({
+  registry,
+  config,
+  database,
+  mailer,
+}: Pick<ServerContext, 'registry' | 'config' | 'database' | 'mailer'>): void {
   // Counted in the database: every process shares one count per client address.
   const contactLimit = new SharedRateLimiter(new RateLimitStore(database.db));
   const humanCheck = new HumanCheck(database.db, config.captchaHmacKey);
