@@ -53,6 +53,7 @@ import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { SuppressionLists } from './suppression/suppression-lists.js';
 import { jobEventRecorder } from './webhooks/job-events.js';
+import { webhookRetentionSweep } from './webhooks/retention.js';
 import { setUpWebhooks } from './webhooks/setup.js';
 import { setUpIdentity } from './wiring/identity.js';
 import { setUpLocalControl } from './wiring/local-control.js';
@@ -273,6 +274,7 @@ async function setUpJobs(
     scrubThreads: config.scrubThreads,
     unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
     onJobEnd: jobEventRecorder(publicUrl, config.webhooks.retryForSeconds),
+    alsoRemove: webhookRetentionSweep(database.db, config.webhooks.retentionDays),
   });
   const webhooks = setUpWebhooks({
     database,

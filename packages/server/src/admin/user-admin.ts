@@ -6,6 +6,7 @@ import { mayManageRole } from '../auth/access.js';
 import type { ActAsTokens } from '../auth/act-as-tokens.js';
 import type { ApiKeyOwners } from '../auth/api-key-owners.js';
 import type { Principal } from '../auth/principal.js';
+import type { OnJobEnd } from '../bulk/job-store.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IdentityAdmin } from '../identity-admin/identity-admin.js';
 import type { Database } from '../storage/schema.js';
@@ -40,6 +41,10 @@ export interface UserAdminOptions {
   identity: () => Promise<IdentityAdmin | null>;
   apiKeyOwners: ApiKeyOwners;
   actAsTokens: ActAsTokens;
+  /** Runs in the transaction that fails each job of a disabled account (its `job.failed` event). */
+  onJobEnd?: OnJobEnd | undefined;
+  /** Tells every process a job ended (its waiting clients, the webhook deliverer). */
+  jobEnded?: ((jobId: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -136,10 +141,11 @@ export class UserAdmin {
       throw new ApiError('conflict', 'You cannot disable your own account.');
     }
     await (await this.options.identity())?.disableUser(target.sub);
-    const failedJobs = await disableAccount(this.options.db, target.id);
+    const failed = await disableAccount(this.options.db, target.id, this.options.onJobEnd);
     this.options.apiKeyOwners.forget(target.id);
-    await this.#audit(call, target, 'user.disable', { failed_jobs: failedJobs });
-    return failedJobs;
+    for (const jobId of failed) await this.options.jobEnded?.(jobId);
+    await this.#audit(call, target, 'user.disable', { failed_jobs: failed.length });
+    return failed.length;
   }
 
   async enable(call: AdminCall, target: Profile): Promise<void> {

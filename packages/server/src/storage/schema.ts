@@ -284,6 +284,9 @@ export interface WebhookEndpointsTable {
   description: string;
   secret: string;
   created_at: Generated<Date>;
+  /** The secret `secret` replaced, still signing until `previous_secret_expires_at` (migration 0024). */
+  previous_secret: Generated<string | null>;
+  previous_secret_expires_at: Generated<Date | null>;
 }
 
 export interface WebhookEventsTable {

@@ -20,6 +20,7 @@ import * as m0018 from './0018-dnc-list-dates.js';
 import * as m0019 from './0019-carrier-lookups.js';
 import * as m0020 from './0020-operator-lists.js';
 import * as m0021 from './0021-bulk-consent-column.js';
+import * as m0024 from './0024-webhook-secret-grace.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0019-carrier-lookups': m0019,
   '0020-operator-lists': m0020,
   '0021-bulk-consent-column': m0021,
+  '0024-webhook-secret-grace': m0024,
 };
 
 export const migrationProvider: MigrationProvider = {
