@@ -50,6 +50,8 @@ export type {
   PurchaseRequest,
   PurchaseResult,
   RoleName,
+  RotatedWebhookSecret,
+  RotateWebhookSecret,
   Subscription,
   SubscriptionStatus,
   UpdateUser,
@@ -69,6 +71,7 @@ export type {
 } from '@scrub/contract';
 /** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
 export {
+  DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS,
   MAX_DNC_NUMBERS_PER_CALL,
   mappableFields,
   WEBHOOK_EVENT_TYPES,
