@@ -27,6 +27,9 @@ export type UserType = z.infer<typeof UserTypeSchema>;
 
 export const AccountStatusSchema = z.enum(['active', 'disabled']);
 
+/** The Agency a User account is a client of. */
+export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
+
 /** Managed user row (both seed documents, section 3), with what the list shows of the account. */
 export const ManagedUserSchema = z.object({
   user_id: z.string(),
@@ -38,6 +41,8 @@ export const ManagedUserSchema = z.object({
   status: AccountStatusSchema,
   created_at: z.string(),
   last_sign_in_at: z.string().nullable(),
+  /** The Agency whose client the account is; null when none. */
+  agency: AgencyLinkSchema.nullable(),
 });
 export type ManagedUser = z.infer<typeof ManagedUserSchema>;
 
@@ -54,9 +59,6 @@ export const AdminUserListSchema = z.object({
   total_pages: z.number().int(),
   total_users_count: z.number().int(),
 });
-
-/** The Agency a User account is a client of. */
-export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
 
 /**
  * One user's info as an admin sees it: the user's own info plus status, sign-in times and the

@@ -4,7 +4,7 @@ import type { RunningServer } from '@scrub/server';
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, record } from './browser';
 import { openScreen, signUpAndLogIn } from './sign-up';
 
 const EMAIL = `hooks.${Date.now()}@example.com`;
@@ -75,6 +75,7 @@ describe('the Webhooks screen in Chromium', () => {
     await expect
       .poll(() => log.locator('tbody tr').first().textContent(), SLOW)
       .toMatch(/webhook\.test.*delivered.*#1 .*answered 200/);
+    await record(page, 'webhooks');
 
     // Rotated: a new secret, and the old one still signs for a day.
     await page.getByRole('button', { name: `Rotate secret of ${receiverUrl}` }).click();

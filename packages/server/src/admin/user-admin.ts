@@ -12,7 +12,7 @@ import type { IdentityAdmin } from '../identity-admin/identity-admin.js';
 import type { Database } from '../storage/schema.js';
 import { disableAccount, enableAccount, insertProfile, revokeTokens } from './account-status.js';
 import { recordAudit } from './audit-log.js';
-import { findAgency, managedUserOf } from './user-directory.js';
+import { findAgency, managedUser } from './user-directory.js';
 
 const roleOfType: Record<UserType, RoleName> = {
   user: 'User',
@@ -83,7 +83,7 @@ export class UserAdmin {
       agencyId,
     });
     await this.#audit(call, profile, 'user.create', { role, ...(agencyId ? { agency_id: agencyId } : {}) });
-    return managedUserOf(profile);
+    return managedUser(this.options.db, profile);
   }
 
   async update(

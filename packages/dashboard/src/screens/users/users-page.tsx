@@ -35,7 +35,7 @@ function UsersTable({
   onDelete(user: ManagedUser): void;
 }) {
   return (
-    <DataTable testId="users-table" headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}>
+    <DataTable testId="users-table" headers={['ID', 'Name', 'Email', 'Role', 'Agency', 'Avatar', 'Action']}>
       {users.map((user, i) => (
         <Table.Tr key={user.user_id}>
           <Table.Td>{i + 1}</Table.Td>
@@ -49,6 +49,7 @@ function UsersTable({
             )}
           </Table.Td>
           <Table.Td>{user.role_name}</Table.Td>
+          <Table.Td>{user.agency?.email ?? '—'}</Table.Td>
           <Table.Td>
             <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
               {initials(user)}
@@ -93,8 +94,8 @@ function UsersTable({
 }
 
 /**
- * Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password, and
- * act as. An Agency sees its own client accounts only: the service lists no other account to it.
+ * Users (seed 2): ID, Name, Email, Role, Agency (whose client the account is), Avatar and the
+ * actions edit, delete, reset password, and act as. An Agency sees its own client accounts only: the service lists no other account to it.
  */
 export default function UsersPage() {
   const [search, setSearch] = useState('');

@@ -2,7 +2,7 @@ import { Badge, Stack, Table, Text } from '@mantine/core';
 import type { WebhookAttempt, WebhookDelivery } from '@scrub/sdk';
 import { DataTable } from '../../common/data-table';
 
-const STATUS_COLOR = { delivered: 'teal', pending: 'yellow', failed: 'red' } as const;
+const STATUS_COLOR = { delivered: 'teal.9', pending: 'yellow.9', failed: 'red.9' } as const;
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US');
 
@@ -30,7 +30,7 @@ export function DeliveriesTable({ deliveries }: { deliveries: WebhookDelivery[] 
             </Text>
           </Table.Td>
           <Table.Td>
-            <Badge color={STATUS_COLOR[delivery.status]} variant="light">
+            <Badge color={STATUS_COLOR[delivery.status]}>
               {delivery.status}
             </Badge>
             {delivery.next_retry_at && (
