@@ -180,7 +180,7 @@ describe.each(testDatabases())('webhook secrets, retention and disabled accounts
       logger: false,
       ttlSeconds: 365 * 86_400,
       everySeconds: 3600,
-      alsoRemove: webhookRetentionSweep(db, 30),
+      alsoRemove: [webhookRetentionSweep(db, 30)],
     });
     await expiry.sweep(new Date(Date.now() + 29 * 86_400_000));
     expect((await log()).total_count).toBe(2);

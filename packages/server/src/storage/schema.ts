@@ -318,6 +318,18 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** A suppression import waiting for its uploaded file (migration 0024-suppression-imports). */
+export interface SuppressionImportsTable {
+  id: string;
+  profile_id: string;
+  mode: 'merge' | 'replace';
+  phone_col: ColumnType<string | number, string, string>;
+  header: boolean | null;
+  upload_key: string;
+  upload_expires_at: Date;
+  created_at: Generated<Date>;
+}
+
 /** An account's own suppression list: its version, bumped on every change (migration 0013). */
 export interface SuppressionListsTable {
   profile_id: string;
@@ -354,6 +366,7 @@ export interface Database extends IdentityTables {
   webhook_attempts: WebhookAttemptsTable;
   suppression_lists: SuppressionListsTable;
   suppression_numbers: SuppressionNumbersTable;
+  suppression_imports: SuppressionImportsTable;
   dnc_age_alerts: DncAgeAlertsTable;
   carrier_lookups: CarrierLookupsTable;
 }

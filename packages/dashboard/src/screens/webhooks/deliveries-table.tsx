@@ -30,9 +30,7 @@ export function DeliveriesTable({ deliveries }: { deliveries: WebhookDelivery[] 
             </Text>
           </Table.Td>
           <Table.Td>
-            <Badge color={STATUS_COLOR[delivery.status]}>
-              {delivery.status}
-            </Badge>
+            <Badge color={STATUS_COLOR[delivery.status]}>{delivery.status}</Badge>
             {delivery.next_retry_at && (
               <Text size="xs" c="dimmed">
                 next try {when(delivery.next_retry_at)}

@@ -20,6 +20,7 @@ import * as m0018 from './0018-dnc-list-dates.js';
 import * as m0019 from './0019-carrier-lookups.js';
 import * as m0020 from './0020-operator-lists.js';
 import * as m0021 from './0021-bulk-consent-column.js';
+import * as m0024s from './0024-suppression-imports.js';
 import * as m0024 from './0024-webhook-secret-grace.js';
 
 /**
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0019-carrier-lookups': m0019,
   '0020-operator-lists': m0020,
   '0021-bulk-consent-column': m0021,
+  '0024-suppression-imports': m0024s,
   '0024-webhook-secret-grace': m0024,
 };
 
