@@ -50,6 +50,9 @@ const cli = (command: string, via?: string): CliCommand => (via ? { command, via
 
 const OPERATOR_ONLY = notIn('for operators and monitors, not an account: curl it');
 const CARD_PAGE = notIn('a card is typed into a browser: `scrub card add` opens a card link there');
+const VIA_IMPORT_FILE = notIn(
+  'the Suppression screen imports a file over 1 MiB with suppression.importFile, which calls it',
+);
 const LINK_PAGE = notIn('the card link page (a browser without a session) calls it; the CLI makes the link');
 
 const COVERAGE: Partial<Record<RouteKey, Places>> = {
@@ -188,6 +191,16 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     sdk: (scrub) => scrub.suppression.import('Phone\n2015550123\n', { phone_col: 'Phone', mode: 'merge' }),
     cli: cli('suppression import'),
     dashboard: CALLED,
+  },
+  createDncImport: {
+    sdk: (scrub) => scrub.suppression.createImport({ phone_col: 'Phone', mode: 'replace' }),
+    cli: cli('suppression import', 'suppression.importFile'),
+    dashboard: VIA_IMPORT_FILE,
+  },
+  submitDncImport: {
+    sdk: (scrub) => scrub.suppression.submitImport('dni_1'),
+    cli: cli('suppression import', 'suppression.importFile'),
+    dashboard: VIA_IMPORT_FILE,
   },
   listDncNumbers: {
     sdk: (scrub) => scrub.suppression.list({ search: '201' }),

@@ -13,6 +13,8 @@ export type {
   ContactMessage,
   CreateBulkJob,
   CreatedBulkJob,
+  CreatedDncImport,
+  CreateWebhookEndpoint,
   CreditSnapshot,
   DncChange,
   DncEntry,
@@ -73,6 +75,7 @@ export type {
 export {
   DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS,
   MAX_DNC_NUMBERS_PER_CALL,
+  MAX_INLINE_CSV_CHARS,
   mappableFields,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_SIGNATURE_HEADER,
