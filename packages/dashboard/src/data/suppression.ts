@@ -56,8 +56,8 @@ export const useImportSuppressed = (callbacks: Callbacks<DncChange> = {}) =>
   useSuppressionChange(
     async ({ file, mode, phoneCol }: { file: File; mode: DncImportMode; phoneCol: string | number }) => {
       const params = { mode, phone_col: phoneCol };
-      const list = await suppression();
-      return file.size > MAX_INLINE_CSV_CHARS ? list.importFile(file, params) : list.import(file, params);
+      if (file.size > MAX_INLINE_CSV_CHARS) return (await suppression()).importFile(file, params);
+      return (await suppression()).import(file, params);
     },
     callbacks,
   );
