@@ -5,7 +5,7 @@ import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
-import { openScreen, signUpAndLogIn } from './sign-up';
+import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `hooks.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';

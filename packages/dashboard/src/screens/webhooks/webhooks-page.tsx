@@ -1,9 +1,8 @@
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import type { WebhookDelivery, WebhookEndpoint } from '@scrub/sdk';
 import { useState } from 'react';
 import { errorMessage } from '../../api/error-message';
-import { DataTable } from '../../common/data-table';
 import { PageHeader } from '../../common/page-header';
 import {
   useAddWebhookEndpoint,
@@ -17,6 +16,7 @@ import { notifySuccess } from '../../shell/notify';
 import { Pager } from '../../shell/pager';
 import { attemptAnswer, DeliveriesTable } from './deliveries-table';
 import { EndpointForm } from './endpoint-form';
+import { EndpointsTable } from './endpoints-table';
 import { SecretAlert } from './secret-alert';
 
 const DELIVERIES_PER_PAGE = 10;
@@ -142,56 +142,17 @@ export default function WebhooksPage() {
         </Alert>
       )}
       {list && list.length > 0 && (
-        <DataTable testId="webhook-endpoints" headers={['URL', 'Events', 'Description', '']}>
-          {list.map((endpoint) => (
-            <Table.Tr key={endpoint.id}>
-              <Table.Td style={{ wordBreak: 'break-all' }}>{endpoint.url}</Table.Td>
-              <Table.Td>{endpoint.events.join(', ')}</Table.Td>
-              <Table.Td>{endpoint.description}</Table.Td>
-              <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  <Button
-                    size="xs"
-                    variant="light"
-                    onClick={() => setShownId(endpoint.id)}
-                    aria-label={`Deliveries to ${endpoint.url}`}
-                  >
-                    Deliveries
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="default"
-                    loading={test.isPending && test.variables === endpoint.id}
-                    onClick={() => {
-                      setShownId(endpoint.id);
-                      test.mutate(endpoint.id);
-                    }}
-                    aria-label={`Send test event to ${endpoint.url}`}
-                  >
-                    Send test
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() => confirmRotate(endpoint)}
-                    aria-label={`Rotate secret of ${endpoint.url}`}
-                  >
-                    Rotate secret
-                  </Button>
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="light"
-                    onClick={() => confirmRemove(endpoint)}
-                    aria-label={`Delete ${endpoint.url}`}
-                  >
-                    Delete
-                  </Button>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </DataTable>
+        <EndpointsTable
+          endpoints={list}
+          testing={test.isPending ? test.variables : undefined}
+          onShow={setShownId}
+          onTest={(endpoint) => {
+            setShownId(endpoint.id);
+            test.mutate(endpoint.id);
+          }}
+          onRotate={confirmRotate}
+          onRemove={confirmRemove}
+        />
       )}
       {shown && <DeliveriesPanel key={shown.id} endpoint={shown} />}
     </Stack>
