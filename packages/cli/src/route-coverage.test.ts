@@ -50,7 +50,9 @@ const cli = (command: string, via?: string): CliCommand => (via ? { command, via
 
 const OPERATOR_ONLY = notIn('for operators and monitors, not an account: curl it');
 const CARD_PAGE = notIn('a card is typed into a browser: `scrub card add` opens a card link there');
-const NO_WEBHOOKS_SCREEN = notIn('webhooks are set up by developers, with the CLI or the SDK: no screen yet');
+const VIA_IMPORT_FILE = notIn(
+  'the Suppression screen imports a file over 1 MiB with suppression.importFile, which calls it',
+);
 const LINK_PAGE = notIn('the card link page (a browser without a session) calls it; the CLI makes the link');
 
 const COVERAGE: Partial<Record<RouteKey, Places>> = {
@@ -208,6 +210,16 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     sdk: (scrub) => scrub.suppression.import('Phone\n2015550123\n', { phone_col: 'Phone', mode: 'merge' }),
     cli: cli('suppression import'),
     dashboard: CALLED,
+  },
+  createDncImport: {
+    sdk: (scrub) => scrub.suppression.createImport({ phone_col: 'Phone', mode: 'replace' }),
+    cli: cli('suppression import', 'suppression.importFile'),
+    dashboard: VIA_IMPORT_FILE,
+  },
+  submitDncImport: {
+    sdk: (scrub) => scrub.suppression.submitImport('dni_1'),
+    cli: cli('suppression import', 'suppression.importFile'),
+    dashboard: VIA_IMPORT_FILE,
   },
   listDncNumbers: {
     sdk: (scrub) => scrub.suppression.list({ search: '201' }),
@@ -384,37 +396,37 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
   createWebhookEndpoint: {
     sdk: (scrub) => scrub.webhooks.create({ url: 'https://hooks.example.com/scrub' }),
     cli: cli('webhooks add'),
-    dashboard: NO_WEBHOOKS_SCREEN,
+    dashboard: CALLED,
   },
   listWebhookEndpoints: {
     sdk: (scrub) => scrub.webhooks.list(),
     cli: cli('webhooks list'),
-    dashboard: NO_WEBHOOKS_SCREEN,
+    dashboard: CALLED,
   },
   getWebhookEndpoint: {
     sdk: (scrub) => scrub.webhooks.get('we_1'),
     cli: notIn('`scrub webhooks list` shows every endpoint whole'),
-    dashboard: NO_WEBHOOKS_SCREEN,
+    dashboard: notIn('the Webhooks screen lists every endpoint whole'),
   },
   removeWebhookEndpoint: {
     sdk: (scrub) => scrub.webhooks.remove('we_1'),
     cli: cli('webhooks remove'),
-    dashboard: NO_WEBHOOKS_SCREEN,
+    dashboard: CALLED,
   },
   rotateWebhookSecret: {
-    sdk: (scrub) => scrub.webhooks.rotateSecret('we_1'),
+    sdk: (scrub) => scrub.webhooks.rotateSecret('we_1', { grace_seconds: 3600 }),
     cli: cli('webhooks rotate-secret'),
-    dashboard: NO_WEBHOOKS_SCREEN,
+    dashboard: CALLED,
   },
   testWebhookEndpoint: {
     sdk: (scrub) => scrub.webhooks.test('we_1'),
     cli: cli('webhooks test'),
-    dashboard: NO_WEBHOOKS_SCREEN,
+    dashboard: CALLED,
   },
   listWebhookDeliveries: {
     sdk: (scrub) => scrub.webhooks.deliveries('we_1'),
     cli: cli('webhooks deliveries'),
-    dashboard: NO_WEBHOOKS_SCREEN,
+    dashboard: CALLED,
   },
 };
 

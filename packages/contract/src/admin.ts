@@ -28,6 +28,9 @@ export type UserType = z.infer<typeof UserTypeSchema>;
 
 export const AccountStatusSchema = z.enum(['active', 'disabled']);
 
+/** The Agency a User account is a client of. */
+export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
+
 /** Managed user row (both seed documents, section 3), with what the list shows of the account. */
 export const ManagedUserSchema = z
   .object({
@@ -40,6 +43,8 @@ export const ManagedUserSchema = z
     status: AccountStatusSchema,
     created_at: z.string(),
     last_sign_in_at: z.string().nullable(),
+    /** The Agency whose client the account is; null when none. */
+    agency: AgencyLinkSchema.nullable(),
   })
   .meta({ id: 'ManagedUser' });
 export type ManagedUser = z.infer<typeof ManagedUserSchema>;
@@ -59,9 +64,6 @@ export const AdminUserListSchema = z
     total_users_count: z.number().int(),
   })
   .meta({ id: 'AdminUserList' });
-
-/** The Agency a User account is a client of. */
-export const AgencyLinkSchema = z.object({ user_id: z.string(), email: z.email() });
 
 /**
  * One user's info as an admin sees it: the user's own info plus status, sign-in times and the

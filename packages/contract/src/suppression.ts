@@ -68,7 +68,7 @@ export const DncChangeSchema = z
 export type DncChange = z.infer<typeof DncChangeSchema>;
 
 /**
- * `POST /dnc/import`: a suppression CSV sent inline (up to 1 MiB). The phone column is its header
+ * `POST /dnc/import`: a suppression CSV sent inline (up to 1 MiB; larger files: `POST /dnc/imports`). The phone column is its header
  * text (any case) or a 0-based position; a name means the file has a header row.
  */
 export const DncImportSchema = z
@@ -78,7 +78,7 @@ export const DncImportSchema = z
       .min(1, 'is empty: send the CSV text')
       .max(
         MAX_INLINE_CSV_CHARS,
-        `is larger than ${MAX_INLINE_CSV_CHARS.toLocaleString('en-US')} characters: split the file, and import the parts with mode merge`,
+        `is larger than ${MAX_INLINE_CSV_CHARS.toLocaleString('en-US')} characters: import the file by upload instead (POST /dnc/imports; the SDK and CLI do so by themselves)`,
       ),
     mode: DncImportModeSchema.default('merge'),
     phone_col: ColumnRefSchema.default(0),
@@ -87,6 +87,32 @@ export const DncImportSchema = z
   })
   .strict();
 export type DncImport = z.infer<typeof DncImportSchema>;
+
+/**
+ * `POST /dnc/imports`: a suppression CSV too large to send inline, imported in three steps as a
+ * bulk file is sent: this call (how to read the file) answers an upload URL; PUT the file there
+ * (`text/csv`); `POST /dnc/imports/{import_id}/submit` imports it and answers what changed.
+ */
+export const DncImportUploadSchema = z
+  .object({
+    mode: DncImportModeSchema.default('merge'),
+    phone_col: ColumnRefSchema.default(0),
+    /** Whether the first row is a header. Default: true when `phone_col` is a name, else false. */
+    header: z.boolean().optional(),
+  })
+  .strict();
+export type DncImportUpload = z.input<typeof DncImportUploadSchema>;
+
+/** A suppression import waiting for its file: where to PUT it, until when, and how large it may be. */
+export const CreatedDncImportSchema = z.object({
+  import_id: z.string(),
+  upload_url: z.string(),
+  upload_expires_at: z.string(),
+  max_bytes: z.number().int().positive(),
+});
+export type CreatedDncImport = z.infer<typeof CreatedDncImportSchema>;
+
+const DncImportParams = z.object({ import_id: z.string().min(1).max(64) });
 
 export const DncListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -152,6 +178,26 @@ export const suppressionRoutes = defineRoutes('suppression', {
     errors: ['csv_empty'],
     summary: 'Imports a suppression CSV: merge adds its numbers, replace makes them the whole list',
     body: DncImportSchema,
+    response: DncChangeSchema,
+  },
+  createDncImport: {
+    method: 'POST',
+    path: '/dnc/imports',
+    auth: 'user',
+    errors: ['storage_unavailable'],
+    summary: 'Starts an import of a suppression CSV of any size: answers the URL to PUT the file to',
+    body: DncImportUploadSchema,
+    response: CreatedDncImportSchema,
+    status: 201,
+  },
+  submitDncImport: {
+    method: 'POST',
+    path: '/dnc/imports/{import_id}/submit',
+    auth: 'user',
+    errors: ['csv_empty', 'conflict', 'storage_unavailable'],
+    summary:
+      'Imports the uploaded suppression CSV (merge or replace, as the import was started) and answers what changed',
+    params: DncImportParams,
     response: DncChangeSchema,
   },
   exportDncList: {

@@ -53,6 +53,34 @@ export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ se
 });
 export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
 
+/** How long a rotated-out secret keeps signing by default: a day. */
+export const DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS = 86_400;
+/** The longest grace a caller may ask for: a week. */
+export const MAX_WEBHOOK_SECRET_GRACE_SECONDS = 7 * 86_400;
+
+/**
+ * `POST /webhook-endpoints/{id}/rotate-secret`: how long the old secret keeps signing beside the
+ * new one (seconds; 0 retires it at once). Every delivery in that time carries two `v1=`
+ * signatures, the new secret's first.
+ */
+export const RotateWebhookSecretSchema = z
+  .object({
+    grace_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_WEBHOOK_SECRET_GRACE_SECONDS, `is at most ${MAX_WEBHOOK_SECRET_GRACE_SECONDS} (a week)`)
+      .default(DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS),
+  })
+  .strict();
+export type RotateWebhookSecret = z.input<typeof RotateWebhookSecretSchema>;
+
+/** The rotated endpoint with its new secret, and until when the old one still signs (null: it stopped). */
+export const RotatedWebhookSecretSchema = WebhookEndpointWithSecretSchema.extend({
+  previous_secret_expires_at: z.string().nullable(),
+});
+export type RotatedWebhookSecret = z.infer<typeof RotatedWebhookSecretSchema>;
+
 export const WebhookEndpointListSchema = z
   .object({ endpoints: z.array(WebhookEndpointSchema) })
   .meta({ id: 'WebhookEndpointList' });
@@ -157,9 +185,11 @@ export const webhooksRoutes = defineRoutes('webhooks', {
     method: 'POST',
     path: '/webhook-endpoints/{endpoint_id}/rotate-secret',
     auth: 'user',
-    summary: 'A new signing secret for the endpoint; the old one stops signing at once',
+    summary:
+      'A new signing secret for the endpoint; the old one keeps signing beside it for `grace_seconds` (a day by default)',
     params: EndpointParams,
-    response: WebhookEndpointWithSecretSchema,
+    body: RotateWebhookSecretSchema.nullish(),
+    response: RotatedWebhookSecretSchema,
   },
   testWebhookEndpoint: {
     method: 'POST',

@@ -35,6 +35,7 @@ const UsersPage = lazy(() => import('./screens/users/users-page'));
 const AddUserPage = lazy(() => import('./screens/users/add-user-page'));
 const EditUserPage = lazy(() => import('./screens/users/edit-user-page'));
 const SuppressionPage = lazy(() => import('./screens/suppression/suppression-page'));
+const WebhooksPage = lazy(() => import('./screens/webhooks/webhooks-page'));
 const UploadExistingPage = lazy(() => import('./screens/upload-existing/upload-existing-page'));
 const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
 const PurchasePage = lazy(() => import('./screens/purchase/purchase-page'));
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
       { path: '/audit', element: staff(['Super Admin'], <AuditPage />) },
       { path: '/uploadexisting', element: member(<UploadExistingPage />) },
       { path: '/suppression', element: member(<SuppressionPage />) },
+      { path: '/webhooks', element: member(<WebhooksPage />) },
       { path: '/dashboard', element: <Navigate to="/export" replace /> },
       { path: '/bulk', element: member(<BulkPage />) },
       { path: '/export', element: member(<ExportPage />) },

@@ -212,6 +212,10 @@ describe('the admin screens in Chromium', () => {
     // Users, AddUser, EditUser and the reset-password modal's messages.
     await open(page, '/users');
     await page.getByTestId('users-table').getByText(PAT).waitFor();
+    // The Agency column: the client made by the Agency names it; Pat is no one's client.
+    const rowOf = (email: string) => page.getByRole('row', { name: new RegExp(email.replace(/\./g, '\\.')) });
+    await expect(rowOf(CLIENT).getByRole('cell', { name: AGENCY, exact: true }).count()).resolves.toBe(1);
+    await expect(rowOf(PAT).getByRole('cell', { name: AGENCY, exact: true }).count()).resolves.toBe(0);
     await record(page, 'users');
     await page
       .getByRole('row', { name: new RegExp(PAT.replace(/\./g, '\\.')) })

@@ -14,6 +14,8 @@ export type {
   ContactMessage,
   CreateBulkJob,
   CreatedBulkJob,
+  CreatedDncImport,
+  CreateWebhookEndpoint,
   CreditSnapshot,
   DncChange,
   DncEntry,
@@ -51,6 +53,8 @@ export type {
   PurchaseRequest,
   PurchaseResult,
   RoleName,
+  RotatedWebhookSecret,
+  RotateWebhookSecret,
   Subscription,
   SubscriptionStatus,
   UpdateUser,
@@ -70,7 +74,9 @@ export type {
 } from '@scrub/contract';
 /** The optional columns a bulk job can map, as the dashboard's wizard offers them. */
 export {
+  DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS,
   MAX_DNC_NUMBERS_PER_CALL,
+  MAX_INLINE_CSV_CHARS,
   mappableFields,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_SIGNATURE_HEADER,

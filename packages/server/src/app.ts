@@ -56,8 +56,10 @@ import { registerSuppression } from './routes/suppression.js';
 import { registerVerify } from './routes/verify.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
+import { removeStaleSuppressionImports } from './suppression/suppression-imports.js';
 import { SuppressionLists } from './suppression/suppression-lists.js';
 import { jobEventRecorder } from './webhooks/job-events.js';
+import { webhookRetentionSweep } from './webhooks/retention.js';
 import { setUpWebhooks } from './webhooks/setup.js';
 import { builtInTokenVerifier, setUpIdentity } from './wiring/identity.js';
 import { setUpLocalControl } from './wiring/local-control.js';
@@ -310,6 +312,13 @@ async function setUpJobs(
     scrubThreads: config.scrubThreads,
     unsubmittedJobTtlSeconds: config.unsubmittedJobs.ttlSeconds,
     onJobEnd: jobEventRecorder(publicUrl, config.webhooks.retryForSeconds),
+    alsoRemove: [
+      webhookRetentionSweep(database.db, config.webhooks.retentionDays),
+      {
+        what: 'suppression imports never submitted',
+        remove: (now) => removeStaleSuppressionImports(database.db, context.blobStore, now),
+      },
+    ],
   });
   const webhooks = setUpWebhooks({
     database,

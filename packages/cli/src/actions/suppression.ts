@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { type DncChange, type DncEntry, MAX_DNC_NUMBERS_PER_CALL } from '@scrub/sdk';
+import { readFile, stat } from 'node:fs/promises';
+import { type DncChange, type DncEntry, MAX_DNC_NUMBERS_PER_CALL, MAX_INLINE_CSV_CHARS } from '@scrub/sdk';
 import { z } from 'zod';
 import type { Context } from '../context.js';
 import { requireCredentials } from '../credentials.js';
@@ -112,6 +112,14 @@ export async function suppressionRemove(numbers: string[], context: Context): Pr
   await report(context, await inCalls(phones, (batch) => scrub.suppression.remove(batch)), 'Removed');
 }
 
+async function fileSize(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch (error) {
+    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
 async function csvText(file: string, context: Context): Promise<string> {
   if (file !== '-') {
     try {
@@ -132,14 +140,20 @@ export async function suppressionImport(file: string, rawOptions: unknown, conte
   const options = parseInput(ImportOptionsSchema, rawOptions);
   if (options.merge && options.replace) throw new UsageError('--merge and --replace cannot be used together');
   const column = /^\d+$/.test(options.phoneCol) ? Number(options.phoneCol) : options.phoneCol;
-  const text = await csvText(file, context);
-  const { scrub } = await requireCredentials(context);
-  const change = await scrub.suppression.import(text, {
-    mode: options.replace ? 'replace' : 'merge',
+  const params = {
+    mode: options.replace ? ('replace' as const) : ('merge' as const),
     phone_col: column,
     // commander's --no-header gives false; left out, the service decides from the column.
     ...(options.header === false ? { header: false } : {}),
-  });
+  };
+  // A file over the inline limit goes by upload, streamed from the disk; stdin is read, then sent
+  // inline or by upload as its size says (the SDK chooses).
+  const size = file === '-' ? 0 : await fileSize(file);
+  const { scrub } = await requireCredentials(context);
+  const change =
+    size > MAX_INLINE_CSV_CHARS
+      ? await scrub.suppression.importFile(file, params)
+      : await scrub.suppression.import(await csvText(file, context), params);
   await report(context, change, 'Imported');
 }
 

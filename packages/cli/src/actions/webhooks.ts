@@ -92,10 +92,32 @@ export async function webhooksRemove(endpointId: string, context: Context): Prom
 }
 
 /** `scrub webhooks rotate-secret <id>` */
-export async function webhooksRotateSecret(endpointId: string, context: Context): Promise<void> {
+const RotateOptionsSchema = z.object({
+  grace: z.coerce
+    .number({ error: '--grace must be a whole number of seconds from 0 to 604800' })
+    .int('--grace must be a whole number of seconds from 0 to 604800')
+    .min(0, '--grace must be a whole number of seconds from 0 to 604800')
+    .max(604_800, '--grace must be a whole number of seconds from 0 to 604800 (a week)')
+    .optional(),
+});
+
+/** `scrub webhooks rotate-secret <id> [--grace seconds]` */
+export async function webhooksRotateSecret(
+  endpointId: string,
+  rawOptions: unknown,
+  context: Context,
+): Promise<void> {
+  const { grace } = parseInput(RotateOptionsSchema, rawOptions);
   const { scrub } = await requireCredentials(context);
-  await printEndpoint(context, await scrub.webhooks.rotateSecret(endpointId));
-  note(context, 'This is the ONLY time you will see the new secret; the old one no longer signs.');
+  const rotated = await scrub.webhooks.rotateSecret(
+    endpointId,
+    grace === undefined ? {} : { grace_seconds: grace },
+  );
+  await printEndpoint(context, rotated);
+  const old = rotated.previous_secret_expires_at
+    ? `the old one keeps signing beside it until ${rotated.previous_secret_expires_at}.`
+    : 'the old one no longer signs.';
+  note(context, `This is the ONLY time you will see the new secret; ${old}`);
 }
 
 /** What an attempt came to, in a few words. */

@@ -66,6 +66,29 @@ describe('scrub suppression (alias: dnc)', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^phone_number,added_at\n\+12024440406,20\d\d-/);
   });
 
+  it('imports a file over the 1 MiB inline limit by upload, from a path and from stdin', async () => {
+    const lines = Array.from(
+      { length: 90_000 },
+      (_, i) => `Lead ${i},+1 (203) 55${String(i).padStart(5, '0')}`,
+    );
+    const text = `Name,Phone\n${lines.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    const big = join(dir, 'big-optouts.csv');
+    writeFileSync(big, text);
+    const fromFile = await scrub(
+      ['--json', 'suppression', 'import', big, '--phone-col', 'Phone', '--replace'],
+      env,
+    );
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({ rejected_count: 0, summary: { count: 90_000 } });
+
+    const fromStdin = await scrub(['--json', 'suppression', 'import', '-', '--phone-col', 'Phone'], env, {
+      stdin: text.replaceAll('(203)', '(204)'),
+    });
+    expect(fromStdin.code, fromStdin.stderr).toBe(0);
+    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ changed: 90_000, summary: { count: 180_000 } });
+  }, 120_000);
+
   it('fails when no number can be read, and says what was wrong', async () => {
     const result = await scrub(['suppression', 'add', 'not-a-number'], env);
     expect(result.code).toBe(1);

@@ -67,6 +67,16 @@ describe('scrub webhooks against the real server', () => {
     const rotated = await scrub(['--json', 'webhooks', 'rotate-secret', id!], env);
     expect(JSON.parse(rotated.stdout).secret).toMatch(/^whsec_/);
     expect(JSON.parse(rotated.stdout).secret).not.toBe(secret);
+    // The old secret keeps signing for a day unless --grace says otherwise.
+    expect(Date.parse(JSON.parse(rotated.stdout).previous_secret_expires_at)).toBeGreaterThan(
+      Date.now() + 86_000_000,
+    );
+    expect(rotated.stderr).toMatch(/the old one keeps signing beside it until \d{4}-/);
+    const now = await scrub(['webhooks', 'rotate-secret', id!, '--grace', '0'], env);
+    expect(now.stderr).toMatch(/the old one no longer signs/);
+    const bad = await scrub(['webhooks', 'rotate-secret', id!, '--grace', 'soon'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--grace must be a whole number of seconds/);
 
     const tested = await scrub(['webhooks', 'test', id!], env);
     expect(tested.code).toBe(1);

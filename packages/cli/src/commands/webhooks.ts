@@ -50,11 +50,17 @@ export function webhooksCommand(context: Context): Command {
     });
   webhooks
     .command('rotate-secret')
-    .description('give an endpoint a new signing secret, printed once; the old one stops at once')
+    .description(
+      'give an endpoint a new signing secret, printed once; the old one keeps signing beside it for a day',
+    )
     .argument('<endpoint_id>', 'the endpoint (we_...)')
-    .action(async (endpointId: string) => {
+    .option(
+      '--grace <seconds>',
+      'how long the old secret keeps signing, 0 to 604800 (default 86400; 0 stops it now)',
+    )
+    .action(async (endpointId: string, options: unknown) => {
       const { webhooksRotateSecret } = await import('../actions/webhooks.js');
-      await webhooksRotateSecret(endpointId, context);
+      await webhooksRotateSecret(endpointId, options, context);
     });
   return webhooks;
 }

@@ -1,4 +1,4 @@
-import type { DncChange, DncImportMode, DncListParams } from '@scrub/sdk';
+import { type DncChange, type DncImportMode, type DncListParams, MAX_INLINE_CSV_CHARS } from '@scrub/sdk';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { loadScrub } from '../api/load-scrub';
 import type { Callbacks } from './callbacks';
@@ -48,11 +48,17 @@ export const useAddSuppressed = (callbacks: Callbacks<DncChange> = {}) =>
 export const useRemoveSuppressed = (callbacks: Callbacks<DncChange> = {}) =>
   useSuppressionChange(async (numbers: string[]) => (await suppression()).remove(numbers), callbacks);
 
-/** A CSV of numbers, merged into the list or replacing it; the phone column by header or position. */
+/**
+ * A CSV of numbers, merged into the list or replacing it; the phone column by header or position.
+ * A file over 1 MiB goes by upload, as bulk files do.
+ */
 export const useImportSuppressed = (callbacks: Callbacks<DncChange> = {}) =>
   useSuppressionChange(
-    async ({ file, mode, phoneCol }: { file: File; mode: DncImportMode; phoneCol: string | number }) =>
-      (await suppression()).import(file, { mode, phone_col: phoneCol }),
+    async ({ file, mode, phoneCol }: { file: File; mode: DncImportMode; phoneCol: string | number }) => {
+      const params = { mode, phone_col: phoneCol };
+      if (file.size > MAX_INLINE_CSV_CHARS) return (await suppression()).importFile(file, params);
+      return (await suppression()).import(file, params);
+    },
     callbacks,
   );
 

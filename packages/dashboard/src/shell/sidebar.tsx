@@ -6,7 +6,7 @@ import { useShownIdentity } from './account-menu';
 import { HeaderLinks } from './header-links';
 
 /**
- * The sidebar: display name, Client Performance, Suppression list, User Management (staff roles), Admin (admins),
+ * The sidebar: display name, Client Performance, Suppression list, Webhooks, User Management (staff roles), Admin (admins),
  * Logout. Acting as a user shows the user's sidebar: no staff links.
  */
 export function Sidebar({
@@ -32,6 +32,9 @@ export function Sidebar({
       </Button>
       <Button component={Link} to="/suppression" variant="light">
         Suppression list
+      </Button>
+      <Button component={Link} to="/webhooks" variant="light">
+        Webhooks
       </Button>
       {staff && (
         <Button component={Link} to="/users" variant="light">

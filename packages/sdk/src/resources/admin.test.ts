@@ -22,6 +22,7 @@ const user = (n: number): ManagedUser => ({
   status: 'active',
   created_at: '2026-01-01T00:00:00.000Z',
   last_sign_in_at: null,
+  agency: null,
 });
 
 beforeAll(() => nock.disableNetConnect());

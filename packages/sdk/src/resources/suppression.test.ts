@@ -57,3 +57,35 @@ it('iterates every number of every page of the list', async () => {
   expect(seen).toEqual(['+12015550123', '+12015550124', '+12015550125']);
   scope.done();
 });
+
+it('imports a list over 1 MiB by upload: an import, the PUT to its URL (no credentials), then the submit', async () => {
+  const scrub = new Scrub({ baseURL: BASE, apiKey: 'scrub_test', maxRetries: 0 });
+  const csv = `Phone\n${'2015550123\n'.repeat(100_000)}`;
+  let put: string | undefined;
+  const scope = nock(BASE)
+    .post('/dnc/imports', { phone_col: 'Phone', mode: 'replace' })
+    .reply(201, {
+      import_id: 'dni_1',
+      upload_url: `${BASE}/uploads/x.csv?signature=s`,
+      upload_expires_at: '2026-11-27T12:00:00.000Z',
+      max_bytes: 1_000_000_000,
+    })
+    .post('/dnc/imports/dni_1/submit')
+    .reply(200, change);
+  // The URL's signature is the only credential: no API key goes with the file.
+  const upload = nock(BASE, { badheaders: ['x-api-key'] })
+    .matchHeader('content-type', 'text/csv')
+    .put('/uploads/x.csv', (body) => {
+      put = typeof body === 'string' ? body : JSON.stringify(body);
+      return true;
+    })
+    .query({ signature: 's' })
+    .reply(200, '');
+
+  await expect(scrub.suppression.import(csv, { phone_col: 'Phone', mode: 'replace' })).resolves.toEqual(
+    change,
+  );
+  expect(put).toBe(csv);
+  scope.done();
+  upload.done();
+});

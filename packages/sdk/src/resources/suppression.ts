@@ -1,15 +1,20 @@
 import {
+  type CreatedDncImport,
   type DncChange,
   type DncEntry,
   type DncImport,
   type DncNumberList,
   type DncSummary,
+  MAX_INLINE_CSV_CHARS,
   routes,
 } from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
+import { fetchFunction } from '../core/internal.js';
 import { type NumberedPage, numberedPage } from '../core/numbered-page.js';
 import { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
+import { putUpload, type UploadSource } from '../core/upload.js';
+import type { UploadOptions } from '../core/upload-options.js';
 
 /** One page of the suppression list; `for await` over it yields every number of every page after it. */
 export type SuppressionPage = NumberedPage<DncNumberList, DncEntry>;
@@ -51,8 +56,9 @@ export class Suppression extends APIResource {
   }
 
   /**
-   * Imports a suppression CSV (up to 1 MiB): `mode: 'merge'` (default) adds its numbers,
-   * `'replace'` makes them the whole list. Bad rows are answered in `rejected` by line.
+   * Imports a suppression CSV: `mode: 'merge'` (default) adds its numbers, `'replace'` makes them
+   * the whole list. Bad rows are answered in `rejected` by line. Up to 1 MiB it is sent inline;
+   * a larger one goes by upload (`importFile`).
    */
   async import(
     csv: SuppressionCsvSource,
@@ -65,7 +71,46 @@ export class Suppression extends APIResource {
         : csv instanceof Uint8Array
           ? new TextDecoder().decode(csv)
           : await csv.text();
+    // Too large to send inline: the same import, by upload.
+    if (csv_content.length > MAX_INLINE_CSV_CHARS)
+      return this.importFile(new TextEncoder().encode(csv_content), params, options);
     return this.client.request(routes.importDncList, { ...params, csv_content }, options);
+  }
+
+  /**
+   * Imports a suppression CSV of any size by upload, in the three steps below: a file path
+   * (Node), a `File`/`Blob`, its bytes or a stream. What `import` does for a list over 1 MiB.
+   */
+  async importFile(
+    source: UploadSource,
+    params: SuppressionImportParams = {},
+    options: RequestOptions & Pick<UploadOptions, 'onProgress'> = {},
+  ): Promise<DncChange> {
+    const { onProgress, ...requestOptions } = options;
+    const created = await this.createImport(params, requestOptions);
+    await this.uploadImport(created, source, {
+      ...(onProgress ? { onProgress } : {}),
+      ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
+    });
+    return this.submitImport(created.import_id, requestOptions);
+  }
+
+  /** Starts an import by upload: how to read the file; answers the URL to PUT it to (`uploadImport`). */
+  createImport(params: SuppressionImportParams = {}, options?: RequestOptions): Promise<CreatedDncImport> {
+    return this.client.request(routes.createDncImport, params, options);
+  }
+
+  /** PUTs the CSV to the import's upload URL, streamed, with no credentials (the URL is signed). Not retried. */
+  uploadImport(created: CreatedDncImport, source: UploadSource, options: UploadOptions = {}): Promise<void> {
+    return putUpload(this.client[fetchFunction](), created.upload_url, source, {
+      ...options,
+      timeout: options.timeout ?? this.client.timeout,
+    });
+  }
+
+  /** Imports the uploaded file (merge or replace, as `createImport` said) and answers what changed. */
+  submitImport(importId: string, options?: RequestOptions): Promise<DncChange> {
+    return this.client.request(routes.submitDncImport, { import_id: importId }, options);
   }
 
   /**

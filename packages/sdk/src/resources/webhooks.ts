@@ -1,5 +1,7 @@
 import {
   type CreateWebhookEndpoint,
+  type RotatedWebhookSecret,
+  type RotateWebhookSecret,
   routes,
   type WebhookDelivery,
   type WebhookDeliveryList,
@@ -38,9 +40,16 @@ export class Webhooks extends APIResource {
     return this.client.request(routes.removeWebhookEndpoint, { endpoint_id: endpointId }, options);
   }
 
-  /** A new signing secret, shown this once; the old one stops signing at once. */
-  rotateSecret(endpointId: string, options?: RequestOptions): Promise<WebhookEndpointWithSecret> {
-    return this.client.request(routes.rotateWebhookSecret, { endpoint_id: endpointId }, options);
+  /**
+   * A new signing secret, shown this once. The old one keeps signing beside it (a second `v1=`)
+   * for `grace_seconds`, a day by default, 0 to stop it at once; the answer says until when.
+   */
+  rotateSecret(
+    endpointId: string,
+    params: RotateWebhookSecret = {},
+    options?: RequestOptions,
+  ): Promise<RotatedWebhookSecret> {
+    return this.client.request(routes.rotateWebhookSecret, { endpoint_id: endpointId, ...params }, options);
   }
 
   /** Sends a signed `webhook.test` event now; answers the delivery with its first attempt's outcome. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { failJob } from '../bulk/job-store.js';
+import { failJob, type OnJobEnd } from '../bulk/job-store.js';
 import type { Database, RoleNameColumn } from '../storage/schema.js';
 
 /**
@@ -16,10 +16,15 @@ export async function revokeTokens(db: Kysely<Database>, profileId: string): Pro
 
 /**
  * Disables the account: its key and tokens are refused from now on (the caller also drops the
- * key cache), and its queued or running bulk jobs fail with every credit given back. Nothing is
- * deleted. Answers how many jobs were failed.
+ * key cache), and its queued or running bulk jobs fail with every credit given back, each with
+ * `onJobEnd` in its transaction (its `job.failed` event). Nothing is deleted. Answers the ids of
+ * the jobs failed.
  */
-export async function disableAccount(db: Kysely<Database>, profileId: string): Promise<number> {
+export async function disableAccount(
+  db: Kysely<Database>,
+  profileId: string,
+  onJobEnd?: OnJobEnd,
+): Promise<string[]> {
   const now = new Date();
   await db
     .updateTable('profiles')
@@ -32,9 +37,9 @@ export async function disableAccount(db: Kysely<Database>, profileId: string): P
     .where('profile_id', '=', profileId)
     .where('status', 'in', ['queued', 'processing'])
     .execute();
-  let failed = 0;
+  const failed: string[] = [];
   for (const job of jobs) {
-    if (await failJob(db, job.id, null, 'the account was disabled')) failed++;
+    if (await failJob(db, job.id, null, 'the account was disabled', onJobEnd)) failed.push(job.id);
   }
   return failed;
 }

@@ -6,12 +6,13 @@ import { mayManageRole } from '../auth/access.js';
 import type { ActAsTokens } from '../auth/act-as-tokens.js';
 import type { ApiKeyOwners } from '../auth/api-key-owners.js';
 import type { Principal } from '../auth/principal.js';
+import type { OnJobEnd } from '../bulk/job-store.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IdentityAdmin } from '../identity-admin/identity-admin.js';
 import type { Database } from '../storage/schema.js';
 import { disableAccount, enableAccount, insertProfile, revokeTokens } from './account-status.js';
 import { recordAudit } from './audit-log.js';
-import { findAgency, managedUserOf } from './user-directory.js';
+import { findAgency, managedUser } from './user-directory.js';
 
 const roleOfType: Record<UserType, RoleName> = {
   user: 'User',
@@ -40,6 +41,10 @@ export interface UserAdminOptions {
   identity: () => Promise<IdentityAdmin | null>;
   apiKeyOwners: ApiKeyOwners;
   actAsTokens: ActAsTokens;
+  /** Runs in the transaction that fails each job of a disabled account (its `job.failed` event). */
+  onJobEnd?: OnJobEnd | undefined;
+  /** Tells every process a job ended (its waiting clients, the webhook deliverer). */
+  jobEnded?: ((jobId: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -78,7 +83,7 @@ export class UserAdmin {
       agencyId,
     });
     await this.#audit(call, profile, 'user.create', { role, ...(agencyId ? { agency_id: agencyId } : {}) });
-    return managedUserOf(profile);
+    return managedUser(this.options.db, profile);
   }
 
   async update(
@@ -136,10 +141,11 @@ export class UserAdmin {
       throw new ApiError('conflict', 'You cannot disable your own account.');
     }
     await (await this.options.identity())?.disableUser(target.sub);
-    const failedJobs = await disableAccount(this.options.db, target.id);
+    const failed = await disableAccount(this.options.db, target.id, this.options.onJobEnd);
     this.options.apiKeyOwners.forget(target.id);
-    await this.#audit(call, target, 'user.disable', { failed_jobs: failedJobs });
-    return failedJobs;
+    for (const jobId of failed) await this.options.jobEnded?.(jobId);
+    await this.#audit(call, target, 'user.disable', { failed_jobs: failed.length });
+    return failed.length;
   }
 
   async enable(call: AdminCall, target: Profile): Promise<void> {

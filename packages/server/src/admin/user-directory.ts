@@ -8,7 +8,27 @@ import type { Database } from '../storage/schema.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export function managedUserOf(profile: Profile): ManagedUser {
+type AgencyLink = ManagedUser['agency'];
+
+/** The Agency accounts of these ids, by id: the Users list's Agency column. */
+async function agencyLinks(db: Kysely<Database>, ids: (string | null)[]): Promise<Map<string, AgencyLink>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('profiles')
+    .select(['id as user_id', 'email'])
+    .where('id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((row) => [row.user_id, row]));
+}
+
+/** The account as the Users list shows it, with its Agency (an Agency's client), if any. */
+export async function managedUser(db: Kysely<Database>, profile: Profile): Promise<ManagedUser> {
+  const agencies = await agencyLinks(db, [profile.agency_id]);
+  return managedUserOf(profile, agencies.get(profile.agency_id ?? '') ?? null);
+}
+
+function managedUserOf(profile: Profile, agency: AgencyLink): ManagedUser {
   return {
     user_id: profile.id,
     full_name: profile.user_name,
@@ -19,6 +39,7 @@ export function managedUserOf(profile: Profile): ManagedUser {
     status: profile.disabled_at ? 'disabled' : 'active',
     created_at: profile.created_at.toISOString(),
     last_sign_in_at: profile.last_sign_in_at?.toISOString() ?? null,
+    agency,
   };
 }
 
@@ -52,8 +73,12 @@ export async function listUsers(
     .offset((query.page - 1) * query.limit)
     .execute();
   const total = Number(count);
+  const agencies = await agencyLinks(
+    db,
+    rows.map((row) => row.agency_id),
+  );
   return {
-    users: rows.map(managedUserOf),
+    users: rows.map((row) => managedUserOf(row, agencies.get(row.agency_id ?? '') ?? null)),
     page: query.page,
     total_pages: Math.max(1, Math.ceil(total / query.limit)),
     total_users_count: total,

@@ -43,6 +43,12 @@ export async function expireUnsubmittedJobs(
   return removed;
 }
 
+/** Old rows of another feature that the sweep removes too. */
+export interface OtherSweep {
+  what: string;
+  remove: (now: Date) => Promise<number>;
+}
+
 export interface JobExpiryOptions {
   db: Kysely<Database>;
   blobStore: BlobStore;
@@ -53,9 +59,14 @@ export interface JobExpiryOptions {
   everySeconds: number;
   /** Runs in the transaction that fails a lost streamed job (its webhook event). */
   onJobEnd?: OnJobEnd | undefined;
+  /** Other old rows the same sweep removes (webhook events past their retention, stale imports); each answers how many went. */
+  alsoRemove?: OtherSweep[] | undefined;
 }
 
-/** Sweeps unsubmitted jobs past their TTL now and then, in the processes that run the bulk worker. */
+/**
+ * Sweeps unsubmitted jobs past their TTL now and then, in the processes that run the bulk worker,
+ * and whatever else `alsoRemove` names.
+ */
 export class JobExpiry {
   #timer: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> = Promise.resolve();
@@ -81,6 +92,10 @@ export class JobExpiry {
         if (removed > 0 && logger) logger.info({ removed }, 'removed bulk jobs never submitted');
         const lost = await failStaleStreamJobs(db, STREAM_STALE_SECONDS, this.options.onJobEnd);
         if (lost > 0 && logger) logger.warn({ lost }, 'failed streamed bulk jobs whose request was lost');
+        for (const other of this.options.alsoRemove ?? []) {
+          const old = await other.remove(now);
+          if (old > 0 && logger) logger.info({ removed: old }, `removed ${other.what}`);
+        }
       } catch (error) {
         if (logger) logger.warn({ err: error }, 'could not remove expired bulk jobs; will try again');
       }

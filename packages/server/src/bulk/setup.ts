@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../storage/database.js';
 import type { SuppressionLists } from '../suppression/suppression-lists.js';
 import { BulkWorker, type JobProcessor } from './bulk-worker.js';
 import { CsvJobProcessor, PARALLEL_FILE_BYTES, SMALL_FILE_BYTES } from './csv-processor.js';
-import { JobExpiry } from './job-expiry.js';
+import { JobExpiry, type JobExpiryOptions } from './job-expiry.js';
 import { JobSignals } from './job-signals.js';
 import { type OnJobEnd, requeueOrphanedJobs } from './job-store.js';
 
@@ -32,6 +32,8 @@ export interface BulkOptions {
   onJobEnd?: OnJobEnd;
   /** Live carrier lookups for jobs that ask them (`lookup: 'carrier'`); null or absent: none. */
   carrierLookups?: CarrierLookups | null;
+  /** Other old rows the expiry sweep removes (webhook events past their retention). */
+  alsoRemove?: JobExpiryOptions['alsoRemove'];
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
@@ -66,6 +68,7 @@ export async function setUpBulk({
   unsubmittedJobTtlSeconds,
   onJobEnd,
   carrierLookups = null,
+  alsoRemove,
 }: BulkOptions): Promise<BulkServices> {
   const processor = new CsvJobProcessor(
     blobStore,
@@ -85,6 +88,7 @@ export async function setUpBulk({
     ttlSeconds: unsubmittedJobTtlSeconds,
     everySeconds: Math.min(3600, unsubmittedJobTtlSeconds),
     onJobEnd,
+    alsoRemove,
   });
   if (runWorker) {
     // The embedded database belongs to this process alone: whatever it left processing, it died doing.

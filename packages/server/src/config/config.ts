@@ -115,6 +115,11 @@ export interface WebhookSettings {
   retryBaseMs: number;
   /** How long after its event a delivery is retried before it fails (SCRUB_WEBHOOK_RETRY_FOR_SECONDS). */
   retryForSeconds: number;
+  /**
+   * How many days events, their deliveries and every attempt are kept before the worker's sweep
+   * removes them (SCRUB_WEBHOOK_RETENTION_DAYS, 30). A delivery still being retried is kept.
+   */
+  retentionDays: number;
 }
 
 /** At most `max` requests in each window of `windowSeconds`. */
@@ -345,6 +350,7 @@ const EnvSchema = z.object({
     .transform((flag) => flag === 'true' || flag === '1')
     .optional(),
   SCRUB_WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).max(3600).default(30),
+  SCRUB_WEBHOOK_RETENTION_DAYS: z.coerce.number().min(1).max(3650).default(30),
   SCRUB_WEBHOOK_RETRY_FOR_SECONDS: z.coerce
     .number()
     .int()
@@ -416,6 +422,7 @@ export function loadConfig(
       allowLocal: e.SCRUB_WEBHOOK_ALLOW_LOCAL ?? (!e.DATABASE_URL && e.NODE_ENV !== 'production'),
       retryBaseMs: e.SCRUB_WEBHOOK_RETRY_BASE_SECONDS * 1000,
       retryForSeconds: e.SCRUB_WEBHOOK_RETRY_FOR_SECONDS,
+      retentionDays: e.SCRUB_WEBHOOK_RETENTION_DAYS,
     },
     timeouts: overrides.timeouts ?? loadTimeoutSettings(env),
     ...overrides,

@@ -32,6 +32,8 @@ export function registerAdmin(context: ServerContext): void {
     identity: identityAdminFor(config, identity),
     apiKeyOwners,
     actAsTokens,
+    onJobEnd: context.bulk.onJobEnd,
+    jobEnded: (jobId) => context.bulk.signals.ended(jobId),
   });
 
   registry.add(routes.adminListUsers, async ({ principal, query }) =>

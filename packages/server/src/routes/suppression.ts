@@ -1,9 +1,16 @@
 import { Readable } from 'node:stream';
-import { type DncChange, type DncRejected, type DncSummary, routes } from '@scrub/contract';
+import {
+  type DncChange,
+  type DncImportMode,
+  type DncRejected,
+  type DncSummary,
+  routes,
+} from '@scrub/contract';
 import { ImportError, importDncCsv, parsePhone } from '@scrub/engine';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import type { RouteHandler } from '../http/route-registry.js';
+import { startSuppressionImport, takeSuppressionImport } from '../suppression/suppression-imports.js';
 import { INTERNAL_LIST } from '../suppression/suppression-lists.js';
 import {
   addSuppressedNumbers,
@@ -29,7 +36,8 @@ function readNumbers(inputs: readonly string[]): { numbers: number[]; rejected: 
 }
 
 /**
- * The account's own suppression list (internal DNC): add, remove, import, list, export. Every
+ * The account's own suppression list (internal DNC): add, remove, import (inline, or by upload for
+ * a large file), list, export. Every
  * change is announced to every process, so the next check anywhere counts it.
  */
 export function registerSuppression(context: ServerContext): void {
@@ -52,6 +60,7 @@ export function registerSuppression(context: ServerContext): void {
   });
 
   registry.add(routes.importDncList, importDncList(context));
+  registerImportByUpload(context);
   registry.add(routes.listDncNumbers, listDncNumbers(context));
   registry.add(routes.exportDncList, exportDncList(context));
 }
@@ -84,50 +93,103 @@ async function changeOf(
   };
 }
 
-function importDncList(context: ServerContext): RouteHandler<typeof routes.importDncList> {
+/** How to read a suppression CSV: its phone column, whether it has a header row, merge or replace. */
+interface ImportSettings {
+  mode: DncImportMode;
+  phoneCol: string | number;
+  header: boolean | undefined;
+}
+
+/** Reads a suppression CSV (bytes or a stream) and merges it into the list or makes it the list. */
+async function applyImport(
+  context: ServerContext,
+  profileId: string,
+  csv: Buffer | Readable,
+  settings: ImportSettings,
+): Promise<DncChange> {
   const { db } = context.database;
-  return async ({ principal, body }) => {
-    let imported: Awaited<ReturnType<typeof importDncCsv>>;
+  let imported: Awaited<ReturnType<typeof importDncCsv>>;
+  try {
+    imported = await importDncCsv(csv, {
+      name: INTERNAL_LIST,
+      column: settings.phoneCol,
+      ...(settings.header === undefined ? {} : { header: settings.header }),
+      // Bad rows are answered, not imported; a file of mostly bad rows is refused whole.
+      mode: 'partial',
+      source: 'The CSV',
+    });
+  } catch (error) {
+    if (error instanceof ImportError) throw new ApiError('validation_failed', error.message);
+    throw error;
+  }
+  const { list, report } = imported;
+  const rejected = report.problems.map(({ line, message }) => ({ index: line, message }));
+  if (list.size === 0) {
+    throw new ApiError(
+      'validation_failed',
+      report.rowsRead === 0
+        ? 'The CSV has no rows after its header: nothing was changed.'
+        : `No row of the CSV held a phone number that could be read (${report.problemCount} bad rows; the first: line ${rejected[0]?.index}: ${rejected[0]?.message}). Check the phone column: nothing was changed.`,
+    );
+  }
+  const numbers = [...list.numbers()];
+  if (settings.mode === 'replace') {
+    const { added, removed } = await replaceSuppressedNumbers(db, profileId, numbers);
+    return changeOf(
+      context,
+      profileId,
+      added + removed,
+      numbers.length - added,
+      rejected,
+      report.problemCount,
+    );
+  }
+  const added = await addSuppressedNumbers(db, profileId, numbers);
+  return changeOf(context, profileId, added, numbers.length - added, rejected, report.problemCount);
+}
+
+function importDncList(context: ServerContext): RouteHandler<typeof routes.importDncList> {
+  return ({ principal, body }) =>
+    // Bytes, never the string itself: the importer reads a string as a file's path.
+    applyImport(context, principal.profileId, Buffer.from(body.csv_content, 'utf8'), {
+      mode: body.mode,
+      phoneCol: body.phone_col,
+      header: body.header,
+    });
+}
+
+/** A CSV too large to send inline: an upload URL first (the bulk files' grant), then the import. */
+function registerImportByUpload(context: ServerContext): void {
+  const { registry, database, blobStore, config } = context;
+  registry.add(routes.createDncImport, ({ principal, body }) =>
+    startSuppressionImport(database.db, blobStore, config, {
+      profileId: principal.profileId,
+      mode: body.mode,
+      phoneCol: body.phone_col,
+      header: body.header,
+    }),
+  );
+  registry.add(routes.submitDncImport, async ({ principal, params }) => {
+    const taken = await takeSuppressionImport(
+      database.db,
+      blobStore,
+      config,
+      principal.profileId,
+      params.import_id,
+    );
     try {
-      // Bytes, never the string itself: the importer reads a string as a file's path.
-      imported = await importDncCsv(Buffer.from(body.csv_content, 'utf8'), {
-        name: INTERNAL_LIST,
-        column: body.phone_col,
-        ...(body.header === undefined ? {} : { header: body.header }),
-        // Bad rows are answered, not imported; a file of mostly bad rows is refused whole.
-        mode: 'partial',
-        source: 'The CSV',
+      const file = await blobStore.read(taken.upload_key);
+      if (!file)
+        throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
+      return await applyImport(context, principal.profileId, file, {
+        mode: taken.mode,
+        phoneCol: taken.phone_col,
+        header: taken.header ?? undefined,
       });
-    } catch (error) {
-      if (error instanceof ImportError) throw new ApiError('validation_failed', error.message);
-      throw error;
+    } finally {
+      await blobStore.delete(taken.upload_key);
     }
-    const { list, report } = imported;
-    const rejected = report.problems.map(({ line, message }) => ({ index: line, message }));
-    if (list.size === 0) {
-      throw new ApiError(
-        'validation_failed',
-        report.rowsRead === 0
-          ? 'The CSV has no rows after its header: nothing was changed.'
-          : `No row of the CSV held a phone number that could be read (${report.problemCount} bad rows; the first: line ${rejected[0]?.index}: ${rejected[0]?.message}). Check the phone column: nothing was changed.`,
-      );
-    }
-    const numbers = [...list.numbers()];
-    const profileId = principal.profileId;
-    if (body.mode === 'replace') {
-      const { added, removed } = await replaceSuppressedNumbers(db, profileId, numbers);
-      return changeOf(
-        context,
-        profileId,
-        added + removed,
-        numbers.length - added,
-        rejected,
-        report.problemCount,
-      );
-    }
-    const added = await addSuppressedNumbers(db, profileId, numbers);
-    return changeOf(context, profileId, added, numbers.length - added, rejected, report.problemCount);
-  };
+  });
 }
 
 function listDncNumbers({ database }: ServerContext): RouteHandler<typeof routes.listDncNumbers> {

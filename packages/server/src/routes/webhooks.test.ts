@@ -96,7 +96,7 @@ beforeAll(async () => {
       blobStore: { kind: 'local', dir: `${tempDir()}/files` },
       requireDnc: ['federal'],
       // Retries come after 50 ms rather than 30 s, so the test does not wait.
-      webhooks: { allowLocal: true, retryBaseMs: 50, retryForSeconds: 86_400 },
+      webhooks: { allowLocal: true, retryBaseMs: 50, retryForSeconds: 86_400, retentionDays: 30 },
     },
     { referenceData },
   );

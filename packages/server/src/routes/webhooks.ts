@@ -1,4 +1,4 @@
-import { routes, WEBHOOK_TEST_EVENT } from '@scrub/contract';
+import { DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS, routes, WEBHOOK_TEST_EVENT } from '@scrub/contract';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
 import { checkEndpointUrl } from '../webhooks/endpoint-url.js';
@@ -41,9 +41,14 @@ export function registerWebhooks({ registry, database, webhooks }: ServerContext
     endpointOf(await removeEndpoint(db, principal.profileId, params.endpoint_id)),
   );
 
-  registry.add(routes.rotateWebhookSecret, async ({ principal, params }) => {
-    const row = await rotateSecret(db, principal.profileId, params.endpoint_id);
-    return { ...endpointOf(row), secret: row.secret };
+  registry.add(routes.rotateWebhookSecret, async ({ principal, params, body }) => {
+    const grace = body?.grace_seconds ?? DEFAULT_WEBHOOK_SECRET_GRACE_SECONDS;
+    const row = await rotateSecret(db, principal.profileId, params.endpoint_id, grace);
+    return {
+      ...endpointOf(row),
+      secret: row.secret,
+      previous_secret_expires_at: row.previous_secret_expires_at?.toISOString() ?? null,
+    };
   });
 
   registry.add(routes.testWebhookEndpoint, async ({ principal, params }) => {

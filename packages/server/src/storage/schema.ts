@@ -311,6 +311,9 @@ export interface WebhookEndpointsTable {
   description: string;
   secret: string;
   created_at: Generated<Date>;
+  /** The secret `secret` replaced, still signing until `previous_secret_expires_at` (migration 0024). */
+  previous_secret: Generated<string | null>;
+  previous_secret_expires_at: Generated<Date | null>;
 }
 
 export interface WebhookEventsTable {
@@ -340,6 +343,18 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   response_ms: number | null;
   error: string | null;
+}
+
+/** A suppression import waiting for its uploaded file (migration 0024-suppression-imports). */
+export interface SuppressionImportsTable {
+  id: string;
+  profile_id: string;
+  mode: 'merge' | 'replace';
+  phone_col: ColumnType<string | number, string, string>;
+  header: boolean | null;
+  upload_key: string;
+  upload_expires_at: Date;
+  created_at: Generated<Date>;
 }
 
 /** An account's own suppression list: its version, bumped on every change (migration 0013). */
@@ -378,6 +393,7 @@ export interface Database extends IdentityTables {
   webhook_attempts: WebhookAttemptsTable;
   suppression_lists: SuppressionListsTable;
   suppression_numbers: SuppressionNumbersTable;
+  suppression_imports: SuppressionImportsTable;
   dnc_age_alerts: DncAgeAlertsTable;
   carrier_lookups: CarrierLookupsTable;
   registry_inbox_files: RegistryInboxFilesTable;

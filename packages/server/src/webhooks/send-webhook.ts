@@ -26,12 +26,12 @@ function describe(error: NodeJS.ErrnoException): string {
 }
 
 /**
- * POSTs one event body, signed with the endpoint's secret now (`Scrub-Signature: t=...,v1=...`,
- * Stripe's scheme). Any 2xx is delivered; anything else, or no answer within 10 s, is not. Never
+ * POSTs one event body, signed now with each of the endpoint's secrets (`Scrub-Signature:
+ * t=...,v1=...[,v1=...]`, Stripe's scheme; two while a rotated-out secret is in its grace). Any 2xx is delivered; anything else, or no answer within 10 s, is not. Never
  * throws: the outcome says what happened. Redirects are not followed.
  */
 export function sendWebhook(
-  target: { url: string; secret: string; body: string },
+  target: { url: string; secrets: readonly string[]; body: string },
   { allowLocal }: { allowLocal: boolean },
 ): Promise<AttemptOutcome> {
   const attemptedAt = new Date();
@@ -54,7 +54,7 @@ export function sendWebhook(
         headers: {
           'content-type': 'application/json',
           'user-agent': `Scrub-Webhooks/${serverVersion}`,
-          [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signWebhook(target.body, target.secret),
+          [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signWebhook(target.body, target.secrets),
         },
         ...(allowLocal ? {} : { lookup: publicOnlyLookup }),
       },

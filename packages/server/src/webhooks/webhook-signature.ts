@@ -1,13 +1,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<payload>")>`, as Stripe signs. */
+/**
+ * `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<payload>")>`, as Stripe
+ * signs: one `v1=` per secret given (a rotated secret's old one during its grace), in that order.
+ */
 export function signWebhook(
   payload: string,
-  secret: string,
+  secrets: string | readonly string[],
   timestamp = Math.floor(Date.now() / 1000),
 ): string {
-  const v1 = createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex');
-  return `t=${timestamp},v1=${v1}`;
+  const signatures = (typeof secrets === 'string' ? [secrets] : secrets).map(
+    (secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex')}`,
+  );
+  return [`t=${timestamp}`, ...signatures].join(',');
 }
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };

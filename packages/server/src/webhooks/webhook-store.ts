@@ -104,10 +104,24 @@ export function removeEndpoint(db: Db, profileId: string, endpointId: string): P
   return foundEndpoint(row, endpointId);
 }
 
-export function rotateSecret(db: Db, profileId: string, endpointId: string): Promise<EndpointRow> {
+/**
+ * A new signing secret; the one it replaces keeps signing beside it for `graceSeconds` (none when
+ * 0). A secret already in its grace is dropped: only the last two secrets ever sign.
+ */
+export function rotateSecret(
+  db: Db,
+  profileId: string,
+  endpointId: string,
+  graceSeconds: number,
+): Promise<EndpointRow> {
   const row = db
     .updateTable('webhook_endpoints')
-    .set({ secret: newSigningSecret() })
+    .set((eb) => ({
+      secret: newSigningSecret(),
+      previous_secret: graceSeconds > 0 ? eb.ref('secret') : null,
+      previous_secret_expires_at:
+        graceSeconds > 0 ? sql<Date>`now() + make_interval(secs => ${graceSeconds})` : null,
+    }))
     .where(ownEndpoint(profileId, endpointId))
     .returningAll()
     .executeTakeFirst();
@@ -174,13 +188,13 @@ export async function recordEvent(
   return { eventId, deliveryIds: deliveries.map((d) => d.id) };
 }
 
-/** What an attempt needs: where, with which secret, and the body as the event stored it. */
+/** What an attempt needs: where, with which secrets (the newest first), and the body as the event stored it. */
 export interface DueDelivery {
   id: string;
   attempts: number;
   give_up_at: Date;
   url: string;
-  secret: string;
+  secrets: string[];
   body: string;
 }
 
@@ -213,13 +227,23 @@ export async function claimDueDeliveries(
       .set({ next_attempt_at: sql<Date>`now() + make_interval(secs => ${options.leaseSeconds})` })
       .where('id', 'in', ids)
       .execute();
-    return trx
+    const rows = await trx
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
       .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
       .select(['d.id', 'd.attempts', 'd.give_up_at', 'e.url', 'e.secret', 'ev.body'])
+      // The rotated-out secret while its grace lasts, by the database's clock.
+      .select(
+        sql<string | null>`case when e.previous_secret_expires_at > now() then e.previous_secret end`.as(
+          'previous_secret',
+        ),
+      )
       .where('d.id', 'in', ids)
       .execute();
+    return rows.map(({ secret, previous_secret, ...row }) => ({
+      ...row,
+      secrets: previous_secret ? [secret, previous_secret] : [secret],
+    }));
   });
 }
 

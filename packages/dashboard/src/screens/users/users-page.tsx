@@ -41,8 +41,8 @@ function UsersTable({
   return (
     <DataTable
       testId="users-table"
-      headers={['ID', 'Name', 'Email', 'Role', 'Avatar', 'Action']}
-      wideOnly={[0, 1, 3, 4]}
+      headers={['ID', 'Name', 'Email', 'Role', 'Agency', 'Avatar', 'Action']}
+      wideOnly={[0, 1, 3, 4, 5]}
     >
       {users.map((user, i) => (
         <Table.Tr key={user.user_id}>
@@ -52,7 +52,9 @@ function UsersTable({
             {user.email}
             {/* On a phone the hidden columns' facts go under the address. */}
             <Text hiddenFrom="sm" size="xs" c="dimmed">
-              {[user.full_name, user.role_name].filter(Boolean).join(' · ')}
+              {[user.full_name, user.role_name, user.agency && `client of ${user.agency.email}`]
+                .filter(Boolean)
+                .join(' · ')}
             </Text>
             {user.status === 'disabled' && (
               <Text span size="xs" c="red.8" ml={6}>
@@ -61,6 +63,7 @@ function UsersTable({
             )}
           </Table.Td>
           <Table.Td visibleFrom="sm">{user.role_name}</Table.Td>
+          <Table.Td visibleFrom="sm">{user.agency?.email ?? '—'}</Table.Td>
           <Table.Td visibleFrom="sm">
             <Avatar src={user.avatar} alt={`${user.email}'s avatar`} size="sm" radius="xl">
               {initials(user)}
@@ -105,8 +108,8 @@ function UsersTable({
 }
 
 /**
- * Users (seed 2): ID, Name, Email, Role, Avatar and the actions edit, delete, reset password, and
- * act as. An Agency sees its own client accounts only: the service lists no other account to it.
+ * Users (seed 2): ID, Name, Email, Role, Agency (whose client the account is), Avatar and the
+ * actions edit, delete, reset password, and act as. An Agency sees its own client accounts only: the service lists no other account to it.
  */
 export default function UsersPage() {
   const [search, setSearch] = useState('');

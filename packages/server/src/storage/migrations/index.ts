@@ -22,6 +22,8 @@ import * as m0020 from './0020-operator-lists.js';
 import * as m0021 from './0021-bulk-consent-column.js';
 import * as m0022 from './0022-registry-inbox.js';
 import * as m0023 from './0023-bulk-carrier-lookup.js';
+import * as m0024 from './0024-suppression-imports.js';
+import * as m0025 from './0025-webhook-secret-grace.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -51,6 +53,8 @@ const migrations: Record<string, Migration> = {
   '0021-bulk-consent-column': m0021,
   '0022-registry-inbox': m0022,
   '0023-bulk-carrier-lookup': m0023,
+  '0024-suppression-imports': m0024,
+  '0025-webhook-secret-grace': m0025,
 };
 
 export const migrationProvider: MigrationProvider = {
