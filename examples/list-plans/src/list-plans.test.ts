@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 const expected = [
-  'PAY AS YOU GO (79541679412213)',
+  'FLEXIBLE CREDITS (79541679412213)',
   '     $5.00  2,857 credits      $1.75 per 1,000',
   '    $10.00  5,714 credits      $1.75 per 1,000',
   '    $20.00  11,428 credits     $1.75 per 1,000',

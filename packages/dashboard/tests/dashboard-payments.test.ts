@@ -1,6 +1,6 @@
 import { AuthenticationRequiredError, Scrub } from '@scrub/sdk';
 import type { RunningServer } from '@scrub/server';
-import { accountWithApiKey, startLocalServer } from '@scrub/test-support/local-server';
+import { accountWithApiKey, saveTestCard, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
@@ -215,11 +215,8 @@ describe('payments in the dashboard, in Chromium', () => {
   });
 
   test('links from the CLI: a card added and a payment confirmed in a browser that never signed in', async () => {
-    const apiKey = await accountWithApiKey(server, {
-      sub: `linked-${Date.now()}`,
-      email: `linked.${Date.now()}@example.com`,
-      credits: 0,
-    });
+    const email = `linked.${Date.now()}@example.com`;
+    const apiKey = await accountWithApiKey(server, { sub: `linked-${Date.now()}`, email, credits: 0 });
     const scrub = new Scrub({ baseURL: server.url, apiKey });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -237,7 +234,10 @@ describe('payments in the dashboard, in Chromium', () => {
     await page.goto(link.url);
     await page.getByText(/already used/).waitFor();
 
-    await scrub.payments.setDefaultMethod('pm_card_authenticationRequired');
+    // A second saved card, one that asks for 3-D Secure on every charge, made the default.
+    await scrub.payments.setDefaultMethod(
+      await saveTestCard(server, email, 'pm_card_authenticationRequired'),
+    );
     const refused = await scrub.payments
       .buy({ reference_code: '79541679412213', amount: 5 })
       .catch((error: unknown) => error);

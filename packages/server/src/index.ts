@@ -4,6 +4,7 @@ export { ensureProfile } from './account/profiles.js';
 export { type AppOptions, buildApp } from './app.js';
 export { rotateApiKey } from './auth/api-keys.js';
 export { loadConfig, type ServerConfig } from './config/config.js';
+export { LOCAL_KEYS } from './config/payment-settings.js';
 export { SCREENS_ON_API_PATHS } from './dashboard/serve-dashboard.js';
 export { ApiError } from './errors/api-error.js';
 export { ConfigError } from './errors/config-error.js';

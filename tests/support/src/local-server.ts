@@ -1,6 +1,7 @@
 import {
   applyLedgerEntry,
   ensureProfile,
+  LOCAL_KEYS,
   loadConfig,
   type RunningServer,
   rotateApiKey,
@@ -57,4 +58,32 @@ export async function accountWithApiKey(
   if (credits > 0) await applyLedgerEntry(db, { profileId: profile.id, delta: credits, kind: 'grant' });
   const { api_key } = await rotateApiKey(db, profile.id);
   return api_key;
+}
+
+/**
+ * Saves one of Stripe's test cards (`pm_card_authenticationRequired`...) on the account's payment
+ * customer straight at the built-in provider, as a finished card form would have, and answers its
+ * id: `PUT /payment-method` picks only among saved cards. The account has saved a card before.
+ */
+export async function saveTestCard(
+  server: RunningServer,
+  email: string,
+  testPaymentMethod: string,
+): Promise<string> {
+  const { payment_customer_id } = await server.database.db
+    .selectFrom('profiles')
+    .select('payment_customer_id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  const res = await fetch(`${server.url}/_stripe/v1/payment_methods/${testPaymentMethod}/attach`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${LOCAL_KEYS.secretKey}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: `customer=${payment_customer_id}`,
+  });
+  if (res.status !== 200)
+    throw new Error(`attaching ${testPaymentMethod}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
 }

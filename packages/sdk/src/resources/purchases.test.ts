@@ -119,7 +119,7 @@ describe('purchases', () => {
   it('lists the history of a month', async () => {
     const row = {
       plan_reference: '79541679412213',
-      plan_name: 'PAY AS YOU GO',
+      plan_name: 'FLEXIBLE CREDITS',
       purchase_date: '2026-11-24T00:00:00.000Z',
       purchase_amount: 5,
       credits_added: 2857,

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Paper, Text, TextInput, Title } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import type { ApiKeyRotation } from '@scrub/sdk';
+import { APIError, type ApiKeyRotation } from '@scrub/sdk';
+import { errorMessage } from '../../api/error-message';
 import { useRotateApiKey } from '../../data/api-key';
 import { showErrorDialog } from '../../shell/error-dialog';
 
@@ -22,7 +23,15 @@ export function ApiKeyCard({
   const clipboard = useClipboard({ timeout: COPIED_MS });
   const rotate = useRotateApiKey({
     onSuccess: onGenerated,
-    onError: () => showErrorDialog('Error', 'Failed to generate API key. Please try again.'),
+    // A refusal that says why (an acting session: keys are the owner's alone) shows the service's
+    // sentence; anything else the seed's.
+    onError: (error) =>
+      showErrorDialog(
+        'Error',
+        error instanceof APIError && error.status === 403
+          ? errorMessage(error)
+          : 'Failed to generate API key. Please try again.',
+      ),
   });
 
   const confirmGenerate = () =>
