@@ -28,7 +28,7 @@ import {
   ReassignedCells,
   reassignedStateOf,
 } from './reassigned-cells.ts';
-import { INVALID, LINE_TYPES, ResultCells } from './result-cells.ts';
+import { INVALID, LINE_TYPES, ResultCells, tailCells } from './result-cells.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, isBlankRow, QUOTE, RowScanner } from './row-scanner.ts';
 import { RowWriter } from './row-writer.ts';
@@ -149,6 +149,7 @@ export class Scrubber {
       () => options.evaluatedAt ?? Date.now(),
       this.#writes,
       options.lists?.lists.map((list) => list.name),
+      tailCells([this.#reassigned?.cells, this.#ported?.cells].filter((cells) => cells !== undefined)),
     );
   }
 
@@ -316,18 +317,15 @@ export class Scrubber {
     }
   }
 
-  /** The cells row `n` gets: Line Type, DNC, the optional ones, and Reassigned when asked. */
+  /**
+   * The cells row `n` gets: Line Type, DNC, the optional ones, the lists', then Reassigned and
+   * Ported when asked (its tail: `tailCells`' index, Reassigned's answer then Ported's).
+   */
   #cellsOf(n: number): Buffer {
     const kind = this.#kinds[n]!;
-    let cells = this.#cells.of(
-      kind,
-      this.#states[n]!,
-      this.#numbers[n]!,
-      this.#sources[n]!,
-      this.#listMasks[n]!,
-    );
+    let tail = 0;
     if (this.#reassigned !== null) {
-      const state =
+      tail =
         kind === INVALID
           ? REASSIGNED_NO_DATA
           : reassignedStateOf(
@@ -335,9 +333,16 @@ export class Scrubber {
               this.#numbers[n]!,
               this.#consentDays![n]!,
             );
-      cells = this.#reassigned.after(cells, state);
     }
-    return this.#ported === null ? cells : this.#ported.after(cells, this.#portedRows[n] === 1);
+    if (this.#ported !== null) tail = tail * this.#ported.cells.length + this.#portedRows[n]!;
+    return this.#cells.of(
+      kind,
+      this.#states[n]!,
+      this.#numbers[n]!,
+      this.#sources[n]!,
+      this.#listMasks[n]!,
+      tail,
+    );
   }
 
   /** The current row's consent day, NaN when its cell is missing or not a date. */
