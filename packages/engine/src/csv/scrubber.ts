@@ -436,8 +436,21 @@ export class Scrubber {
     const out = Buffer.allocUnsafe(prefix.length + this.#bound);
     prefix.copy(out);
     this.#prefix = null;
+    const at = this.#writeRows(buf, out, prefix.length, count);
+    this.#bytesWritten += at;
+    this.#writer.clear();
+    this.#bound = 0;
+    yield out.subarray(0, at);
+  }
+
+  /**
+   * Writes the batch's `count` rows into `out` from `at`; answers where they end. A function of its
+   * own, not part of the generator `#flush`: V8 compiles this loop while it runs (on-stack
+   * replacement) and reuses that code for later batches, and code after such a loop in a generator
+   * kept leaving it (a deoptimisation at most batches' end, with operator lists or a consent column).
+   */
+  #writeRows(buf: Buffer, out: Buffer, at: number, count: number): number {
     const writer = this.#writer;
-    let at = prefix.length;
     let neutralFrom = 0;
     for (let n = 0; n < count; n++) {
       const neutralTo = this.#neutralEnds[n]!;
@@ -455,10 +468,7 @@ export class Scrubber {
       );
       neutralFrom = neutralTo;
     }
-    this.#bytesWritten += at;
-    writer.clear();
-    this.#bound = 0;
-    yield out.subarray(0, at);
+    return at;
   }
 
   /**
