@@ -13,8 +13,9 @@
 // disconnects }` (a DisconnectList of ~1% of the file's distinct numbers, disconnected on a day in
 // 2023-2025, the list speaking for 2023-01-01 to 2025-12-31) and `lists` (two operator lists,
 // `list:litigators` ~2% and `list:vendor` ~0.5% of the numbers). Each subject runs in its own
-// process, file to file on disk, alternating, `rounds` times each: best and median reported, and
-// the "with" result checked for its three added columns and their answers.
+// process, file to file on disk, alternating, `rounds` times each: best and median reported, each
+// round's pair as a ratio (least and median), and the "with" result checked for its three added
+// columns and their answers.
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -198,6 +199,14 @@ async function main(): Promise<void> {
     const checked = times('consent column + 2 lists');
     const bestRatio = Math.min(...checked) / Math.min(...plain);
     const medianRatio = median(checked) / median(plain);
+    // Each round's pair (the two subjects one after the other), as a ratio: on a shared machine the
+    // load moves between rounds more than between the two runs of one round.
+    const pairs = (of: (m: Measure) => number) => {
+      const withs = measures.get('consent column + 2 lists')!;
+      return measures.get('plain')!.map((m, round) => of(withs[round]!) / of(m));
+    };
+    const pairLine = (ratios: number[]) =>
+      `${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}: least ${Math.min(...ratios).toFixed(2)}x, median ${median(ratios).toFixed(2)}x`;
     const added = measures.get('consent column + 2 lists')!.at(-1)!.added!;
     const cpu = (subject: Subject) => Math.min(...measures.get(subject)!.map((m) => m.cpuSeconds));
     const cpuRatio = cpu('consent column + 2 lists') / cpu('plain');
@@ -205,6 +214,8 @@ async function main(): Promise<void> {
     out(
       `With the consent column and 2 lists: ${bestRatio.toFixed(2)}x the plain scrub (best), ${medianRatio.toFixed(2)}x (median); target: at most 1.3x. CPU time (least of each): ${cpuRatio.toFixed(2)}x`,
     );
+    out(`Each round's pair, with / plain: wall ${pairLine(pairs((m) => m.seconds))}`);
+    out(`Each round's pair, with / plain: CPU ${pairLine(pairs((m) => m.cpuSeconds))}`);
     const present = added.header.endsWith(`,${ADDED_COLUMNS.join(',')}`);
     out(`Result header: ${added.header}`);
     out(

@@ -91,23 +91,12 @@ export function applyCarrierLookups(
 export class PortedCells {
   readonly header: Buffer;
   readonly longest: number;
-  readonly #cells: Buffer[];
-  /** A row's other added cells joined with each answer's cell, made once per distinct buffer. */
-  readonly #joined = new WeakMap<Buffer, Buffer[]>();
+  /** By answer (0 not said, 1 ported): a row's tail column (`tailCells`). */
+  readonly cells: readonly Buffer[];
 
   constructor(sep: string) {
     this.header = Buffer.from(`${sep}${PORTED_COLUMN}`);
-    this.#cells = ['', '1'].map((cell) => Buffer.from(`${sep}${cell}`));
-    this.longest = Math.max(this.header.length, ...this.#cells.map((cell) => cell.length));
-  }
-
-  /** `cells` (a row's other added cells) followed by its Ported cell. */
-  after(cells: Buffer, ported: boolean): Buffer {
-    let joined = this.#joined.get(cells);
-    if (joined === undefined) {
-      joined = this.#cells.map((cell) => Buffer.concat([cells, cell]));
-      this.#joined.set(cells, joined);
-    }
-    return joined[ported ? 1 : 0]!;
+    this.cells = ['', '1'].map((cell) => Buffer.from(`${sep}${cell}`));
+    this.longest = Math.max(this.header.length, ...this.cells.map((cell) => cell.length));
   }
 }

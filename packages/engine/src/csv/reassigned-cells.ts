@@ -62,24 +62,13 @@ export class ReassignedCells {
   readonly header: Buffer;
   /** The most bytes a row's cell (or the header's name) takes: a result row's or the header's bound. */
   readonly longest: number;
-  readonly #cells: Buffer[];
-  /** A row's other added cells joined with each answer's cell, made once per distinct buffer. */
-  readonly #joined = new WeakMap<Buffer, Buffer[]>();
+  /** By answer (`REASSIGNED_NO`, `_YES`, `_NO_DATA`): a row's tail column (`tailCells`). */
+  readonly cells: readonly Buffer[];
 
   constructor(sep: string) {
     this.header = Buffer.from(`${sep}${REASSIGNED_COLUMN}`);
-    this.#cells = ['0', '1', ''].map((cell) => Buffer.from(`${sep}${cell}`));
-    this.longest = Math.max(this.header.length, ...this.#cells.map((cell) => cell.length));
-  }
-
-  /** `cells` (a row's Line Type, DNC and optional cells) followed by the answer's cell. */
-  after(cells: Buffer, state: number): Buffer {
-    let joined = this.#joined.get(cells);
-    if (joined === undefined) {
-      joined = this.#cells.map((cell) => Buffer.concat([cells, cell]));
-      this.#joined.set(cells, joined);
-    }
-    return joined[state]!;
+    this.cells = ['0', '1', ''].map((cell) => Buffer.from(`${sep}${cell}`));
+    this.longest = Math.max(this.header.length, ...this.cells.map((cell) => cell.length));
   }
 }
 

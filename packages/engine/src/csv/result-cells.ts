@@ -62,8 +62,22 @@ function optionalCells(sep: string, columns: readonly OptionalColumn[], evaluate
 }
 
 /**
+ * The cells that may end a row (after the operator lists'), one per combination of answers: for
+ * columns given first to last, combination `((a0 * n1) + a1) * n2 + a2...` where `ai` is column
+ * i's answer (an index into its cells) and `ni` how many cells it has. No columns: one empty tail.
+ */
+export function tailCells(columns: readonly (readonly Buffer[])[]): Buffer[] {
+  return columns.reduce<Buffer[]>(
+    (tails, cells) => tails.flatMap((tail) => cells.map((cell) => Buffer.concat([tail, cell]))),
+    [Buffer.alloc(0)],
+  );
+}
+
+/**
  * The cells a result row gets after its own, as bytes ready to copy: Line Type and DNC, then the
- * optional columns asked for (in `OPTIONAL_COLUMNS` order), each with the separator in front.
+ * optional columns asked for (in `OPTIONAL_COLUMNS` order), the operator lists', and last a tail
+ * (`tailCells`: Reassigned, Ported), each with the separator in front. A row's cells are joined
+ * once per distinct combination and looked up once: a row costs one lookup and one copy.
  */
 export class ResultCells {
   /** The header's added names. */
@@ -78,11 +92,13 @@ export class ResultCells {
   /** With the Line Type Source column: its cell by SourceCode. */
   readonly #sources: Buffer[] | null = null;
   readonly #sep: string;
-  /** How many operator lists' columns come last. */
+  /** How many operator lists' columns come after the others. */
   readonly #lists: number;
+  /** The cells that may come last (`tailCells`); the longest is in `longest`. */
+  readonly #tails: readonly Buffer[];
   /**
-   * Suffix, optional, source and list cells joined, by
-   * ((suffix index * 1000 + area code) * sources + source) * 2^lists + listed.
+   * Suffix, optional, source, list and tail cells joined, by
+   * (((suffix index * 1000 + area code) * sources + source) * 2^lists + listed) * tails + tail.
    */
   readonly #joined = new Map<number, Buffer>();
   /** Whether rows need their SourceCode (the Line Type Source column is asked for). */
@@ -90,7 +106,9 @@ export class ResultCells {
 
   /**
    * `evaluatedAt` is read only when optional cells are written (`writes`) and asked for. `lists`:
-   * the operator lists' names (`list:<name>`), one column each after the others.
+   * the operator lists' names (`list:<name>`), one column each after the others. `tails`: the
+   * cells that may come last (`tailCells`); their names are not in `header`, nor their bytes in
+   * `longest`.
    */
   constructor(
     sep: string,
@@ -98,9 +116,11 @@ export class ResultCells {
     evaluatedAt: () => number,
     writes: boolean,
     lists: readonly string[] = [],
+    tails: readonly Buffer[] = tailCells([]),
   ) {
     this.#sep = sep;
     this.#lists = lists.length;
+    this.#tails = tails;
     // Indexed by line type index * DNC_CELLS.length + DncState.
     this.#suffixes = LINE_TYPES.flatMap((lineType) =>
       DNC_CELLS.map((cell) => Buffer.from(`${sep}${lineType}${sep}${cell}`)),
@@ -136,23 +156,28 @@ export class ResultCells {
 
   /**
    * A row's cells: by its line type index (`LINE_TYPES`), its DncState, its number, with the Line
-   * Type Source column its SourceCode, and the operator lists holding it (bit i: list i).
+   * Type Source column its SourceCode, the operator lists holding it (bit i: list i), and its tail
+   * (an index into `tails`).
    */
-  of(kind: number, state: number, number: number, source: number, listed = 0): Buffer {
+  of(kind: number, state: number, number: number, source: number, listed = 0, tail = 0): Buffer {
     const index = kind * DNC_CELLS.length + state;
     const suffix = this.#suffixes[index]!;
     const extras = this.#extras;
     const sources = this.#sources;
-    if (extras === null && sources === null && this.#lists === 0) return suffix;
+    const tails = this.#tails;
+    if (extras === null && sources === null && this.#lists === 0 && tails.length === 1) return suffix;
     const npa = kind === INVALID || extras === null ? 0 : Math.floor(number / 10_000_000);
     const key =
-      ((index * 1000 + npa) * SOURCE_NAMES.length + (sources === null ? 0 : source)) * 2 ** this.#lists +
-      listed;
+      (((index * 1000 + npa) * SOURCE_NAMES.length + (sources === null ? 0 : source)) * 2 ** this.#lists +
+        listed) *
+        tails.length +
+      tail;
     let joined = this.#joined.get(key);
     if (joined === undefined) {
       const extra = extras === null || npa === 0 ? this.#invalidExtra : extras[npa]!;
       const sourceCell = sources === null ? Buffer.alloc(0) : sources[source]!;
-      joined = Buffer.concat([suffix, extra, sourceCell, this.#listCells(kind === INVALID, listed)]);
+      const listCells = this.#listCells(kind === INVALID, listed);
+      joined = Buffer.concat([suffix, extra, sourceCell, listCells, tails[tail]!]);
       this.#joined.set(key, joined);
     }
     return joined;

@@ -28,7 +28,7 @@ import {
   ReassignedCells,
   reassignedStateOf,
 } from './reassigned-cells.ts';
-import { INVALID, LINE_TYPES, ResultCells } from './result-cells.ts';
+import { INVALID, LINE_TYPES, ResultCells, tailCells } from './result-cells.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, isBlankRow, QUOTE, RowScanner } from './row-scanner.ts';
 import { RowWriter } from './row-writer.ts';
@@ -149,6 +149,7 @@ export class Scrubber {
       () => options.evaluatedAt ?? Date.now(),
       this.#writes,
       options.lists?.lists.map((list) => list.name),
+      tailCells([this.#reassigned?.cells, this.#ported?.cells].filter((cells) => cells !== undefined)),
     );
   }
 
@@ -316,18 +317,15 @@ export class Scrubber {
     }
   }
 
-  /** The cells row `n` gets: Line Type, DNC, the optional ones, and Reassigned when asked. */
+  /**
+   * The cells row `n` gets: Line Type, DNC, the optional ones, the lists', then Reassigned and
+   * Ported when asked (its tail: `tailCells`' index, Reassigned's answer then Ported's).
+   */
   #cellsOf(n: number): Buffer {
     const kind = this.#kinds[n]!;
-    let cells = this.#cells.of(
-      kind,
-      this.#states[n]!,
-      this.#numbers[n]!,
-      this.#sources[n]!,
-      this.#listMasks[n]!,
-    );
+    let tail = 0;
     if (this.#reassigned !== null) {
-      const state =
+      tail =
         kind === INVALID
           ? REASSIGNED_NO_DATA
           : reassignedStateOf(
@@ -335,9 +333,16 @@ export class Scrubber {
               this.#numbers[n]!,
               this.#consentDays![n]!,
             );
-      cells = this.#reassigned.after(cells, state);
     }
-    return this.#ported === null ? cells : this.#ported.after(cells, this.#portedRows[n] === 1);
+    if (this.#ported !== null) tail = tail * this.#ported.cells.length + this.#portedRows[n]!;
+    return this.#cells.of(
+      kind,
+      this.#states[n]!,
+      this.#numbers[n]!,
+      this.#sources[n]!,
+      this.#listMasks[n]!,
+      tail,
+    );
   }
 
   /** The current row's consent day, NaN when its cell is missing or not a date. */
@@ -431,8 +436,21 @@ export class Scrubber {
     const out = Buffer.allocUnsafe(prefix.length + this.#bound);
     prefix.copy(out);
     this.#prefix = null;
+    const at = this.#writeRows(buf, out, prefix.length, count);
+    this.#bytesWritten += at;
+    this.#writer.clear();
+    this.#bound = 0;
+    yield out.subarray(0, at);
+  }
+
+  /**
+   * Writes the batch's `count` rows into `out` from `at`; answers where they end. A function of its
+   * own, not part of the generator `#flush`: V8 compiles this loop while it runs (on-stack
+   * replacement) and reuses that code for later batches, and code after such a loop in a generator
+   * kept leaving it (a deoptimisation at most batches' end, with operator lists or a consent column).
+   */
+  #writeRows(buf: Buffer, out: Buffer, at: number, count: number): number {
     const writer = this.#writer;
-    let at = prefix.length;
     let neutralFrom = 0;
     for (let n = 0; n < count; n++) {
       const neutralTo = this.#neutralEnds[n]!;
@@ -450,10 +468,7 @@ export class Scrubber {
       );
       neutralFrom = neutralTo;
     }
-    this.#bytesWritten += at;
-    writer.clear();
-    this.#bound = 0;
-    yield out.subarray(0, at);
+    return at;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { mulberry32 } from '@scrub/test-fixtures';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../import-error.ts';
 import { DisconnectList, dayOf } from './disconnect-list.ts';
@@ -62,5 +63,32 @@ describe('DisconnectList.reassignedSince', () => {
   it('survives the trip to a thread', () => {
     const copy = new DisconnectList(list.toShared());
     expect(copy.reassignedSince(2015550100, dayOf('2024-02-01'))).toBe(true);
+  });
+});
+
+describe('DisconnectList.disconnectedOn', () => {
+  it('finds every number in a large file, and no number that is not in it', () => {
+    const random = mulberry32(0xd15c);
+    const numbers = new Set<number>();
+    // Numbers close together (one area code, neighbouring lines) as well as spread out.
+    for (let i = 0; i < 20_000; i++) numbers.add(2_015_550_000 + i);
+    while (numbers.size < 100_000) numbers.add(2_000_000_000 + Math.floor(random() * 7_999_999_999));
+    const day = (number: number) => dayOf('2024-01-01') + (number % 365);
+    const list = DisconnectList.build(
+      [...numbers].map((number): [number, number] => [number, day(number)]),
+      { version: 'v', from: '2024-01-01', asOf: '2024-12-31' },
+    );
+    for (const number of numbers) {
+      if (list.disconnectedOn(number) !== day(number)) expect.fail(`${number} not found`);
+    }
+    let others = 0;
+    for (let i = 0; i < 200_000; i++) {
+      const number = 2_000_000_000 + Math.floor(random() * 7_999_999_999);
+      if (numbers.has(number)) continue;
+      others++;
+      if (list.disconnectedOn(number) !== -1) expect.fail(`${number} found, not in the file`);
+    }
+    expect(others).toBeGreaterThan(190_000);
+    expect(new DisconnectList(list.toShared()).disconnectedOn(2_015_550_123)).toBe(day(2_015_550_123));
   });
 });
