@@ -7,8 +7,8 @@ import { handleError, throwInsteadOfExiting } from './commands/handle-error.js';
 import { mailCommand } from './commands/mail.js';
 import { migrateCommand } from './commands/migrate.js';
 import { proofKeyCommand } from './commands/proof-key.js';
-import { startCommand } from './commands/start.js';
 import { restoreCommand } from './commands/restore.js';
+import { startCommand } from './commands/start.js';
 import { refuseUnknownCommand } from './commands/unknown-command.js';
 import { serverVersion } from './version.js';
 

@@ -4,14 +4,7 @@ import { ApiError } from '../errors/api-error.js';
 import { restrictDataDir } from '../storage/data-dir.js';
 import { lockDataDir } from '../storage/data-dir-lock.js';
 import { loadEmbeddedDatabase } from '../storage/database.js';
-import {
-  copyHashed,
-  DATA_DIR,
-  DATABASE_FILE,
-  hashFile,
-  MANIFEST_FILE,
-  Manifest,
-} from './backup-manifest.js';
+import { copyHashed, DATA_DIR, DATABASE_FILE, hashFile, MANIFEST_FILE, Manifest } from './backup-manifest.js';
 
 /** What `scrub-server restore` reports. */
 export interface RestoreSummary {
@@ -72,7 +65,8 @@ export async function verifyBackup(source: string): Promise<Manifest> {
       throw error;
     });
     if (!found) problems.push(`${file.path} is missing`);
-    else if (found.bytes !== file.bytes || found.sha256 !== file.sha256) problems.push(`${file.path} differs`);
+    else if (found.bytes !== file.bytes || found.sha256 !== file.sha256)
+      problems.push(`${file.path} differs`);
   }
   if (problems.length > 0) {
     const more = problems.length > 5 ? ` and ${problems.length - 5} more` : '';

@@ -34,7 +34,13 @@ export interface BackupSummary {
  * the running server's channel, writes still under way (the file store's scratch files) and the
  * reference data's import lock.
  */
-const NOT_COPIED = new Set(['pglite', 'pglite.lock', 'local-control.json', 'files/.tmp', 'datasets/import.lock']);
+const NOT_COPIED = new Set([
+  'pglite',
+  'pglite.lock',
+  'local-control.json',
+  'files/.tmp',
+  'datasets/import.lock',
+]);
 const notCopied = (path: string) => NOT_COPIED.has(path) || /^local-control\.json\..*\.tmp$/.test(path);
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';

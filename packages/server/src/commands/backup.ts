@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { type BackupInput, backupOperation, backupRequest, MAX_BACKUP_SECONDS } from '../backup/backup-operation.js';
+import {
+  type BackupInput,
+  backupOperation,
+  backupRequest,
+  MAX_BACKUP_SECONDS,
+} from '../backup/backup-operation.js';
 import type { BackupSummary } from '../backup/write-backup.js';
 import { loadConfig, type ServerConfig } from '../config/config.js';
 import {
@@ -61,7 +66,8 @@ async function backUp(io: BackupCommandIo, config: ServerConfig, input: BackupIn
   }
   const database = await io.open(config);
   try {
-    if (!database.dumpEmbedded) throw new CommandError('The embedded database is in memory: nothing to back up.');
+    if (!database.dumpEmbedded)
+      throw new CommandError('The embedded database is in memory: nothing to back up.');
     const operation = backupOperation({ dataDir: config.dataDir, dumpDatabase: database.dumpEmbedded });
     return await operation.run(database.db, input);
   } finally {

@@ -26,7 +26,9 @@ export function restoreCommand(io: RestoreCommandIo = defaultIo): Command {
     .action(async (source: string, options: { force?: boolean }) => {
       const config = io.config();
       requireEmbedded(config, 'restore');
-      const restored = await restoreBackup(resolve(source), config.dataDir, { force: options.force === true });
+      const restored = await restoreBackup(resolve(source), config.dataDir, {
+        force: options.force === true,
+      });
       io.out(
         `Restored the backup of ${restored.createdAt} into ${restored.dataDir}: the database (${formatBytes(restored.databaseBytes)}) and ${restored.files.toLocaleString('en-US')} files (${formatBytes(restored.fileBytes)}). Start scrub-server with SCRUB_DATA_DIR=${restored.dataDir}.\n`,
       );

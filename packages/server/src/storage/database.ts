@@ -119,11 +119,16 @@ class DatabaseBusy extends Error {
   override name = 'DatabaseBusy';
 }
 
-async function dumpBetweenTransactions(db: Kysely<Database>, pglite: PGlite, deadline: number): Promise<Blob> {
+async function dumpBetweenTransactions(
+  db: Kysely<Database>,
+  pglite: PGlite,
+  deadline: number,
+): Promise<Blob> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(new DatabaseBusy('The database stayed busy (a transaction did not end) until the deadline.')),
+      () =>
+        reject(new DatabaseBusy('The database stayed busy (a transaction did not end) until the deadline.')),
       Math.max(deadline - Date.now(), 0),
     );
   });

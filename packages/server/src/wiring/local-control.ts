@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { backupOperation } from '../backup/backup-operation.js';
 import { grantCreditsOperation } from '../account/grant-credits.js';
+import { backupOperation } from '../backup/backup-operation.js';
 import type { ServerConfig } from '../config/config.js';
 import { type LocalOperation, openLocalControl } from '../local-control/local-control.js';
 import { readOutboxOperation } from '../mail/outbox-operation.js';
