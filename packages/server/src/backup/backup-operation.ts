@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiError } from '../errors/api-error.js';
 import type { LocalOperation } from '../local-control/local-control.js';
 import { type BackupSource, type BackupSummary, writeBackup } from './write-backup.js';
 
@@ -24,6 +25,22 @@ export function backupOperation(source: BackupSource): LocalOperation<BackupInpu
   return {
     ...backupRequest,
     input: BackupInput,
-    run: (_db, input) => writeBackup(source, input.destination, Date.now() + input.timeout_seconds * 1000),
+    run: (_db, input) =>
+      writeBackup(source, input.destination, Date.now() + input.timeout_seconds * 1000).catch(
+        (error: unknown) => {
+          throw relayed(error);
+        },
+      ),
   };
+}
+
+/**
+ * The reason a backup failed, as the operator's command should print it: a full or unwritable
+ * destination, a database that stayed busy. The server would otherwise answer those as its own
+ * faults (or as its file store's) without saying what happened.
+ */
+function relayed(error: unknown): unknown {
+  if (error instanceof ApiError || !(error instanceof Error)) return error;
+  if (error.name === 'DatabaseBusy') return new ApiError('service_unavailable', error.message);
+  return new ApiError('internal_error', `The backup failed: ${error.message}`);
 }

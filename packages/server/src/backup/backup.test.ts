@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/temp-dirs.js';
 import { loadEmbeddedDatabase, openDatabase } from '../storage/database.js';
 import { DATABASE_FILE, MANIFEST_FILE, Manifest } from './backup-manifest.js';
+import { backupOperation } from './backup-operation.js';
 import { restoreBackup, verifyBackup } from './restore-backup.js';
 import { writeBackup } from './write-backup.js';
 
@@ -75,6 +76,31 @@ describe('writeBackup', () => {
     };
     await expect(writeBackup(failing, join(parent, 'one'), later())).rejects.toThrow(/stayed busy/);
     expect(readdirSync(parent)).toEqual([]);
+  });
+});
+
+describe('the backup operation (what the operator channel runs)', () => {
+  it("answers a failure with its reason, not as the server's own fault", async () => {
+    const dataDir = dataDirWithFiles();
+    const busy = Object.assign(new Error('The database stayed busy until the deadline.'), {
+      name: 'DatabaseBusy',
+    });
+    const operation = backupOperation({ dataDir, dumpDatabase: () => Promise.reject(busy) });
+    const input = { destination: join(tempDir('scrub-backup-'), 'one'), timeout_seconds: 5 };
+    await expect(operation.run(null as never, input)).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: 'The database stayed busy until the deadline.',
+    });
+    const file = join(tempDir('scrub-backup-'), 'a-file');
+    writeFileSync(file, 'x');
+    const unwritable = backupOperation(source(dataDir)).run(null as never, {
+      destination: join(file, 'one'),
+      timeout_seconds: 5,
+    });
+    await expect(unwritable).rejects.toMatchObject({
+      code: 'internal_error',
+      message: /^The backup failed: ENOTDIR/,
+    });
   });
 });
 
