@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { backupCommand } from './commands/backup.js';
 import { creditsCommand } from './commands/credits.js';
 import { dataCommand } from './commands/data.js';
 import { handleError, throwInsteadOfExiting } from './commands/handle-error.js';
 import { mailCommand } from './commands/mail.js';
 import { migrateCommand } from './commands/migrate.js';
 import { proofKeyCommand } from './commands/proof-key.js';
+import { restoreCommand } from './commands/restore.js';
 import { startCommand } from './commands/start.js';
 import { refuseUnknownCommand } from './commands/unknown-command.js';
 import { serverVersion } from './version.js';
@@ -20,7 +22,9 @@ const program = new Command('scrub-server')
   .addCommand(creditsCommand())
   .addCommand(mailCommand())
   .addCommand(dataCommand())
-  .addCommand(proofKeyCommand());
+  .addCommand(proofKeyCommand())
+  .addCommand(backupCommand())
+  .addCommand(restoreCommand());
 
 throwInsteadOfExiting(program);
 Promise.resolve()

@@ -72,12 +72,13 @@ const bin = join(import.meta.dirname, '..', '..', 'dist', 'bin.js');
 describe.runIf(existsSync(bin))('scrub-server <unknown command> (built)', () => {
   it('refuses it before starting anything', () => {
     const dataDir = tempDir('scrub-unknown-');
-    const run = spawnSync(process.execPath, [bin, 'backup', 'x'], {
+    const run = spawnSync(process.execPath, [bin, 'bakup', 'x'], {
       env: { ...process.env, SCRUB_DATA_DIR: dataDir, SCRUB_PORT: '0' },
       encoding: 'utf8',
     });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^error: unknown command 'backup'\nCommands: start, migrate, /);
+    expect(run.stderr).toMatch(/^error: unknown command 'bakup'\nCommands: start, migrate, /);
+    expect(run.stderr).toMatch(/, backup, restore\. See scrub-server --help\.\n$/);
     expect(run.stdout).toBe('');
   });
 });

@@ -152,11 +152,16 @@ function refusedToConnect(error: unknown): boolean {
   );
 }
 
-/** Runs an operation on the server behind the channel; its failures come back as errors with the server's message. */
+/**
+ * Runs an operation on the server behind the channel; its failures come back as errors with the
+ * server's message. Only the request line is needed here (`method`, `path`, `revive`), not the work.
+ * With `timeoutMs`, a server that has not answered by then is given up on.
+ */
 export async function callLocalControl<I, O>(
   channel: LocalControl,
-  operation: LocalOperation<I, O>,
+  operation: Pick<LocalOperation<I, O>, 'method' | 'path' | 'revive'>,
   input: I,
+  { timeoutMs }: { timeoutMs?: number } = {},
 ): Promise<O> {
   const url = new URL(`${LOCAL_CONTROL_PREFIX}${operation.path}`, channel.url);
   const headers: Record<string, string> = { [LOCAL_CONTROL_TOKEN_HEADER]: channel.token };
@@ -171,10 +176,14 @@ export async function callLocalControl<I, O>(
   }
   const server = `running scrub-server (process ${channel.pid}, ${channel.url})`;
   let res: Response;
+  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
   try {
-    res = await fetch(url, { method: operation.method, headers, body });
+    res = await fetch(url, { method: operation.method, headers, body, signal });
   } catch (error) {
     if (refusedToConnect(error)) throw new LocalControlUnreachable(`Nothing answers at ${channel.url}.`);
+    if ((error as Error).name === 'TimeoutError') {
+      throw new Error(`The ${server} did not answer within ${Math.ceil(timeoutMs! / 1000)} s.`);
+    }
     const reason = (error as { cause?: Error }).cause?.message ?? (error as Error).message;
     throw new Error(`Could not reach the ${server}: ${reason}`);
   }

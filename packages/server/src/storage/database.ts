@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGlitePool } from '@scrub/pglite-pool';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -23,6 +24,13 @@ export interface DatabaseHandle {
    * other, until the returned function is called. `select pg_notify(channel, payload)` sends them.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * The embedded database on disk only: a consistent copy of it, PGlite's data directory as a
+   * gzipped tarball. Taken between transactions (the one connection held, then a checkpoint), so
+   * the copy opens as the database stood at that moment. Refused once `deadline` (epoch ms) has
+   * passed while waiting for the running transaction to end.
+   */
+  dumpEmbedded?(deadline: number): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -69,14 +77,19 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       },
     };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true, mode: 0o700 });
-  const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
+  return openEmbedded(target.dataDir, pgliteTemplate(target.dataDir));
+}
+
+/** The embedded database in `dataDir` (null: in memory), made from `load` (a dump) when it holds none yet. */
+async function openEmbedded(dataDir: string | null, load: Blob | undefined): Promise<DatabaseHandle> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let pglite: PGlite;
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     pglite = await PGlite.create({
-      dataDir: target.dataDir ?? undefined,
-      loadDataDir: pgliteTemplate(target.dataDir),
+      dataDir: dataDir ?? undefined,
+      loadDataDir: load,
       parsers,
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
     });
@@ -92,13 +105,62 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       const unlisten = await pglite.listen(channel, onPayload);
       return () => unlisten();
     },
+    ...(dataDir && { dumpEmbedded: (deadline: number) => dumpBetweenTransactions(db, pglite, deadline) }),
     async close() {
       await db.destroy();
       // The embedded database makes its files world-writable: at rest they are the owner's alone.
-      if (target.dataDir) restrictDataDir(target.dataDir);
+      if (dataDir) restrictDataDir(dataDir);
       unlock();
     },
   };
+}
+
+class DatabaseBusy extends Error {
+  override name = 'DatabaseBusy';
+}
+
+async function dumpBetweenTransactions(
+  db: Kysely<Database>,
+  pglite: PGlite,
+  deadline: number,
+): Promise<Blob> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new DatabaseBusy('The database stayed busy (a transaction did not end) until the deadline.')),
+      Math.max(deadline - Date.now(), 0),
+    );
+  });
+  // The pool lends its one connection to one borrower at a time: holding it, no transaction is open.
+  const dump = db.connection().execute(async (connection) => {
+    // Given the connection after the deadline: nobody waits for this copy any more.
+    if (Date.now() > deadline) throw new DatabaseBusy('The deadline passed before the database was free.');
+    await sql`checkpoint`.execute(connection);
+    return pglite.dumpDataDir('gzip');
+  });
+  try {
+    return await Promise.race([dump, late]);
+  } finally {
+    clearTimeout(timer);
+    dump.catch(() => {});
+  }
+}
+
+/**
+ * Makes the embedded database in `dataDir` from a dump (`dumpEmbedded`'s tarball) and checks it
+ * opens. The directory must hold no database yet.
+ */
+export async function loadEmbeddedDatabase(dataDir: string, dump: Blob): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) {
+    throw new Error(`${dataDir} already holds a database: a dump is loaded into a new one only.`);
+  }
+  const database = await openEmbedded(dataDir, dump);
+  try {
+    await sql`select 1`.execute(database.db);
+  } finally {
+    await database.close();
+  }
 }
 
 /** Brings the schema up to date. Runs under an advisory lock on PostgreSQL, so many processes may start at once. */
