@@ -14,7 +14,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
   },
   { name: 'configuration', paths: ['config/'] },
   { name: 'storage', paths: ['storage/'] },
-  { name: 'infrastructure', paths: ['mail/', 'blob-store/', 'local-control/', 'dashboard/'] },
+  { name: 'infrastructure', paths: ['mail/', 'blob-store/', 'local-control/', 'dashboard/', 'metrics/'] },
   {
     name: 'features',
     paths: [

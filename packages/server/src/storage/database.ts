@@ -23,6 +23,8 @@ export interface DatabaseHandle {
    * other, until the returned function is called. `select pg_notify(channel, payload)` sends them.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The PostgreSQL pool's connections now (metrics); null for the embedded database's single one. */
+  poolUse(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       db,
       kind: 'postgres',
       listen: (channel, onPayload) => listeners.listen(channel, onPayload),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async close() {
         await listeners.close();
         await db.destroy();
@@ -92,6 +95,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       const unlisten = await pglite.listen(channel, onPayload);
       return () => unlisten();
     },
+    poolUse: () => null,
     async close() {
       await db.destroy();
       // The embedded database makes its files world-writable: at rest they are the owner's alone.
