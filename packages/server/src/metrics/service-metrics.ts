@@ -76,6 +76,8 @@ export interface ScrapeSources {
   oldestQueuedSeconds(): Promise<number>;
   dncListAges(): { list: string; days: number; stale: boolean }[];
   pool(): { total: number; idle: number; waiting: number } | null;
+  /** The data directory's file system; null when nothing is kept there (PostgreSQL and S3). */
+  disk(): Promise<{ availableBytes: number; sizeBytes: number } | null>;
 }
 
 /** A scrape's database work is cut short after this long: the gauges keep their last values. */
@@ -146,6 +148,19 @@ new Gauge({
     this.set({ state: 'total' }, pool.total);
     this.set({ state: 'idle' }, pool.idle);
     this.set({ state: 'waiting' }, pool.waiting);
+  },
+});
+
+new Gauge({
+  name: 'scrub_data_dir_bytes',
+  help: "The data directory's file system (embedded database, local file store): available and size.",
+  labelNames: ['state'] as const,
+  registers: [registry],
+  async collect() {
+    const disk = sources ? await withDeadline(sources.disk()) : undefined;
+    if (!disk) return;
+    this.set({ state: 'available' }, disk.availableBytes);
+    this.set({ state: 'size' }, disk.sizeBytes);
   },
 });
 

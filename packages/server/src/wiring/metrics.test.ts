@@ -135,6 +135,7 @@ describe.each(testDatabases())('GET /metrics after real traffic on $kind', (kind
     expect(after.get('scrub_bulk_jobs{state=completed}')).toBe(1);
     expect(after.get('scrub_bulk_jobs{state=queued}')).toBe(0);
     expect(after.get('scrub_queue_oldest_job_age_seconds{}')).toBe(0);
+    expect(after.get('scrub_data_dir_bytes{state=available}')).toBeGreaterThan(0);
     // Node's own, the event loop's delay among them; the pool on PostgreSQL.
     expect(after.get('scrub_nodejs_eventloop_lag_p99_seconds{}')).toBeGreaterThan(0);
     if (kind.kind === 'postgres')

@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -52,6 +53,7 @@ export function setUpMetrics(
         .listDates()
         .map((date) => ({ list: date.list, days: date.age_days ?? -1, stale: date.stale })),
     pool: () => database.poolUse(),
+    disk: () => dataDirDisk(config),
   });
   let server: Server | null = null;
   // Once the app is built: a start that fails leaves nothing listening.
@@ -89,6 +91,20 @@ function listen(port: number, host: string): Promise<Server> {
       resolve(server);
     });
   });
+}
+
+/** The file system the embedded database or the local file store writes to. */
+async function dataDirDisk(
+  config: ServerConfig,
+): Promise<{ availableBytes: number; sizeBytes: number } | null> {
+  const dir = config.blobStore.kind === 'local' ? config.blobStore.dir : config.dataDir;
+  if (config.blobStore.kind !== 'local' && config.database.kind !== 'pglite') return null;
+  try {
+    const fs = await statfs(dir);
+    return { availableBytes: fs.bavail * fs.bsize, sizeBytes: fs.blocks * fs.bsize };
+  } catch {
+    return null;
+  }
 }
 
 async function jobsByState({ db }: DatabaseHandle): Promise<{ status: string; jobs: number }[]> {
