@@ -63,6 +63,7 @@ import { webhookRetentionSweep } from './webhooks/retention.js';
 import { setUpWebhooks } from './webhooks/setup.js';
 import { builtInTokenVerifier, setUpIdentity } from './wiring/identity.js';
 import { setUpLocalControl } from './wiring/local-control.js';
+import { setUpMetrics } from './wiring/metrics.js';
 import { setUpPayments } from './wiring/payments.js';
 import { installShutdown, Shutdown } from './wiring/shutdown.js';
 
@@ -108,6 +109,7 @@ export async function buildApp({
   shutdown = new Shutdown(config.timeouts.shutdownGraceMs),
 }: AppOptions): Promise<FastifyInstance> {
   const app = createFastify(config, logger);
+  setUpMetrics(app, config, database, referenceData);
   await installHttpHooks(app, config);
   const rateLimits = installAddressLimits(app, config, database);
 

@@ -63,6 +63,7 @@ export async function startServer(config: ServerConfig, logger: Logger | false):
     step('app built');
     await app.listen({ host: config.host, port: config.port });
     step('listening');
+    if (logger && app.metricsUrl) logger.info({ url: app.metricsUrl }, 'metrics served');
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const shownHost = config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host;

@@ -14,7 +14,10 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
   },
   { name: 'configuration', paths: ['config/'] },
   { name: 'storage', paths: ['storage/'] },
-  { name: 'infrastructure', paths: ['mail/', 'blob-store/', 'local-control/', 'dashboard/', 'backup/'] },
+  {
+    name: 'infrastructure',
+    paths: ['mail/', 'blob-store/', 'local-control/', 'dashboard/', 'backup/', 'metrics/'],
+  },
   {
     name: 'features',
     paths: [

@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { ApiError } from '../errors/api-error.js';
+import { countCredits } from '../metrics/service-metrics.js';
 import type { Database, LedgerKind } from '../storage/schema.js';
 
 /** The largest balance the `integer` column holds. */
@@ -79,7 +80,9 @@ export async function applyLedgerEntry(
       .executeTakeFirstOrThrow();
     return { entryId: row.id, balance };
   };
-  return db.isTransaction ? write(db) : db.transaction().execute(write);
+  const result = await (db.isTransaction ? write(db) : db.transaction().execute(write));
+  countCredits(entry.kind, delta);
+  return result;
 }
 
 /** The balance and the sum of the ledger's entries for a profile: always equal (audits and tests). */

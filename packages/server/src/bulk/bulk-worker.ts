@@ -4,6 +4,7 @@ import type { DncListDate } from '@scrub/contract';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/mailer.js';
+import { rowsScrubbed } from '../metrics/service-metrics.js';
 import { PollPause } from '../poll-pause.js';
 import type { Database } from '../storage/schema.js';
 import { fileLinks, recordsOf } from './file-mail.js';
@@ -179,7 +180,17 @@ export class BulkWorker {
     }, beatMs);
     let done: JobRow | undefined;
     try {
-      const outcome = await processor.process(job, (rows) => (processed = rows), lease.signal);
+      const outcome = await processor.process(
+        job,
+        (rows) => {
+          if (rows > processed) rowsScrubbed.inc(rows - processed);
+          processed = rows;
+        },
+        lease.signal,
+      );
+      // Rows the last progress report did not tell of.
+      if (outcome.totalRows > processed) rowsScrubbed.inc(outcome.totalRows - processed);
+      processed = outcome.totalRows;
       if (job.credits_charged > 0 && outcome.totalRows > (job.total_rows ?? 0)) {
         throw new UnprocessableFile(
           `The file changed after it was submitted: it has ${outcome.totalRows.toLocaleString('en-US')} records, and ${(job.total_rows ?? 0).toLocaleString('en-US')} were paid for. Upload it again in a new job. Your credits were given back.`,

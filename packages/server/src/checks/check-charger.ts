@@ -4,6 +4,7 @@ import { insufficientCredits } from '../account/ledger.js';
 import { planPausedError } from '../account/plan-status.js';
 import { hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../errors/api-error.js';
+import { countCredits } from '../metrics/service-metrics.js';
 import type { Database } from '../storage/schema.js';
 
 /** What one check paid: nothing for unlimited holders, else its cost and the balance after it. */
@@ -52,7 +53,7 @@ export class CheckCharger {
    * plan is refused, and an unlimited one pays nothing, as for single checks.
    */
   async chargeBatch(profileId: string, cost: number, reference: string): Promise<CheckCharge> {
-    return this.db.transaction().execute(async (trx) => {
+    const charge = await this.db.transaction().execute(async (trx): Promise<CheckCharge> => {
       const profile = await trx
         .selectFrom('profiles')
         .select(['id', 'credits', 'plan_reference', 'plan_status', 'plan_expires_at'])
@@ -89,6 +90,8 @@ export class CheckCharger {
       }
       return { unlimited: false, deducted: cost, remaining: balance };
     });
+    if (!charge.unlimited) countCredits('check', -charge.deducted);
+    return charge;
   }
 
   /** Resolves once every charge queued so far is settled (shutdown, tests). */
@@ -129,6 +132,7 @@ export class CheckCharger {
     );
     const charged = rows[0];
     if (!charged || charged.credits === null) return false;
+    countCredits('check', -total);
     let balance = charged.credits + total;
     for (const charge of charges) {
       balance -= charge.cost;
@@ -211,8 +215,10 @@ export class CheckCharger {
     for (const charge of batch) {
       const outcome = outcomes.get(charge);
       if (outcome === undefined) charge.reject(new ApiError('not_found', 'No such account.'));
-      else if ('unlimited' in outcome) charge.resolve(outcome);
-      else charge.reject(outcome);
+      else if ('unlimited' in outcome) {
+        if (!outcome.unlimited) countCredits('check', -outcome.deducted);
+        charge.resolve(outcome);
+      } else charge.reject(outcome);
     }
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal.js';
 import type { RateLimits } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
+import { rateLimitRefusals } from '../metrics/service-metrics.js';
 import type { PolicyState, RatePolicy, SharedRateLimiter } from './rate-limiter.js';
 
 const WHO: Record<string, string> = {
@@ -78,6 +79,7 @@ export class RateLimitGate {
     if (refused.length === 0) return;
     const wait = Math.max(...refused.map((state) => state.resetSeconds));
     const first = refused[0] as PolicyState;
+    rateLimitRefusals.inc({ limit: first.policy.name });
     throw new ApiError(
       'rate_limited',
       `Too many requests: at most ${first.policy.max} ${per(first.policy)} ${WHO[first.policy.name] ?? ''}. Retry after ${wait} second${wait === 1 ? '' : 's'}.`,

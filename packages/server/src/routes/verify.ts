@@ -22,6 +22,7 @@ import type { CheckCharge } from '../checks/check-charger.js';
 import { TestChecks } from '../checks/test-checks.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
+import { checksAnswered } from '../metrics/service-metrics.js';
 import { countedLists, listAnswers } from '../operator-lists/operator-lists.js';
 import { ftcRegistryOf, validUntil } from '../proof/proof-signer.js';
 import { addReassigned, REASSIGNED_REASON } from '../reassigned/reassigned-answers.js';
@@ -70,6 +71,7 @@ function withCharge(
   clock: CallingClock,
   lists: DncSet,
 ): VerifyResult {
+  checksAnswered.inc({ line_type: answer.line_type, cached: cached ? 'true' : 'false' });
   // As of now, for a cached answer too: whether a number may be called changes by the minute.
   const window = callingWindowOf(
     answer.line_type === 'invalid' ? null : answer.phone_number,

@@ -31,6 +31,8 @@ export interface DatabaseHandle {
    * passed while waiting for the running transaction to end.
    */
   dumpEmbedded?(deadline: number): Promise<Blob>;
+  /** The PostgreSQL pool's connections now (metrics); null for the embedded database's single one. */
+  poolUse(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       db,
       kind: 'postgres',
       listen: (channel, onPayload) => listeners.listen(channel, onPayload),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async close() {
         await listeners.close();
         await db.destroy();
@@ -106,6 +109,7 @@ async function openEmbedded(dataDir: string | null, load: Blob | undefined): Pro
       return () => unlisten();
     },
     ...(dataDir && { dumpEmbedded: (deadline: number) => dumpBetweenTransactions(db, pglite, deadline) }),
+    poolUse: () => null,
     async close() {
       await db.destroy();
       // The embedded database makes its files world-writable: at rest they are the owner's alone.

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { webhookAttempts } from '../metrics/service-metrics.js';
 import { PollPause } from '../poll-pause.js';
 import type { Database } from '../storage/schema.js';
 import { sendWebhook } from './send-webhook.js';
@@ -98,6 +99,7 @@ export class WebhookDeliverer {
     const retryAt = outcome.delivered
       ? null
       : nextRetryAt(delivery.attempts + 1, retryBaseMs, delivery.give_up_at, new Date());
+    webhookAttempts.inc({ outcome: outcome.delivered ? 'delivered' : retryAt ? 'retrying' : 'failed' });
     try {
       await recordAttempt(db, delivery, outcome, retryAt);
     } catch (error) {
