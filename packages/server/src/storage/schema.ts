@@ -283,6 +283,8 @@ export interface PaymentLinksTable {
   payment_intent_id: string | null;
   expires_at: Date;
   used_at: Date | null;
+  /** Set while a save with this card link runs (0026). */
+  claimed_at: Generated<Date | null>;
   created_at: Generated<Date>;
 }
 
