@@ -359,6 +359,21 @@ export class StripePaymentProvider implements PaymentProvider {
     return refunds.reverse();
   }
 
+  async paymentOfInvoice(invoiceId: string): Promise<string | null> {
+    const stripe = await this.stripe();
+    const { data } = await stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid', limit: 10 });
+    return data.map((row) => idOf(row.payment.payment_intent)).find((id) => id !== null) ?? null;
+  }
+
+  async invoiceOfPayment(paymentIntentId: string): Promise<string | null> {
+    const stripe = await this.stripe();
+    const { data } = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: paymentIntentId },
+      limit: 1,
+    });
+    return idOf(data[0]?.invoice);
+  }
+
   async ensurePrice(input: {
     lookupKey: string;
     productName: string;

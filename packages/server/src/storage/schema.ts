@@ -230,7 +230,7 @@ export interface CarrierLookupsTable {
 export interface AuditLogTable {
   id: Generated<string>;
   at: Generated<Date>;
-  actor_id: string;
+  actor_id: string | null;
   actor_email: string;
   subject_id: string | null;
   subject_email: string | null;
