@@ -458,6 +458,16 @@ export class StripePaymentProvider implements PaymentProvider {
     } catch (error) {
       result = this.refusal(error);
     }
+    if (result.status === 'requires_action') {
+      // Refused off-session for want of 3-D Secure: confirmed again with the customer present, so
+      // the intent waits on the bank's check (`requires_action`) that a browser page then runs.
+      const intent = await stripe.paymentIntents.confirm(
+        result.paymentIntentId,
+        { payment_method: paymentMethod },
+        { idempotencyKey: `${input.idempotencyKey}:pay-on-session` },
+      );
+      result = chargeResultOf(intent);
+    }
     if (result.status === 'declined') {
       await stripe.subscriptions.cancel(created.id, {}, { idempotencyKey: `${input.idempotencyKey}:cancel` });
       const { paymentIntentId: _id, ...decline } = result;

@@ -214,6 +214,49 @@ describe.each(testDatabases())(
       );
     });
 
+    it('a subscription needing 3-D Secure names a confirmation page too; confirm grants its first month once', async () => {
+      const a = await account();
+      await call(a.key, 'POST', '/payment/setup', { ...address, payment_method_id: 'pm_card_visa' });
+      await call(a.key, 'PUT', '/payment-method', {
+        payment_method_id: await saveTestCard(
+          t.app,
+          t.database.db,
+          a.profileId,
+          'pm_card_authenticationRequired',
+        ),
+      });
+      const started = await call(a.key, 'POST', '/subscription', { price_id: '79541679412211' });
+      expect(started).toMatchObject({
+        status: 402,
+        body: {
+          error: { code: 'authentication_required' },
+          payment_intent_id: expect.stringMatching(/^pi_/),
+          next_action_url: expect.stringMatching(/\/authenticate\?grant=/),
+        },
+      });
+      const intent = started.body.payment_intent_id as string;
+      const page = await call(null, 'GET', `/payment/links/${grantOf(started.body.next_action_url)}`);
+      expect(page.body).toMatchObject({ purpose: 'authenticate', client_secret: started.body.client_secret });
+      expect(
+        (await call(a.key, 'POST', '/payment/confirm', { payment_intent_id: intent })).body,
+      ).toMatchObject({
+        status: 'requires_action',
+      });
+
+      await t.app.inject({ method: 'POST', url: `/_stripe/authenticate/${intent}?outcome=complete` });
+      const done = await call(a.key, 'POST', '/payment/confirm', { payment_intent_id: intent });
+      expect(done.body).toMatchObject({
+        status: 'succeeded',
+        purchase: { amount: 49, credits_added: 30_000, plan_reference: '79541679412211' },
+      });
+      const again = await call(a.key, 'POST', '/payment/confirm', { payment_intent_id: intent });
+      expect(again.body.purchase.purchase_id).toBe(done.body.purchase.purchase_id);
+      expect((await call(a.key, 'GET', '/credits')).body.credits).toBe(700 + 30_000);
+      expect((await call(a.key, 'GET', '/subscription')).body.subscription).toMatchObject({
+        status: 'active',
+      });
+    });
+
     it('a failed bank check ends as failed, nothing charged', async () => {
       const a = await account();
       await call(a.key, 'POST', '/payment/setup', { ...address, payment_method_id: 'pm_card_visa' });
