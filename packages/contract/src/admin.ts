@@ -200,7 +200,8 @@ export const AuditEntrySchema = z
   .object({
     id: z.string(),
     at: z.string(),
-    actor_id: z.string(),
+    /** Null when no account acted: a refund made in the payment provider's dashboard. */
+    actor_id: z.string().nullable(),
     actor_email: z.string(),
     subject_id: z.string().nullable(),
     subject_email: z.string().nullable(),

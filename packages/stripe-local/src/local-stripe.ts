@@ -7,6 +7,7 @@ import { billingOperations as billing, renewDue } from './local-stripe-billing.j
 import { type Caller, type Operation, OperationContext } from './local-stripe-context.js';
 import { customerOperations as customers } from './local-stripe-customers.js';
 import { authenticate, CommittedError, intentOperations as intents } from './local-stripe-intents.js';
+import { invoicePaymentOperations as invoicePayments } from './local-stripe-invoice-payments.js';
 import { listOf, pageOf } from './local-stripe-list.js';
 import { refundOperations as refunds } from './local-stripe-refunds.js';
 import {
@@ -90,6 +91,7 @@ export const ROUTES: readonly Route[] = [
   route('DELETE', 'subscriptions/:id', billing.cancelSubscription),
   route('GET', 'invoices', billing.listInvoices),
   route('GET', 'invoices/:id', billing.retrieveInvoice),
+  route('GET', 'invoice_payments', invoicePayments.listInvoicePayments),
   route('GET', 'events', listEvents),
   route('GET', 'events/:id', retrieveEvent),
   route('POST', 'test_helpers/test_clocks', billing.createTestClock),

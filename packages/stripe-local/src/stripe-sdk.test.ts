@@ -66,6 +66,38 @@ describe('the stripe SDK against startLocalStripe()', () => {
     expect(refund).toMatchObject({ status: 'succeeded', amount: 500 });
   });
 
+  it("finds a subscription invoice's payment, and a payment's invoice, to refund it", async () => {
+    const customer = await stripe.customers.create({ email: 'dee@example.com' });
+    const card = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+    const price = await stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 4900,
+      recurring: { interval: 'month' },
+      product_data: { name: 'Monthly' },
+    });
+    const subscription = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      default_payment_method: card.id,
+    });
+    const invoiceId = String(subscription.latest_invoice);
+    const [paid] = (await stripe.invoicePayments.list({ invoice: invoiceId })).data;
+    expect(paid).toMatchObject({
+      object: 'invoice_payment',
+      invoice: invoiceId,
+      status: 'paid',
+      amount_paid: 4900,
+      payment: { type: 'payment_intent', payment_intent: expect.stringMatching(/^pi_/) },
+    });
+    const intentId = String(paid?.payment.payment_intent);
+    const byPayment = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: intentId },
+    });
+    expect(byPayment.data.map((row) => row.invoice)).toEqual([invoiceId]);
+    const refund = await stripe.refunds.create({ payment_intent: intentId });
+    expect(refund).toMatchObject({ status: 'succeeded', amount: 4900 });
+  });
+
   it('declines the decline test card when it is attached, as Stripe does', async () => {
     const customer = await stripe.customers.create({ email: 'bob@example.com' });
     const declined = await stripe.paymentMethods

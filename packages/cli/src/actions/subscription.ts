@@ -1,4 +1,4 @@
-import type { Subscription } from '@scrub/sdk';
+import type { Scrub, Subscription } from '@scrub/sdk';
 import { z } from 'zod';
 import { askFirst } from '../ask-first.js';
 import type { Context } from '../context.js';
@@ -31,6 +31,26 @@ async function print(subscription: Subscription | null, context: Context): Promi
   );
 }
 
+/**
+ * Starts the monthly plan; a card whose bank wants 3-D Secure prints a single-use page to confirm
+ * the first month on and waits for it, as `scrub buy` does, then shows the subscription.
+ */
+async function startWithBank(scrub: Scrub, planReference: string, context: Context) {
+  try {
+    return await scrub.subscriptions.start(planReference);
+  } catch (error) {
+    const { AuthenticationRequiredError } = await import('@scrub/sdk');
+    if (!(error instanceof AuthenticationRequiredError) || !error.paymentIntentId || !error.nextActionUrl)
+      throw error;
+    const { waitForBank } = await import('../bank-confirmation.js');
+    await waitForBank(scrub, context, {
+      paymentIntentId: error.paymentIntentId,
+      nextActionUrl: error.nextActionUrl,
+    });
+    return scrub.subscriptions.get();
+  }
+}
+
 /** Shows, starts, switches, pauses, resumes or cancels the monthly plan. */
 export async function subscriptionAction(
   action: Action,
@@ -53,7 +73,7 @@ export async function subscriptionAction(
     });
     await print(
       await (action === 'start'
-        ? scrub.subscriptions.start(plan.plan_reference)
+        ? startWithBank(scrub, plan.plan_reference, context)
         : scrub.subscriptions.switch(plan.plan_reference)),
       context,
     );

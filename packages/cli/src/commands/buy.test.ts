@@ -163,6 +163,21 @@ describe('scrub buy, card, subscription and purchases against the real server', 
     expect(JSON.parse((await scrub(['--json', 'credits'], env)).stdout).credits).toBe(700 + 2857);
   }, 60_000);
 
+  it('subscription start with a card that wants 3-D Secure prints the confirmation page, waits, then shows the plan active', async () => {
+    const env = await account();
+    await new Scrub({ baseURL: server.url, apiKey: env.SCRUB_API_KEY }).cards.setDefaultMethod(
+      await saveTestCard(`clipay${accounts}@example.com`, 'pm_card_authenticationRequired'),
+    );
+    const running = scrub(['subscription', 'start', 'standard', '--yes'], env);
+    await authenticate(await waitingIntent(), 'complete');
+    const started = await running;
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stderr).toMatch(/confirm this payment \(3-D Secure\)/);
+    expect(started.stderr).toContain(`${server.url}/authenticate?grant=`);
+    expect(started.stdout).toMatch(/Status\s+active/);
+    expect(JSON.parse((await scrub(['--json', 'credits'], env)).stdout).credits).toBe(700 + 30_000);
+  }, 60_000);
+
   it('subscription start, pause (checks then refused: plan_paused), resume, switch, cancel', async () => {
     const env = await account();
     expect((await scrub(['subscription', 'show'], env)).stdout).toMatch(/No subscription/);

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
 
 export interface AuditInput {
-  actor: { profileId: string; email: string };
+  /** No `profileId` when no account acted (the payment provider: a refund made in its dashboard). */
+  actor: { profileId: string | null; email: string };
   subject?: { profileId: string; email: string } | null;
   /** What was done: `user.create`, `credits.adjust`, `act_as.request`... */
   action: string;

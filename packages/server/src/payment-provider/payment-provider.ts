@@ -65,6 +65,10 @@ export interface PaymentProvider {
   }): Promise<RefundSummary>;
   /** Every refund of a payment, oldest first (made here or in Stripe's dashboard). */
   listRefunds(paymentIntentId: string): Promise<RefundSummary[]>;
+  /** The payment intent that paid a (subscription) invoice, to refund it; null while unpaid. */
+  paymentOfInvoice(invoiceId: string): Promise<string | null>;
+  /** The invoice a payment intent paid, if it paid one (a refund of it names only the payment). */
+  invoiceOfPayment(paymentIntentId: string): Promise<string | null>;
 
   /** The recurring price with this lookup key, created if missing (plans map to prices this way). */
   ensurePrice(input: {

@@ -359,6 +359,21 @@ export class StripePaymentProvider implements PaymentProvider {
     return refunds.reverse();
   }
 
+  async paymentOfInvoice(invoiceId: string): Promise<string | null> {
+    const stripe = await this.stripe();
+    const { data } = await stripe.invoicePayments.list({ invoice: invoiceId, status: 'paid', limit: 10 });
+    return data.map((row) => idOf(row.payment.payment_intent)).find((id) => id !== null) ?? null;
+  }
+
+  async invoiceOfPayment(paymentIntentId: string): Promise<string | null> {
+    const stripe = await this.stripe();
+    const { data } = await stripe.invoicePayments.list({
+      payment: { type: 'payment_intent', payment_intent: paymentIntentId },
+      limit: 1,
+    });
+    return idOf(data[0]?.invoice);
+  }
+
   async ensurePrice(input: {
     lookupKey: string;
     productName: string;
@@ -442,6 +457,16 @@ export class StripePaymentProvider implements PaymentProvider {
       result = chargeResultOf(intent);
     } catch (error) {
       result = this.refusal(error);
+    }
+    if (result.status === 'requires_action') {
+      // Refused off-session for want of 3-D Secure: confirmed again with the customer present, so
+      // the intent waits on the bank's check (`requires_action`) that a browser page then runs.
+      const intent = await stripe.paymentIntents.confirm(
+        result.paymentIntentId,
+        { payment_method: paymentMethod },
+        { idempotencyKey: `${input.idempotencyKey}:pay-on-session` },
+      );
+      result = chargeResultOf(intent);
     }
     if (result.status === 'declined') {
       await stripe.subscriptions.cancel(created.id, {}, { idempotencyKey: `${input.idempotencyKey}:cancel` });

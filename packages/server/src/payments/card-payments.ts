@@ -346,6 +346,10 @@ export class CardPayments {
       };
     }
     const metadata = chargeMetadataOf(result.metadata);
+    if (!metadata) {
+      const invoiceId = await callProvider(() => this.s.provider.invoiceOfPayment(paymentIntentId));
+      if (invoiceId) return this.#confirmInvoice(profile, invoiceId, result.amount);
+    }
     const plan = metadata ? await this.s.prices.plan(metadata.scrub_plan_reference).catch(() => null) : null;
     if (!metadata || !plan) throw new Error(`Payment ${paymentIntentId} carries no plan to credit`);
     const grant = grantOf(profile.id, metadata.scrub_kind, plan, result.amount, paymentIntentId);
@@ -359,6 +363,38 @@ export class CardPayments {
         plan_reference: plan.plan_reference,
         amount: result.amount / 100,
         credits_added: grant.credits + grant.bonusCredits,
+      },
+    };
+  }
+
+  /**
+   * A monthly plan's first invoice, paid once the bank confirmed: its month granted (once, as the
+   * `invoice.paid` webhook would) and the subscription active.
+   */
+  async #confirmInvoice(profile: Profile, invoiceId: string, amount: number): Promise<PurchaseConfirmation> {
+    const summary = profile.subscription_id
+      ? await callProvider(() => this.s.provider.getSubscription(String(profile.subscription_id)))
+      : null;
+    const plan = summary ? await this.s.prices.planOfPrice(summary.priceId) : null;
+    if (!plan) throw new Error(`Invoice ${invoiceId} pays no monthly plan of this account`);
+    const grant = grantOf(profile.id, 'subscription', plan, amount, invoiceId);
+    const { purchaseId } = await this.record(profile.email, grant);
+    await this.s.db
+      .updateTable('profiles')
+      .set({ subscription_status: 'active', updated_at: new Date() })
+      .where('id', '=', profile.id)
+      .where('subscription_id', '=', summary?.id ?? '')
+      .where('subscription_status', '=', 'past_due')
+      .execute();
+    return {
+      status: 'succeeded',
+      message: 'Payment Complete',
+      purchase: {
+        message: 'Payment Complete',
+        purchase_id: purchaseId,
+        plan_reference: plan.plan_reference,
+        amount: amount / 100,
+        credits_added: grant.credits,
       },
     };
   }

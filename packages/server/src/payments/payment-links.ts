@@ -5,6 +5,8 @@ import type { Database, PaymentLinksTable } from '../storage/schema.js';
 
 /** Long enough to type a card number or answer the bank, short enough that a leaked link dies soon. */
 export const PAYMENT_LINK_TTL_SECONDS = 15 * 60;
+/** A save still holding its claim after this long has crashed: the link may be claimed again. */
+const CLAIM_LAPSES_SECONDS = 2 * 60;
 
 type Purpose = PaymentLinksTable['purpose'];
 
@@ -97,6 +99,39 @@ export class PaymentLinks {
       .where('payment_intent_id', '=', paymentIntentId)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * Takes the card link for one save, atomically: of two saves at the same moment one goes on and
+   * the other is refused, 410 when the link was used meanwhile, otherwise 409 (a save is running).
+   * `release` gives it back when that save is refused; `use` spends it when the card is saved.
+   */
+  async claim(token: string): Promise<void> {
+    const stale = new Date(Date.now() - CLAIM_LAPSES_SECONDS * 1000);
+    const claimed = await this.db
+      .updateTable('payment_links')
+      .set({ claimed_at: new Date() })
+      .where('token_hash', '=', hashOf(token))
+      .where('used_at', 'is', null)
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', stale)]))
+      .returning('token_hash')
+      .executeTakeFirst();
+    if (claimed) return;
+    await this.check(token, 'add_card');
+    throw new ApiError(
+      'conflict',
+      'A card is being saved with this link right now: each link saves one card. Wait for that save to finish (reload the page), or ask for a new link (scrub card add).',
+    );
+  }
+
+  /** Gives a claimed link back when its save was refused, for the retry. */
+  async release(token: string): Promise<void> {
+    await this.db
+      .updateTable('payment_links')
+      .set({ claimed_at: null })
+      .where('token_hash', '=', hashOf(token))
+      .where('used_at', 'is', null)
+      .execute();
   }
 
   /** Marks the link used; false when another request used it first. */

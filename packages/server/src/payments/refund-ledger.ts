@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { recordAudit } from '../admin/audit-log.js';
 import type { Database } from '../storage/schema.js';
@@ -11,6 +11,11 @@ export interface RefundRecordInput {
   reason: string;
   admin: { profileId: string; email: string } | null;
   requestId: string | null;
+}
+
+export interface PassTaken {
+  days: number;
+  ended: boolean;
 }
 
 export interface RecordedRefund {
@@ -27,6 +32,8 @@ export interface RecordedRefund {
   creditsShortfall: number;
   /** The account's balance afterwards. */
   balance: number;
+  /** The unlimited pass this refund took days off, and whether that ended it (back on no plan). */
+  pass: PassTaken | null;
   /** False when this refund was recorded before (the webhook and the admin's call both report it). */
   created: boolean;
 }
@@ -38,6 +45,7 @@ export interface RecordedRefund {
  * refunded, counted over all its refunds (so two half refunds take back what one full refund
  * would), but never below a zero balance: what the customer already spent stays spent, and the
  * refund row records it as the shortfall. Nothing is owed later; the shortfall is for the admin.
+ * A pass refunded in full ends (`endPass`). Each refund is audited, an admin's or the provider's.
  */
 export async function recordRefund(db: Kysely<Database>, input: RefundRecordInput): Promise<RecordedRefund> {
   return db.transaction().execute(async (trx) => {
@@ -64,6 +72,7 @@ export async function recordRefund(db: Kysely<Database>, input: RefundRecordInpu
         creditsTaken: existing.credits_taken,
         creditsShortfall: existing.credits_shortfall,
         balance: purchase.balance,
+        pass: null,
         created: false,
       };
     }
@@ -82,6 +91,7 @@ export async function recordRefund(db: Kysely<Database>, input: RefundRecordInpu
       balance = entry.balance;
     }
     const creditsShortfall = creditsDue - creditsTaken;
+    const pass = refundedCents >= purchase.amount_cents ? await endPass(trx, purchase) : null;
     await trx
       .insertInto('refunds')
       .values({
@@ -101,7 +111,7 @@ export async function recordRefund(db: Kysely<Database>, input: RefundRecordInpu
       .set({ refunded_cents: refundedCents })
       .where('id', '=', purchase.id)
       .execute();
-    if (input.admin) await auditRefund(trx, input, input.admin, purchase, { creditsTaken, creditsShortfall });
+    await auditRefund(trx, input, purchase, { creditsTaken, creditsShortfall, pass });
     return {
       ...base,
       refundId: input.providerRefundId,
@@ -112,6 +122,7 @@ export async function recordRefund(db: Kysely<Database>, input: RefundRecordInpu
       creditsTaken,
       creditsShortfall,
       balance,
+      pass,
       created: true,
     };
   });
@@ -125,6 +136,8 @@ function lockPurchase(trx: Kysely<Database>, purchaseId: string) {
     .select([
       'purchases.id',
       'purchases.profile_id',
+      'purchases.kind',
+      'purchases.plan_reference',
       'purchases.plan_name',
       'purchases.amount_cents',
       'purchases.credits',
@@ -157,25 +170,67 @@ async function creditsDueFor(
   return Math.max(0, dueTotal - Number(dueBefore));
 }
 
-/** An admin's refund in the audit log. */
+/**
+ * A pass refunded in full ends at once: its days come off the account's pass (a pass bought on top
+ * of another keeps the other's days), and when none are left the account is back on no plan.
+ * Null when the account no longer held this pass; a monthly plan's invoice ends nothing.
+ */
+async function endPass(trx: Kysely<Database>, purchase: LockedPurchase): Promise<PassTaken | null> {
+  if (purchase.kind !== 'purchase') return null;
+  const plan = await trx
+    .selectFrom('plans')
+    .select(['unlimited', 'amount_options'])
+    .where('plan_reference', '=', purchase.plan_reference)
+    .executeTakeFirst();
+  const days = plan?.unlimited
+    ? plan.amount_options.find((o) => Math.round(o.amount * 100) === purchase.amount_cents)?.unlimited_days
+    : null;
+  if (!days) return null;
+  const now = new Date();
+  const shortened = await trx
+    .updateTable('profiles')
+    .set({
+      plan_expires_at: sql<Date>`plan_expires_at - make_interval(days => ${days})`,
+      updated_at: now,
+    })
+    .where('id', '=', purchase.profile_id)
+    .where('plan_reference', '=', purchase.plan_reference)
+    .where('plan_expires_at', '>', now)
+    .returning('plan_expires_at')
+    .executeTakeFirst();
+  if (!shortened) return null;
+  if (shortened.plan_expires_at && shortened.plan_expires_at > now) return { days, ended: false };
+  await trx
+    .updateTable('profiles')
+    .set({ plan_reference: null, plan_expires_at: null, updated_at: now })
+    .where('id', '=', purchase.profile_id)
+    .execute();
+  return { days, ended: true };
+}
+
+/** The auditor: the admin who refunded, or the payment provider for a refund made in its dashboard. */
+const PROVIDER_ACTOR = { profileId: null, email: 'payment provider' };
+
+/** Every refund in the audit log, saying who made it: an admin here, or the provider's dashboard. */
 async function auditRefund(
   trx: Kysely<Database>,
   input: RefundRecordInput,
-  admin: NonNullable<RefundRecordInput['admin']>,
   purchase: LockedPurchase,
-  { creditsTaken, creditsShortfall }: { creditsTaken: number; creditsShortfall: number },
+  outcome: { creditsTaken: number; creditsShortfall: number; pass: PassTaken | null },
 ): Promise<void> {
   await recordAudit(trx, {
-    actor: admin,
+    actor: input.admin ?? PROVIDER_ACTOR,
     subject: { profileId: purchase.profile_id, email: purchase.email },
     action: 'purchase.refund',
     detail: {
+      source: input.admin ? 'admin' : 'payment_provider',
       purchase_id: purchase.id,
       refund_id: input.providerRefundId,
       amount: input.amountCents / 100,
       reason: input.reason,
-      credits_taken: creditsTaken,
-      credits_shortfall: creditsShortfall,
+      credits_taken: outcome.creditsTaken,
+      credits_shortfall: outcome.creditsShortfall,
+      ...(outcome.pass ? { pass_days_taken: outcome.pass.days, pass_ended: outcome.pass.ended } : {}),
     },
     requestId: input.requestId,
   });

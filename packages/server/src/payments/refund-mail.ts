@@ -3,6 +3,13 @@ import type { RecordedRefund } from './refund-ledger.js';
 
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
+const passLines = ({ pass }: RecordedRefund) =>
+  !pass
+    ? []
+    : pass.ended
+      ? ['Your unlimited pass has ended with this refund: checks are charged in credits again.']
+      : [`The refunded pass's ${pass.days} days came off your unlimited pass.`];
+
 /** One receipt per refund, sent when the refund is first recorded (never for a redelivered webhook). */
 export async function sendRefundReceipt(mailer: Mailer, refund: RecordedRefund): Promise<void> {
   const credits =
@@ -18,6 +25,7 @@ export async function sendRefundReceipt(mailer: Mailer, refund: RecordedRefund):
       '',
       `Reason: ${refund.reason}`,
       credits,
+      ...passLines(refund),
       `Refunded so far for this purchase: ${money(refund.refundedCents)}`,
       `Refund reference: ${refund.refundId}`,
       '',

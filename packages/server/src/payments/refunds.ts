@@ -32,7 +32,7 @@ function originOf(refund: RefundSummary) {
 }
 
 /**
- * Refunds of purchases: an admin's, through the provider, and those the provider reports
+ * Refunds of purchases and monthly plans' invoices: an admin's, through the provider, and those the provider reports
  * (`charge.refunded`, a refund made in Stripe's dashboard). Both record through `recordRefund`,
  * keyed by the provider's refund id, so each refund counts once whoever reports it first.
  */
@@ -47,12 +47,7 @@ export class Refunds {
     key: string,
   ): Promise<RecordedRefund> {
     const purchase = await purchaseOf(this.s.db, target.id, purchaseId);
-    if (purchase.kind === 'subscription') {
-      throw new ApiError(
-        'conflict',
-        'A monthly plan invoice is refunded in the payment provider’s dashboard; its refund is then recorded here.',
-      );
-    }
+    const paymentIntentId = await this.paymentOf(purchase);
     const left = purchase.amount_cents - purchase.refunded_cents;
     if (left <= 0) throw new ApiError('conflict', 'This purchase was already refunded in full.');
     const amountCents = input.amount === undefined ? left : Math.round(input.amount * 100);
@@ -65,7 +60,7 @@ export class Refunds {
     }
     const refund = await callProvider(() =>
       this.s.provider.refund({
-        paymentIntentId: purchase.provider_object_id,
+        paymentIntentId,
         amount: amountCents,
         idempotencyKey: `scrub-refund-${purchase.id}-${key}`,
         metadata: {
@@ -79,13 +74,30 @@ export class Refunds {
     return this.record(purchase.id, refund, call.requestId);
   }
 
-  /** Records the refunds of this payment the service has not seen yet (a `charge.refunded` event). */
+  /** The payment to refund: the purchase's own, or for a monthly plan's invoice, the one that paid it. */
+  private async paymentOf(purchase: { kind: string; provider_object_id: string }): Promise<string> {
+    if (purchase.kind !== 'subscription') return purchase.provider_object_id;
+    const paid = await callProvider(() => this.s.provider.paymentOfInvoice(purchase.provider_object_id));
+    if (!paid) throw new ApiError('conflict', 'This invoice has no payment to refund.');
+    return paid;
+  }
+
+  /**
+   * Records the refunds of this payment the service has not seen yet (a `charge.refunded` event):
+   * of a purchase paid by this payment, or of the monthly plan's invoice it paid.
+   */
   async sync(paymentIntentId: string): Promise<void> {
-    const purchase = await this.s.db
-      .selectFrom('purchases')
-      .select('id')
-      .where('provider_object_id', '=', paymentIntentId)
-      .executeTakeFirst();
+    const purchaseBy = (providerObjectId: string) =>
+      this.s.db
+        .selectFrom('purchases')
+        .select('id')
+        .where('provider_object_id', '=', providerObjectId)
+        .executeTakeFirst();
+    let purchase = await purchaseBy(paymentIntentId);
+    if (!purchase) {
+      const invoiceId = await this.s.provider.invoiceOfPayment(paymentIntentId);
+      if (invoiceId) purchase = await purchaseBy(invoiceId);
+    }
     if (!purchase) return;
     for (const refund of await this.s.provider.listRefunds(paymentIntentId)) {
       if (refund.status === 'succeeded') await this.record(purchase.id, refund, null);

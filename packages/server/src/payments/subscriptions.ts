@@ -77,7 +77,15 @@ export class Subscriptions {
       })
       .where('id', '=', profile.id)
       .execute();
-    if (result.status === 'requires_action') throw authenticationRequired(result.clientSecret);
+    if (result.status === 'requires_action') {
+      // As a purchase does: a single-use page to confirm on, for a caller without a browser session
+      // (the CLI); `POST /payment/confirm` then says when the first month is paid and granted.
+      const link = await this.s.links.issue(profile.id, 'authenticate', result.paymentIntentId);
+      throw authenticationRequired(result.clientSecret, {
+        paymentIntentId: result.paymentIntentId,
+        nextActionUrl: link.url,
+      });
+    }
     const invoiceId = result.subscription.latestInvoiceId;
     if (invoiceId) {
       await this.cards.record(

@@ -111,8 +111,13 @@ function adminRefundPurchase(context: ServerContext): RouteHandler<typeof routes
     const amount = refund.amountCents / 100;
     const shortfall =
       refund.creditsShortfall > 0 ? ` (${refund.creditsShortfall} more were already spent)` : '';
+    const pass = !refund.pass
+      ? ''
+      : refund.pass.ended
+        ? ' The unlimited pass it paid for has ended.'
+        : ` Its ${refund.pass.days} days came off the unlimited pass.`;
     return {
-      message: `Refunded $${amount.toFixed(2)}: ${refund.creditsTaken} credits taken back${shortfall}; the balance is ${refund.balance}.`,
+      message: `Refunded $${amount.toFixed(2)}: ${refund.creditsTaken} credits taken back${shortfall}; the balance is ${refund.balance}.${pass}`,
       refund_id: refund.refundId,
       purchase_id: params.purchase_id,
       amount,

@@ -60,8 +60,16 @@ export function registerCards({ registry, database, payments }: ServerContext): 
 
   registry.add(routes.setupPaymentWithLink, async ({ params, body, request }) => {
     const grant = await links.check(params.grant, 'add_card');
-    // Used only once the card is saved: a declined card or a 3-D Secure step leaves it open for the retry.
-    const message = await cards.setUp(await profileOf(grant.profileId), body, keyOf(request));
+    // Claimed for this save, so two saves at once save one card; spent only once the card is
+    // saved: a declined card or a 3-D Secure step gives it back for the retry.
+    await links.claim(params.grant);
+    let message: string;
+    try {
+      message = await cards.setUp(await profileOf(grant.profileId), body, keyOf(request));
+    } catch (error) {
+      await links.release(params.grant);
+      throw error;
+    }
     await links.use(params.grant);
     return { message };
   });

@@ -230,7 +230,7 @@ export interface CarrierLookupsTable {
 export interface AuditLogTable {
   id: Generated<string>;
   at: Generated<Date>;
-  actor_id: string;
+  actor_id: string | null;
   actor_email: string;
   subject_id: string | null;
   subject_email: string | null;
@@ -283,6 +283,8 @@ export interface PaymentLinksTable {
   payment_intent_id: string | null;
   expires_at: Date;
   used_at: Date | null;
+  /** Set while a save with this card link runs (0026). */
+  claimed_at: Generated<Date | null>;
   created_at: Generated<Date>;
 }
 
