@@ -329,6 +329,8 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Process', exact: true }).click();
     await page.getByTestId('summary-total-records').getByText(String(RECORDS)).waitFor();
     await record(page, 'bulk-summary');
+    // The calling window: free Time Zone and Callable Now columns, which Export filters on.
+    await page.getByLabel('Add the calling window (free)').check();
     await page.getByTestId('process-records').click();
     await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
     // The submit's news for a person, not the API's instructions to a script.
@@ -345,16 +347,22 @@ describe('the dashboard in Chromium', () => {
     const viewHref = await page.getByRole('link', { name: /^View / }).getAttribute('href');
     const reference = new URLSearchParams(viewHref?.split('?')[1]).get('file_reference');
     expect(reference).toBeTruthy();
+    await expect(page.getByTestId('calling-window-cell').first().textContent()).resolves.toMatch(
+      /^as of \d{4}-\d\d-\d\d \d{1,2}:\d\d [AP]M$/,
+    );
     await choose(page, page.getByTestId('line-type-filter'), 'Mobile');
+    await choose(page, page.getByTestId('calling-window-filter'), 'Callable now');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByTestId('get-csv').click(),
     ]);
     // A link the browser streams to disk, not a blob the page read whole first.
-    expect(download.url()).toBe(`${server.url}/files/${reference}/result?line_type=mobile`);
+    expect(download.url()).toBe(`${server.url}/files/${reference}/result?line_type=mobile&callable_now=1`);
     expect(download.suggestedFilename()).toMatch(/-scrubbed\.csv$/);
     const downloaded = await readFile((await download.path()) as string, 'utf8');
-    const expected = await (await fetch(`${server.url}/files/${reference}/result?line_type=mobile`)).text();
+    const expected = await (
+      await fetch(`${server.url}/files/${reference}/result?line_type=mobile&callable_now=1`)
+    ).text();
     expect(downloaded).toBe(expected);
     expect(downloaded.split('\n')[0]).toContain('Line Type');
 
@@ -369,7 +377,7 @@ describe('the dashboard in Chromium', () => {
       .where('kind', '=', 'file_shared')
       .where('to_address', '=', 'ops@example.com')
       .executeTakeFirstOrThrow();
-    expect(shared.text_body).toContain(`/files/${reference}/result?line_type=mobile`);
+    expect(shared.text_body).toContain(`/files/${reference}/result?line_type=mobile&callable_now=1`);
 
     // The public file detail link works signed out.
     const visitor = await browser.newContext({ viewport: { width: 1280, height: 800 } });
