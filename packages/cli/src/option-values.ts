@@ -18,3 +18,7 @@ export function collectListNames(value: string, previous: string[] = []): string
 
 export const LISTS_OPTION_HELP =
   "operator lists to flag numbers with (known litigators...), comma-separated, instead of your account's default (`scrub account lists`); '' for none";
+
+/** The `--callable-now` help line, one wording for `scrub export` and `scrub bulk`. */
+export const CALLABLE_NOW_OPTION_HELP =
+  'only rows inside (1) or outside (0) the calling window when the file was scrubbed; the result needs the callable_now column (scrub bulk --columns callable_now)';

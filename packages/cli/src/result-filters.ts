@@ -8,8 +8,8 @@ import type { CliIO } from './io.js';
 const lineTypeFilters = [...LINE_TYPES, 'all'] as const;
 
 /**
- * `--line-type` and `--dnc`: the export page's filters, applied by the service as the result is
- * downloaded. `--line-type mobile,landline` keeps rows of either type.
+ * `--line-type`, `--dnc` and `--callable-now`: the export page's filters, applied by the service as
+ * the result is downloaded. `--line-type mobile,landline` keeps rows of either type.
  */
 export const ResultFilterOptionsSchema = z.object({
   lineType: z
@@ -28,13 +28,23 @@ export const ResultFilterOptionsSchema = z.object({
   dnc: z
     .enum(['0', '1', 'all'], { error: '--dnc takes 0 (clean numbers only), 1 (DNC numbers only) or all' })
     .optional(),
+  callableNow: z
+    .enum(['0', '1', 'all'], {
+      error:
+        '--callable-now takes 1 (inside the calling window when scrubbed), 0 (outside) or all; the result needs the callable_now column',
+    })
+    .optional(),
   output: z.string().min(1, '-o needs a file name').optional(),
 });
 type ResultFilterOptions = z.infer<typeof ResultFilterOptionsSchema>;
 
-export function downloadFilters({ lineType, dnc }: ResultFilterOptions): DownloadOptions {
-  return { lineType, dnc };
+export function downloadFilters({ lineType, dnc, callableNow }: ResultFilterOptions): DownloadOptions {
+  return { lineType, dnc, ...(callableNow === undefined ? {} : { callableNow }) };
 }
+
+/** Whether any result filter was given (they apply to a downloaded result only). */
+export const filtersGiven = ({ lineType, dnc, callableNow }: ResultFilterOptions) =>
+  lineType !== undefined || dnc !== undefined || callableNow !== undefined;
 
 /**
  * After a download with `--dnc 0`: when the Clean filter kept no row because no number was checked

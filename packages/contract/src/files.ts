@@ -10,6 +10,15 @@ export const DNC_FILTER_VALUES = ['0', '1', 'all'] as const;
 export const DncFilterSchema = z.enum(DNC_FILTER_VALUES);
 export type DncFilter = z.infer<typeof DncFilterSchema>;
 
+/**
+ * Rows by the result's `Callable Now` column (the optional `callable_now` result column): `1` inside
+ * the calling window when the file was scrubbed, `0` outside, `all` both. A row whose window could
+ * not be told (an invalid number) is in neither.
+ */
+export const CALLABLE_NOW_FILTER_VALUES = ['0', '1', 'all'] as const;
+export const CallableNowFilterSchema = z.enum(CALLABLE_NOW_FILTER_VALUES);
+export type CallableNowFilter = z.infer<typeof CallableNowFilterSchema>;
+
 const LINE_TYPE_FILTER = new RegExp(`^(all|${LINE_TYPES.join('|')})(,(all|${LINE_TYPES.join('|')}))*$`);
 
 /** One line type, several comma-separated (`mobile,landline`: either), or `all`. */
@@ -27,10 +36,14 @@ export const LineTypeFilterSchema = z
 /** The line-type filter as a query parameter: a comma-separated list of `all` and line types. */
 const LineTypeFilterQuerySchema = LineTypeFilterSchema.meta(commaSeparatedList(['all', ...LINE_TYPES]));
 
-/** Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed). */
+/**
+ * Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed), and
+ * on the Callable Now column of a result that has one (a 400 for a result without it).
+ */
 export const ResultFilterSchema = z.object({
   line_type: LineTypeFilterQuerySchema.optional(),
   dnc: DncFilterSchema.optional(),
+  callable_now: CallableNowFilterSchema.optional(),
 });
 
 /** Uploaded file / file view (seed document 2, section 3). */
@@ -67,6 +80,12 @@ export const FileViewSchema = z
      * Absent otherwise.
      */
     dnc_notice: z.string().optional(),
+    /**
+     * When the result's `Callable Now` cells were evaluated (the scrub's start), for a file scrubbed
+     * with the `callable_now` column: the calling window is as of then. null without that column or
+     * before the job runs. Absent from older servers.
+     */
+    columns_evaluated_at: z.string().nullable().optional(),
   })
   .meta({ id: 'FileView' });
 export type FileView = z.infer<typeof FileViewSchema>;
@@ -82,6 +101,8 @@ export const FileListQuerySchema = z
     search: z.string().max(255).optional(),
     line_type: LineTypeFilterQuerySchema.optional(),
     dnc: DncFilterSchema.optional(),
+    /** Shapes the result links of the files that have a Callable Now column; the others' links go without it. */
+    callable_now: CallableNowFilterSchema.optional(),
   })
   .refine(
     (query) => query.limit === undefined || query.per_page === undefined || query.limit === query.per_page,
@@ -155,6 +176,7 @@ export const EmailFileSchema = z
       .optional(),
     line_type: LineTypeFilterSchema.optional(),
     dnc: DncFilterSchema.optional(),
+    callable_now: CallableNowFilterSchema.optional(),
   })
   .strict();
 export type EmailFile = z.infer<typeof EmailFileSchema>;

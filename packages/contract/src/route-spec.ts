@@ -53,6 +53,12 @@ export interface RouteSpec {
    * MFA and the account's deletion are theirs alone.
    */
   ownerOnly?: true;
+  /**
+   * A GET that changes something (the seed's `GET /verify` spends a credit). An acting session's
+   * GETs are reads and are not written to the audit log one by one; a GET marked so is, like every
+   * other method. Only GET routes carry it (tested).
+   */
+  changesState?: true;
   /** The API key may also come as the `k` query parameter (/verify and /credits, as the seeds show). */
   apiKeyInQuery?: boolean;
   summary: string;

@@ -94,6 +94,14 @@ describe('the route table', () => {
     }
   });
 
+  it('marks only GETs as changing state, and the one GET that spends a credit', () => {
+    const marked = entries
+      .filter(([, route]) => 'changesState' in route)
+      .map(([, r]) => `${r.method} ${r.path}`);
+
+    expect(marked).toEqual(['GET /verify']);
+  });
+
   it('marks no route as planned now that payments and admin are served', () => {
     // A route written down ahead of the server gets `planned: true` and a line here.
     const planned = entries.filter(([, route]) => route.planned).map(([key]) => key);

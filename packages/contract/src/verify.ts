@@ -182,6 +182,7 @@ export const verifyRoutes = defineRoutes('verify', {
     auth: 'user',
     errors: ['insufficient_credits', 'plan_paused', 'service_unavailable'],
     apiKeyInQuery: true,
+    changesState: true,
     summary: 'Check one phone number',
     query: VerifyQuerySchema,
     response: VerifyResultSchema,

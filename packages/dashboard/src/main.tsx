@@ -1,3 +1,5 @@
+// First: the first screen's chunk is asked for before React and the shell are evaluated.
+import './start-first-screen';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dropzone/styles.css';

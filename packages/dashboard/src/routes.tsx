@@ -4,16 +4,17 @@ import { RequireRole } from './auth/require-role';
 import { RequireSession } from './auth/require-session';
 import { ADMIN_ROLES, STAFF_ROLES } from './auth/use-session';
 import { VisitorsOnly } from './auth/visitors-only';
+import { loadLoginPage, loadWelcomePage } from './first-screen';
 import { AppLayout } from './shell/app-layout';
 import type { RouteHandle } from './shell/route-handle';
 
 // One chunk per screen: a visitor on Login never downloads the bulk wizard.
-const WelcomePage = lazy(() => import('./screens/welcome/welcome-page'));
+const WelcomePage = lazy(loadWelcomePage);
 const PlansPage = lazy(() => import('./screens/plans/plans-page'));
 const SignUpPage = lazy(() => import('./screens/auth/sign-up-page'));
 const ConfirmEmailPage = lazy(() => import('./screens/auth/confirm-email-page'));
 const VerifyEmailPage = lazy(() => import('./screens/auth/verify-email-page'));
-const LoginPage = lazy(() => import('./screens/auth/login-page'));
+const LoginPage = lazy(loadLoginPage);
 const ForgotPage = lazy(() => import('./screens/auth/forgot-page'));
 const LinkSentPage = lazy(() => import('./screens/auth/link-sent-page'));
 const ResetPage = lazy(() => import('./screens/auth/reset-page'));

@@ -14,7 +14,12 @@ import { fileNameOption } from '../file-name-option.js';
 import { printJob, waitForJob } from '../job-output.js';
 import { type LocalCsv, localCsv } from '../local-csv.js';
 import { bar, formatBytes, progressLine } from '../progress-line.js';
-import { downloadFilters, noteUncheckedCleanFilter, ResultFilterOptionsSchema } from '../result-filters.js';
+import {
+  downloadFilters,
+  filtersGiven,
+  noteUncheckedCleanFilter,
+  ResultFilterOptionsSchema,
+} from '../result-filters.js';
 import { renderTable } from '../table.js';
 import { parseInput } from '../validate.js';
 
@@ -179,13 +184,17 @@ async function submit(scrub: Scrub, jobId: string): Promise<BulkJob> {
 
 /** Options that only make sense in some combinations, refused before anything is read or sent. */
 function checkUsage(file: string, options: BulkOptions, context: Context): void {
-  if (
-    !options.wait &&
-    (options.output !== undefined || options.lineType !== undefined || options.dnc !== undefined)
-  ) {
+  if (!options.wait && (options.output !== undefined || filtersGiven(options))) {
     throw new UsageError(
-      '-o, --line-type and --dnc apply to the result: add --wait, or download it later with scrub export <reference>',
+      '-o, --line-type, --dnc and --callable-now apply to the result: add --wait, or download it later with scrub export <reference>',
     );
+  }
+  if (
+    options.callableNow !== undefined &&
+    options.callableNow !== 'all' &&
+    !options.columns?.includes('callable_now')
+  ) {
+    throw new UsageError('--callable-now filters on the Callable Now column: add --columns callable_now');
   }
   if (!options.wait && options.failOn.length > 0) {
     throw new UsageError('--fail-on reads the finished job: add --wait');
@@ -218,8 +227,7 @@ function streams(options: BulkOptions, context: Context): boolean {
     options.wait === true &&
     options.phoneCol !== undefined &&
     (options.yes === true || !context.canPrompt) &&
-    options.lineType === undefined &&
-    options.dnc === undefined &&
+    !filtersGiven(options) &&
     options.map.length === 0 &&
     // A streamed file is scrubbed as it arrives, before its numbers could be looked up.
     options.lookup === undefined

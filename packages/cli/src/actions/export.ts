@@ -2,7 +2,12 @@ import { z } from 'zod';
 import type { Context } from '../context.js';
 import { saveDownload } from '../download.js';
 import { UsageError } from '../errors.js';
-import { downloadFilters, noteUncheckedCleanFilter, ResultFilterOptionsSchema } from '../result-filters.js';
+import {
+  downloadFilters,
+  filtersGiven,
+  noteUncheckedCleanFilter,
+  ResultFilterOptionsSchema,
+} from '../result-filters.js';
 import { parseInput } from '../validate.js';
 
 const ExportOptionsSchema = ResultFilterOptionsSchema.extend({
@@ -28,9 +33,9 @@ export async function exportFile(
   context: Context,
 ): Promise<void> {
   const options = parseInput(ExportOptionsSchema, rawOptions);
-  if (options.upload && (options.lineType !== undefined || options.dnc !== undefined)) {
+  if (options.upload && filtersGiven(options)) {
     throw new UsageError(
-      '--upload downloads the file as it was uploaded: --line-type and --dnc filter results only',
+      '--upload downloads the file as it was uploaded: --line-type, --dnc and --callable-now filter results only',
     );
   }
   if (options.email !== undefined) {

@@ -61,8 +61,13 @@ describe('scrub bulk: usage', () => {
   });
 
   it.each([
-    [['-o', 'out.csv'], '-o, --line-type and --dnc apply to the result: add --wait'],
-    [['--dnc', '0'], '-o, --line-type and --dnc apply to the result'],
+    [['-o', 'out.csv'], '-o, --line-type, --dnc and --callable-now apply to the result: add --wait'],
+    [['--dnc', '0'], '-o, --line-type, --dnc and --callable-now apply to the result'],
+    [['--callable-now', '1'], '-o, --line-type, --dnc and --callable-now apply to the result'],
+    [
+      ['--wait', '--callable-now', '1'],
+      '--callable-now filters on the Callable Now column: add --columns callable_now',
+    ],
     [['--fail-on', 'dnc'], '--fail-on reads the finished job: add --wait'],
     [['--wait', '--fail-on', 'spam'], '--fail-on takes dnc, unchecked, mobile'],
     [['--wait', '--dnc', 'yes'], '--dnc takes 0 (clean numbers only), 1 (DNC numbers only) or all'],
@@ -201,6 +206,17 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(Date.parse(job.columns_evaluated_at ?? '')).toBeLessThanOrEqual(
       Date.parse(job.completed_at ?? ''),
     );
+
+    // --callable-now keeps the rows inside (1) or outside (0) the window; a number whose window
+    // cannot be told (toll free, invalid) is in neither.
+    const names = async (value: string) => {
+      const kept = await scrub(['export', job.file_reference, '--callable-now', value], funded);
+      expect(kept.code, kept.stderr).toBe(0);
+      return lines(kept.stdout)
+        .slice(1)
+        .map((line) => line.split(',')[0]);
+    };
+    expect([...(await names('1')), ...(await names('0'))].sort()).toEqual(['Ann', 'Bob', 'Eve']);
   });
 
   it('keeps only numbers checked and clean with --dnc 0: none, without a do-not-call list', async () => {
@@ -347,6 +363,11 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(clean.stderr).toMatch(
       /^Note: No row is clean because no number was checked: \d+ rows answered unchecked/,
     );
+
+    // Scrubbed without the callable_now column: the calling-window filter is refused, not ignored.
+    const noWindow = await scrub(['export', job.file_reference, '--callable-now', '1'], funded);
+    expect(noWindow.code).toBe(1);
+    expect(noWindow.stderr).toContain('This file has no Callable Now column');
 
     const output = join(dir, 'exported.csv');
     const saved = await scrub(['export', job.file_reference, '--dnc', 'all', '-o', output], funded);

@@ -1,6 +1,12 @@
 import { Command } from 'commander';
 import type { Context } from '../context.js';
-import { collect, collectList, collectListNames, LISTS_OPTION_HELP } from '../option-values.js';
+import {
+  CALLABLE_NOW_OPTION_HELP,
+  collect,
+  collectList,
+  collectListNames,
+  LISTS_OPTION_HELP,
+} from '../option-values.js';
 
 export function bulkCommand(context: Context): Command {
   return new Command('bulk')
@@ -40,6 +46,7 @@ export function bulkCommand(context: Context): Command {
       'with --wait: only rows of these line types, comma-separated: mobile, landline, voip, toll_free, unknown_geographic, invalid',
     )
     .option('--dnc <0|1>', 'with --wait: only clean rows (0) or only do-not-call rows (1)')
+    .option('--callable-now <0|1>', `with --wait and --columns callable_now: ${CALLABLE_NOW_OPTION_HELP}`)
     .option(
       '--fail-on <conditions>',
       'with --wait: after the result, exit 5 when any row is one of: dnc, unchecked (no do-not-call list covers it), invalid, mobile, landline, voip, toll_free, unknown_geographic (comma-separated or repeated)',

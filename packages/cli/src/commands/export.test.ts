@@ -18,7 +18,11 @@ describe('scrub export: usage', () => {
   it.each([
     [
       ['--upload', '--dnc', '0'],
-      '--upload downloads the file as it was uploaded: --line-type and --dnc filter results only',
+      '--upload downloads the file as it was uploaded: --line-type, --dnc and --callable-now filter results only',
+    ],
+    [
+      ['--callable-now', 'yes'],
+      '--callable-now takes 1 (inside the calling window when scrubbed), 0 (outside) or all; the result needs the callable_now column',
     ],
     [
       ['--line-type', 'mobile,cell'],

@@ -1,7 +1,7 @@
 import { pathFor, routes } from '@scrub/contract';
 import type { DownloadOptions } from '@scrub/sdk';
 
-export type ResultFilter = Pick<DownloadOptions, 'lineType' | 'dnc'>;
+export type ResultFilter = Pick<DownloadOptions, 'lineType' | 'dnc' | 'callableNow'>;
 
 /**
  * Downloads are plain links (`<a href download>`): the browser streams the answer straight to disk,
@@ -16,15 +16,19 @@ export interface DownloadLink {
 
 const baseName = (name: string) => name.replace(/\.csv$/i, '');
 
-/** The result CSV, filtered by the service on its Line Type and DNC columns (the SDK's query rules). */
+/**
+ * The result CSV, filtered by the service on its Line Type, DNC and Callable Now columns (the SDK's
+ * query rules).
+ */
 export function resultLink(
   reference: string,
   fileName: string,
-  { lineType, dnc }: ResultFilter,
+  { lineType, dnc, callableNow }: ResultFilter,
 ): DownloadLink {
   const query = new URLSearchParams();
   if (lineType !== undefined) query.set('line_type', Array.isArray(lineType) ? lineType.join(',') : lineType);
   if (dnc !== undefined) query.set('dnc', String(dnc));
+  if (callableNow !== undefined) query.set('callable_now', String(callableNow));
   const search = query.size > 0 ? `?${query}` : '';
   return {
     href: pathFor(routes.downloadResult.path, { file_reference: reference }) + search,

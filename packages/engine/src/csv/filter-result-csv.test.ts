@@ -95,6 +95,25 @@ describe('filterResultCsv', () => {
     }
   });
 
+  it('filters on the calling window (Callable Now), with the other filters', async () => {
+    const withWindow = [
+      'Name,Phone,Line Type,DNC,Time Zone,Callable Now',
+      'Ann,2012345678,mobile,0,America/New_York,1',
+      'Bob,2133456789,mobile,0,America/Los_Angeles,0',
+      'Cy,2014567890,landline,1,America/New_York,1',
+      'Eve,201-555-0123,invalid,,,',
+      '',
+    ].join('\r\n');
+    expect((await filter(withWindow, { callableNow: '1' })).names).toEqual(['Ann', 'Cy']);
+    expect((await filter(withWindow, { callableNow: '0' })).names).toEqual(['Bob']);
+    expect((await filter(withWindow, { callableNow: '1', dnc: '0' })).names).toEqual(['Ann']);
+    expect((await filter(withWindow, { callableNow: 'all' })).text).toBe(withWindow);
+    await expect(filter(RESULT, { callableNow: '1' })).rejects.toMatchObject({
+      code: 'csv_column_not_found',
+      message: 'No "Callable Now" column in the header row: is this a scrubbed result file?',
+    });
+  });
+
   it('refuses a file without the columns it filters on, and an empty file', async () => {
     await expect(filter('Name,Phone\r\nAnn,2012345678\r\n', { dnc: '0' })).rejects.toMatchObject({
       code: 'csv_column_not_found',

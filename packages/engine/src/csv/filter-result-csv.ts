@@ -5,7 +5,7 @@ import { CSV_EMPTY_MESSAGE, CsvError } from './csv-error.ts';
 import { type CsvInput, openCsv } from './csv-input.ts';
 import { RowBuffer } from './row-buffer.ts';
 import { fieldText, RowScanner } from './row-scanner.ts';
-import { DNC_COLUMN, LINE_TYPE_COLUMN } from './scrub-options.ts';
+import { DNC_COLUMN, LINE_TYPE_COLUMN, OPTIONAL_COLUMNS } from './scrub-options.ts';
 
 /** The export page's filters; `all`, empty or absent means no filter on that column. */
 export interface ResultFilter {
@@ -13,6 +13,8 @@ export interface ResultFilter {
   lineTypes?: readonly string[];
   /** Rows whose DNC cell contains this: `'0'` clean, `'1'` on a list. */
   dnc?: string;
+  /** Rows whose Callable Now cell holds this: `'1'` inside the calling window, `'0'` outside. */
+  callableNow?: string;
 }
 
 export interface FilterResultCsvOptions extends ResultFilter {
@@ -36,9 +38,9 @@ const wanted = (value: string | undefined) => {
 
 /**
  * Streams a result file keeping the header and the rows that match, as the seed's export page
- * filters: case-insensitive substring on the `Line Type` and `DNC` columns (the last of each name,
- * the one scrubbing added, should a file have been scrubbed twice), several line types OR'ed, both
- * filters AND'ed. Kept rows are copied byte for byte. Ends `output` when done.
+ * filters: case-insensitive substring on the `Line Type`, `DNC` and (asked for) `Callable Now`
+ * columns (the last of each name, the one scrubbing added, should a file have been scrubbed twice),
+ * several line types OR'ed, the filters AND'ed. Kept rows are copied byte for byte. Ends `output` when done.
  */
 export async function filterResultCsv(
   input: CsvInput,
@@ -49,6 +51,7 @@ export async function filterResultCsv(
   const anyLineType = lineTypes.length === 0 || lineTypes.includes(null);
   const lineTypeValues = lineTypes.filter((value) => value !== null);
   const dnc = wanted(options.dnc);
+  const callableNow = wanted(options.callableNow);
   const counts = { rows: 0, kept: 0 };
 
   await pipeline(
@@ -58,6 +61,7 @@ export async function filterResultCsv(
       const rows = new RowBuffer();
       let lineTypeColumn = -1;
       let dncColumn = -1;
+      let callableNowColumn = -1;
       let header = true;
       let prefix = opened.bom ? UTF8_BOM : null;
 
@@ -93,12 +97,14 @@ export async function filterResultCsv(
           if (keep && header) {
             if (!anyLineType) lineTypeColumn = columnOf(buf, LINE_TYPE_COLUMN);
             if (dnc !== null) dncColumn = columnOf(buf, DNC_COLUMN);
+            if (callableNow !== null) callableNowColumn = columnOf(buf, OPTIONAL_COLUMNS.callable_now);
             header = false;
           } else if (keep) {
             counts.rows++;
             keep =
               (anyLineType || matches(buf, lineTypeColumn, lineTypeValues)) &&
-              (dnc === null || matches(buf, dncColumn, [dnc]));
+              (dnc === null || matches(buf, dncColumn, [dnc])) &&
+              (callableNow === null || matches(buf, callableNowColumn, [callableNow]));
             if (keep) counts.kept++;
           }
           if (keep) at += buf.copy(out, at, used, next);

@@ -151,6 +151,17 @@ describe('files.download', () => {
     expect(await text(stream)).toBe('Name,Phone,Line Type,DNC\nAda,2015550123,mobile,0\n');
   });
 
+  it('filters on the calling window (callable_now) with the other filters', async () => {
+    nock(BASE)
+      .get('/files/ref_1/result')
+      .query({ dnc: '0', callable_now: '1' })
+      .reply(200, 'Name,Phone,Line Type,DNC,Callable Now\nAda,2015550123,mobile,0,1\n');
+
+    const stream = await client().files.download('ref_1', { dnc: '0', callableNow: 1 });
+
+    expect(await text(stream)).toBe('Name,Phone,Line Type,DNC,Callable Now\nAda,2015550123,mobile,0,1\n');
+  });
+
   it('sends several line types as one comma-separated filter', async () => {
     nock(BASE)
       .get('/files/ref_1/result')

@@ -1,4 +1,5 @@
 import {
+  type CallableNowFilter,
   type CreatedExistingFile,
   type CreateExistingFile,
   type DncFilter,
@@ -29,12 +30,18 @@ export interface UploadExistingOptions extends RequestOptions {
 /** `GET /files`: every field is optional; `page` 1 and `limit` 20 (at most 100) by default. */
 export type FileListParams = Partial<FileListQuery>;
 
-/** Which rows of a result to download: the service matches its `Line Type` and `DNC` columns. */
+/** Which rows of a result to download: the service matches its `Line Type`, `DNC` and `Callable Now` columns. */
 export interface DownloadOptions extends RequestOptions {
   /** One line type, or several (rows of any of them); `'all'` or left out keeps every row. */
   lineType?: LineType | LineType[] | 'all';
   /** `'0'` clean rows, `'1'` do-not-call rows; `'all'` or left out keeps both. Numbers work too. */
   dnc?: '0' | '1' | 0 | 1 | 'all';
+  /**
+   * `'1'` rows inside the calling window when the file was scrubbed, `'0'` outside; `'all'` or left
+   * out keeps both. Only for a result scrubbed with the `callable_now` column (`BadRequestError`
+   * otherwise). Numbers work too.
+   */
+  callableNow?: '0' | '1' | 0 | 1 | 'all';
 }
 
 /** `files.email()`: who gets the mail, and which rows its result link keeps (as `download`). */
@@ -43,11 +50,12 @@ export interface EmailOptions extends DownloadOptions {
   to?: string | string[];
 }
 
-/** The API's `line_type` and `dnc` filter fields from `DownloadOptions`. */
-function resultFilter(lineType: DownloadOptions['lineType'], dnc: DownloadOptions['dnc']) {
+/** The API's `line_type`, `dnc` and `callable_now` filter fields from `DownloadOptions`. */
+function resultFilter({ lineType, dnc, callableNow }: DownloadOptions) {
   return {
     line_type: Array.isArray(lineType) ? lineType.join(',') : lineType,
     dnc: dnc === undefined ? undefined : (String(dnc) as DncFilter),
+    ...(callableNow === undefined ? {} : { callable_now: String(callableNow) as CallableNowFilter }),
   };
 }
 
@@ -132,13 +140,13 @@ export class Files extends APIResource {
    */
   download(
     fileReference: string,
-    { lineType, dnc, ...options }: DownloadOptions = {},
+    { lineType, dnc, callableNow, ...options }: DownloadOptions = {},
   ): Promise<ReadableStream<Uint8Array>> {
     return this.client.request(
       routes.downloadResult,
       {
         file_reference: fileReference,
-        ...resultFilter(lineType, dnc),
+        ...resultFilter({ lineType, dnc, callableNow }),
       },
       options,
     );
@@ -193,13 +201,16 @@ export class Files extends APIResource {
    * to `to` (at most 5 addresses), or to the account's own address. The caller must own the file.
    * `ConflictError` (`results_not_ready`) until the job has completed.
    */
-  email(fileReference: string, { to, lineType, dnc, ...options }: EmailOptions = {}): Promise<EmailedFile> {
+  email(
+    fileReference: string,
+    { to, lineType, dnc, callableNow, ...options }: EmailOptions = {},
+  ): Promise<EmailedFile> {
     return this.client.request(
       routes.emailFile,
       {
         file_reference: fileReference,
         ...(to === undefined ? {} : { to: typeof to === 'string' ? [to] : to }),
-        ...resultFilter(lineType, dnc),
+        ...resultFilter({ lineType, dnc, callableNow }),
       },
       options,
     );

@@ -2,23 +2,32 @@ import { ACTING_ADMIN_HEADER, ACTING_AS_HEADER } from '@scrub/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { ActAsTokens } from '../auth/act-as-tokens.js';
+import type { AuthRequirement } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApiError } from '../errors/api-error.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import { recordAudit } from './audit-log.js';
+
+/** Methods that only read: an acting session's reads are not written down one by one. */
+const READS = new Set(['GET', 'HEAD']);
 
 /** A refused token is written down at most once a minute for each reason, however often it is sent. */
 const REFUSAL_INTERVAL_MS = 60_000;
 
 /**
  * What happens around every request made with an act-as token: each answer says so in two headers
- * (for the dashboard's "Logged in as" banner and switch-back), and once answered the request is
- * written to the audit log: who, as whom, what (method, path, status), when. A refused act-as
+ * (for the dashboard's "Logged in as" banner and switch-back), and once answered every request
+ * that may change something is written to the audit log: who, as whom, what (method, path,
+ * status), when. Reads (GET, HEAD) are not, unless the route changes state (`GET /verify` spends a
+ * credit): the dashboard's credit counter polls every few seconds, and `act_as.start` already
+ * says who acted as whom and when. A refused act-as
  * token is written down too (`act_as.refused`), when this service signed it: anyone can send a
  * forged token, so those are refused without an entry, and the log cannot be flooded by strangers.
  */
 export class ActAsRecorder {
   readonly #acting = new WeakMap<FastifyRequest, Principal>();
+  /** The acting requests that are written to the audit log once answered. */
+  readonly #audited = new WeakSet<FastifyRequest>();
   /** When each (token, reason) refusal was last written down, by this process. */
   readonly #refusals = new Map<string, number>();
 
@@ -37,7 +46,7 @@ export class ActAsRecorder {
     });
     app.addHook('onResponse', async (request, reply) => {
       const principal = this.#acting.get(request);
-      if (!principal?.actor) return;
+      if (!principal?.actor || !this.#audited.has(request)) return;
       await recordAudit(database.db, {
         actor: principal.actor,
         subject: { profileId: principal.profileId, email: principal.email },
@@ -49,8 +58,14 @@ export class ActAsRecorder {
   }
 
   /** Called once the caller is known, before their permission is checked: refusals are recorded too. */
-  readonly identified = (request: FastifyRequest, principal: Principal): void => {
-    if (principal.actor) this.#acting.set(request, principal);
+  readonly identified = (
+    request: FastifyRequest,
+    principal: Principal,
+    requirement: AuthRequirement,
+  ): void => {
+    if (!principal.actor) return;
+    this.#acting.set(request, principal);
+    if (!READS.has(request.method) || requirement.changesState) this.#audited.add(request);
   };
 
   /**

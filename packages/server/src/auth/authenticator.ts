@@ -26,6 +26,8 @@ export interface AuthRequirement {
   apiKeyInQuery?: boolean;
   /** Refused to acting sessions (`RouteSpec.ownerOnly`). */
   ownerOnly?: true;
+  /** A GET that changes something (`RouteSpec.changesState`): audited for acting sessions. */
+  changesState?: true;
 }
 
 export interface AuthenticatorOptions {
@@ -41,7 +43,7 @@ export interface AuthenticatorOptions {
   /** Whether the user pool itself has disabled an account; without it, the pool is not asked. */
   poolStanding?: PoolStanding;
   /** Told who is calling before their permission is checked (the act-as recorder). */
-  onIdentified?: (request: FastifyRequest, principal: Principal) => void;
+  onIdentified?: (request: FastifyRequest, principal: Principal, requirement: AuthRequirement) => void;
   /** Told of every refused act-as token, before the refusal is answered (the act-as recorder). */
   onActAsRefused?: (request: FastifyRequest, token: string, refusal: ApiError) => Promise<void>;
 }
@@ -67,7 +69,7 @@ export class Authenticator {
 
   async authenticate(request: FastifyRequest, requirement: AuthRequirement): Promise<Principal> {
     const principal = await this.#identify(request, requirement);
-    this.options.onIdentified?.(request, principal);
+    this.options.onIdentified?.(request, principal, requirement);
     if (!permits(requirement.auth, principal)) throw new ApiError('forbidden', messages.accessDenied);
     if (requirement.ownerOnly && principal.via === 'act_as')
       throw new ApiError('forbidden', messages.ownerOnly);

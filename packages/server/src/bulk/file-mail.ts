@@ -4,6 +4,7 @@ import type { JobRow } from './job-store.js';
 export interface MailedFilter {
   line_type?: string | undefined;
   dnc?: string | undefined;
+  callable_now?: string | undefined;
 }
 
 /**
@@ -15,6 +16,7 @@ export function fileLinks(job: JobRow, publicUrl: string, filter: MailedFilter =
   const query = new URLSearchParams();
   if (filter.line_type && filter.line_type !== 'all') query.set('line_type', filter.line_type);
   if (filter.dnc && filter.dnc !== 'all') query.set('dnc', filter.dnc);
+  if (filter.callable_now && filter.callable_now !== 'all') query.set('callable_now', filter.callable_now);
   const reference = encodeURIComponent(job.file_reference);
   const result = `${publicUrl}/files/${reference}/result${query.size > 0 ? `?${query}` : ''}`;
   const described = query.size > 0 ? ` (only rows with ${describe(filter)})` : '';
@@ -24,11 +26,13 @@ export function fileLinks(job: JobRow, publicUrl: string, filter: MailedFilter =
   ];
 }
 
-function describe({ line_type, dnc }: MailedFilter): string {
+function describe({ line_type, dnc, callable_now }: MailedFilter): string {
   const parts: string[] = [];
   if (line_type && line_type !== 'all') parts.push(`line type ${line_type.split(',').join(' or ')}`);
   if (dnc === '0') parts.push('DNC 0, clean');
   if (dnc === '1') parts.push('DNC 1, on a do-not-call list');
+  if (callable_now === '1') parts.push('Callable Now 1, inside the calling window when scrubbed');
+  if (callable_now === '0') parts.push('Callable Now 0, outside the calling window when scrubbed');
   return parts.join(' and ');
 }
 

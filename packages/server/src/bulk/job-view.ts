@@ -72,5 +72,6 @@ export function fileViewOf(row: JobRow, publicUrl: string): FileView {
     // A failed job keeps a result only when it was cut off part-way after scrubbing some records.
     part_url: row.status === 'failed' ? job.result_url : null,
     ...(notice === null ? {} : { dnc_notice: notice }),
+    columns_evaluated_at: job.columns_evaluated_at,
   };
 }

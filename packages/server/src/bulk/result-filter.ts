@@ -1,10 +1,47 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { filterResultCsv as filterCsv } from '@scrub/engine';
+import { ApiError } from '../errors/api-error.js';
+import type { JobRow } from './job-store.js';
 
-/** What a result download keeps: rows whose Line Type cell holds one of `lineTypes` and whose DNC cell holds `dnc`. */
+/**
+ * What a result download keeps: rows whose Line Type cell holds one of `lineTypes`, whose DNC cell
+ * holds `dnc` and whose Callable Now cell holds `callableNow` (null: any).
+ */
 export interface ResultFilter {
   lineTypes: string[];
   dnc: string | null;
+  callableNow: string | null;
+}
+
+/** The download's query as a filter: `all` and absent are no filter. */
+export function resultFilterOf(query: {
+  line_type?: string;
+  dnc?: string;
+  callable_now?: string;
+}): ResultFilter {
+  const lineTypes = (query.line_type ?? '').split(',').filter((type) => type !== '');
+  const chosen = (value: string | undefined) => (value === undefined || value === 'all' ? null : value);
+  return {
+    lineTypes: lineTypes.includes('all') ? [] : lineTypes,
+    dnc: chosen(query.dnc),
+    callableNow: chosen(query.callable_now),
+  };
+}
+
+export const isNoFilter = (filter: ResultFilter) =>
+  filter.lineTypes.length === 0 && filter.dnc === null && filter.callableNow === null;
+
+/** Whether the job's result has the Callable Now column (it was asked for `callable_now`). */
+export const hasCallableNow = (job: JobRow) => job.output_columns?.includes('callable_now') ?? false;
+
+/** A calling-window filter on a result without the column is refused before anything is sent. */
+export function requireCallableNowColumn(job: JobRow, callableNow: string | null | undefined): void {
+  if (callableNow === null || callableNow === undefined || callableNow === 'all' || hasCallableNow(job))
+    return;
+  throw new ApiError(
+    'bad_request',
+    'This file has no Callable Now column, so it cannot be filtered on the calling window: scrub it again with the callable_now column (columns=callable_now).',
+  );
 }
 
 /** The result file filtered as it streams (the export page's filters, applied on the server). */
@@ -13,6 +50,7 @@ export function filterResultCsv(result: Readable, filter: ResultFilter): Readabl
   filterCsv(result, filtered, {
     lineTypes: filter.lineTypes,
     ...(filter.dnc === null ? {} : { dnc: filter.dnc }),
+    ...(filter.callableNow === null ? {} : { callableNow: filter.callableNow }),
   }).catch((error: unknown) => filtered.destroy(error as Error));
   return filtered;
 }

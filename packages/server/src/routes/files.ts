@@ -16,7 +16,10 @@ import {
   CLEAN_FILTER_NOTICE_HEADER,
   cleanFilterNotice,
   filterResultCsv,
-  type ResultFilter,
+  hasCallableNow,
+  isNoFilter,
+  requireCallableNowColumn,
+  resultFilterOf,
 } from '../bulk/result-filter.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
@@ -40,14 +43,6 @@ function attachment(fileName: string, suffix: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
-
-function filterOf(query: { line_type?: string; dnc?: string }): ResultFilter {
-  const lineTypes = (query.line_type ?? '').split(',').filter((type) => type !== '');
-  return {
-    lineTypes: lineTypes.includes('all') ? [] : lineTypes,
-    dnc: query.dnc === undefined || query.dnc === 'all' ? null : query.dnc,
-  };
 }
 
 /** The export page's list, the public file page, both downloads, and Upload Existing Files. */
@@ -128,6 +123,9 @@ function withFilters(row: JobRow, query: FileListQuery, publicUrl: string) {
   const filters = new URLSearchParams();
   if (query.line_type && query.line_type !== 'all') filters.set('line_type', query.line_type);
   if (query.dnc && query.dnc !== 'all') filters.set('dnc', query.dnc);
+  // Only a result with the column can be filtered on it: the others' links go without it.
+  if (query.callable_now && query.callable_now !== 'all' && hasCallableNow(row))
+    filters.set('callable_now', query.callable_now);
   if (filters.size > 0) {
     if (view.file_url && view.file_url !== 'Failed') view.file_url += `?${filters}`;
     if (view.part_url) view.part_url += `?${filters}`;
@@ -152,6 +150,8 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
     const job = await getJobByReference(database.db, params.file_reference);
     // Completed, or a streamed job cut off part-way: the result of the rows it scrubbed.
     if (job.result_key === null) throw new ApiError('results_not_ready', messages.resultsNotReady);
+    const filter = resultFilterOf(query);
+    requireCallableNowColumn(job, filter.callableNow);
     const result = await blobStore.read(job.result_key);
     if (!result) throw new ApiError('file_not_found', messages.noFileFound);
     reply
@@ -161,10 +161,9 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
         'content-disposition',
         attachment(job.file_name, job.status === 'failed' ? '-scrubbed-part' : '-scrubbed'),
       );
-    const filter = filterOf(query);
     const notice = filter.dnc === '0' ? cleanFilterNotice(job.dnc_status) : null;
     if (notice !== null) reply.header(CLEAN_FILTER_NOTICE_HEADER, notice);
-    return filter.lineTypes.length === 0 && filter.dnc === null ? result : filterResultCsv(result, filter);
+    return isNoFilter(filter) ? result : filterResultCsv(result, filter);
   };
 }
 
@@ -176,6 +175,7 @@ function emailFile({ database, publicUrl, mailer }: ServerContext): RouteHandler
     if (job.profile_id !== principal.profileId) throw new ApiError('file_not_found', messages.noFileFound);
     if (job.status !== 'completed' || job.result_key === null)
       throw new ApiError('results_not_ready', messages.resultsNotReady);
+    requireCallableNowColumn(job, body.callable_now);
     const waitSeconds = fileMailLimit.hit(principal.profileId);
     if (waitSeconds > 0) {
       throw new ApiError(

@@ -23,7 +23,7 @@ test("ticks the account's default lists for the job, and a change names the job'
 
   fireEvent.click(vendor);
   const changed: JobChoices = onChange.mock.calls[0]![0];
-  expect(changed).toEqual({ lists: ['litigators', 'vendor-x'], lookup: false });
+  expect(changed).toEqual({ lists: ['litigators', 'vendor-x'], lookup: false, callingWindow: false });
   expect(jobChoicesPayload(changed)).toEqual({ lists: ['litigators', 'vendor-x'] });
   // Untouched, the job names no lists: the service counts the account's default.
   expect(jobChoicesPayload(NO_CHOICES)).toEqual({});
@@ -43,18 +43,24 @@ test('offers the carrier lookup with its price only where the service has one', 
   const box = screen.getByLabelText(/Look each number up with its carrier \(2 credits more a record/);
   fireEvent.click(box);
   const changed: JobChoices = onChange.mock.calls[0]![0];
-  expect(changed).toEqual({ lists: null, lookup: true });
+  expect(changed).toEqual({ lists: null, lookup: true, callingWindow: false });
   expect(jobChoicesPayload(changed)).toEqual({ lookup: 'carrier' });
 });
 
-test('shows nothing where there are no lists and no lookup', () => {
-  const { container } = renderScreen(
+test('always offers the calling window, which adds the Time Zone and Callable Now columns', () => {
+  const onChange = vi.fn();
+  renderScreen(
     <JobOptionsForm
       lists={{ lists: [], available: [] }}
       lookup={null}
       value={NO_CHOICES}
-      onChange={() => {}}
+      onChange={onChange}
     />,
   );
-  expect(container.querySelector('#job-options-title')).toBeNull();
+  expect(screen.queryByText('Flag lists for this file')).toBeNull();
+  expect(screen.queryByTestId('carrier-lookup')).toBeNull();
+  fireEvent.click(screen.getByLabelText('Add the calling window (free)'));
+  const changed: JobChoices = onChange.mock.calls[0]![0];
+  expect(changed).toEqual({ lists: null, lookup: false, callingWindow: true });
+  expect(jobChoicesPayload(changed)).toEqual({ columns: ['timezone', 'callable_now'] });
 });

@@ -5,19 +5,24 @@ import { useCarrierLookupOffer } from '../../data/service';
 
 /**
  * What a customer chooses for one job beyond its columns: the operator lists its result flags
- * (null: the account's default lists, as account settings chose them) and a live carrier lookup.
+ * (null: the account's default lists, as account settings chose them), a live carrier lookup, and
+ * the calling window (the free Time Zone and Callable Now result columns, which Export filters on).
  */
 export interface JobChoices {
   lists: string[] | null;
   lookup: boolean;
+  callingWindow: boolean;
 }
 
-export const NO_CHOICES: JobChoices = { lists: null, lookup: false };
+export const NO_CHOICES: JobChoices = { lists: null, lookup: false, callingWindow: false };
 
-/** The choices as the bulk job takes them: lists only once changed, lookup only when ticked. */
-export const jobChoicesPayload = (choices: JobChoices): Pick<BulkJobCreateParams, 'lists' | 'lookup'> => ({
+/** The choices as the bulk job takes them: lists only once changed, lookup and columns only when ticked. */
+export const jobChoicesPayload = (
+  choices: JobChoices,
+): Pick<BulkJobCreateParams, 'lists' | 'lookup' | 'columns'> => ({
   ...(choices.lists === null ? {} : { lists: choices.lists }),
   ...(choices.lookup ? { lookup: 'carrier' } : {}),
+  ...(choices.callingWindow ? { columns: ['timezone', 'callable_now'] } : {}),
 });
 
 /** Credits a carrier lookup adds to each record of the job: 0 unless asked and offered. */
@@ -26,7 +31,7 @@ export function useLookupPrice(choices: JobChoices): number {
   return choices.lookup && offer ? offer.credits : 0;
 }
 
-/** The job's options with what the service offers: nothing is shown when it offers neither. */
+/** The job's options with what the service offers: the calling window always, lists and lookup where offered. */
 export function JobOptions({ value, onChange }: { value: JobChoices; onChange(next: JobChoices): void }) {
   const lists = useAccountLists().data ?? null;
   const lookup = useCarrierLookupOffer();
@@ -45,7 +50,6 @@ export function JobOptionsForm({
   onChange(next: JobChoices): void;
 }) {
   const available = lists?.available ?? [];
-  if (available.length === 0 && lookup === null) return null;
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="job-options-title">
       <Title order={2} size="h4" id="job-options-title">
@@ -79,6 +83,13 @@ export function JobOptionsForm({
             data-testid="carrier-lookup"
           />
         )}
+        <Checkbox
+          label="Add the calling window (free)"
+          description="Adds Time Zone and Callable Now columns: 1 when it is 8 am to 9 pm in every time zone of the number's area code as the file is scrubbed, 0 when not. Export can then keep only the callable rows."
+          checked={value.callingWindow}
+          onChange={(event) => onChange({ ...value, callingWindow: event.currentTarget.checked })}
+          data-testid="calling-window"
+        />
       </Stack>
     </Paper>
   );

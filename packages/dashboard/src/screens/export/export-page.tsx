@@ -26,6 +26,12 @@ const dncValues = [
   { value: '1', label: 'DNC' },
 ];
 
+const callableValues = [
+  { value: 'all', label: 'All' },
+  { value: '1', label: 'Callable now' },
+  { value: '0', label: 'Not callable now' },
+];
+
 /** An empty list: no file at all yet, or none whose name matches the search. */
 export function emptyListText(search: string): string {
   return search
@@ -36,6 +42,7 @@ export function emptyListText(search: string): string {
 export default function ExportPage() {
   const [lineType, setLineType] = useState('all');
   const [dnc, setDnc] = useState('all');
+  const [callable, setCallable] = useState('all');
   const { search, debounced: debouncedSearch, page, setPage, onSearch } = usePagedSearch();
   const wide = useMediaQuery('(min-width: 600px)', true);
 
@@ -45,6 +52,7 @@ export default function ExportPage() {
   const filter: ResultFilter = {
     lineType: lineType === 'all' ? undefined : (lineType as LineType),
     dnc: dnc === 'all' ? undefined : (dnc as '0' | '1'),
+    callableNow: callable === 'all' ? undefined : (callable as '0' | '1'),
   };
   const list = files.data;
   const first = (page - 1) * PAGE_SIZE + 1;
@@ -73,10 +81,20 @@ export default function ExportPage() {
           allowDeselect={false}
           w={140}
         />
+        <Select
+          label="Calling window"
+          data={callableValues}
+          value={callable}
+          onChange={(value) => setCallable(value ?? 'all')}
+          allowDeselect={false}
+          w={180}
+          data-testid="calling-window-filter"
+        />
         <SearchBox label="Search by file name" value={search} onSearch={onSearch} />
       </Group>
       <Text size="sm" c="dimmed">
-        The line type and DNC filters apply to the exported CSV (Get CSV). Set both to All to see all results.
+        The line type, DNC and calling window filters apply to the exported CSV (Get CSV). Set them to All to
+        see all results. The calling window is as of when the file was scrubbed, for files scrubbed with it.
       </Text>
       {files.isPending && (
         <Center py="xl">

@@ -44,3 +44,22 @@ test('other filters, or a file with checked numbers, show no such notice', () =>
   renderScreen(<FileActions file={checked} filter={{ dnc: '0' }} />);
   expect(notice()).toBeNull();
 });
+
+test('a calling-window filter on a file scrubbed without it offers no result link, and says why', () => {
+  const { unmount } = renderScreen(
+    <FileActions file={{ ...file, columns_evaluated_at: null }} filter={{ callableNow: '1' }} />,
+  );
+  expect(screen.queryByTestId('get-csv')).toBeNull();
+  expect(screen.getByTestId('no-calling-window').textContent).toBe(
+    'Scrubbed without the calling window: set Calling window to All to export it.',
+  );
+  unmount();
+  renderScreen(
+    <FileActions
+      file={{ ...file, columns_evaluated_at: '2026-11-27T10:00:00.000Z' }}
+      filter={{ callableNow: '1' }}
+    />,
+  );
+  expect(screen.getByTestId('get-csv').getAttribute('href')).toBe('/files/ref_1/result?callable_now=1');
+  expect(screen.queryByTestId('no-calling-window')).toBeNull();
+});

@@ -12,22 +12,29 @@ import { EmailFileButton } from './email-file-button';
  */
 export function FileActions({ file, filter }: { file: FileView; filter: ResultFilter }) {
   const cleanFindsNothing = filter.dnc === '0' && file.dnc_notice !== undefined;
+  // A file scrubbed without the calling window cannot be filtered on it: no result link, and why.
+  const noWindow = filter.callableNow !== undefined && !file.columns_evaluated_at;
   return (
     <Stack gap={4}>
-      <FileButtons file={file} filter={filter} />
+      <FileButtons file={file} filter={filter} results={!noWindow} />
       {cleanFindsNothing && (
         <Text size="xs" c="var(--scrub-bad-text)" maw={360} data-testid="clean-filter-notice">
           {file.dnc_notice}
+        </Text>
+      )}
+      {noWindow && (file.status === 'completed' || file.part_url !== null) && (
+        <Text size="xs" c="dimmed" maw={360} data-testid="no-calling-window">
+          Scrubbed without the calling window: set Calling window to All to export it.
         </Text>
       )}
     </Stack>
   );
 }
 
-function FileButtons({ file, filter }: { file: FileView; filter: ResultFilter }) {
-  const ready = file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
+function FileButtons({ file, filter, results }: { file: FileView; filter: ResultFilter; results: boolean }) {
+  const ready = results && file.status === 'completed' && file.file_url && file.file_url !== 'Failed';
   // Only a failed job has a part: the records it scrubbed before it was cut off.
-  const part = file.part_url !== null;
+  const part = results && file.part_url !== null;
   return (
     <Group gap="xs">
       {(file.status === 'completed' || file.status === 'failed') && (

@@ -1,6 +1,7 @@
 import { Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { FileActions } from './file-actions';
 import {
+  callingWindow,
   FileCount,
   FileCredits,
   FileError,
@@ -24,6 +25,7 @@ export function FileTable({ files, first, filter }: FileListProps) {
             <Table.Th>Total rows</Table.Th>
             <Table.Th>Duplicates</Table.Th>
             <Table.Th>Credits charged</Table.Th>
+            <Table.Th>Calling window</Table.Th>
             <Table.Th>Output file</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -55,6 +57,7 @@ export function FileTable({ files, first, filter }: FileListProps) {
               <Table.Td>
                 <FileCredits file={file} />
               </Table.Td>
+              <Table.Td data-testid="calling-window-cell">{callingWindow(file)}</Table.Td>
               <Table.Td>
                 <FileActions file={file} filter={filter} />
               </Table.Td>
@@ -103,6 +106,10 @@ export function FileCards({ files, first, filter }: FileListProps) {
             <Text size="sm">
               <FileCredits file={file} />
             </Text>
+            <Text size="sm" c="dimmed">
+              Calling window
+            </Text>
+            <Text size="sm">{callingWindow(file)}</Text>
           </SimpleGrid>
           <Group mt="sm">
             <FileActions file={file} filter={filter} />

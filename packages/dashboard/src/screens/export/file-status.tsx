@@ -75,7 +75,20 @@ const pad = (value: number) => String(value).padStart(2, '0');
 
 /** When the file was uploaded, in the browser's time zone and 12-hour time (seed 2): `2026-11-27 2:05 PM`. */
 export function uploadedAt(file: FileView): string {
-  const at = new Date(file.created_at);
+  return localTime(file.created_at);
+}
+
+/**
+ * The file's calling window: when its Callable Now cells were evaluated (`as of 2026-11-27 2:05 PM`),
+ * "Not added" for a file scrubbed without them, "Pending" until its job runs.
+ */
+export function callingWindow(file: FileView): string {
+  if (file.columns_evaluated_at) return `as of ${localTime(file.columns_evaluated_at)}`;
+  return file.status === 'pending' || file.status === 'processing' ? 'Pending' : 'Not added';
+}
+
+function localTime(iso: string): string {
+  const at = new Date(iso);
   const hour = at.getHours() % 12 || 12;
   const half = at.getHours() < 12 ? 'AM' : 'PM';
   const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
