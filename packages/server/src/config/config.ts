@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.js';
 import { type CarrierLookupSettings, loadCarrierLookupSettings } from './carrier-lookup-settings.js';
+import { loadCheckLogDays } from './check-log-settings.js';
 import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js';
 import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
 import { loadRegistryInboxSettings, type RegistryInboxSettings } from './registry-inbox-settings.js';
@@ -88,6 +89,7 @@ export interface ServerConfig {
   reassigned: ReassignedSettings;
   /** The optional live carrier lookup (Twilio Lookup), off unless its credentials are set. */
   carrierLookup: CarrierLookupSettings;
+  checkLogDays: number; // the phone log's retention (SCRUB_CHECK_LOG_DAYS)
   /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
   rateLimits: RateLimits;
   /** Sign-ups allowed from one client address (built-in user pool). */
@@ -406,6 +408,7 @@ export function loadConfig(
     payments: overrides.payments ?? loadPaymentSettings(env),
     reassigned: overrides.reassigned ?? loadReassignedSettings(env),
     carrierLookup: loadCarrierLookupSettings(env),
+    checkLogDays: loadCheckLogDays(env),
     rateLimits: {
       perKey: e.SCRUB_RATE_LIMIT_PER_KEY,
       perAccount: e.SCRUB_RATE_LIMIT_PER_ACCOUNT,
