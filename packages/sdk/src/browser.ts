@@ -161,6 +161,7 @@ export {
   type WaitOptions,
 } from './resources/bulk.js';
 export { Cards, Payments } from './resources/cards.js';
+export { type CheckExportParams, type CheckListParams, type CheckPage, Checks } from './resources/checks.js';
 export {
   type DownloadOptions,
   type ExistingFileParams,

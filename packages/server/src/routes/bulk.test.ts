@@ -272,7 +272,9 @@ describe('bulk jobs over HTTP', () => {
       mapping: { first_name: 'Name', full_name: 'name' },
     });
     expect(twice.status).toBe(400);
-    expect(twice.body.error.message).toMatch(/column "name" is already mapped to first_name: a column maps to one field/);
+    expect(twice.body.error.message).toMatch(
+      /column "name" is already mapped to first_name: a column maps to one field/,
+    );
     const phone = await create(headers, { file_name: 'p.csv', phone_col: 0, email_col: 0 });
     expect(phone.status).toBe(400);
     expect(phone.body.error.message).toMatch(/column 0 is already mapped to phone_col/);
