@@ -48,25 +48,26 @@ describe('the Phone log screen in Chromium', () => {
     await page.getByRole('link', { name: 'Phone log' }).first().click();
     await page.getByRole('heading', { name: 'Phone log' }).waitFor();
     const table = page.getByTestId('checks-table');
-    await table.getByRole('cell', { name: '1234567890', exact: true }).waitFor();
+    // The API page sends the number as +1 and ten digits.
+    await table.getByRole('cell', { name: '+11234567890', exact: true }).waitFor();
     await table.getByRole('cell', { name: 'API page test', exact: true }).waitFor();
     await expect(page.getByTestId('checks-total').textContent()).resolves.toBe('1 check');
 
     // A filter that keeps nothing, then one that keeps it again.
-    await page.getByLabel('DNC').click();
+    await page.getByRole('combobox', { name: 'DNC' }).click();
     await page.getByRole('option', { name: 'DNC only' }).click();
     await page.getByText('No check matches these filters.').waitFor();
-    await page.getByLabel('DNC').click();
+    await page.getByRole('combobox', { name: 'DNC' }).click();
     await page.getByRole('option', { name: 'DNC and clean' }).click();
-    await page.getByLabel('Number').fill('4567');
-    await table.getByRole('cell', { name: '1234567890', exact: true }).waitFor();
+    await page.getByRole('searchbox', { name: 'Number' }).fill('4567');
+    await table.getByRole('cell', { name: '+11234567890', exact: true }).waitFor();
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download CSV' }).click();
     const saved = await (await download).path();
     const csv = await readFile(saved, 'utf8');
     expect(csv.split('\r\n')[0]).toMatch(/^Checked At,Input,Phone Number,Line Type,DNC/);
-    expect(csv).toContain(',1234567890,1234567890,invalid,');
+    expect(csv).toMatch(/,'?\+11234567890,'?\+11234567890,invalid,,0,0,test,token,/);
     expect(errors).toEqual([]);
     await context.close();
   });
