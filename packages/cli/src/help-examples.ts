@@ -58,6 +58,12 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   jobs: ['scrub jobs show "$JOB_ID"', 'scrub jobs wait "$JOB_ID"'],
   'jobs show': ['scrub jobs show "$JOB_ID"', 'scrub --json jobs show "$JOB_ID"'],
   'jobs wait': ['scrub jobs wait "$JOB_ID" > scrubbed.csv'],
+  log: [
+    'scrub log',
+    'scrub log --dnc 1 --from 2026-11-01 --to 2026-11-30',
+    'scrub --json log --number 2015550123',
+    'scrub log --source api_key --csv -o checks.csv',
+  ],
   files: ['scrub files', 'scrub files --search leads --limit 50', 'scrub --json files --all'],
   proof: ['scrub proof "$FILE_REF" -o leads.proof.jws', 'scrub --json proof "$FILE_REF"'],
   'proof verify': [

@@ -30,6 +30,7 @@ import { exportCommand } from './commands/export.js';
 import { filesCommand } from './commands/files.js';
 import { jobsCommand } from './commands/jobs.js';
 import { keyCommand } from './commands/key.js';
+import { logCommand } from './commands/log.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { passwordCommand } from './commands/password.js';
@@ -86,6 +87,7 @@ export function createProgram(context: Context): Command {
     jobsCommand,
     filesCommand,
     exportCommand,
+    logCommand,
     webhooksCommand,
     suppressionCommand,
     proofCommand,

@@ -154,6 +154,8 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     dashboard: notIn('a browser uploads the file (bulk.upload) and submits it; streaming is for pipes'),
   },
   listFiles: { sdk: (scrub) => scrub.files.list(), cli: cli('files'), dashboard: CALLED },
+  listChecks: { sdk: (scrub) => scrub.checks.list(), cli: cli('log'), dashboard: CALLED },
+  exportChecks: { sdk: (scrub) => scrub.checks.export(), cli: cli('log'), dashboard: CALLED },
   getFile: {
     sdk: (scrub) => scrub.files.get('ref'),
     // `scrub export --dnc 0` reads the file's dnc_notice when the Clean filter kept nothing.

@@ -33,6 +33,11 @@ export const mappableFields = [
 export const MappableFieldSchema = z.enum(mappableFields);
 export type MappableField = (typeof mappableFields)[number];
 
+/** A column reference as compared with another: header texts in any case, positions as numbers. */
+function columnKey(column: ColumnRef): string {
+  return typeof column === 'number' ? `#${column}` : column.trim().toLowerCase();
+}
+
 /** Which column each optional field comes from; only the fields above, each at most once. */
 export const MappingSchema = z
   .object(
@@ -131,6 +136,25 @@ export const CreateBulkJobSchema = z
           message: `${field}_col is an alias of mapping.${field}: give one of them`,
         });
       }
+    }
+  })
+  .superRefine((body, context) => {
+    // One column feeds one field: the same column named twice is refused, saying which fields.
+    const fieldOfColumn = new Map<string, string>([[columnKey(body.phone_col), 'phone_col']]);
+    for (const field of mappableFields) {
+      const column = body[`${field}_col`] ?? body.mapping[field];
+      if (column === undefined) continue;
+      const key = columnKey(column);
+      const taken = fieldOfColumn.get(key);
+      if (taken === undefined) {
+        fieldOfColumn.set(key, field);
+        continue;
+      }
+      context.addIssue({
+        code: 'custom',
+        path: ['mapping', field],
+        message: `column ${JSON.stringify(column)} is already mapped to ${taken}: a column maps to one field`,
+      });
     }
   })
   .transform((body) => {

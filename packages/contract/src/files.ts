@@ -34,7 +34,9 @@ export const LineTypeFilterSchema = z
   .meta({ pattern: LINE_TYPE_FILTER.source });
 
 /** The line-type filter as a query parameter: a comma-separated list of `all` and line types. */
-const LineTypeFilterQuerySchema = LineTypeFilterSchema.meta(commaSeparatedList(['all', ...LINE_TYPES]));
+export const LineTypeFilterQuerySchema = LineTypeFilterSchema.meta(
+  commaSeparatedList(['all', ...LINE_TYPES]),
+);
 
 /**
  * Result downloads filter on the Line Type and DNC columns, case-insensitive substring (seed), and

@@ -19,6 +19,7 @@ export const RESOURCES = [
   'admin',
   'service',
   'webhooks',
+  'checks',
 ] as const;
 export type ResourceName = (typeof RESOURCES)[number];
 

@@ -3,6 +3,7 @@ import { adminRoutes } from './admin.js';
 import { apiKeyRoutes } from './api-key.js';
 import { bulkRoutes } from './bulk.js';
 import { cardsRoutes } from './cards.js';
+import { checksRoutes } from './checks.js';
 import { filesRoutes } from './files.js';
 import { plansRoutes } from './plans.js';
 import { purchasesRoutes } from './purchases.js';
@@ -49,6 +50,7 @@ export const routes = {
   ...suppressionRoutes,
   ...adminRoutes,
   ...webhooksRoutes,
+  ...checksRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;
@@ -68,6 +70,7 @@ export const routesByResource = {
   admin: adminRoutes,
   service: serviceRoutes,
   webhooks: webhooksRoutes,
+  checks: checksRoutes,
 } as const satisfies Record<ResourceName, Record<string, RouteSpec>>;
 
 /** @deprecated The suppression list's routes: use `suppressionRoutes` (the resource's one name). */

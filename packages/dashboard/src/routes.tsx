@@ -37,6 +37,7 @@ const AddUserPage = lazy(() => import('./screens/users/add-user-page'));
 const EditUserPage = lazy(() => import('./screens/users/edit-user-page'));
 const SuppressionPage = lazy(() => import('./screens/suppression/suppression-page'));
 const WebhooksPage = lazy(() => import('./screens/webhooks/webhooks-page'));
+const PhoneLogPage = lazy(() => import('./screens/phone-log/phone-log-page'));
 const UploadExistingPage = lazy(() => import('./screens/upload-existing/upload-existing-page'));
 const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
 const PurchasePage = lazy(() => import('./screens/purchase/purchase-page'));
@@ -88,6 +89,7 @@ export const routes: RouteObject[] = [
       { path: '/uploadexisting', element: member(<UploadExistingPage />) },
       { path: '/suppression', element: member(<SuppressionPage />) },
       { path: '/webhooks', element: member(<WebhooksPage />) },
+      { path: '/phonelog', element: member(<PhoneLogPage />) },
       { path: '/dashboard', element: <Navigate to="/export" replace /> },
       { path: '/bulk', element: member(<BulkPage />) },
       { path: '/export', element: member(<ExportPage />) },

@@ -9,6 +9,10 @@ export type {
   AuditEntry,
   BulkJob,
   BulkJobQuote,
+  CheckLogEntry,
+  CheckLogFilter,
+  CheckLogPage,
+  CheckSource,
   ClientConfig,
   ContactChallenge,
   ContactMessage,
@@ -161,6 +165,7 @@ export {
   type WaitOptions,
 } from './resources/bulk.js';
 export { Cards, Payments } from './resources/cards.js';
+export { type CheckExportParams, type CheckListParams, type CheckPage, Checks } from './resources/checks.js';
 export {
   type DownloadOptions,
   type ExistingFileParams,

@@ -36,6 +36,7 @@ import { ApiKey } from './resources/api-key.js';
 import { Auth } from './resources/auth.js';
 import { Bulk } from './resources/bulk.js';
 import { Cards, Payments } from './resources/cards.js';
+import { Checks } from './resources/checks.js';
 import { Files } from './resources/files.js';
 import { Plans } from './resources/plans.js';
 import { Purchases } from './resources/purchases.js';
@@ -177,6 +178,8 @@ export class Scrub {
   readonly subscription: Subscriptions;
   /** Endpoints told when bulk jobs end, and their delivery logs. */
   readonly webhooks: Webhooks;
+  /** The phone log: every single check, paged, filtered, exported as CSV. */
+  readonly checks: Checks;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
@@ -211,6 +214,7 @@ export class Scrub {
     this.subscriptions = new Subscriptions(this);
     this.subscription = this.subscriptions;
     this.webhooks = new Webhooks(this);
+    this.checks = new Checks(this);
   }
 
   /** Service status, version and which reference data answers. Public. */

@@ -15,6 +15,7 @@ import { setUpBulk } from './bulk/setup.js';
 import { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
 import { AnswerCache } from './checks/answer-cache.js';
 import { CheckCharger } from './checks/check-charger.js';
+import { CheckLog, checkLogSweep } from './checks/check-log.js';
 import type { ServerConfig } from './config/config.js';
 import type { ServerContext } from './context.js';
 import { setUpDashboard } from './dashboard/serve-dashboard.js';
@@ -47,6 +48,7 @@ import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerCards } from './routes/cards.js';
+import { registerChecks } from './routes/checks.js';
 import { registerFiles } from './routes/files.js';
 import { registerPlans } from './routes/plans.js';
 import { registerPurchases } from './routes/purchases.js';
@@ -85,6 +87,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerPurchases,
   registerSubscriptions,
   registerWebhooks,
+  registerChecks,
 ];
 
 export interface AppOptions {
@@ -164,6 +167,8 @@ export async function buildApp({
     app.addHook('onClose', () => alerts.stop());
   }
   await setUpRegistryInbox(app, { config, database, mailer, logger });
+  const checkLog = new CheckLog(database.db, logger);
+  app.addHook('onClose', () => checkLog.settled());
   const context: ServerContext = {
     config,
     database,
@@ -173,6 +178,7 @@ export async function buildApp({
     apiKeyOwners,
     actAsTokens,
     checkCharger: new CheckCharger(database.db),
+    checkLog,
     answerCache: new AnswerCache(config.verifyCache),
     reassigned: reassignedChecksOf(config.reassigned, referenceData),
     carrierLookups,
@@ -316,6 +322,7 @@ async function setUpJobs(
     onJobEnd: jobEventRecorder(publicUrl, config.webhooks.retryForSeconds),
     alsoRemove: [
       webhookRetentionSweep(database.db, config.webhooks.retentionDays),
+      checkLogSweep(database.db, config.checkLogDays),
       {
         what: 'suppression imports never submitted',
         remove: (now) => removeStaleSuppressionImports(database.db, context.blobStore, now),

@@ -6,6 +6,7 @@ import type { BulkServices } from './bulk/setup.js';
 import type { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
 import type { AnswerCache } from './checks/answer-cache.js';
 import type { CheckCharger } from './checks/check-charger.js';
+import type { CheckLog } from './checks/check-log.js';
 import type { ServerConfig } from './config/config.js';
 import type { RouteRegistry } from './http/route-registry.js';
 import type { Mailer } from './mail/mailer.js';
@@ -32,6 +33,8 @@ export interface ServerContext {
   actAsTokens: ActAsTokens;
   /** Charges single checks, many per transaction under load. */
   checkCharger: CheckCharger;
+  /** The phone log's writer. */
+  checkLog: CheckLog;
   /** Answers an account was given lately, reused for free. */
   answerCache: AnswerCache;
   /** Who answers reassigned-number questions (`consent_date`), and their price. */

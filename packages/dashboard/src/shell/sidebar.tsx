@@ -6,7 +6,7 @@ import { useShownIdentity } from './account-menu';
 import { HeaderLinks } from './header-links';
 
 /**
- * The sidebar: display name, Client Performance, Suppression list, Webhooks, User Management (staff roles), Admin (admins),
+ * The sidebar: display name, Client Performance, Phone log, Suppression list, Webhooks, User Management (staff roles), Admin (admins),
  * Logout. Acting as a user shows the user's sidebar: no staff links.
  */
 export function Sidebar({
@@ -29,6 +29,9 @@ export function Sidebar({
       </Text>
       <Button component={Link} to="/dashboard" variant="light">
         Client Performance
+      </Button>
+      <Button component={Link} to="/phonelog" variant="light">
+        Phone log
       </Button>
       <Button component={Link} to="/suppression" variant="light">
         Suppression list

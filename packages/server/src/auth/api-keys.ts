@@ -71,6 +71,7 @@ export async function findApiKeyOwner(db: Kysely<Database>, key: string) {
       'profiles.role',
       'profiles.disabled_at',
       'profiles.tokens_valid_after',
+      'api_keys.id as key_id',
     ])
     .where('api_keys.key_hash', '=', hashApiKey(key))
     .where('api_keys.revoked_at', 'is', null)

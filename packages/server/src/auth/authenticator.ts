@@ -184,7 +184,14 @@ export class Authenticator {
     }
     assertInGoodStanding(owner);
     await this.options.poolStanding?.assertEnabled(owner.sub);
-    return { profileId: owner.id, sub: owner.sub, email: owner.email, role: owner.role, via: 'api_key' };
+    return {
+      profileId: owner.id,
+      sub: owner.sub,
+      email: owner.email,
+      role: owner.role,
+      via: 'api_key',
+      apiKeyId: owner.key_id,
+    };
   }
 }
 

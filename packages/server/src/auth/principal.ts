@@ -10,6 +10,8 @@ export interface Principal {
   email: string;
   role: RoleName;
   via: CredentialKind;
+  /** The API key's id, when one was used. */
+  apiKeyId?: string;
   /** The admin behind an act-as token: the principal is the user acted as. */
   actor?: { profileId: string; email: string };
 }

@@ -1,7 +1,10 @@
+// Over 500 lines, kept whole: every setting the service reads, one field and one line of reading each;
+// groups of settings with rules of their own live beside it in *-settings.ts.
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.js';
 import { type CarrierLookupSettings, loadCarrierLookupSettings } from './carrier-lookup-settings.js';
+import { loadCheckLogDays } from './check-log-settings.js';
 import { loadMetricsSettings, type MetricsSettings } from './metrics-settings.js';
 import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js';
 import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
@@ -90,6 +93,7 @@ export interface ServerConfig {
   /** The optional live carrier lookup (Twilio Lookup), off unless its credentials are set. */
   carrierLookup: CarrierLookupSettings;
   metrics: MetricsSettings | null;
+  checkLogDays: number; // the phone log's retention (SCRUB_CHECK_LOG_DAYS)
   /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
   rateLimits: RateLimits;
   /** Sign-ups allowed from one client address (built-in user pool). */
@@ -409,6 +413,7 @@ export function loadConfig(
     reassigned: overrides.reassigned ?? loadReassignedSettings(env),
     carrierLookup: loadCarrierLookupSettings(env),
     metrics: loadMetricsSettings(env),
+    checkLogDays: loadCheckLogDays(env),
     rateLimits: {
       perKey: e.SCRUB_RATE_LIMIT_PER_KEY,
       perAccount: e.SCRUB_RATE_LIMIT_PER_ACCOUNT,

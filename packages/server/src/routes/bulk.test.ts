@@ -264,6 +264,22 @@ describe('bulk jobs over HTTP', () => {
     expect(neither.body.error.message).toMatch(/file_name is required/);
   });
 
+  it('refuses one column mapped to two fields (the phone column included) with a 400 naming them', async () => {
+    const { headers } = await account(10);
+    const twice = await create(headers, {
+      file_name: 'twice.csv',
+      phone_col: 'Phone',
+      mapping: { first_name: 'Name', full_name: 'name' },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.message).toMatch(
+      /column "name" is already mapped to first_name: a column maps to one field/,
+    );
+    const phone = await create(headers, { file_name: 'p.csv', phone_col: 0, email_col: 0 });
+    expect(phone.status).toBe(400);
+    expect(phone.body.error.message).toMatch(/column 0 is already mapped to phone_col/);
+  });
+
   it('GET /files honours per_page, an alias of limit', async () => {
     const { headers } = await account(10);
     for (const name of ['one.csv', 'two.csv']) {

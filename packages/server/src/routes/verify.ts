@@ -19,6 +19,7 @@ import { lookupAnswered, withCarrierLookup } from '../carrier-lookup/carrier-ans
 import { type CarrierLookups, carrierLookupsOrRefuse } from '../carrier-lookup/carrier-lookups.js';
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
+import { checkLogRowOf } from '../checks/check-log.js';
 import { TestChecks } from '../checks/test-checks.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
@@ -310,6 +311,9 @@ function verify(context: ServerContext): RouteHandler<typeof routes.verify> {
       // The API page's test check: free with an active subscription (seed 001).
       freeCheck: query.test === '1' && (await testChecks.isFree(principal.profileId)),
     });
+    // Kept in the phone log off the answer's path (awaited only when the log's queue is full).
+    const kind = query.test === '1' ? 'test' : 'single';
+    await context.checkLog.record([checkLogRowOf(result, query.p, principal, kind, new Date())]);
     return query.proof === '1' || query.proof === 'true' ? withProof(context, result, principal) : result;
   };
 }
@@ -459,6 +463,10 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
       const fresh = valid && !cached.has(answer.phone_number) && first.get(answer.phone_number) === answer;
       return batchItem(phones[i]!, answer, valid && !fresh, fresh ? paidOne(answer) : free, clock, lists);
     });
+    const now = new Date();
+    await context.checkLog.record(
+      results.map((item) => checkLogRowOf(item, item.input, principal, 'batch', now)),
+    );
     if (charge.unlimited) return { results };
     return { results, credits_deducted: charge.deducted, credits_remaining: charge.remaining };
   };

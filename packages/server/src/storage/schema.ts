@@ -226,6 +226,29 @@ export interface CarrierLookupsTable {
   looked_up_at: Date;
 }
 
+/** The phone log (migration 0028-check-log): one row a single check. */
+export interface CheckLogTable {
+  id: Generated<number>;
+  profile_id: string;
+  checked_at: Date;
+  /** The number as sent. */
+  input: string;
+  /** E.164 when valid, else the input. */
+  phone_number: string;
+  line_type: string;
+  dnc: boolean | null;
+  cached: boolean;
+  credits: number;
+  /** `single` (GET /verify), `batch` (a number of POST /verify), `test` (the API page's test check). */
+  kind: 'single' | 'batch' | 'test';
+  via: 'token' | 'api_key' | 'act_as';
+  api_key_id: string | null;
+  /** The admin acting as the account, when one did. */
+  actor_profile_id: string | null;
+  /** The answer's other fields (reasons, lists, sources, data). */
+  answer: ColumnType<Record<string, unknown>, string, string>;
+}
+
 /** Admin actions and act-as requests (migration 0007-admin); append-only. */
 export interface AuditLogTable {
   id: Generated<string>;
@@ -398,5 +421,6 @@ export interface Database extends IdentityTables {
   suppression_imports: SuppressionImportsTable;
   dnc_age_alerts: DncAgeAlertsTable;
   carrier_lookups: CarrierLookupsTable;
+  check_log: CheckLogTable;
   registry_inbox_files: RegistryInboxFilesTable;
 }

@@ -1,0 +1,70 @@
+import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+import { errorMessage } from '../../api/error-message';
+import { saveBlob } from '../../common/save-blob';
+import { useCheckLog, useExportCheckLog } from '../../data/checks';
+import { Pager } from '../../shell/pager';
+import { ChecksTable } from './checks-table';
+import { filterParams, LogFilterFields, type LogFilters, NO_FILTERS } from './log-filters';
+
+const PAGE_SIZE = 50;
+
+/**
+ * The phone log (seed 000: "a phone log page lets results be reviewed one at a time"): every single
+ * check of the account, newest first, filtered and paged on the service, with a CSV download of
+ * every check the filters keep.
+ */
+export default function PhoneLogPage() {
+  const [filters, setFilters] = useState<LogFilters>(NO_FILTERS);
+  const [page, setPage] = useState(1);
+  const [debounced] = useDebouncedValue(filters, 300);
+  const params = filterParams(debounced);
+  const log = useCheckLog({ ...params, page, limit: PAGE_SIZE });
+  const exporting = useExportCheckLog({ onSuccess: (blob) => saveBlob(blob, 'phone-log.csv') });
+  const failed = log.error ?? exporting.error;
+  const list = log.data;
+
+  return (
+    <Stack maw={1100}>
+      <div>
+        <Title order={1}>Phone log</Title>
+        <Text c="dimmed">
+          Every number you checked one at a time, by API, batch or the API page: its answer, when, how it came
+          in and what it cost.
+        </Text>
+      </div>
+      {failed && <Alert color="red">{errorMessage(failed)}</Alert>}
+      <LogFilterFields
+        filters={filters}
+        onChange={(next) => {
+          setFilters(next);
+          setPage(1);
+        }}
+      />
+      <Group>
+        <Button variant="default" onClick={() => exporting.mutate(params)} loading={exporting.isPending}>
+          Download CSV
+        </Button>
+        {list && (
+          <Text
+            size="sm"
+            data-testid="checks-total"
+          >{`${list.total.toLocaleString('en-US')} ${list.total === 1 ? 'check' : 'checks'}`}</Text>
+        )}
+      </Group>
+      {log.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Loading checks" />
+        </Center>
+      )}
+      {list && list.checks.length === 0 && (
+        <Alert color="blue" variant="light">
+          No check matches these filters.
+        </Alert>
+      )}
+      {list && list.checks.length > 0 && <ChecksTable checks={list.checks} />}
+      {list && list.total_pages > 1 && <Pager page={page} totalPages={list.total_pages} onPage={setPage} />}
+    </Stack>
+  );
+}
