@@ -24,6 +24,7 @@ import * as m0022 from './0022-registry-inbox.js';
 import * as m0023 from './0023-bulk-carrier-lookup.js';
 import * as m0024 from './0024-suppression-imports.js';
 import * as m0025 from './0025-webhook-secret-grace.js';
+import * as m0027 from './0027-mfa.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0023-bulk-carrier-lookup': m0023,
   '0024-suppression-imports': m0024,
   '0025-webhook-secret-grace': m0025,
+  '0027-mfa': m0027,
 };
 
 export const migrationProvider: MigrationProvider = {
