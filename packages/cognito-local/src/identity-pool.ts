@@ -116,7 +116,7 @@ export class IdentityPool {
       tokens: this.#softwareTokens,
       mfa: this.#mfa,
     });
-    this.admin = new AdminOperations(this.#pool, this.#users, this.#throttles);
+    this.admin = new AdminOperations(this.#pool, this.#users, this.#throttles, this.#softwareTokens);
   }
 
   /** Loads (or on first start makes) the signing key, then serves from the given database. */
