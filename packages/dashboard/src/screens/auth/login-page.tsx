@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Checkbox, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { sessionKey } from '../../auth/use-session';
@@ -10,6 +10,7 @@ import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/logi
 import { AuthCard } from './auth-card';
 import { FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
+import { SecondFactorForm, type SecondStep } from './second-factor-form';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
 const UNCONFIRMED_REDIRECT_MS = 3000;
@@ -41,6 +42,14 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const [message] = useState(params.get('message'));
   const [error, setError] = useState<string | null>(null);
+  // The sign-in waits on the code the second step's form gives it.
+  const [second, setSecond] = useState<SecondStep | null>(null);
+  const giveCode = useRef<((code: string) => void) | null>(null);
+  const askCode = (step: SecondStep) =>
+    new Promise<string>((resolve) => {
+      giveCode.current = resolve;
+      setSecond(step);
+    });
   const form = useForm<LoginForm>({
     resolver: zodResolver(LoginSchema),
     defaultValues: { email: '', password: '', remember: true },
@@ -66,7 +75,12 @@ export default function LoginPage() {
       ]);
     tokenStorage.setRemember(remember);
     try {
-      const session = await scrub.auth.signIn({ email, password });
+      const session = await scrub.auth.signIn({
+        email,
+        password,
+        mfaCode: ({ retry }) => askCode({ kind: 'code', retry }),
+        enrolAuthenticator: (setup) => askCode({ kind: 'enrol', setup }),
+      });
       queryClient.setQueryData(sessionKey, session);
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from ?? '/accountInfo', { replace: true });
@@ -81,8 +95,18 @@ export default function LoginPage() {
         return;
       }
       setError(errorMessage(failure, authMessages.invalidCredentials));
+    } finally {
+      setSecond(null);
     }
   });
+
+  if (second) {
+    return (
+      <AuthCard title="Two-step sign-in">
+        <SecondFactorForm step={second} busy={false} onCode={(code) => giveCode.current?.(code)} />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title="Log in">
