@@ -1,5 +1,5 @@
 import type { CognitoUser } from 'amazon-cognito-identity-js';
-import { AuthError } from '../errors.js';
+import { AuthError, ScrubError } from '../errors.js';
 
 /** What to scan or type into an authenticator app: the base32 secret and its `otpauth://` address (for a QR code). */
 export interface AuthenticatorSetup {
@@ -36,6 +36,18 @@ export function authenticatorUri(secret: string, account: string): string {
 
 type Done = (error: unknown) => void;
 
+/** A failure of the caller's own callback (a prompt refused): signIn throws `original` unchanged. */
+export class CallerFailure extends ScrubError {
+  constructor(readonly original: unknown) {
+    super(original instanceof Error ? original.message : String(original));
+  }
+}
+
+const ask = <T>(question: () => Promise<T>) =>
+  question().catch((error: unknown) => {
+    throw new CallerFailure(error);
+  });
+
 const isCodeMismatch = (error: unknown) =>
   (error as { code?: unknown } | null)?.code === 'CodeMismatchException';
 
@@ -44,7 +56,8 @@ export async function answerCode(user: CognitoUser, factor: SecondFactor, done: 
   if (!factor.mfaCode) return done(new AuthError(mfaMessages.codeRequired, 'SOFTWARE_TOKEN_MFA'));
   for (let attempt = 0; ; attempt++) {
     try {
-      const code = (await factor.mfaCode({ retry: attempt > 0 })).trim();
+      const { mfaCode } = factor;
+      const code = (await ask(() => mfaCode({ retry: attempt > 0 }))).trim();
       await new Promise((resolve, reject) =>
         user.sendMFACode(code, { onSuccess: resolve, onFailure: reject }, 'SOFTWARE_TOKEN_MFA'),
       );
@@ -67,7 +80,9 @@ export async function enrolDuringSignIn(
     const secret = await new Promise<string>((resolve, reject) =>
       user.associateSoftwareToken({ associateSecretCode: resolve, onFailure: reject }),
     );
-    const code = (await factor.enrolAuthenticator({ secret, uri: authenticatorUri(secret, account) })).trim();
+    const { enrolAuthenticator } = factor;
+    const setup = { secret, uri: authenticatorUri(secret, account) };
+    const code = (await ask(() => enrolAuthenticator(setup))).trim();
     await new Promise((resolve, reject) =>
       user.verifySoftwareToken(code, 'Authenticator app', { onSuccess: resolve, onFailure: reject }),
     );

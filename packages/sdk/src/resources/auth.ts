@@ -1,6 +1,6 @@
 import type * as Cognito from 'amazon-cognito-identity-js';
 import { type AuthOperation, authMessages, toAuthError } from '../auth/auth-errors.js';
-import { answerCode, enrolDuringSignIn, type SecondFactor } from '../auth/mfa-sign-in.js';
+import { answerCode, CallerFailure, enrolDuringSignIn, type SecondFactor } from '../auth/mfa-sign-in.js';
 import type { SessionManager } from '../auth/session-manager.js';
 import {
   decodeClaims,
@@ -168,7 +168,9 @@ export class Auth extends APIResource {
           customChallenge: () => done(unsupported('CUSTOM_CHALLENGE')),
         },
       ),
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof CallerFailure ? error.original : error;
+    });
     storeIdentity(storage, identity);
     const session = this.#sessions.stored();
     if (!session) {
