@@ -1,6 +1,6 @@
 import type { RunningServer } from '@scrub/server';
 import { latestCode } from '@scrub/test-support/local-server';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { Secret, TOTP } from 'otpauth';
 import { Route, Routes } from 'react-router';
 import { afterAll, beforeAll, expect, test } from 'vitest';
