@@ -35,8 +35,7 @@ export interface ServerConfig {
   } | null;
   /** Lower-cased e-mail addresses that are Super Admin on sign-in (the first admin). */
   adminEmails: string[];
-  /** Roles that must sign in with a second factor (`SCRUB_REQUIRE_MFA_FOR=admin`: Admin and Super Admin); none by default. */
-  requireMfaFor: 'admin'[];
+  requireMfaFor: 'admin'[]; // must sign in with a second factor (SCRUB_REQUIRE_MFA_FOR=admin: Admin and Super Admin)
   /** Where clients reach the service (the built-in pool's issuer and endpoint hang off it); null: http://localhost:<port>. */
   publicUrl: string | null;
   /** Origins (`https://app.example.com`) whose pages may call the API and upload URLs from a browser; none by default. */
@@ -240,16 +239,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must look like us-east-1')
     .optional(),
-  SCRUB_REQUIRE_MFA_FOR: z
-    .string()
-    .transform((list) =>
-      list
-        .split(',')
-        .map((r) => r.trim().toLowerCase())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.literal('admin', 'must be "admin" (the only role that can be required to use MFA)')))
-    .default([]),
+  SCRUB_REQUIRE_MFA_FOR: z.enum(['admin']).optional(),
   SCRUB_ADMIN_EMAILS: z
     .string()
     .transform((list) =>
@@ -395,7 +385,7 @@ export function loadConfig(
     blobStore: blobStoreOf(e, dataDir),
     cognito: cognitoOf(e),
     adminEmails: e.SCRUB_ADMIN_EMAILS,
-    requireMfaFor: e.SCRUB_REQUIRE_MFA_FOR,
+    requireMfaFor: e.SCRUB_REQUIRE_MFA_FOR ? [e.SCRUB_REQUIRE_MFA_FOR] : [],
     publicUrl: e.SCRUB_PUBLIC_URL ?? null,
     corsOrigins: e.SCRUB_CORS_ORIGINS,
     localIdentity: {

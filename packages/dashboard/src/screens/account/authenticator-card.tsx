@@ -77,25 +77,7 @@ export function AuthenticatorCard() {
           </>
         )}
         {state.kind === 'enrolling' && (
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void confirm();
-            }}
-          >
-            <AuthenticatorQr setup={state.setup} />
-            <TextInput
-              mt="sm"
-              label="Code from the app"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(event) => setCode(event.currentTarget.value)}
-            />
-            <Button type="submit" mt="sm" loading={busy}>
-              Turn on
-            </Button>
-          </form>
+          <EnrolForm setup={state.setup} code={code} busy={busy} onCode={setCode} onSubmit={confirm} />
         )}
         {state.kind === 'enrolled' && (
           <>
@@ -130,5 +112,42 @@ export function AuthenticatorCard() {
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/** The QR code, the key to type, and the app's first code. */
+function EnrolForm({
+  setup,
+  code,
+  busy,
+  onCode,
+  onSubmit,
+}: {
+  setup: AuthenticatorSetup;
+  code: string;
+  busy: boolean;
+  onCode(code: string): void;
+  onSubmit(): void;
+}) {
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      <AuthenticatorQr setup={setup} />
+      <TextInput
+        mt="sm"
+        label="Code from the app"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(event) => onCode(event.currentTarget.value)}
+      />
+      <Button type="submit" mt="sm" loading={busy}>
+        Turn on
+      </Button>
+    </form>
   );
 }

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Checkbox, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { sessionKey } from '../../auth/use-session';
@@ -10,7 +10,7 @@ import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/logi
 import { AuthCard } from './auth-card';
 import { FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
-import { SecondFactorForm, type SecondStep } from './second-factor-form';
+import { SecondFactorForm, useSecondStep } from './second-factor-form';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
 const UNCONFIRMED_REDIRECT_MS = 3000;
@@ -42,14 +42,7 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const [message] = useState(params.get('message'));
   const [error, setError] = useState<string | null>(null);
-  // The sign-in waits on the code the second step's form gives it.
-  const [second, setSecond] = useState<SecondStep | null>(null);
-  const giveCode = useRef<((code: string) => void) | null>(null);
-  const askCode = (step: SecondStep) =>
-    new Promise<string>((resolve) => {
-      giveCode.current = resolve;
-      setSecond(step);
-    });
+  const second = useSecondStep();
   const form = useForm<LoginForm>({
     resolver: zodResolver(LoginSchema),
     defaultValues: { email: '', password: '', remember: true },
@@ -78,8 +71,8 @@ export default function LoginPage() {
       const session = await scrub.auth.signIn({
         email,
         password,
-        mfaCode: ({ retry }) => askCode({ kind: 'code', retry }),
-        enrolAuthenticator: (setup) => askCode({ kind: 'enrol', setup }),
+        mfaCode: ({ retry }) => second.ask({ kind: 'code', retry }),
+        enrolAuthenticator: (setup) => second.ask({ kind: 'enrol', setup }),
       });
       queryClient.setQueryData(sessionKey, session);
       const from = (location.state as { from?: string } | null)?.from;
@@ -96,14 +89,14 @@ export default function LoginPage() {
       }
       setError(errorMessage(failure, authMessages.invalidCredentials));
     } finally {
-      setSecond(null);
+      second.done();
     }
   });
 
-  if (second) {
+  if (second.step) {
     return (
       <AuthCard title="Two-step sign-in">
-        <SecondFactorForm step={second} busy={false} onCode={(code) => giveCode.current?.(code)} />
+        <SecondFactorForm step={second.step} onCode={second.answer} />
       </AuthCard>
     );
   }
@@ -137,12 +130,18 @@ export default function LoginPage() {
         </Button>
       </form>
       <HostedSignIn from={(location.state as { from?: string } | null)?.from} />
-      <Text size="sm" ta="center">
-        No account yet?{' '}
-        <Anchor component={Link} to="/signup">
-          Sign up
-        </Anchor>
-      </Text>
+      <SignUpLink />
     </AuthCard>
+  );
+}
+
+function SignUpLink() {
+  return (
+    <Text size="sm" ta="center">
+      No account yet?{' '}
+      <Anchor component={Link} to="/signup">
+        Sign up
+      </Anchor>
+    </Text>
   );
 }

@@ -1,28 +1,39 @@
 import { Button, Text, TextInput } from '@mantine/core';
 import type { AuthenticatorSetup } from '@scrub/sdk';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { AuthenticatorQr } from '../../common/authenticator-qr';
 
 /** What sign-in asks for after the password: a code, or (a role that requires one) an app to set up first. */
 export type SecondStep = { kind: 'code'; retry: boolean } | { kind: 'enrol'; setup: AuthenticatorSetup };
 
+/**
+ * The sign-in's second step as a question the SDK's `signIn` awaits: `ask` shows the step and
+ * resolves with the code the form gives (`answer`); `step` is null when none is shown.
+ */
+export function useSecondStep() {
+  const [step, setStep] = useState<SecondStep | null>(null);
+  const give = useRef<((code: string) => void) | null>(null);
+  const ask = (next: SecondStep) =>
+    new Promise<string>((resolve) => {
+      give.current = resolve;
+      setStep(next);
+    });
+  return { step, ask, answer: (code: string) => give.current?.(code), done: () => setStep(null) };
+}
+
 /** The sign-in's second step: the code from the authenticator app (or a recovery code). */
-export function SecondFactorForm({
-  step,
-  busy,
-  onCode,
-}: {
-  step: SecondStep;
-  busy: boolean;
-  onCode(code: string): void;
-}) {
+export function SecondFactorForm({ step, onCode }: { step: SecondStep; onCode(code: string): void }) {
   const [code, setCode] = useState('');
+  // Busy from a code sent until the sign-in asks again (a wrong code) or ends.
+  const [sent, setSent] = useState<SecondStep | null>(null);
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (code.trim()) onCode(code.trim());
+        if (!code.trim()) return;
+        onCode(code.trim());
         setCode('');
+        setSent(step);
       }}
       noValidate
     >
@@ -49,7 +60,7 @@ export function SecondFactorForm({
         value={code}
         onChange={(event) => setCode(event.currentTarget.value)}
       />
-      <Button type="submit" fullWidth mt="lg" loading={busy}>
+      <Button type="submit" fullWidth mt="lg" loading={sent === step}>
         Verify
       </Button>
     </form>
