@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Context } from './context.js';
-import { UsageError } from './errors.js';
+import { NotSignedInError, UsageError } from './errors.js';
 import { parseInput } from './validate.js';
 
 /** The sign-up form's rule: a local part, @, a domain, a dot and two or more letters. */
@@ -37,6 +37,35 @@ export async function codeFrom(option: string | undefined, context: Context, ema
   if (!context.canPrompt)
     throw noPrompt(context, `--code is required: the 6-digit code e-mailed to ${email}`);
   return parseInput(CodeSchema, await context.io.prompter.input(`Code e-mailed to ${email}`));
+}
+
+/**
+ * The authenticator app's code for sign-in: --code or SCRUB_MFA_CODE first (scripts: a code is
+ * good for one 30-second step, once), else asked for at a terminal, and asked again after a
+ * wrong one. A recovery code is accepted too.
+ */
+export async function mfaCodeFrom(
+  option: string | undefined,
+  context: Context,
+  retry: boolean,
+): Promise<string> {
+  const given = option ?? context.io.env.SCRUB_MFA_CODE;
+  if (given && !retry) return given.trim();
+  if (!context.canPrompt) {
+    if (retry)
+      throw new NotSignedInError(
+        'The authenticator code was not right (or was already used).',
+        'mfa_code_mismatch',
+      );
+    throw noPrompt(
+      context,
+      'This account signs in with an authenticator code: give --code <code> or SCRUB_MFA_CODE',
+    );
+  }
+  const question = retry
+    ? 'That code was not right. Code from your authenticator app'
+    : 'Code from your authenticator app (or a recovery code)';
+  return context.io.prompter.input(question);
 }
 
 /** Piped text, as lines; a terminal is refused, since what is typed there would show. */

@@ -1,6 +1,7 @@
 import { CognitoError } from './errors.js';
 import { enforcePasswordPolicy } from './passwords.js';
 import type { PoolContext } from './pool-context.js';
+import type { SoftwareTokens } from './software-tokens.js';
 import type { Throttles } from './throttles.js';
 import { EMAIL, type PoolGroup, type PoolUser, type UserStore, WRITABLE_ATTRIBUTES } from './user-store.js';
 
@@ -13,11 +14,13 @@ export class AdminOperations {
   readonly #pool: PoolContext;
   readonly #users: UserStore;
   readonly #throttles: Throttles;
+  readonly #softwareTokens: SoftwareTokens;
 
-  constructor(pool: PoolContext, users: UserStore, throttles: Throttles) {
+  constructor(pool: PoolContext, users: UserStore, throttles: Throttles, softwareTokens: SoftwareTokens) {
     this.#pool = pool;
     this.#users = users;
     this.#throttles = throttles;
+    this.#softwareTokens = softwareTokens;
   }
 
   /** Creates a confirmed user with a permanent password (an admin's "create account"). */
@@ -46,6 +49,24 @@ export class AdminOperations {
   async adminGetUser(username: string): Promise<PoolUser | null> {
     const user = await this.#users.find(username);
     return user ? this.#users.present(user) : null;
+  }
+
+  /** AdminGetUser's `UserMFASettingList`: `['SOFTWARE_TOKEN_MFA']` when sign-in asks for a code; null: no such user. */
+  async adminGetUserMfaSettings(username: string): Promise<string[] | null> {
+    const user = await this.#users.find(username);
+    if (!user) return null;
+    return (await this.#softwareTokens.state(user.sub)).enabled ? ['SOFTWARE_TOKEN_MFA'] : [];
+  }
+
+  /**
+   * A lost authenticator: forgets it and its recovery codes, so the next sign-in asks for the
+   * password only (or enrolment, where the role requires it). Cognito: AdminSetUserMFAPreference
+   * with `SoftwareTokenMfaSettings: { Enabled: false }`.
+   */
+  async adminResetSoftwareToken(sub: string): Promise<void> {
+    const user = await this.#users.require(sub);
+    await this.#softwareTokens.remove(user.sub);
+    this.#pool.log({ sub: user.sub }, 'authenticator reset by an admin');
   }
 
   /** Users by e-mail address, `emailPrefix` narrowing; `after` is the last e-mail key of the previous page. */

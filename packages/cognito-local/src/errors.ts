@@ -1,6 +1,7 @@
 /** The exception names of Amazon Cognito's user pool API that the built-in pool answers with. */
 export type CognitoErrorType =
   | 'CodeMismatchException'
+  | 'EnableSoftwareTokenMFAException'
   | 'ExpiredCodeException'
   | 'InternalErrorException'
   | 'InvalidParameterException'

@@ -25,9 +25,11 @@ import { type CodeDeliveryDetails, Codes } from './codes.js';
 import { CognitoError, cognitoMessages as m } from './errors.js';
 import type { HostDatabase } from './host-database.js';
 import { loadOrCreateKeys, type PoolKeys } from './keys.js';
+import { type MfaChallenge, MfaChallenges } from './mfa-challenges.js';
 import { enforcePasswordPolicy, verifyPassword } from './passwords.js';
 import { defaultTuning, notAuthorized, type PoolContext, type PoolTuning, required } from './pool-context.js';
 import { type AuthenticationResult, type InitiateAuthResult, type SignedIn, SignIn } from './sign-in.js';
+import { SoftwareTokens } from './software-tokens.js';
 import { type PoolClient, Throttles } from './throttles.js';
 import {
   TokenRejected,
@@ -57,6 +59,11 @@ export interface IdentityPoolOptions {
   tuning?: Partial<PoolTuning>;
   /** The pool's clock (tests move it). */
   now?: () => Date;
+  /**
+   * Whether a user in these groups must sign in with an authenticator code; one who has none is
+   * sent to enrol (MFA_SETUP) at sign-in and cannot turn it off. Default: nobody must.
+   */
+  requireMfa?: (groups: string[]) => boolean;
 }
 
 export class IdentityPool {
@@ -72,6 +79,9 @@ export class IdentityPool {
   readonly #throttles: Throttles;
   readonly #codes: Codes;
   readonly #signIn: SignIn;
+  readonly #softwareTokens: SoftwareTokens;
+  readonly #mfa: MfaChallenges;
+  readonly #requireMfa: (groups: string[]) => boolean;
   #keySet: JWTVerifyGetKey | undefined;
 
   private constructor(options: IdentityPoolOptions, keys: PoolKeys) {
@@ -94,13 +104,19 @@ export class IdentityPool {
     this.#users = new UserStore(this.#pool);
     this.#throttles = new Throttles(this.#pool);
     this.#codes = new Codes(this.#pool, options.mailer, this.#throttles);
+    this.#softwareTokens = new SoftwareTokens(this.#pool);
+    this.#mfa = new MfaChallenges(this.#pool);
+    this.#requireMfa = options.requireMfa ?? (() => false);
     this.#signIn = new SignIn(this.#pool, this.#users, this.#throttles, {
       keys,
       verification: () => this.verification(),
       tokenTtlSeconds: options.tokenTtlSeconds,
       refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
+      requireMfa: this.#requireMfa,
+      tokens: this.#softwareTokens,
+      mfa: this.#mfa,
     });
-    this.admin = new AdminOperations(this.#pool, this.#users, this.#throttles);
+    this.admin = new AdminOperations(this.#pool, this.#users, this.#throttles, this.#softwareTokens);
   }
 
   /** Loads (or on first start makes) the signing key, then serves from the given database. */
@@ -239,15 +255,100 @@ export class IdentityPool {
     ChallengeName: string;
     Session?: string;
     ChallengeResponses: Record<string, string>;
-  }): Promise<SignedIn> {
+  }): Promise<SignedIn | MfaChallenge> {
     this.#checkClient(input.ClientId);
-    if (input.ChallengeName !== 'PASSWORD_VERIFIER') {
+    const { ClientId, Session, ChallengeResponses } = input;
+    switch (input.ChallengeName) {
+      case 'PASSWORD_VERIFIER':
+        return this.#signIn.answerPasswordVerifier(ClientId, Session, ChallengeResponses);
+      case 'SOFTWARE_TOKEN_MFA':
+        return this.#signIn.answerSoftwareTokenMfa(ClientId, Session, ChallengeResponses);
+      case 'MFA_SETUP':
+        return this.#signIn.answerMfaSetup(ClientId, Session, ChallengeResponses);
+      default:
+        throw new CognitoError(
+          'InvalidParameterException',
+          `Challenge ${input.ChallengeName} is not supported by this user pool: PASSWORD_VERIFIER, SOFTWARE_TOKEN_MFA and MFA_SETUP are.`,
+        );
+    }
+  }
+
+  // ---- the second factor: an authenticator app (TOTP) ----
+
+  /**
+   * A new secret for an authenticator app, for the signed-in user (AccessToken) or for one
+   * enrolling during sign-in (the MFA_SETUP Session, handed back unchanged).
+   */
+  async associateSoftwareToken(input: {
+    AccessToken?: string;
+    Session?: string;
+  }): Promise<{ SecretCode: string; Session?: string }> {
+    if (input.AccessToken) {
+      const user = await this.#signIn.authenticate(input.AccessToken);
+      return { SecretCode: await this.#softwareTokens.associate(user.sub) };
+    }
+    const sub = await this.#mfa.userOf(input.Session, 'MFA_SETUP');
+    return { SecretCode: await this.#softwareTokens.associate(sub), Session: input.Session ?? '' };
+  }
+
+  /**
+   * Checks a code from the app against the secret just associated; the secret is then the user's.
+   * Enrolled during sign-in, codes are required from then on; enrolled while signed in, they are
+   * turned on by SetUserMFAPreference, as in Cognito. `RecoveryCodes` is this pool's addition
+   * (Amazon Cognito has none): ten single-use codes, shown this once.
+   */
+  async verifySoftwareToken(input: {
+    AccessToken?: string;
+    Session?: string;
+    UserCode: string;
+    FriendlyDeviceName?: string;
+  }): Promise<{ Status: 'SUCCESS'; Session?: string; RecoveryCodes: string[] }> {
+    const duringSignIn = !input.AccessToken;
+    const sub = input.AccessToken
+      ? (await this.#signIn.authenticate(input.AccessToken)).sub
+      : await this.#mfa.userOf(input.Session, 'MFA_SETUP');
+    const verified = await this.#softwareTokens.verifyPending(sub, input.UserCode.trim(), {
+      friendlyName: input.FriendlyDeviceName ?? null,
+      enable: duringSignIn,
+    });
+    if (!verified) {
       throw new CognitoError(
-        'InvalidParameterException',
-        `Challenge ${input.ChallengeName} is not supported by this user pool: only PASSWORD_VERIFIER is.`,
+        'EnableSoftwareTokenMFAException',
+        'Code mismatch and fail enable Software Token MFA',
       );
     }
-    return this.#signIn.answerPasswordVerifier(input.ClientId, input.Session, input.ChallengeResponses);
+    const RecoveryCodes = await this.#softwareTokens.newRecoveryCodes(sub);
+    this.#pool.log({ sub }, 'authenticator app enrolled');
+    return { Status: 'SUCCESS', ...(duringSignIn ? { Session: input.Session ?? '' } : {}), RecoveryCodes };
+  }
+
+  /** Turns authenticator codes at sign-in on or off. SMS and e-mail codes are not offered. */
+  async setUserMfaPreference(input: {
+    AccessToken: string;
+    SoftwareTokenMfaSettings?: { Enabled?: boolean; PreferredMfa?: boolean };
+    SMSMfaSettings?: { Enabled?: boolean };
+    EmailMfaSettings?: { Enabled?: boolean };
+  }): Promise<object> {
+    const user = await this.#signIn.authenticate(input.AccessToken);
+    if (input.SMSMfaSettings?.Enabled || input.EmailMfaSettings?.Enabled) {
+      throw new CognitoError(
+        'InvalidParameterException',
+        'This user pool offers authenticator apps (software tokens) only, not SMS or e-mail codes.',
+      );
+    }
+    const enabled = input.SoftwareTokenMfaSettings?.Enabled;
+    if (enabled === undefined) return {};
+    if (!enabled && this.#requireMfa((await this.#users.groupsOf([user.sub])).get(user.sub) ?? [])) {
+      throw new CognitoError(
+        'InvalidParameterException',
+        'Your role requires a second factor: it cannot be turned off.',
+      );
+    }
+    if (!(await this.#softwareTokens.setEnabled(user.sub, enabled))) {
+      throw new CognitoError('InvalidParameterException', 'User has not verified software token mfa');
+    }
+    this.#pool.log({ sub: user.sub, enabled }, 'authenticator codes at sign-in changed');
+    return {};
   }
 
   async forgotPassword(input: {
@@ -314,9 +415,15 @@ export class IdentityPool {
   async getUser(input: { AccessToken: string }): Promise<{
     Username: string;
     UserAttributes: { Name: string; Value: string }[];
+    UserMFASettingList?: string[];
+    PreferredMfaSetting?: string;
   }> {
     const user = await this.#signIn.authenticate(input.AccessToken);
+    const mfa = (await this.#softwareTokens.state(user.sub)).enabled
+      ? { UserMFASettingList: ['SOFTWARE_TOKEN_MFA'], PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' }
+      : {};
     return {
+      ...mfa,
       Username: user.sub,
       UserAttributes: [
         { Name: 'sub', Value: user.sub },

@@ -17,6 +17,18 @@ const username = z.string().min(1).max(128);
 const password = z.string().min(1).max(256);
 const code = z.string().min(1).max(2048);
 const token = z.string().min(1).max(20_000);
+/** `{ Enabled, PreferredMfa }`; the client sends null for a kind of MFA it leaves alone. */
+const mfaSettings = z
+  .object({ Enabled: z.boolean().nullish(), PreferredMfa: z.boolean().nullish() })
+  .nullish()
+  .transform((s) =>
+    s
+      ? {
+          ...(typeof s.Enabled === 'boolean' ? { Enabled: s.Enabled } : {}),
+          ...(typeof s.PreferredMfa === 'boolean' ? { PreferredMfa: s.PreferredMfa } : {}),
+        }
+      : undefined,
+  );
 /** Clients send absent optional parameters as null (amazon-cognito-identity-js: `DEVICE_KEY: null`). */
 const parameters = z
   .record(z.string(), z.string().max(20_000).nullable())
@@ -82,6 +94,48 @@ const operations: Record<string, Operation> = {
   ChangePassword: op(
     z.object({ AccessToken: token, PreviousPassword: password, ProposedPassword: password }),
     (pool, i, client) => pool.changePassword(i, client),
+  ),
+  AssociateSoftwareToken: op(
+    z
+      .object({ AccessToken: token.nullish(), Session: z.string().max(4096).nullish() })
+      .refine((i) => i.AccessToken || i.Session, 'Member must not be null: AccessToken or Session'),
+    (pool, i) =>
+      pool.associateSoftwareToken({
+        ...(i.AccessToken ? { AccessToken: i.AccessToken } : {}),
+        ...(i.Session ? { Session: i.Session } : {}),
+      }),
+  ),
+  VerifySoftwareToken: op(
+    z
+      .object({
+        AccessToken: token.nullish(),
+        Session: z.string().max(4096).nullish(),
+        UserCode: z.string().min(6).max(6),
+        FriendlyDeviceName: z.string().max(256).nullish(),
+      })
+      .refine((i) => i.AccessToken || i.Session, 'Member must not be null: AccessToken or Session'),
+    (pool, i) =>
+      pool.verifySoftwareToken({
+        UserCode: i.UserCode,
+        ...(i.AccessToken ? { AccessToken: i.AccessToken } : {}),
+        ...(i.Session ? { Session: i.Session } : {}),
+        ...(i.FriendlyDeviceName ? { FriendlyDeviceName: i.FriendlyDeviceName } : {}),
+      }),
+  ),
+  SetUserMFAPreference: op(
+    z.object({
+      AccessToken: token,
+      SoftwareTokenMfaSettings: mfaSettings,
+      SMSMfaSettings: mfaSettings,
+      EmailMfaSettings: mfaSettings,
+    }),
+    (pool, i) =>
+      pool.setUserMfaPreference({
+        AccessToken: i.AccessToken,
+        ...(i.SoftwareTokenMfaSettings ? { SoftwareTokenMfaSettings: i.SoftwareTokenMfaSettings } : {}),
+        ...(i.SMSMfaSettings ? { SMSMfaSettings: i.SMSMfaSettings } : {}),
+        ...(i.EmailMfaSettings ? { EmailMfaSettings: i.EmailMfaSettings } : {}),
+      }),
   ),
   GetUser: op(z.object({ AccessToken: token }), (pool, i) => pool.getUser(i)),
   GlobalSignOut: op(z.object({ AccessToken: token }), (pool, i) => pool.globalSignOut(i)),

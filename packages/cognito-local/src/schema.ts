@@ -71,6 +71,40 @@ export interface IdentityThrottlesTable {
   locked_until: Date | null;
 }
 
+/** A user's authenticator app (TOTP, RFC 6238): one per user, as in Cognito. */
+export interface IdentitySoftwareTokensTable {
+  user_sub: string;
+  /** The verified secret (base32), null until VerifySoftwareToken accepts a code for `pending_secret`. */
+  secret: string | null;
+  /** The secret AssociateSoftwareToken handed out last, not yet verified. */
+  pending_secret: string | null;
+  friendly_name: string | null;
+  /** Whether sign-in asks for a code (SetUserMFAPreference, or enrolment during sign-in). */
+  enabled: Generated<boolean>;
+  /** The last 30-second step whose code was accepted: a code works once. */
+  last_used_step: ColumnType<string | null, number | null | undefined, number | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** Single-use codes that stand in for an authenticator code (SHA-256 of each; shown once). */
+export interface IdentityRecoveryCodesTable {
+  user_sub: string;
+  code_hash: string;
+  used_at: Date | null;
+}
+
+/** A sign-in waiting for its second factor: SOFTWARE_TOKEN_MFA, or MFA_SETUP (enrol first). */
+export interface IdentityMfaChallengesTable {
+  session_hash: string;
+  user_sub: string;
+  client_id: string;
+  kind: 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP';
+  failed_attempts: Generated<number>;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 export interface IdentityTables {
   identity_users: IdentityUsersTable;
   identity_groups: IdentityGroupsTable;
@@ -79,13 +113,16 @@ export interface IdentityTables {
   identity_sessions: IdentitySessionsTable;
   identity_srp_challenges: IdentitySrpChallengesTable;
   identity_throttles: IdentityThrottlesTable;
+  identity_software_tokens: IdentitySoftwareTokensTable;
+  identity_recovery_codes: IdentityRecoveryCodesTable;
+  identity_mfa_challenges: IdentityMfaChallengesTable;
 }
 
 /**
  * The pool's state: users, groups, one-time codes, sign-in sessions, SRP challenges, throttles.
  *
- * The Scrub server creates the same tables in its own migration 0002-identity (kept there
- * unchanged, as released migrations are): a change of schema here needs a new migration there.
+ * The Scrub server creates the same tables in its own migrations 0002-identity and 0027-mfa (kept
+ * there unchanged, as released migrations are): a change of schema here needs a new migration there.
  */
 export async function createIdentityTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -179,10 +216,54 @@ export async function createIdentityTables(db: Kysely<unknown>): Promise<void> {
     .addColumn('window_started_at', 'timestamptz', (c) => c.notNull())
     .addColumn('locked_until', 'timestamptz')
     .execute();
+
+  await createMfaTables(db);
+}
+
+/** The second factor's tables (the server's migration 0027-mfa creates the same). */
+async function createMfaTables(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('identity_software_tokens')
+    .addColumn('user_sub', 'text', (c) => c.primaryKey().references('identity_users.sub').onDelete('cascade'))
+    .addColumn('secret', 'text')
+    .addColumn('pending_secret', 'text')
+    .addColumn('friendly_name', 'text')
+    .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('last_used_step', 'bigint')
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
+
+  await db.schema
+    .createTable('identity_recovery_codes')
+    .addColumn('user_sub', 'text', (c) => c.notNull().references('identity_users.sub').onDelete('cascade'))
+    .addColumn('code_hash', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'timestamptz')
+    .addPrimaryKeyConstraint('identity_recovery_codes_pk', ['user_sub', 'code_hash'])
+    .execute();
+
+  await db.schema
+    .createTable('identity_mfa_challenges')
+    .addColumn('session_hash', 'text', (c) => c.primaryKey())
+    .addColumn('user_sub', 'text', (c) => c.notNull().references('identity_users.sub').onDelete('cascade'))
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('SOFTWARE_TOKEN_MFA', 'MFA_SETUP')`))
+    .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('used_at', 'timestamptz')
+    .execute();
+  await db.schema
+    .createIndex('identity_mfa_challenges_expiry')
+    .on('identity_mfa_challenges')
+    .column('expires_at')
+    .execute();
 }
 
 export async function dropIdentityTables(db: Kysely<unknown>): Promise<void> {
   for (const table of [
+    'identity_mfa_challenges',
+    'identity_recovery_codes',
+    'identity_software_tokens',
     'identity_throttles',
     'identity_srp_challenges',
     'identity_sessions',

@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CognitoError, cognitoMessages as m } from './errors.js';
 import type { PoolKeys } from './keys.js';
+import type { MfaChallenge, MfaChallenges } from './mfa-challenges.js';
 import { verifyPassword } from './passwords.js';
 import { notAuthorized, type PoolContext, required, sha256 } from './pool-context.js';
+import type { SoftwareTokens } from './software-tokens.js';
 import { N, parseHex, parseSrpTimestamp, serverEphemeral, verifyPasswordClaim } from './srp.js';
 import type { PoolClient, Throttles } from './throttles.js';
 import {
@@ -27,6 +29,7 @@ export type SignedIn = {
 
 export type InitiateAuthResult =
   | SignedIn
+  | MfaChallenge
   | {
       ChallengeName: 'PASSWORD_VERIFIER';
       Session: string;
@@ -45,6 +48,10 @@ export interface SignInOptions {
   verification: () => VerificationMaterial;
   tokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** Whether members of these groups must use a second factor (enrolment at sign-in if they have none). */
+  requireMfa: (groups: string[]) => boolean;
+  tokens: SoftwareTokens;
+  mfa: MfaChallenges;
 }
 
 /**
@@ -102,7 +109,7 @@ export class SignIn {
     username: string,
     password: string,
     client?: PoolClient,
-  ): Promise<SignedIn> {
+  ): Promise<SignedIn | MfaChallenge> {
     const user = await this.#users.find(username);
     const key = this.#throttles.signInKeys(user, username, client);
     await this.#throttles.assertNotLocked(key);
@@ -113,7 +120,7 @@ export class SignIn {
       throw notAuthorized(m.badCredentials);
     }
     await this.#throttles.clearSignIn(key);
-    return { ChallengeParameters: {}, AuthenticationResult: await this.#startSession(user, clientId) };
+    return this.#afterPassword(user, clientId);
   }
 
   /** USER_SRP_AUTH's first step: the PASSWORD_VERIFIER challenge, kept until answered once or expired. */
@@ -176,7 +183,7 @@ export class SignIn {
     clientId: string,
     session: string | undefined,
     responses: Record<string, string>,
-  ): Promise<SignedIn> {
+  ): Promise<SignedIn | MfaChallenge> {
     const username = required(responses, 'USERNAME');
     const secretBlock = required(responses, 'PASSWORD_CLAIM_SECRET_BLOCK');
     const signature = required(responses, 'PASSWORD_CLAIM_SIGNATURE');
@@ -224,7 +231,75 @@ export class SignIn {
       throw notAuthorized(m.badCredentials);
     }
     await this.#throttles.clearSignIn(challenge.throttle_key);
+    return this.#afterPassword(user, clientId);
+  }
+
+  /** SOFTWARE_TOKEN_MFA: the authenticator's code (or a recovery code) completes the sign-in. */
+  async answerSoftwareTokenMfa(
+    clientId: string,
+    session: string | undefined,
+    responses: Record<string, string>,
+  ): Promise<SignedIn> {
+    const user = await this.#challengedUser(clientId, session, 'SOFTWARE_TOKEN_MFA', responses);
+    const code = required(responses, 'SOFTWARE_TOKEN_MFA_CODE');
+    if (!(await this.#options.tokens.acceptSignInCode(user.sub, code))) {
+      return this.#options.mfa.wrongCode(session);
+    }
+    return this.#finishChallenge(user, clientId, session);
+  }
+
+  /** MFA_SETUP: answered once VerifySoftwareToken (with this session) enrolled an authenticator. */
+  async answerMfaSetup(
+    clientId: string,
+    session: string | undefined,
+    responses: Record<string, string>,
+  ): Promise<SignedIn> {
+    const user = await this.#challengedUser(clientId, session, 'MFA_SETUP', responses);
+    if (!(await this.#options.tokens.state(user.sub)).enabled) {
+      throw new CognitoError(
+        'InvalidParameterException',
+        'Enrol an authenticator first: AssociateSoftwareToken, then VerifySoftwareToken with this session.',
+      );
+    }
+    return this.#finishChallenge(user, clientId, session);
+  }
+
+  async #challengedUser(
+    clientId: string,
+    session: string | undefined,
+    kind: 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP',
+    responses: Record<string, string>,
+  ): Promise<UserRow> {
+    const username = required(responses, 'USERNAME');
+    const sub = await this.#options.mfa.userOf(session, kind, clientId);
+    const user = await this.#users.find(sub);
+    if (!user || (emailKey(username) !== user.email_key && username.toLowerCase() !== user.sub)) {
+      throw notAuthorized('Invalid session for the user.');
+    }
+    return user;
+  }
+
+  async #finishChallenge(user: UserRow, clientId: string, session: string | undefined): Promise<SignedIn> {
+    if (!(await this.#options.mfa.finish(session))) {
+      throw notAuthorized('Invalid session for the user, session can only be used once.');
+    }
     return { ChallengeParameters: {}, AuthenticationResult: await this.#startSession(user, clientId) };
+  }
+
+  /** The password checked out: a code is due if the user enrolled, enrolment if their role needs one. */
+  async #afterPassword(user: UserRow, clientId: string): Promise<SignedIn | MfaChallenge> {
+    this.#assertUsable(user);
+    if ((await this.#options.tokens.state(user.sub)).enabled) {
+      return this.#options.mfa.start(user.sub, clientId, 'SOFTWARE_TOKEN_MFA');
+    }
+    const groups = (await this.#users.groupsOf([user.sub])).get(user.sub) ?? [];
+    if (this.#options.requireMfa(groups)) return this.#options.mfa.start(user.sub, clientId, 'MFA_SETUP');
+    return { ChallengeParameters: {}, AuthenticationResult: await this.#startSession(user, clientId) };
+  }
+
+  #assertUsable(user: UserRow): void {
+    if (!user.enabled) throw notAuthorized(m.disabled);
+    if (user.status !== 'CONFIRMED') throw new CognitoError('UserNotConfirmedException', m.notConfirmed);
   }
 
   /** A dead refresh token is refused at once: the client retries every failure for seconds. */
@@ -285,10 +360,9 @@ export class SignIn {
     }
   }
 
-  /** After the password checked out: the account must be usable, then a new session starts. */
+  /** After every step checked out: the account must still be usable, then a new session starts. */
   async #startSession(user: UserRow, clientId: string): Promise<AuthenticationResult> {
-    if (!user.enabled) throw notAuthorized(m.disabled);
-    if (user.status !== 'CONFIRMED') throw new CognitoError('UserNotConfirmedException', m.notConfirmed);
+    this.#assertUsable(user);
     const now = this.#pool.now();
     const refreshToken = randomBytes(48).toString('base64url');
     const originJti = randomUUID();

@@ -30,6 +30,8 @@ export interface StartLocalCognitoOptions {
   tokenTtlSeconds?: number;
   refreshTokenTtlSeconds?: number;
   tuning?: Partial<PoolTuning>;
+  /** Whether members of these groups must sign in with an authenticator code (default: nobody). */
+  requireMfa?: (groups: string[]) => boolean;
   logger?: FastifyBaseLogger | false;
 }
 
@@ -69,6 +71,7 @@ export async function startLocalCognito(
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 30 * 86_400,
     keyDir: options.keyDir ?? null,
     ...(options.tuning ? { tuning: options.tuning } : {}),
+    ...(options.requireMfa ? { requireMfa: options.requireMfa } : {}),
   });
   const existing = new Set((await pool.admin.listGroups()).map((g) => g.name));
   for (const [precedence, name] of (options.groups ?? []).entries()) {

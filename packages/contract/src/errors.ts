@@ -19,6 +19,8 @@ export const errorStatus = {
   /** The bank wants 3-D Secure: confirm `client_secret` in a browser (`stripe.confirmCardPayment`). */
   authentication_required: 402,
   forbidden: 403,
+  /** The caller's role needs a second factor (`SCRUB_REQUIRE_MFA_FOR`): enrol an authenticator app, then sign in again. */
+  mfa_required: 403,
   plan_paused: 403,
   not_found: 404,
   file_not_found: 404,

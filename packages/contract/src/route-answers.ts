@@ -24,6 +24,8 @@ export function defaultErrorCodes(route: RouteSpec): ErrorCode[] {
       'service_unavailable',
     );
   }
+  // An admin area route called by an admin without a second factor, where one is required.
+  if (route.auth !== 'none' && route.auth !== 'user') codes.push('mfa_required');
   // A body (any POST, PUT, PATCH or DELETE may carry one): not JSON, too large, or of another type.
   if (route.method !== 'GET') codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
   if (route.method !== 'GET' && !route.streamBody) {

@@ -86,6 +86,7 @@ export {
   WEBHOOK_SIGNATURE_HEADER,
 } from '@scrub/contract';
 export { type AuthOperation, authMessages } from './auth/auth-errors.js';
+export { type AuthenticatorSetup, mfaMessages, type SecondFactor } from './auth/mfa-sign-in.js';
 export { MemoryTokenStorage, type TokenStorage } from './auth/token-storage.js';
 export { type ClientOptions, type RequestInput, type RequestOptions, Scrub } from './client.js';
 export { type NumberedPage, numberedPage } from './core/numbered-page.js';
@@ -154,6 +155,7 @@ export {
   type SignUpParams,
   type SignUpResult,
 } from './resources/auth.js';
+export { AuthenticatorApp } from './resources/authenticator-app.js';
 export {
   Bulk,
   type BulkJobCreateParams,

@@ -8,6 +8,7 @@ import { ActAsRecorder } from './admin/act-as-recorder.js';
 import { ActAsTokens } from './auth/act-as-tokens.js';
 import { ApiKeyOwners } from './auth/api-key-owners.js';
 import { Authenticator, verifierFromConfig } from './auth/authenticator.js';
+import { MfaStanding } from './auth/mfa-standing.js';
 import { PoolStanding } from './auth/pool-standing.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { setUpBlobStore } from './blob-store/setup.js';
@@ -279,6 +280,13 @@ function createAuthenticator(
       if (logger) logger.warn({ err: error }, 'could not ask the user pool whether an account is enabled');
     },
   );
+  const mfaStanding = config.requireMfaFor.includes('admin')
+    ? new MfaStanding(async (sub) => {
+        const admin = await poolAdmin();
+        if (!admin) throw new Error('no identity admin to ask');
+        return admin.usesAuthenticator(sub);
+      }, config.apiKeyCacheSeconds)
+    : undefined;
   const actAsRecorder = new ActAsRecorder(app, database, actAsTokens, logger);
   return new Authenticator({
     db: database.db,
@@ -287,6 +295,7 @@ function createAuthenticator(
     adminEmails: config.adminEmails,
     actAsTokens,
     poolStanding,
+    ...(mfaStanding ? { mfaStanding } : {}),
     onIdentified: actAsRecorder.identified,
     onActAsRefused: actAsRecorder.refused,
   });

@@ -8,3 +8,13 @@ export async function signOut(): Promise<void> {
   await (await loadScrub()).auth.signOut().catch(() => undefined);
   queryClient.clear();
 }
+
+/** Ends every session of the account on every device; forgotten here even when that fails (it then throws). */
+export async function signOutEverywhere(): Promise<void> {
+  forgetActing();
+  try {
+    await (await loadScrub()).auth.signOut({ everywhere: true });
+  } finally {
+    queryClient.clear();
+  }
+}

@@ -42,7 +42,8 @@ export type AuthOperation =
   | 'confirmForgotPassword'
   | 'changePassword'
   | 'refresh'
-  | 'signOut';
+  | 'signOut'
+  | 'mfa';
 
 /** When the provider gives no message of its own. */
 const fallbackMessages: Record<AuthOperation, string> = {
@@ -55,6 +56,7 @@ const fallbackMessages: Record<AuthOperation, string> = {
   changePassword: 'Failed to update password. Please try again.',
   refresh: 'Session expired',
   signOut: 'Failed to sign out. Please try again.',
+  mfa: 'Failed to update the authenticator app. Please try again.',
 };
 
 const LIMIT_CODES = new Set([
@@ -97,6 +99,7 @@ export function toAuthError(error: unknown, operation: AuthOperation, endpoint: 
     case 'UserNotConfirmedException':
       return new UserNotConfirmedError(authMessages.confirmFirst, code, options);
     case 'CodeMismatchException':
+    case 'EnableSoftwareTokenMFAException':
       return new InvalidCodeError(authMessages.invalidCode, code, options);
     case 'ExpiredCodeException':
       return new ExpiredCodeError(authMessages.expiredCode, code, options);

@@ -1,5 +1,6 @@
 import type * as Cognito from 'amazon-cognito-identity-js';
 import { type AuthOperation, authMessages, toAuthError } from '../auth/auth-errors.js';
+import { answerCode, CallerFailure, enrolDuringSignIn, type SecondFactor } from '../auth/mfa-sign-in.js';
 import type { SessionManager } from '../auth/session-manager.js';
 import {
   decodeClaims,
@@ -15,6 +16,7 @@ import { MemoryTokenStorage } from '../auth/token-storage.js';
 import type { RequestOptions, Scrub } from '../client.js';
 import { APIResource } from '../core/resource.js';
 import { AuthError, IdentityNotConfiguredError, NotSignedInError } from '../errors.js';
+import { AuthenticatorApp } from './authenticator-app.js';
 
 type CognitoModule = typeof Cognito;
 
@@ -90,10 +92,13 @@ function delivery(details: unknown): CodeDelivery | null {
 export class Auth extends APIResource {
   readonly #sessions: SessionManager;
   #identity: Promise<IdentitySettings> | undefined;
+  /** The signed-in person's authenticator app: set up, confirm, disable. */
+  readonly authenticator: AuthenticatorApp;
 
   constructor(client: Scrub, sessions: SessionManager) {
     super(client);
     this.#sessions = sessions;
+    this.authenticator = new AuthenticatorApp(sessions);
   }
 
   /** Creates an unconfirmed account and e-mails a 6-digit code; the e-mail is the sign-in name. */
@@ -132,9 +137,15 @@ export class Auth extends APIResource {
 
   /**
    * Signs in with SRP (the password never leaves this machine) and stores the session. A session
-   * already stored is replaced, and revoked when it can be.
+   * already stored is replaced, and revoked when it can be. An account with an authenticator app
+   * is asked for a code by `mfaCode`; one whose role requires it and has none, to set one up
+   * (`enrolAuthenticator`). Without them, such a sign-in fails with an AuthError whose `code` is
+   * `SOFTWARE_TOKEN_MFA` or `MFA_SETUP`.
    */
-  async signIn(params: { email: string; password: string }, options?: RequestOptions): Promise<AuthSession> {
+  async signIn(
+    params: { email: string; password: string } & SecondFactor,
+    options?: RequestOptions,
+  ): Promise<AuthSession> {
     const { cognito, pool, identity } = await this.#pool(options);
     const storage = this.#sessions.storage;
     const previous = this.#sessions.stored();
@@ -151,13 +162,15 @@ export class Auth extends APIResource {
           newPasswordRequired: () =>
             done(new AuthError(authMessages.newPasswordRequired, 'NEW_PASSWORD_REQUIRED')),
           mfaRequired: (challenge) => done(unsupported(challenge)),
-          totpRequired: (challenge) => done(unsupported(challenge)),
-          mfaSetup: (challenge) => done(unsupported(challenge)),
+          totpRequired: () => void answerCode(user, params, done),
+          mfaSetup: () => void enrolDuringSignIn(user, username, params, done),
           selectMFAType: (challenge) => done(unsupported(challenge)),
           customChallenge: () => done(unsupported('CUSTOM_CHALLENGE')),
         },
       ),
-    );
+    ).catch((error: unknown) => {
+      throw error instanceof CallerFailure ? error.original : error;
+    });
     storeIdentity(storage, identity);
     const session = this.#sessions.stored();
     if (!session) {

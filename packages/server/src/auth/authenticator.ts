@@ -9,9 +9,10 @@ import { mayActAs, permits } from './access.js';
 import { type ActAsTokens, looksLikeActAsToken } from './act-as-tokens.js';
 import type { ApiKeyOwners } from './api-key-owners.js';
 import { looksLikeApiKey } from './api-keys.js';
+import type { MfaStanding } from './mfa-standing.js';
 import type { PoolStanding } from './pool-standing.js';
 import type { Principal } from './principal.js';
-import { highestRole, roleFromGroups } from './roles.js';
+import { highestRole, isAdminRole, roleFromGroups } from './roles.js';
 import { assertInGoodStanding, noteSignIn } from './standing.js';
 import {
   cognitoIssuer,
@@ -42,6 +43,8 @@ export interface AuthenticatorOptions {
   actAsTokens?: ActAsTokens;
   /** Whether the user pool itself has disabled an account; without it, the pool is not asked. */
   poolStanding?: PoolStanding;
+  /** Set when admins must use a second factor (`SCRUB_REQUIRE_MFA_FOR=admin`): refuses them the admin area without one. */
+  mfaStanding?: MfaStanding;
   /** Told who is calling before their permission is checked (the act-as recorder). */
   onIdentified?: (request: FastifyRequest, principal: Principal, requirement: AuthRequirement) => void;
   /** Told of every refused act-as token, before the refusal is answered (the act-as recorder). */
@@ -73,6 +76,10 @@ export class Authenticator {
     if (!permits(requirement.auth, principal)) throw new ApiError('forbidden', messages.accessDenied);
     if (requirement.ownerOnly && principal.via === 'act_as')
       throw new ApiError('forbidden', messages.ownerOnly);
+    // The admin area (an act-as token was issued there, so it has passed this already).
+    if (requirement.auth !== 'user' && principal.via === 'token' && isAdminRole(principal.role)) {
+      await this.options.mfaStanding?.assertEnrolled(principal.sub);
+    }
     return principal;
   }
 

@@ -39,6 +39,7 @@ export interface ServerConfig {
   } | null;
   /** Lower-cased e-mail addresses that are Super Admin on sign-in (the first admin). */
   adminEmails: string[];
+  requireMfaFor: 'admin'[]; // must sign in with a second factor (SCRUB_REQUIRE_MFA_FOR=admin: Admin and Super Admin)
   /** Where clients reach the service (the built-in pool's issuer and endpoint hang off it); null: http://localhost:<port>. */
   publicUrl: string | null;
   /** Origins (`https://app.example.com`) whose pages may call the API and upload URLs from a browser; none by default. */
@@ -244,6 +245,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must look like us-east-1')
     .optional(),
+  SCRUB_REQUIRE_MFA_FOR: z.enum(['admin']).optional(),
   SCRUB_ADMIN_EMAILS: z
     .string()
     .transform((list) =>
@@ -389,6 +391,7 @@ export function loadConfig(
     blobStore: blobStoreOf(e, dataDir),
     cognito: cognitoOf(e),
     adminEmails: e.SCRUB_ADMIN_EMAILS,
+    requireMfaFor: e.SCRUB_REQUIRE_MFA_FOR ? [e.SCRUB_REQUIRE_MFA_FOR] : [],
     publicUrl: e.SCRUB_PUBLIC_URL ?? null,
     corsOrigins: e.SCRUB_CORS_ORIGINS,
     localIdentity: {

@@ -64,6 +64,13 @@ export class BuiltInIdentityAdmin implements IdentityAdmin {
     return this.#run(async () => (await this.pool.admin.adminGetUser(sub))?.enabled ?? null);
   }
 
+  usesAuthenticator(sub: string): Promise<boolean | null> {
+    return this.#run(async () => {
+      const settings = await this.pool.admin.adminGetUserMfaSettings(sub);
+      return settings ? settings.includes('SOFTWARE_TOKEN_MFA') : null;
+    });
+  }
+
   async #run<T>(operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();

@@ -4,6 +4,7 @@ import {
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminGetUserCommand,
+  type AdminGetUserCommandOutput,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
   AdminSetUserPasswordCommand,
@@ -137,11 +138,19 @@ export class CognitoIdentityAdmin implements IdentityAdmin {
   }
 
   async isEnabled(sub: string): Promise<boolean | null> {
+    const user = await this.#getUser(sub);
+    return user ? (user.Enabled ?? null) : null;
+  }
+
+  async usesAuthenticator(sub: string): Promise<boolean | null> {
+    const user = await this.#getUser(sub);
+    return user ? (user.UserMFASettingList ?? []).includes('SOFTWARE_TOKEN_MFA') : null;
+  }
+
+  /** AdminGetUser; null for a user the pool does not know. */
+  async #getUser(sub: string): Promise<AdminGetUserCommandOutput | null> {
     try {
-      const user = await this.#client.send(
-        new AdminGetUserCommand({ UserPoolId: this.#pool, Username: sub }),
-      );
-      return user.Enabled ?? null;
+      return await this.#client.send(new AdminGetUserCommand({ UserPoolId: this.#pool, Username: sub }));
     } catch (error) {
       if (
         error instanceof CognitoIdentityProviderServiceException &&

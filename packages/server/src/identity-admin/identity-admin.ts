@@ -41,6 +41,11 @@ export interface IdentityAdmin {
    * disable), null for a user the pool does not know.
    */
   isEnabled(sub: string): Promise<boolean | null>;
+  /**
+   * AdminGetUser's `UserMFASettingList` holds `SOFTWARE_TOKEN_MFA`: sign-in asks this user for an
+   * authenticator code. Null for a user the pool does not know.
+   */
+  usesAuthenticator(sub: string): Promise<boolean | null>;
 }
 
 /** The pool groups that carry roles (docs/identity.md); one per role. */

@@ -2,11 +2,14 @@ import { Alert, Center, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
+import { readActing } from '../../auth/acting';
 import { useAccount } from '../../data/account';
+import { AuthenticatorCard } from './authenticator-card';
 import { OperatorListsCard } from './operator-lists-card';
 import { PasswordForm } from './password-form';
 import { PlanCreditsCard } from './plan-credits-card';
 import { ProfileForm } from './profile-form';
+import { SignOutEverywhere } from './sign-out-everywhere';
 
 export default function AccountInfoPage() {
   const user = useAccount();
@@ -35,6 +38,13 @@ export default function AccountInfoPage() {
         <ProfileForm user={user.data} />
         <PasswordForm />
       </SimpleGrid>
+      {/* The account's own sign-in: not for an admin acting as the user. */}
+      {!readActing() && (
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <AuthenticatorCard />
+          <SignOutEverywhere />
+        </SimpleGrid>
+      )}
       <PlanCreditsCard user={user.data} />
       <OperatorListsCard />
     </Stack>

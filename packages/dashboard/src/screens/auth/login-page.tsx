@@ -10,6 +10,7 @@ import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/logi
 import { AuthCard } from './auth-card';
 import { FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
+import { SecondFactorForm, useSecondStep } from './second-factor-form';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
 const UNCONFIRMED_REDIRECT_MS = 3000;
@@ -41,6 +42,7 @@ export default function LoginPage() {
   const [params, setParams] = useSearchParams();
   const [message] = useState(params.get('message'));
   const [error, setError] = useState<string | null>(null);
+  const second = useSecondStep();
   const form = useForm<LoginForm>({
     resolver: zodResolver(LoginSchema),
     defaultValues: { email: '', password: '', remember: true },
@@ -66,7 +68,12 @@ export default function LoginPage() {
       ]);
     tokenStorage.setRemember(remember);
     try {
-      const session = await scrub.auth.signIn({ email, password });
+      const session = await scrub.auth.signIn({
+        email,
+        password,
+        mfaCode: ({ retry }) => second.ask({ kind: 'code', retry }),
+        enrolAuthenticator: (setup) => second.ask({ kind: 'enrol', setup }),
+      });
       queryClient.setQueryData(sessionKey, session);
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from ?? '/accountInfo', { replace: true });
@@ -81,8 +88,18 @@ export default function LoginPage() {
         return;
       }
       setError(errorMessage(failure, authMessages.invalidCredentials));
+    } finally {
+      second.done();
     }
   });
+
+  if (second.step) {
+    return (
+      <AuthCard title="Two-step sign-in">
+        <SecondFactorForm step={second.step} onCode={second.answer} />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title="Log in">
@@ -113,12 +130,18 @@ export default function LoginPage() {
         </Button>
       </form>
       <HostedSignIn from={(location.state as { from?: string } | null)?.from} />
-      <Text size="sm" ta="center">
-        No account yet?{' '}
-        <Anchor component={Link} to="/signup">
-          Sign up
-        </Anchor>
-      </Text>
+      <SignUpLink />
     </AuthCard>
+  );
+}
+
+function SignUpLink() {
+  return (
+    <Text size="sm" ta="center">
+      No account yet?{' '}
+      <Anchor component={Link} to="/signup">
+        Sign up
+      </Anchor>
+    </Text>
   );
 }

@@ -25,6 +25,7 @@ import * as m0023 from './0023-bulk-carrier-lookup.js';
 import * as m0024 from './0024-suppression-imports.js';
 import * as m0025 from './0025-webhook-secret-grace.js';
 import * as m0026 from './0026-payment-edges.js';
+import * as m0027 from './0027-mfa.js';
 import * as m0028 from './0028-check-log.js';
 
 /**
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0024-suppression-imports': m0024,
   '0025-webhook-secret-grace': m0025,
   '0026-payment-edges': m0026,
+  '0027-mfa': m0027,
   '0028-check-log': m0028,
 };
 
