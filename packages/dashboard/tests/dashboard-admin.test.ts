@@ -189,6 +189,7 @@ describe('the admin screens in Chromium', () => {
       .getByText(/Acting sessions cannot do this/)
       .first()
       .waitFor();
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
     await page.getByTestId('test-phone').fill('2012345600');
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await expect.poll(() => counter(page).textContent(), SLOW).toBe('24');
@@ -212,10 +213,12 @@ describe('the admin screens in Chromium', () => {
     await record(page, 'admin-audit');
     // On a phone the audit and users tables fit the screen: no sideways scrolling.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(overflowsSideways(page, 'audit-table')).resolves.toBe(false);
+    // Polled: the table is laid out again after the viewport changes.
+    await expect.poll(() => overflowsSideways(page, 'audit-table'), SLOW).toBe(false);
     await open(page, '/users');
     await page.getByTestId('users-table').getByText(PAT).waitFor();
-    await expect(overflowsSideways(page, 'users-table')).resolves.toBe(false);
+    // Polled: the table is laid out again after the viewport changes.
+    await expect.poll(() => overflowsSideways(page, 'users-table'), SLOW).toBe(false);
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // Users, AddUser, EditUser and the reset-password modal's messages.

@@ -24,8 +24,12 @@ async function onGlobalError(error: unknown): Promise<void> {
     planPausedHandler?.();
     return;
   }
+  // The service's own sentence when it says why (an acting session may not touch the owner's keys).
   if (error instanceof PermissionDeniedError) {
-    showErrorDialog('Access Denied', 'Access Denied: You do not have permission to perform this action.');
+    showErrorDialog(
+      'Access Denied',
+      error.serviceMessage || 'Access Denied: You do not have permission to perform this action.',
+    );
   }
 }
 

@@ -2,7 +2,6 @@ import { Alert, Button, Group, Paper, Text, TextInput, Title } from '@mantine/co
 import { useClipboard } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { APIError, type ApiKeyRotation } from '@scrub/sdk';
-import { errorMessage } from '../../api/error-message';
 import { useRotateApiKey } from '../../data/api-key';
 import { showErrorDialog } from '../../shell/error-dialog';
 
@@ -23,15 +22,12 @@ export function ApiKeyCard({
   const clipboard = useClipboard({ timeout: COPIED_MS });
   const rotate = useRotateApiKey({
     onSuccess: onGenerated,
-    // A refusal that says why (an acting session: keys are the owner's alone) shows the service's
-    // sentence; anything else the seed's.
-    onError: (error) =>
-      showErrorDialog(
-        'Error',
-        error instanceof APIError && error.status === 403
-          ? errorMessage(error)
-          : 'Failed to generate API key. Please try again.',
-      ),
+    // A refusal (403: an acting session may not touch the owner's keys) is shown by the app's
+    // Access Denied dialog, in the service's words; anything else gets the seed's sentence.
+    onError: (error) => {
+      if (!(error instanceof APIError && error.status === 403))
+        showErrorDialog('Error', 'Failed to generate API key. Please try again.');
+    },
   });
 
   const confirmGenerate = () =>
