@@ -197,6 +197,7 @@ export const serviceRoutes = defineRoutes('service', {
     method: 'GET',
     path: '/health/ready',
     auth: 'none',
+    errors: ['service_unavailable'],
     summary:
       'Readiness, for orchestrators: database and file store reachable, required do-not-call lists loaded and fresh, migrations applied; 503 naming what is not',
     response: ReadinessSchema,
