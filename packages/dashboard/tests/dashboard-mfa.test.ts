@@ -112,10 +112,14 @@ describe('two-step sign-in in Chromium', () => {
     const { context, page, errors } = await newPage();
     await enterPassword(page, TESS);
     await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
-    await page.getByText('Enter the code from your authenticator app, or one of your recovery codes.').waitFor();
+    await page
+      .getByText('Enter the code from your authenticator app, or one of your recovery codes.')
+      .waitFor();
     await record(page, 'two-step-sign-in');
     await enterCode(page, appCode(secret) === '123456' ? '654321' : '123456');
-    await page.getByText('That code was not right. Enter the current code from your authenticator app.').waitFor();
+    await page
+      .getByText('That code was not right. Enter the current code from your authenticator app.')
+      .waitFor();
     await enterCode(page, appCode(secret));
     await page.waitForURL(/\/accountInfo/);
     await signOut(page);
@@ -214,7 +218,9 @@ describe('two-step sign-in in Chromium', () => {
 
     // Her next sign-in asks for a code, as for anyone enrolled.
     await enterPassword(page, ADA);
-    await page.getByText('Enter the code from your authenticator app, or one of your recovery codes.').waitFor();
+    await page
+      .getByText('Enter the code from your authenticator app, or one of your recovery codes.')
+      .waitFor();
     await enterCode(page, appCode(adaSecret));
     await page.waitForURL(/\/accountInfo/);
     expect(errors).toEqual([]);

@@ -8,5 +8,7 @@
 const IDENTITY_KEY = 'scrub.identity';
 
 export function mayBeSignedIn(): boolean {
-  return window.localStorage.getItem(IDENTITY_KEY) !== null || window.sessionStorage.getItem(IDENTITY_KEY) !== null;
+  return (
+    window.localStorage.getItem(IDENTITY_KEY) !== null || window.sessionStorage.getItem(IDENTITY_KEY) !== null
+  );
 }
