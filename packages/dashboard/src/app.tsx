@@ -1,6 +1,5 @@
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -8,7 +7,6 @@ import { loadScrub } from './api/load-scrub';
 import { onPlanPaused, onSignedOut, queryClient } from './api/query-client';
 import { sessionKey } from './auth/use-session';
 import { routes } from './routes';
-import { NOTIFICATIONS_POSITION } from './shell/notify';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const router = createBrowserRouter(routes);
@@ -37,7 +35,6 @@ export function App() {
     >
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position={NOTIFICATIONS_POSITION} />
           <RouterProvider router={router} />
         </ModalsProvider>
       </QueryClientProvider>

@@ -3,7 +3,7 @@ import type { RunningServer } from '@scrub/server';
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `phonelog.${Date.now()}@example.com`;
@@ -52,6 +52,9 @@ describe('the Phone log screen in Chromium', () => {
     await table.getByRole('cell', { name: '+11234567890', exact: true }).waitFor();
     await table.getByRole('cell', { name: 'API page test', exact: true }).waitFor();
     await expect(page.getByTestId('checks-total').textContent()).resolves.toBe('1 check');
+    // The pointer off the sidebar link it clicked: a hovered link is a state of its own.
+    await page.mouse.move(640, 780);
+    await record(page, 'phone-log');
 
     // A filter that keeps nothing, then one that keeps it again.
     await page.getByRole('combobox', { name: 'DNC' }).click();

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunningServer } from '@scrub/server';
 import { startLocalServer } from '@scrub/test-support/local-server';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
@@ -42,6 +42,32 @@ afterAll(async () => {
   await server?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });
+
+/**
+ * What the toast hides: the controls and text of the page outside it that its box overlaps (by
+ * their label or text), and whether it is in the viewport at all.
+ */
+function underToast(toast: Locator): Promise<{ inView: boolean; covered: string[] }> {
+  return toast.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const overlaps = (rect: DOMRect) =>
+      rect.width > 0 &&
+      rect.height > 0 &&
+      rect.left < box.right &&
+      rect.right > box.left &&
+      rect.top < box.bottom &&
+      rect.bottom > box.top;
+    const shown = document.querySelectorAll(
+      'button, a[href], input, textarea, select, label, td, th, h1, h2, h3, p, [role=button], [role=combobox], [role=checkbox]',
+    );
+    return {
+      inView: box.top >= 0 && box.bottom <= window.innerHeight,
+      covered: [...shown]
+        .filter((other) => !element.contains(other) && overlaps(other.getBoundingClientRect()))
+        .map((other) => other.getAttribute('aria-label') ?? other.textContent ?? other.tagName),
+    };
+  });
+}
 
 describe('the Webhooks screen in Chromium', () => {
   test('adds an endpoint from the sidebar, sends a test event that arrives signed, and shows the delivery', async () => {
@@ -86,6 +112,15 @@ describe('the Webhooks screen in Chromium', () => {
     await page.getByRole('button', { name: `Delete ${receiverUrl}` }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText('No endpoints yet.').waitFor();
+
+    // On a phone, the 'Endpoint added' toast is in view and covers no part of the form, the table
+    // or any other control.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel(/Endpoint URL/).fill(receiverUrl);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const toast = page.locator('.mantine-Notification-root', { hasText: 'Endpoint added' });
+    await toast.waitFor();
+    await expect.poll(() => underToast(toast), { timeout: 5_000 }).toEqual({ inView: true, covered: [] });
     expect(errors).toEqual([]);
     await context.close();
   }, 240_000);

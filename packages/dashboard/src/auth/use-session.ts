@@ -1,16 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { loadScrub } from '../api/load-scrub';
+import { mayBeSignedIn } from './stored-session-hint';
 
 export const sessionKey = ['session'] as const;
 
 /**
  * The signed-in person (from the ID token, refreshed when it has expired), or null. Reading it makes
- * no request while the token is fresh, so every screen may ask.
+ * no request while the token is fresh, so every screen may ask. With no sign-in stored, null at
+ * once, without loading the SDK (stored-session-hint.ts).
  */
 export function useSession() {
   return useQuery({
     queryKey: sessionKey,
-    queryFn: async () => (await loadScrub()).auth.session(),
+    queryFn: async () => (mayBeSignedIn() ? (await loadScrub()).auth.session() : null),
     staleTime: 60_000,
   });
 }

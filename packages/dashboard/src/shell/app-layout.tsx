@@ -14,6 +14,7 @@ import { Footer } from './footer';
 import { CompactVisitorLinks, HeaderLinks } from './header-links';
 import type { RouteHandle } from './route-handle';
 import { Sidebar } from './sidebar';
+import { Toasts } from './toasts';
 
 // Admins only: loaded when shown, so the first screen's script stays within its budget.
 const DncAgeBanner = lazy(() =>
@@ -116,6 +117,7 @@ export function AppLayout() {
             <DncAgeBanner status={dncLists} />
           </Suspense>
         )}
+        <Toasts />
         <Suspense fallback={pageLoader}>
           <Outlet />
         </Suspense>

@@ -23,7 +23,11 @@ beforeAll(async () => {
   const { scrub } = await import('../../api/scrub-client');
   await scrub.auth.signUp({ email: EMAIL, password: PASSWORD });
   await scrub.auth.confirmSignUp({ email: EMAIL, code: await latestCode(server, EMAIL) });
+  const { mayBeSignedIn } = await import('../../auth/stored-session-hint');
+  expect(mayBeSignedIn()).toBe(false);
   await scrub.auth.signIn({ email: EMAIL, password: PASSWORD });
+  // The shell's SDK-free check sees the SDK's stored sign-in (use-session.ts relies on it).
+  expect(mayBeSignedIn()).toBe(true);
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -98,6 +102,8 @@ test('sign out everywhere asks first, then ends the session here and on other de
   );
   expect(await screen.findByText('You have been signed out on every device.')).toBeTruthy();
   expect(scrub.auth.hasSession()).toBe(false);
+  const { mayBeSignedIn } = await import('../../auth/stored-session-hint');
+  expect(mayBeSignedIn()).toBe(false);
   const other = await fetch(`${server.url}/user`, { headers: { authorization: `Bearer ${idToken}` } });
   expect(other.status).toBe(401);
 });

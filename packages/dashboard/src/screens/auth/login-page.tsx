@@ -59,7 +59,8 @@ export default function LoginPage() {
   const onSubmit = form.handleSubmit(async ({ email, password, remember }) => {
     setError(null);
     // The SDK (about 40 KB gzip) is fetched while the visitor types, not before the form shows:
-    // the shell asks for it at once to read the stored session (load-scrub.ts).
+    // the hosted sign-in link below asks for it once the form is there (a visitor with no stored
+    // sign-in is known signed out without it: auth/stored-session-hint.ts).
     const [{ scrub, tokenStorage }, { authMessages, UserNotConfirmedError }, { errorMessage }] =
       await Promise.all([
         import('../../api/scrub-client'),
