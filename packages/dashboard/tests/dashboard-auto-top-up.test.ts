@@ -39,6 +39,7 @@ describe('auto top-up on My Account in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await signUpAndLogIn(page, server, EMAIL, PASSWORD);
+    await page.getByTestId('auto-top-up').waitFor();
 
     // A first card (700 credits from its verification), then one whose charges are all refused,
     // made the default, as the card page would have saved them.
@@ -54,11 +55,11 @@ describe('auto top-up on My Account in Chromium', () => {
 
     await page.reload();
     const card = page.getByTestId('auto-top-up');
-    await card.getByText('Auto top-up', { exact: true }).click();
+    await card.getByRole('switch', { name: 'Auto top-up' }).check({ force: true });
     await card.getByLabel('Buy when the balance falls below (credits)').fill('700');
-    await card.getByRole('textbox', { name: 'Pack to buy' }).click();
+    await card.getByRole('combobox', { name: 'Pack to buy' }).click();
     await page.getByRole('option', { name: 'FLEXIBLE CREDITS: $5 (2,857 credits)' }).click();
-    await card.getByLabel(/E-mail me when the balance falls below/).fill('699');
+    await card.getByLabel(/E-mail me when the balance falls below/).fill('700');
     await card.getByRole('button', { name: 'Save auto top-up' }).click();
     await page.getByText('Auto top-up saved').waitFor();
 
