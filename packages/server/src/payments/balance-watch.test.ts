@@ -210,6 +210,31 @@ describe.each(testDatabases())('auto top-up and the low-balance e-mail on $kind'
     expect(purchases.filter((p: { purchase_amount: number }) => p.purchase_amount === 10)).toHaveLength(1);
   });
 
+  it('a top-up cut short (a crash after the claim) is finished by the sweep, charged once', async () => {
+    const a = await account();
+    await setTopUp(a.key, { enabled: true, threshold: 500, plan_reference: FLEXIBLE, amount: 5 });
+    // Claimed three minutes ago by a process that died before it charged.
+    await t.database.db
+      .insertInto('auto_top_ups')
+      .values({
+        profile_id: a.profileId,
+        status: 'pending',
+        plan_reference: FLEXIBLE,
+        amount_cents: 500,
+        balance_before: 400,
+        created_at: new Date(Date.now() - 180_000),
+      })
+      .execute();
+    const other = await otherProcessWatch();
+    try {
+      await Promise.all([other.watch.sweep(), other.watch.sweep()]);
+    } finally {
+      await other.close();
+    }
+    expect(await attempts(a.profileId)).toMatchObject([{ status: 'succeeded', credits_added: 2857 }]);
+    expect(await credits(a.key)).toBe(700 + 2857);
+  });
+
   it.each([
     ['pm_card_chargeCustomerFail', /declined/i],
     ['pm_card_authenticationRequired', /3-D Secure/],
