@@ -370,6 +370,16 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     cli: cli('purchases'),
     dashboard: CALLED,
   },
+  getAutoTopUp: {
+    sdk: (scrub) => scrub.purchases.getAutoTopUp(),
+    cli: cli('account auto-top-up'),
+    dashboard: CALLED,
+  },
+  setAutoTopUp: {
+    sdk: (scrub) => scrub.purchases.setAutoTopUp({ enabled: false }),
+    cli: cli('account auto-top-up'),
+    dashboard: CALLED,
+  },
   getSubscription: {
     sdk: (scrub) => scrub.subscriptions.get(),
     cli: cli('subscription show'),

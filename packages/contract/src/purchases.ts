@@ -65,6 +65,61 @@ export const PurchaseConfirmationSchema = z
   .meta({ id: 'PurchaseConfirmation' });
 export type PurchaseConfirmation = z.infer<typeof PurchaseConfirmationSchema>;
 
+/** The largest threshold auto top-up and the low-balance e-mail take. */
+export const MAX_BALANCE_THRESHOLD = 10_000_000;
+
+const ThresholdSchema = z.number().int().min(1).max(MAX_BALANCE_THRESHOLD);
+
+/**
+ * Auto top-up and the low-balance e-mail (`GET /payment/auto-top-up`). When a charge takes the
+ * balance below `threshold`, the default card is charged off-session for `plan_reference` (at
+ * `amount` dollars for a variable pack), once per crossing. A declined card stops it
+ * (`status: 'stopped'`, `stopped_reason`) until it is set again. Below `low_balance_threshold` the
+ * customer is e-mailed, once per crossing.
+ */
+export const AutoTopUpSettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    /** `off`, `active`, or `stopped` by a declined card (set it again to restart). */
+    status: z.enum(['off', 'active', 'stopped']),
+    threshold: z.number().int().nonnegative(),
+    plan_reference: z.string().nullable(),
+    plan_name: z.string().nullable(),
+    /** Dollars paid each time; credits added each time (null for an unlimited pass). */
+    amount: z.number().nullable(),
+    credits: z.number().int().nullable(),
+    stopped_reason: z.string().nullable(),
+    stopped_at: z.string().nullable(),
+    low_balance_threshold: z.number().int().nullable(),
+    /** The latest attempt, if any. */
+    last_attempt: z
+      .object({
+        status: z.enum(['pending', 'succeeded', 'declined', 'failed']),
+        amount: z.number(),
+        credits_added: z.number().int().nullable(),
+        message: z.string().nullable(),
+        created_at: z.string(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'AutoTopUpSettings' });
+export type AutoTopUpSettings = z.infer<typeof AutoTopUpSettingsSchema>;
+
+/** `PUT /payment/auto-top-up`: any of the settings; the others keep their value. */
+export const UpdateAutoTopUpSchema = z
+  .object({
+    enabled: z.boolean(),
+    threshold: ThresholdSchema,
+    plan_reference: PlanReferenceSchema,
+    /** Dollars, for a variable pack (one of its amounts). */
+    amount: z.number().positive().max(1_000_000),
+    /** Null turns the low-balance e-mail off. */
+    low_balance_threshold: ThresholdSchema.nullable(),
+  })
+  .partial()
+  .strict();
+export type UpdateAutoTopUp = z.infer<typeof UpdateAutoTopUpSchema>;
+
 /** One-off purchases of prepaid plans on the default card, and the purchase history (docs/payments.md). */
 export const purchasesRoutes = defineRoutes('purchases', {
   purchase: {
@@ -99,5 +154,21 @@ export const purchasesRoutes = defineRoutes('purchases', {
     summary: 'Purchase history',
     query: PurchaseHistoryQuerySchema,
     response: PurchaseHistorySchema,
+  },
+  getAutoTopUp: {
+    method: 'GET',
+    path: '/payment/auto-top-up',
+    auth: 'user',
+    summary: 'Auto top-up and low-balance e-mail settings',
+    response: AutoTopUpSettingsSchema,
+  },
+  setAutoTopUp: {
+    method: 'PUT',
+    path: '/payment/auto-top-up',
+    auth: 'user',
+    errors: ['payment_method_required', 'not_found'],
+    summary: 'Set auto top-up (threshold, pack) and the low-balance e-mail',
+    body: UpdateAutoTopUpSchema,
+    response: AutoTopUpSettingsSchema,
   },
 });

@@ -73,6 +73,9 @@ import { installShutdown, Shutdown } from './wiring/shutdown.js';
 /** The liveness and readiness probes' paths, answered whatever the rate limits' store says. */
 const ORCHESTRATOR_PROBES = new Set<string>([routes.healthLive.path, routes.healthReady.path]);
 
+/** How often the worker processes look at every watched balance (bulk jobs, other processes' charges). */
+const BALANCE_SWEEP_MS = 10_000;
+
 /** Every contract route the server answers, one module per resource of the contract. */
 const routeModules: ((context: ServerContext) => void)[] = [
   registerService,
@@ -168,6 +171,10 @@ export async function buildApp({
     app.addHook('onClose', () => alerts.stop());
   }
   await setUpRegistryInbox(app, { config, database, mailer, logger });
+  const payments = createPaymentServices(app, paymentsSetup, database, mailer, publicUrl, logger);
+  // Auto top-up and low-balance e-mails: each charge nudges its account; the workers' processes sweep.
+  if (config.runBulkWorker) payments.balanceWatch.start(BALANCE_SWEEP_MS);
+  app.addHook('onClose', () => payments.balanceWatch.close());
   const checkLog = new CheckLog(database.db, logger);
   app.addHook('onClose', () => checkLog.settled());
   const context: ServerContext = {
@@ -178,7 +185,7 @@ export async function buildApp({
     suppressionLists,
     apiKeyOwners,
     actAsTokens,
-    checkCharger: new CheckCharger(database.db),
+    checkCharger: new CheckCharger(database.db, (profileId) => payments.balanceWatch.nudge(profileId)),
     checkLog,
     answerCache: new AnswerCache(config.verifyCache),
     reassigned: reassignedChecksOf(config.reassigned, referenceData),
@@ -189,7 +196,7 @@ export async function buildApp({
     blobStore,
     bulk,
     webhooks,
-    payments: createPaymentServices(app, paymentsSetup, database, mailer, publicUrl),
+    payments,
     proofSigner: await setUpProofSigner(config, publicUrl),
   };
   await registerRoutes(app, context);

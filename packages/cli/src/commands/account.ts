@@ -23,6 +23,22 @@ export function accountCommand(context: Context): Command {
       await accountLists(names, options, context);
     });
   account
+    .command('auto-top-up')
+    .description(
+      'auto top-up (buy a pack on the default card when the balance falls below a threshold) and the low-balance e-mail; no options: show them',
+    )
+    .option('--on', 'turn auto top-up on (again, after a declined card)')
+    .option('--off', 'turn auto top-up off')
+    .option('--below <credits>', 'buy when a charge takes the balance below this many credits')
+    .option('--plan <plan>', 'the prepaid pack to buy, by reference or name (see scrub plans)')
+    .option('--amount <dollars>', 'the amount, for the packs sold by amount')
+    .option('--low-balance <credits>', 'e-mail me when the balance falls below this many credits')
+    .option('--no-low-balance', 'no low-balance e-mail')
+    .action(async (options: unknown) => {
+      const { autoTopUp } = await import('../actions/auto-top-up.js');
+      await autoTopUp(options, context);
+    });
+  account
     .command('pause')
     .description(
       'pause the plan (PUT /user/plan-status): checks, jobs and buying stop; a subscription stops billing',

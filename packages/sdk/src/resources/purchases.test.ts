@@ -131,4 +131,46 @@ describe('purchases', () => {
     await expect(scrub().purchases.list({ year: 2026, month: 11, per_page: 20 })).resolves.toEqual([row]);
     scope.done();
   });
+
+  it('auto top-up: reads and sets the settings; without a card, PaymentMethodRequiredError', async () => {
+    const settings = {
+      enabled: true,
+      status: 'active',
+      threshold: 1000,
+      plan_reference: '79541679412213',
+      plan_name: 'FLEXIBLE CREDITS',
+      amount: 10,
+      credits: 5714,
+      stopped_reason: null,
+      stopped_at: null,
+      low_balance_threshold: 5000,
+      last_attempt: null,
+    };
+    const body = { enabled: true, threshold: 1000, plan_reference: '79541679412213', amount: 10 };
+    const scope = nock(BASE)
+      .put('/payment/auto-top-up', body)
+      .reply(200, settings)
+      .get('/payment/auto-top-up')
+      .reply(200, {
+        ...settings,
+        enabled: false,
+        status: 'stopped',
+        stopped_reason: 'Your card was declined.',
+      })
+      .put('/payment/auto-top-up', { enabled: true })
+      .reply(
+        409,
+        failure('payment_method_required', 'Auto top-up charges your default card: add a card first.'),
+      );
+    const client = scrub();
+    expect(await client.purchases.setAutoTopUp(body)).toEqual(settings);
+    expect(await client.purchases.getAutoTopUp()).toMatchObject({
+      status: 'stopped',
+      stopped_reason: 'Your card was declined.',
+    });
+    await expect(client.purchases.setAutoTopUp({ enabled: true })).rejects.toBeInstanceOf(
+      PaymentMethodRequiredError,
+    );
+    expect(scope.isDone()).toBe(true);
+  });
 });

@@ -1,10 +1,12 @@
 import {
+  type AutoTopUpSettings,
   type InputOf,
   type Purchase,
   type PurchaseConfirmation,
   type PurchaseHistoryQuery,
   type PurchaseResult,
   routes,
+  type UpdateAutoTopUp,
 } from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
 import { pause } from '../core/internal.js';
@@ -60,5 +62,23 @@ export class Purchases extends APIResource {
   async list(query: PurchaseHistoryQuery = {}, options?: RequestOptions): Promise<Purchase[]> {
     const { purchases } = await this.client.request(routes.listPurchases, query, options);
     return purchases;
+  }
+
+  /**
+   * Auto top-up and the low-balance e-mail: the threshold, the pack bought below it, whether it
+   * runs or was `stopped` by a declined card (`stopped_reason`), and the latest attempt.
+   */
+  getAutoTopUp(options?: RequestOptions): Promise<AutoTopUpSettings> {
+    return this.client.request(routes.getAutoTopUp, {}, options);
+  }
+
+  /**
+   * Sets any of them: `{ enabled: true, threshold: 1000, plan_reference, amount }` buys the pack on
+   * the default card whenever a charge takes the balance below 1,000 credits (once per crossing);
+   * `low_balance_threshold` e-mails instead (`null`: off). Turning it on needs a saved card
+   * (`PaymentMethodRequiredError`) and restarts it after a decline.
+   */
+  setAutoTopUp(settings: UpdateAutoTopUp, options?: RequestOptions): Promise<AutoTopUpSettings> {
+    return this.client.request(routes.setAutoTopUp, settings, options);
   }
 }

@@ -37,7 +37,11 @@ export class CheckCharger {
   #queue: PendingCharge[] = [];
   #running: Promise<void> | null = null;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `charged` is told of each account whose balance a charge moved, after it commits. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly charged: (profileId: string) => void = () => {},
+  ) {}
 
   charge(profileId: string, cost: number, reference: string): Promise<CheckCharge> {
     return new Promise((resolve, reject) => {
@@ -91,6 +95,7 @@ export class CheckCharger {
       return { unlimited: false, deducted: cost, remaining: balance };
     });
     if (!charge.unlimited) countCredits('check', -charge.deducted);
+    if (!charge.unlimited && charge.deducted > 0) this.charged(profileId);
     return charge;
   }
 
@@ -133,6 +138,7 @@ export class CheckCharger {
     const charged = rows[0];
     if (!charged || charged.credits === null) return false;
     countCredits('check', -total);
+    this.charged(profileId);
     let balance = charged.credits + total;
     for (const charge of charges) {
       balance -= charge.cost;
@@ -155,8 +161,10 @@ export class CheckCharger {
     }
     if (byProfile.size === 0) return;
     const outcomes = new Map<PendingCharge, CheckCharge | ApiError>();
+    const charged = new Set<string>();
     await this.db.transaction().execute(async (trx) => {
       outcomes.clear();
+      charged.clear();
       // In id order, so two processes locking the same accounts cannot deadlock.
       const profiles = await trx
         .selectFrom('profiles')
@@ -195,7 +203,10 @@ export class CheckCharger {
             });
           }
         }
-        if (balance !== profile.credits) balances.push({ profileId: profile.id, balance });
+        if (balance !== profile.credits) {
+          balances.push({ profileId: profile.id, balance });
+          charged.add(profile.id);
+        }
       }
       if (entries.length > 0) {
         // One statement moves the balances and adds the entries: one round trip fewer per batch.
@@ -212,6 +223,7 @@ export class CheckCharger {
         );
       }
     });
+    for (const profileId of charged) this.charged(profileId);
     for (const charge of batch) {
       const outcome = outcomes.get(charge);
       if (outcome === undefined) charge.reject(new ApiError('not_found', 'No such account.'));

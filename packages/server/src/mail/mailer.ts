@@ -19,7 +19,11 @@ export type MailKind =
   /** To admins: a do-not-call list goes stale soon (reference-data/dnc-age-alerts.ts). */
   | 'dnc_list_age'
   /** To admins: a file dropped in the registry inbox could not be imported (registry-inbox/). */
-  | 'dnc_inbox_rejected';
+  | 'dnc_inbox_rejected'
+  /** To a customer: auto top-up's card was declined, so it stopped (payments/auto-top-ups.ts). */
+  | 'auto_top_up_declined'
+  /** To a customer: the balance fell below the threshold they set (payments/balance-mail.ts). */
+  | 'low_balance';
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -12,8 +12,10 @@ export function grantOf(
   plan: Plan,
   amountCents: number,
   providerObjectId: string,
+  autoTopUp = false,
 ): PurchaseGrant {
   const base = {
+    ...(autoTopUp ? { autoTopUp } : {}),
     profileId,
     kind,
     planReference: plan.plan_reference,
@@ -38,6 +40,7 @@ export interface ChargeMetadata extends Record<string, string> {
   scrub_profile_id: string;
   scrub_kind: 'intro' | 'purchase';
   scrub_plan_reference: string;
+  // `scrub_auto_top_up: 'true'` on a charge made by auto top-up.
 }
 
 export function chargeMetadataOf(value: unknown): ChargeMetadata | null {

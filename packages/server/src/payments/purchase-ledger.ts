@@ -16,6 +16,8 @@ export interface PurchaseGrant {
   unlimited: { days: number | null } | null;
   /** The payment intent or invoice that paid. */
   providerObjectId: string;
+  /** Bought by auto top-up: its ledger entries' notes start "Auto top-up". */
+  autoTopUp?: boolean;
 }
 
 export interface RecordedPurchase {
@@ -60,7 +62,7 @@ export async function recordPurchase(db: Kysely<Database>, grant: PurchaseGrant)
         .executeTakeFirstOrThrow();
       return { purchaseId: existing.id, created: false };
     }
-    const note = `${grant.planName} ($${(grant.amountCents / 100).toFixed(2)})`;
+    const note = `${grant.autoTopUp ? 'Auto top-up: ' : ''}${grant.planName} ($${(grant.amountCents / 100).toFixed(2)})`;
     const reference = grant.providerObjectId;
     if (grant.credits > 0) {
       await applyLedgerEntry(trx, {

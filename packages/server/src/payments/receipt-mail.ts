@@ -13,9 +13,11 @@ export async function sendReceipt(mailer: Mailer, to: string, grant: PurchaseGra
   await mailer.send({
     kind: 'receipt',
     to,
-    subject: `Your Scrub receipt: ${grant.planName}, ${amount}`,
+    subject: `Your Scrub receipt: ${grant.autoTopUp ? 'auto top-up, ' : ''}${grant.planName}, ${amount}`,
     text: [
-      'Thank you for your purchase.',
+      grant.autoTopUp
+        ? 'Your balance fell below your auto top-up threshold, so your default card was charged.'
+        : 'Thank you for your purchase.',
       '',
       `Plan: ${grant.planName} (${grant.planReference})`,
       `Amount: ${amount} USD`,

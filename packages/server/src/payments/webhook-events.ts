@@ -105,7 +105,14 @@ export class WebhookEvents {
     if (!profile || !plan) return;
     await this.cards.record(
       profile.email,
-      grantOf(profile.id, metadata.scrub_kind, plan, intent.amount, intentId),
+      grantOf(
+        profile.id,
+        metadata.scrub_kind,
+        plan,
+        intent.amount,
+        intentId,
+        metadata.scrub_auto_top_up === 'true',
+      ),
     );
   }
 

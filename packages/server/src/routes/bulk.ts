@@ -41,7 +41,7 @@ async function readFile<T>(read: () => Promise<T>): Promise<T> {
 
 /** Counts the records, charges them and queues the job. */
 async function submit(
-  { database, blobStore, bulk, config, referenceData }: ServerContext,
+  { database, blobStore, bulk, config, referenceData, payments }: ServerContext,
   job: JobRow,
 ): Promise<JobRow> {
   // A required list missing or stale: refused now, before any charge, rather than charged and
@@ -50,6 +50,7 @@ async function submit(
   await requireUpload(blobStore, config, job);
   const records = await readFile(() => bulk.processor.count(job));
   const queued = await submitJob(database.db, job, records);
+  payments.balanceWatch.nudge(job.profile_id);
   await bulk.signals.queued();
   return queued;
 }

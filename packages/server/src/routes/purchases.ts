@@ -18,6 +18,15 @@ export function registerPurchases({ registry, database, payments }: ServerContex
     cards.confirm(await profileOf(principal.profileId), body.payment_intent_id),
   );
 
+  // Auto top-up and the low-balance e-mail: payments/auto-top-up-settings.ts, payments/balance-watch.ts.
+  registry.add(routes.getAutoTopUp, async ({ principal }) => payments.autoTopUps.get(principal.profileId));
+  registry.add(routes.setAutoTopUp, async ({ principal, body }) => {
+    const settings = await payments.autoTopUps.set(await profileOf(principal.profileId), body);
+    // The balance may already be below a new threshold.
+    payments.balanceWatch.nudge(principal.profileId);
+    return settings;
+  });
+
   registry.add(routes.listPurchases, async ({ principal, query }) => ({
     purchases: await listPurchases(db, principal.profileId, query),
   }));

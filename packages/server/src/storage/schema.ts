@@ -249,6 +249,44 @@ export interface CheckLogTable {
   answer: ColumnType<Record<string, unknown>, string, string>;
 }
 
+/** An account's auto top-up and low-balance settings, and whether each is armed (migration 0031). */
+export interface BalanceWatchesTable {
+  profile_id: string;
+  top_up_enabled: Generated<boolean>;
+  /** Below this many credits the default card is charged for the chosen pack. */
+  top_up_threshold: Generated<number>;
+  top_up_plan_reference: string | null;
+  /** What is paid for a variable pack; null: the pack's own price. */
+  top_up_amount_cents: number | null;
+  /** False from a crossing's claim until the balance is back at the threshold. */
+  top_up_armed: Generated<boolean>;
+  /** The newest ledger entry when the last crossing was claimed: a later one at the threshold re-arms. */
+  top_up_claimed_entry: string | number | null;
+  /** Why auto top-up stopped (a declined card), until the customer sets it again. */
+  top_up_stopped_reason: string | null;
+  top_up_stopped_at: Date | null;
+  /** Below this many credits the customer is e-mailed once; null: no e-mail. */
+  low_balance_threshold: number | null;
+  low_balance_armed: Generated<boolean>;
+  low_balance_claimed_entry: string | number | null;
+  updated_at: Generated<Date>;
+}
+
+/** One auto top-up attempt (migration 0031). */
+export interface AutoTopUpsTable {
+  id: Generated<string>;
+  profile_id: string;
+  status: 'pending' | 'succeeded' | 'declined' | 'failed';
+  plan_reference: string;
+  amount_cents: number;
+  balance_before: number;
+  purchase_id: string | null;
+  credits_added: number | null;
+  message: string | null;
+  created_at: Generated<Date>;
+  finished_at: Date | null;
+}
+
 /** Admin actions and act-as requests (migration 0007-admin); append-only. */
 export interface AuditLogTable {
   id: Generated<string>;
@@ -423,4 +461,6 @@ export interface Database extends IdentityTables {
   carrier_lookups: CarrierLookupsTable;
   check_log: CheckLogTable;
   registry_inbox_files: RegistryInboxFilesTable;
+  balance_watches: BalanceWatchesTable;
+  auto_top_ups: AutoTopUpsTable;
 }

@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/error-message';
 import { readActing } from '../../auth/acting';
 import { useAccount } from '../../data/account';
 import { AuthenticatorCard } from './authenticator-card';
+import { AutoTopUpCard } from './auto-top-up-card';
 import { OperatorListsCard } from './operator-lists-card';
 import { PasswordForm } from './password-form';
 import { PlanCreditsCard } from './plan-credits-card';
@@ -46,6 +47,7 @@ export default function AccountInfoPage() {
         </SimpleGrid>
       )}
       <PlanCreditsCard user={user.data} />
+      <AutoTopUpCard />
       <OperatorListsCard />
     </Stack>
   );
