@@ -173,6 +173,7 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     dashboard: CALLED,
   },
   emailFile: { sdk: (scrub) => scrub.files.email('ref'), cli: cli('export'), dashboard: CALLED },
+  deleteFile: { sdk: (scrub) => scrub.files.delete('ref'), cli: cli('files delete'), dashboard: CALLED },
   getFileProof: {
     sdk: (scrub) => scrub.files.proof('ref'),
     cli: cli('proof'),
