@@ -46,6 +46,7 @@ import { DncAgeAlerts } from './reference-data/dnc-age-alerts.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { setUpRegistryInbox } from './registry-inbox/setup.js';
 import { registerAccount } from './routes/account.js';
+import { registerAccountData } from './routes/account-data.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulk } from './routes/bulk.js';
@@ -79,6 +80,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerService,
   registerPlans,
   registerAccount,
+  registerAccountData,
   registerApiKey,
   registerVerify,
   registerBulk,

@@ -54,7 +54,8 @@ export function DeleteFileButton({ file, compact = false }: { file: FileView; co
       showFailure(error);
     },
   });
-  if (!session.data || isRemoved(file) || (file.status !== 'completed' && file.status !== 'failed')) return null;
+  if (!session.data || isRemoved(file) || (file.status !== 'completed' && file.status !== 'failed'))
+    return null;
   return (
     <>
       <Button
