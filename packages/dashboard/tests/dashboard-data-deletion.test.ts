@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { BulkJobSchema } from '@scrub/contract';
 import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/server';
 import { startLocalServer } from '@scrub/test-support/local-server';
@@ -59,8 +60,11 @@ async function completedFile(): Promise<string> {
 }
 
 describe('deleting data in Chromium', () => {
-  test('Export shows when a file expires; File detail deletes it after a confirmation; its downloads are gone', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  test('Export shows when a file expires; File detail deletes it after a confirmation; My Account exports the data and deletes the account', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
     context.setDefaultTimeout(SLOW.timeout);
     const page = await context.newPage();
     const errors: string[] = [];
@@ -94,6 +98,34 @@ describe('deleting data in Chromium', () => {
     await openScreen(page, server, '/export');
     await page.getByTestId('file-row').getByTestId('file-removed').waitFor();
     await expect(page.getByTestId('get-csv').count()).resolves.toBe(0);
+
+    // My Account: download the data, then delete the account with the e-mail typed again.
+    await openScreen(page, server, '/accountInfo');
+    const deleteButton = page.getByRole('button', { name: 'Delete account' });
+    await expect(deleteButton.isDisabled()).resolves.toBe(true);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download my data' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('scrub-account.json');
+    const bundle = JSON.parse(await readFile((await download.path()) as string, 'utf8'));
+    expect(bundle.account.email).toBe(EMAIL);
+    expect(bundle.files).toHaveLength(1);
+    await deleteButton.click();
+    const confirm = page.getByRole('button', { name: 'Delete my account' });
+    await page.getByLabel('Type your e-mail address to confirm').fill('someone@example.com');
+    await expect(confirm.isDisabled()).resolves.toBe(true);
+    await page.getByLabel('Type your e-mail address to confirm').fill(EMAIL);
+    await confirm.click();
+    await page.waitForURL(/\/login/);
+    await page.getByText('Your account was deleted.', { exact: false }).waitFor();
+
+    // The password no longer signs in.
+    await page.locator('input[name=email]').fill(EMAIL);
+    await page.locator('input[name=password]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByRole('alert').or(page.getByRole('dialog')).first().waitFor();
+    expect(page.url()).toMatch(/\/login/);
 
     expect(errors).toEqual([]);
     await context.close();

@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/error-message';
 import { readActing } from '../../auth/acting';
 import { useAccount } from '../../data/account';
 import { AuthenticatorCard } from './authenticator-card';
+import { DeleteAccountCard } from './delete-account-card';
 import { OperatorListsCard } from './operator-lists-card';
 import { PasswordForm } from './password-form';
 import { PlanCreditsCard } from './plan-credits-card';
@@ -47,6 +48,7 @@ export default function AccountInfoPage() {
       )}
       <PlanCreditsCard user={user.data} />
       <OperatorListsCard />
+      {!readActing() && <DeleteAccountCard user={user.data} />}
     </Stack>
   );
 }
