@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { recordAudit } from '../admin/audit-log.js';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IdentityAdmin } from '../identity-admin/identity-admin.js';
@@ -121,6 +122,8 @@ async function forgetInDatabase(db: Kysely<Database>, profile: Profile, now: Dat
       })
       .where('id', '=', id)
       .execute();
+    const account = { profileId: id, email: tombstone };
+    await recordAudit(trx, { actor: account, subject: account, action: 'account.delete' });
   });
 }
 

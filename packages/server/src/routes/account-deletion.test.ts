@@ -118,6 +118,7 @@ describe.each(testDatabases())('account export and deletion on $kind', (database
     expect(audit.length).toBeGreaterThan(0);
     expect(JSON.stringify(audit)).not.toContain(EMAIL);
     expect(audit.every((row) => row.subject_email === `deleted-${id}`)).toBe(true);
+    expect(audit.map((row) => row.action)).toContain('account.delete');
     const profile = await db
       .selectFrom('profiles')
       .selectAll()
