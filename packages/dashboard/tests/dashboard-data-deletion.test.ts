@@ -4,7 +4,7 @@ import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/serve
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, record } from './browser';
 import { openScreen, signUpAndLogIn } from './sign-up';
 
 const EMAIL = `deleter.${Date.now()}@example.com`;
@@ -93,16 +93,20 @@ describe('deleting data in Chromium', () => {
       /^Deleted on \d{4}-\d\d-\d\d: you deleted it\.$/,
     );
     await expect(page.getByRole('link', { name: 'Download output file' }).count()).resolves.toBe(0);
+    await record(page, 'file-detail-deleted');
     expect((await fetch(`${server.url}/files/${reference}/result`)).status).toBe(410);
 
     await openScreen(page, server, '/export');
     await page.getByTestId('file-row').getByTestId('file-removed').waitFor();
     await expect(page.getByTestId('get-csv').count()).resolves.toBe(0);
+    await record(page, 'export-deleted-file');
 
     // My Account: download the data, then delete the account with the e-mail typed again.
     await openScreen(page, server, '/accountInfo');
     const deleteButton = page.getByRole('button', { name: 'Delete account' });
     await expect(deleteButton.isDisabled()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Your data' }).scrollIntoViewIfNeeded();
+    await record(page, 'account-your-data');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download my data' }).click(),
@@ -116,6 +120,7 @@ describe('deleting data in Chromium', () => {
     await page.getByLabel('Type your e-mail address to confirm').fill('someone@example.com');
     await expect(confirm.isDisabled()).resolves.toBe(true);
     await page.getByLabel('Type your e-mail address to confirm').fill(EMAIL);
+    await record(page, 'account-delete-confirm');
     await confirm.click();
     await page.waitForURL(/\/login/);
     await page.getByText('Your account was deleted.', { exact: false }).waitFor();

@@ -1,14 +1,20 @@
+import { Readable } from 'node:stream';
 import { BulkJobSchema, FileListSchema, FileViewSchema } from '@scrub/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
+import { startS3TestServer } from '../../test/s3-test-server.js';
 import { tempDir } from '../../test/temp-dirs.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { applyLedgerEntry } from '../account/ledger.js';
 import { ensureProfile, getProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
 import { LocalBlobStore } from '../blob-store/local-blob-store.js';
+import { setUpBlobStore } from '../blob-store/setup.js';
 import { expireOldFiles, fileRetentionSweep } from '../bulk/file-removal.js';
 import { JobExpiry } from '../bulk/job-expiry.js';
+import { createJob } from '../bulk/job-store.js';
+import { loadConfig } from '../config/config.js';
 
 const DAY = 86_400_000;
 const LEADS = 'Name,Phone\nAnn,201-234-0001\nBob,201-555-0100\n';
@@ -187,4 +193,56 @@ describe.each(testDatabases())('file retention and deletion on $kind', (kind) =>
       .where('file_reference', '=', reference)
       .execute();
   });
+});
+
+describe('the retention pass on an S3 store', () => {
+  it('deletes the upload and result from the bucket', async () => {
+    const s3 = await startS3TestServer();
+    vi.stubEnv('AWS_ACCESS_KEY_ID', s3.accessKeyId);
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', s3.secretAccessKey);
+    const config = loadConfig({
+      SCRUB_S3_BUCKET: s3.bucket,
+      SCRUB_S3_REGION: 'us-east-1',
+      SCRUB_S3_ENDPOINT: s3.endpoint,
+      SCRUB_S3_FORCE_PATH_STYLE: 'true',
+    });
+    const app = Fastify();
+    const t = await createTestApp({ runBulkWorker: false });
+    try {
+      const bucket = await setUpBlobStore(app, config, () => 'http://unused.invalid');
+      const { id } = await ensureProfile(t.database.db, {
+        sub: 'file-removal-s3',
+        email: 'file-removal-s3@example.com',
+        name: '',
+        role: 'User',
+      });
+      const job = await createJob(t.database.db, {
+        profileId: id,
+        fileName: 'leads.csv',
+        fileMethod: 'api',
+        phoneCol: 'Phone',
+        headerRow: true,
+        mapping: {},
+      });
+      const resultKey = `${job.upload_key}.result`;
+      await t.database.db
+        .updateTable('bulk_jobs')
+        .set({ status: 'completed', result_key: resultKey })
+        .where('id', '=', job.id)
+        .execute();
+      for (const key of [job.upload_key, resultKey]) {
+        await bucket.write(key, Readable.from([Buffer.from('Name,Phone\nAnn,2012340001\n')]), 'text/csv');
+        expect(await bucket.stat(key)).not.toBeNull();
+      }
+
+      expect(await expireOldFiles(t.database.db, bucket, 30, new Date(Date.now() + 31 * DAY))).toBe(1);
+      expect(await bucket.stat(job.upload_key)).toBeNull();
+      expect(await bucket.stat(resultKey)).toBeNull();
+    } finally {
+      await t.close();
+      await app.close();
+      await s3.close();
+      vi.unstubAllEnvs();
+    }
+  }, 60_000);
 });
