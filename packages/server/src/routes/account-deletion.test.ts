@@ -131,6 +131,8 @@ describe.each(testDatabases())('account export and deletion on $kind', (database
       await db.selectFrom('suppression_numbers').select('number').where('profile_id', '=', id).execute(),
     ).toEqual([]);
     expect((await call({ method: 'GET', url: '/user', headers: me })).status).toBe(401);
+    const listed = await call({ method: 'GET', url: '/admin/users?limit=100', headers: boss });
+    expect(JSON.stringify(listed.body)).not.toContain(id);
     expect((await call({ method: 'GET', url: `/files/${reference}/result` })).status).toBe(410);
     await expect(poolSignIn(t.app, t.config, EMAIL)).rejects.toThrow(/InitiateAuth answered 400/);
   }, 60_000);
