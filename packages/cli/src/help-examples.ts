@@ -65,6 +65,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub log --source api_key --csv -o checks.csv',
   ],
   files: ['scrub files', 'scrub files --search leads --limit 50', 'scrub --json files --all'],
+  'files delete': ['scrub files delete Kq3vX0m1yJ8aT2pQ7rL4sN6uW9zB5cDe', 'scrub files delete REF --yes'],
   proof: ['scrub proof "$FILE_REF" -o leads.proof.jws', 'scrub --json proof "$FILE_REF"'],
   'proof verify': [
     'scrub proof verify leads.proof.jws --input leads.csv --result scrubbed.csv',
@@ -114,6 +115,8 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'account pause': ['scrub account pause'],
   'account activate': ['scrub account activate'],
   'account lists': ['scrub account lists', 'scrub account lists litigators', 'scrub account lists --none'],
+  'account export': ['scrub account export -o my-data.json'],
+  'account delete': ['scrub account delete', 'scrub account delete --confirm-email pat@example.com'],
   credits: ['scrub credits', 'SCRUB_API_KEY=... scrub --json credits'],
   password: ['scrub password forgot --email pat@example.com', 'scrub password change'],
   'password forgot': ['scrub password forgot --email pat@example.com'],

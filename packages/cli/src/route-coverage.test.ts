@@ -173,6 +173,13 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     dashboard: CALLED,
   },
   emailFile: { sdk: (scrub) => scrub.files.email('ref'), cli: cli('export'), dashboard: CALLED },
+  exportAccount: { sdk: (scrub) => scrub.account.export(), cli: cli('account export'), dashboard: CALLED },
+  deleteAccount: {
+    sdk: (scrub) => scrub.account.delete('pat@example.com'),
+    cli: cli('account delete'),
+    dashboard: CALLED,
+  },
+  deleteFile: { sdk: (scrub) => scrub.files.delete('ref'), cli: cli('files delete'), dashboard: CALLED },
   getFileProof: {
     sdk: (scrub) => scrub.files.proof('ref'),
     cli: cli('proof'),

@@ -37,6 +37,8 @@ export const errorStatus = {
   results_not_ready: 409,
   /** A payment link past its 15 minutes, or already used: ask for a new one. */
   payment_link_expired: 410,
+  /** The file's upload and result were removed (its retention ran out, or its owner deleted them); the message says when and why. */
+  file_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** The `Idempotency-Key` was used before with another request. */

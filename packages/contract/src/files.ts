@@ -48,6 +48,10 @@ export const ResultFilterSchema = z.object({
   callable_now: CallableNowFilterSchema.optional(),
 });
 
+/** Why a file's upload and result were deleted: its age, its owner, or its account's deletion. */
+export const FileRemovedBySchema = z.enum(['retention', 'customer', 'account']);
+export type FileRemovedBy = z.infer<typeof FileRemovedBySchema>;
+
 /** Uploaded file / file view (seed document 2, section 3). */
 export const FileViewSchema = z
   .object({
@@ -88,6 +92,18 @@ export const FileViewSchema = z
      * before the job runs. Absent from older servers.
      */
     columns_evaluated_at: z.string().nullable().optional(),
+    /**
+     * When the file's upload and result are deleted by the service's retention
+     * (SCRUB_FILE_RETENTION_DAYS after the file was created). Absent from older servers.
+     */
+    expires_at: z.string().nullable().optional(),
+    /**
+     * When the upload and result were deleted, once they were: the downloads then answer 410
+     * (`file_expired`). The file's counts and proof of scrub are kept. Absent from older servers.
+     */
+    removed_at: z.string().nullable().optional(),
+    /** Why: `retention` (its age), `customer` (its owner deleted it), `account` (the account was deleted). */
+    removed_by: FileRemovedBySchema.nullable().optional(),
   })
   .meta({ id: 'FileView' });
 export type FileView = z.infer<typeof FileViewSchema>;
@@ -237,7 +253,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'GET',
     path: '/files/{file_reference}/result',
     auth: 'none',
-    errors: ['file_not_found', 'results_not_ready'],
+    errors: ['file_not_found', 'results_not_ready', 'file_expired'],
     summary:
       'The result CSV, filtered on the server; with dnc=0 and no row checked, the x-scrub-dnc-notice header says why it is empty',
     params: FileReferenceParams,
@@ -247,7 +263,7 @@ export const filesRoutes = defineRoutes('files', {
     method: 'POST',
     path: '/files/{file_reference}/email',
     auth: 'user',
-    errors: ['file_not_found', 'results_not_ready'],
+    errors: ['file_not_found', 'results_not_ready', 'file_expired'],
     summary: "E-mail a completed file's links (result, filtered as asked, and file detail); the owner only",
     params: FileReferenceParams,
     body: EmailFileSchema,
@@ -257,9 +273,19 @@ export const filesRoutes = defineRoutes('files', {
     method: 'GET',
     path: '/files/{file_reference}/upload',
     auth: 'none',
-    errors: ['file_not_found'],
+    errors: ['file_not_found', 'file_expired'],
     summary: 'The CSV as uploaded',
     params: FileReferenceParams,
+  },
+  deleteFile: {
+    method: 'DELETE',
+    path: '/files/{file_reference}',
+    auth: 'user',
+    errors: ['file_not_found', 'conflict', 'storage_unavailable'],
+    summary:
+      "Delete a file's upload and result now (the owner only); its counts, credits and proof of scrub stay. A 409 while its job runs",
+    params: FileReferenceParams,
+    response: FileViewSchema,
   },
   getFileProof: {
     method: 'GET',

@@ -1,4 +1,5 @@
 export * from './account.js';
+export * from './account-data.js';
 export * from './admin.js';
 export * from './api-key.js';
 export * from './bulk.js';

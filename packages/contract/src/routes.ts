@@ -1,4 +1,5 @@
 import { accountRoutes } from './account.js';
+import { accountDataRoutes } from './account-data.js';
 import { adminRoutes } from './admin.js';
 import { apiKeyRoutes } from './api-key.js';
 import { bulkRoutes } from './bulk.js';
@@ -40,6 +41,7 @@ export const routes = {
   ...serviceRoutes,
   ...plansRoutes,
   ...accountRoutes,
+  ...accountDataRoutes,
   ...apiKeyRoutes,
   ...verifyRoutes,
   ...cardsRoutes,
@@ -61,7 +63,7 @@ export const routesByResource = {
   bulk: bulkRoutes,
   files: filesRoutes,
   suppression: suppressionRoutes,
-  account: accountRoutes,
+  account: { ...accountRoutes, ...accountDataRoutes },
   'api-key': apiKeyRoutes,
   plans: plansRoutes,
   cards: cardsRoutes,

@@ -12,6 +12,7 @@ import { MfaStanding } from './auth/mfa-standing.js';
 import { PoolStanding } from './auth/pool-standing.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { setUpBlobStore } from './blob-store/setup.js';
+import { fileRetentionSweep } from './bulk/file-removal.js';
 import { setUpBulk } from './bulk/setup.js';
 import { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
 import { AnswerCache } from './checks/answer-cache.js';
@@ -45,6 +46,7 @@ import { DncAgeAlerts } from './reference-data/dnc-age-alerts.js';
 import { ReferenceData } from './reference-data/reference-data.js';
 import { setUpRegistryInbox } from './registry-inbox/setup.js';
 import { registerAccount } from './routes/account.js';
+import { registerAccountData } from './routes/account-data.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulk } from './routes/bulk.js';
@@ -81,6 +83,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerService,
   registerPlans,
   registerAccount,
+  registerAccountData,
   registerApiKey,
   registerVerify,
   registerBulk,
@@ -339,6 +342,8 @@ async function setUpJobs(
     alsoRemove: [
       webhookRetentionSweep(database.db, config.webhooks.retentionDays),
       checkLogSweep(database.db, config.checkLogDays),
+      fileRetentionSweep(database.db, context.blobStore, config.fileRetentionDays),
+      fileRetentionSweep(database.db, context.blobStore, config.fileRetentionDays),
       {
         what: 'suppression imports never submitted',
         remove: (now) => removeStaleSuppressionImports(database.db, context.blobStore, now),

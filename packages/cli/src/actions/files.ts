@@ -29,6 +29,7 @@ const TABLE_HEAD = [
   'Duplicates',
   'Credits charged',
   'Reference',
+  'Expires',
 ];
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -37,6 +38,12 @@ const pad = (n: number) => String(n).padStart(2, '0');
 function uploadedAt(iso: string): string {
   const date = new Date(iso);
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** When the file's upload and result are deleted, or that they were; blank from an older server. */
+function expiry(file: FileView): string {
+  if (file.removed_at) return `deleted ${file.removed_at.slice(0, 10)}`;
+  return file.expires_at ? file.expires_at.slice(0, 10) : '';
 }
 
 /**
@@ -60,6 +67,7 @@ export function fileCells(file: FileView): string[] {
     count(file.duplicates),
     credits,
     file.file_reference,
+    expiry(file),
   ];
 }
 

@@ -56,5 +56,23 @@ export function accountCommand(context: Context): Command {
       const { setPlanStatus } = await import('../actions/account.js');
       await setPlanStatus('active', context);
     });
+  account
+    .command('export')
+    .description(
+      'everything the service keeps about your account (profile, files, purchases, phone log) as JSON',
+    )
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action(async (options: unknown) => {
+      const { accountExport } = await import('../actions/account-data.js');
+      await accountExport(options, context);
+    });
+  account
+    .command('delete')
+    .description('delete your account for good, after typing its e-mail address (export it first)')
+    .option('--confirm-email <address>', "the account's e-mail address, to delete without being asked")
+    .action(async (options: unknown) => {
+      const { accountDelete } = await import('../actions/account-data.js');
+      await accountDelete(options, context);
+    });
   return account;
 }

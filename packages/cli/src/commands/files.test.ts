@@ -22,6 +22,7 @@ const file: FileView = {
   file_message: null,
   error: null,
   part_url: null,
+  expires_at: '2026-05-30T14:05:00.000Z',
 };
 
 describe('fileCells', () => {
@@ -34,6 +35,7 @@ describe('fileCells', () => {
       '0',
       '12,000',
       'Kq3vX0m1yJ8aT2pQ7rL4sN6uW9zB5cDe',
+      '2026-05-30',
     ]);
     const failed = { ...file, status: 'failed', credits_charged: 0, credits_reversed: 12_000 } as const;
     expect(fileCells(failed).slice(2, 6)).toEqual(['failed', '12,000', '0', '0 (12,000 given back)']);
@@ -44,6 +46,8 @@ describe('fileCells', () => {
       credits_charged: 300,
     } as const;
     expect(fileCells(cut)[2]).toBe('failed, part kept');
+    const removed = { ...file, expires_at: null, removed_at: '2026-04-01T00:00:00.000Z' } as const;
+    expect(fileCells(removed)[7]).toBe('deleted 2026-04-01');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AccountLists, PlanStatus, UpdateUser, UserInfo } from '@scrub/sdk';
+import type { AccountLists, PlanStatus, Scrub, UpdateUser, UserInfo } from '@scrub/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { loadOwnScrub, loadScrub } from '../api/load-scrub';
 import { queryClient } from '../api/query-client';
@@ -106,6 +106,24 @@ export function useSetAccountLists(callbacks: Callbacks<AccountLists> = {}) {
       client.setQueryData([...accountKeys.account, 'lists'], updated);
       await callbacks.onSuccess?.(updated);
     },
+    onError: callbacks.onError,
+  });
+}
+
+/** Everything kept about the account, as one JSON document (`GET /account/export`). */
+export function useExportAccount(callbacks: Callbacks<Awaited<ReturnType<Scrub['account']['export']>>> = {}) {
+  return useMutation({
+    mutationFn: async () => (await loadScrub()).account.export(),
+    onSuccess: callbacks.onSuccess,
+    onError: callbacks.onError,
+  });
+}
+
+/** Deletes the account for good, its e-mail address typed again (`DELETE /account`). */
+export function useDeleteAccount(callbacks: Callbacks<{ message: string }> = {}) {
+  return useMutation({
+    mutationFn: async (confirmEmail: string) => (await loadScrub()).account.delete(confirmEmail),
+    onSuccess: callbacks.onSuccess,
     onError: callbacks.onError,
   });
 }

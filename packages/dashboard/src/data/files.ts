@@ -74,3 +74,17 @@ export function useUploadExisting(callbacks: Callbacks<FileView> = {}) {
     onError: callbacks.onError,
   });
 }
+
+/** Deletes the file's upload and result now; the list and the file are read again. */
+export function useDeleteFile(fileReference: string, callbacks: Callbacks<FileView> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await files()).delete(fileReference),
+    onSuccess: async (removed) => {
+      client.setQueryData(filesKeys.file(fileReference), removed);
+      await client.invalidateQueries({ queryKey: filesKeys.all });
+      await callbacks.onSuccess?.(removed);
+    },
+    onError: callbacks.onError,
+  });
+}

@@ -1,6 +1,8 @@
 import {
+  type AccountExport,
   type AccountLists,
   type CreditSnapshot,
+  type DeletedAccount,
   type PlanStatus,
   routes,
   type UpdateUser,
@@ -42,6 +44,24 @@ export class Account extends APIResource {
   /** Sets the operator lists counted by default (`[]` for none); a name nobody imported is a `BadRequestError`. */
   setLists(lists: readonly string[], options?: RequestOptions): Promise<AccountLists> {
     return this.client.request(routes.setLists, { lists: [...lists] }, options);
+  }
+
+  /**
+   * Everything the service keeps about the account, as one document: the profile, every file, every
+   * purchase and the phone log. Keep it before `delete()`.
+   */
+  export(options?: RequestOptions): Promise<AccountExport> {
+    return this.client.request(routes.exportAccount, {}, options);
+  }
+
+  /**
+   * Deletes the account for good; `confirmEmail` is its e-mail address, typed again. Files, phone
+   * log, suppression list, webhooks, API keys, saved cards and the sign-in go; the ledger and audit
+   * rows stay under `tombstone_id`, without the e-mail. A `PermissionDeniedError` for an acting
+   * session (only the owner deletes), a `ConflictError` while a job runs or a monthly plan is billed.
+   */
+  delete(confirmEmail: string, options?: RequestOptions): Promise<DeletedAccount> {
+    return this.client.request(routes.deleteAccount, { confirm_email: confirmEmail }, options);
   }
 }
 

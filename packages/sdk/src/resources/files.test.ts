@@ -242,3 +242,34 @@ describe('files.download', () => {
     }
   });
 });
+
+describe('files.delete', () => {
+  it("deletes a file's upload and result, answering its view with when and why", async () => {
+    const removed = { ...file(1), removed_at: '2026-03-02T00:00:00.000Z', removed_by: 'customer' as const };
+    nock(BASE).matchHeader('x-api-key', KEY).delete('/files/ref_1').reply(200, removed);
+
+    await expect(client().files.delete('ref_1')).resolves.toEqual(removed);
+  });
+
+  it('is a ConflictError while the job runs', async () => {
+    const message = 'This file is being scrubbed: delete it once its job has completed or failed.';
+    nock(BASE)
+      .delete('/files/ref_1')
+      .reply(409, { error: { code: 'conflict', message }, message });
+
+    await expect(client().files.delete('ref_1')).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('a download of a deleted file is a 410 saying when and why', async () => {
+    const message = "This file's upload and result were deleted on 2026-03-02: its owner deleted it.";
+    nock(BASE)
+      .get('/files/ref_1/result')
+      .reply(410, { error: { code: 'file_expired', message }, message });
+
+    await expect(client().files.download('ref_1')).rejects.toMatchObject({
+      status: 410,
+      code: 'file_expired',
+      serviceMessage: message,
+    });
+  });
+});

@@ -121,6 +121,15 @@ export class Files extends APIResource {
   }
 
   /**
+   * Deletes the file's upload and result now; the caller must own it. Answers the file view with
+   * `removed_at` set; its downloads then answer 410 (`code` `file_expired`), its counts, credits and
+   * proof of scrub stay. `ConflictError` (409) while its job is queued or running.
+   */
+  delete(fileReference: string, options?: RequestOptions): Promise<FileView> {
+    return this.client.request(routes.deleteFile, { file_reference: fileReference }, options);
+  }
+
+  /**
    * Proof of scrub for a completed job: a signed statement (`jws`, keep it) of what was checked,
    * against which data, and until when it may be relied on, with the statement decoded for reading.
    * Public, by reference. `ConflictError` (409) for a job not completed, failed, scrubbed before
@@ -136,7 +145,8 @@ export class Files extends APIResource {
    * `ConflictError` (code `results_not_ready`) until the job has completed, and for a job that
    * failed with nothing kept; a streamed job cut off part-way gives the result of the records it
    * scrubbed and charged (its file view's `part_url`). `NotFoundError` (`file_not_found`) for an
-   * unknown reference.
+   * unknown reference. An `APIError` with status 410 (`file_expired`) once the file's upload and
+   * result were deleted (its `expires_at` passed, or it was deleted); the message says when and why.
    */
   download(
     fileReference: string,

@@ -52,7 +52,8 @@ export async function listUsers(
   query: { page: number; limit: number; search?: string | undefined; role?: RoleName | undefined },
   scope: ClientScope,
 ) {
-  let base = db.selectFrom('profiles');
+  // A deleted account (its e-mail a tombstone) is no user to manage: its ledger stays in the audit log.
+  let base = db.selectFrom('profiles').where('deleted_at', 'is', null);
   if (scope) base = base.where('agency_id', '=', scope.agencyId);
   if (query.search) {
     const pattern = `%${escapeLike(query.search.toLowerCase())}%`;

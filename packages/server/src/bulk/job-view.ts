@@ -1,4 +1,5 @@
 import type { BulkJob, FileView, OutputColumn } from '@scrub/contract';
+import { fileExpiresAt } from './file-removal.js';
 import type { JobRow } from './job-store.js';
 import { cleanFilterNotice } from './result-filter.js';
 
@@ -43,8 +44,11 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
   };
 }
 
-/** The job as the export and file pages show it. */
-export function fileViewOf(row: JobRow, publicUrl: string): FileView {
+/**
+ * The job as the export and file pages show it, with when its upload and result are deleted
+ * (`retentionDays` after it was created), or when and why they were.
+ */
+export function fileViewOf(row: JobRow, publicUrl: string, retentionDays: number): FileView {
   const job = bulkJobOf(row, publicUrl);
   // Uploaded files were not checked here: their DNC column is the customer's own.
   const notice = row.file_method === 'upload' ? null : cleanFilterNotice(row.dnc_status);
@@ -73,5 +77,8 @@ export function fileViewOf(row: JobRow, publicUrl: string): FileView {
     part_url: row.status === 'failed' ? job.result_url : null,
     ...(notice === null ? {} : { dnc_notice: notice }),
     columns_evaluated_at: job.columns_evaluated_at,
+    expires_at: row.files_removed_at === null ? fileExpiresAt(row, retentionDays).toISOString() : null,
+    removed_at: iso(row.files_removed_at),
+    removed_by: row.files_removed_by,
   };
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors/config-error.js';
 import { type CarrierLookupSettings, loadCarrierLookupSettings } from './carrier-lookup-settings.js';
 import { loadCheckLogDays } from './check-log-settings.js';
+import { loadFileRetentionDays } from './file-retention-settings.js';
 import { loadMetricsSettings, type MetricsSettings } from './metrics-settings.js';
 import { loadPaymentSettings, type PaymentSettings } from './payment-settings.js';
 import { loadReassignedSettings, type ReassignedSettings } from './reassigned-settings.js';
@@ -95,6 +96,7 @@ export interface ServerConfig {
   carrierLookup: CarrierLookupSettings;
   metrics: MetricsSettings | null;
   checkLogDays: number; // the phone log's retention (SCRUB_CHECK_LOG_DAYS)
+  fileRetentionDays: number; // uploads' and results' retention (SCRUB_FILE_RETENTION_DAYS)
   /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
   rateLimits: RateLimits;
   /** Sign-ups allowed from one client address (built-in user pool). */
@@ -417,6 +419,7 @@ export function loadConfig(
     carrierLookup: loadCarrierLookupSettings(env),
     metrics: loadMetricsSettings(env),
     checkLogDays: loadCheckLogDays(env),
+    fileRetentionDays: loadFileRetentionDays(env),
     rateLimits: {
       perKey: e.SCRUB_RATE_LIMIT_PER_KEY,
       perAccount: e.SCRUB_RATE_LIMIT_PER_ACCOUNT,

@@ -56,6 +56,12 @@ export class BuiltInIdentityAdmin implements IdentityAdmin {
     return this.#run(() => this.pool.admin.adminEnableUser(sub));
   }
 
+  deleteUser(sub: string): Promise<void> {
+    return this.#run(async () => {
+      if (await this.pool.admin.adminGetUser(sub)) await this.pool.admin.adminDeleteUser(sub);
+    });
+  }
+
   globalSignOut(sub: string): Promise<void> {
     return this.#run(() => this.pool.admin.adminUserGlobalSignOut(sub));
   }

@@ -1,6 +1,7 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminDeleteUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminGetUserCommand,
@@ -128,6 +129,16 @@ export class CognitoIdentityAdmin implements IdentityAdmin {
   enableUser(sub: string): Promise<void> {
     return this.#run(async () => {
       await this.#client.send(new AdminEnableUserCommand({ UserPoolId: this.#pool, Username: sub }));
+    });
+  }
+
+  deleteUser(sub: string): Promise<void> {
+    return this.#run(async () => {
+      try {
+        await this.#client.send(new AdminDeleteUserCommand({ UserPoolId: this.#pool, Username: sub }));
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'UserNotFoundException') throw error;
+      }
     });
   }
 

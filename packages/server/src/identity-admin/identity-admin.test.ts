@@ -197,6 +197,14 @@ describe.each([
     expect(await s.refresh(session)).toBe(false);
   });
 
+  it.skipIf(skip)('deletes a user, who can no longer sign in; deleting them again is no error', async () => {
+    const user = await create();
+    await s.admin.deleteUser(user.sub);
+    expect(await s.admin.isEnabled(user.sub)).toBeNull();
+    expect(await s.signIn(user.email, PASSWORD)).toBeNull();
+    await expect(s.admin.deleteUser(user.sub)).resolves.toBeUndefined();
+  });
+
   it.skipIf(skip)('moves a user between role groups', async () => {
     const user = await create('Admin');
     await s.admin.setRole(user.sub, 'Agency');

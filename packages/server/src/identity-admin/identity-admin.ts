@@ -34,6 +34,8 @@ export interface IdentityAdmin {
   disableUser(sub: string): Promise<void>;
   /** AdminEnableUser. */
   enableUser(sub: string): Promise<void>;
+  /** AdminDeleteUser: the user is gone from the pool; a user it does not know is no error. */
+  deleteUser(sub: string): Promise<void>;
   /** AdminUserGlobalSignOut: every refresh token of the user dies. */
   globalSignOut(sub: string): Promise<void>;
   /**

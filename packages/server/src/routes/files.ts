@@ -4,6 +4,7 @@ import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile } from '../account/profiles.js';
 import { importExistingFile } from '../bulk/existing-file.js';
 import { fileLinks, recordsOf } from '../bulk/file-mail.js';
+import { removeFile, requireFileKept } from '../bulk/file-removal.js';
 import {
   createJob,
   getJobByReference,
@@ -47,19 +48,21 @@ function attachment(fileName: string, suffix: string): string {
 
 /** The export page's list, the public file page, both downloads, and Upload Existing Files. */
 export function registerFiles(context: ServerContext): void {
-  const { registry, database, publicUrl } = context;
+  const { registry, database, publicUrl, config } = context;
   const { db } = database;
   registry.add(routes.createExistingFile, createExistingFile(context));
   registry.add(routes.submitExistingFile, async ({ principal, params }) =>
     fileViewOf(
       await storeExisting(context, await getOwnJob(db, principal.profileId, params.job_id)),
       publicUrl(),
+      config.fileRetentionDays,
     ),
   );
   registry.add(routes.listFiles, listFiles(context));
   registry.add(routes.getFile, async ({ params }) =>
-    fileViewOf(await getJobByReference(db, params.file_reference), publicUrl()),
+    fileViewOf(await getJobByReference(db, params.file_reference), publicUrl(), config.fileRetentionDays),
   );
+  registry.add(routes.deleteFile, deleteFile(context));
   registry.add(routes.downloadResult, downloadResult(context));
   registry.add(routes.emailFile, emailFile(context));
   registry.add(routes.getFileProof, getFileProof(context));
@@ -105,7 +108,7 @@ function createExistingFile(context: ServerContext): RouteHandler<typeof routes.
         message: 'File stored: it is in your files, charged nothing.',
         upload_url: null,
         upload_expires_at: null,
-        file: fileViewOf(stored, publicUrl()),
+        file: fileViewOf(stored, publicUrl(), config.fileRetentionDays),
       };
     }
     return {
@@ -118,8 +121,8 @@ function createExistingFile(context: ServerContext): RouteHandler<typeof routes.
 }
 
 /** The file page's links carry the export filters, so "Get CSV" (and a failed job's part) downloads what the page asked for. */
-function withFilters(row: JobRow, query: FileListQuery, publicUrl: string) {
-  const view = fileViewOf(row, publicUrl);
+function withFilters(row: JobRow, query: FileListQuery, publicUrl: string, retentionDays: number) {
+  const view = fileViewOf(row, publicUrl, retentionDays);
   const filters = new URLSearchParams();
   if (query.line_type && query.line_type !== 'all') filters.set('line_type', query.line_type);
   if (query.dnc && query.dnc !== 'all') filters.set('dnc', query.dnc);
@@ -133,11 +136,11 @@ function withFilters(row: JobRow, query: FileListQuery, publicUrl: string) {
   return view;
 }
 
-function listFiles({ database, publicUrl }: ServerContext): RouteHandler<typeof routes.listFiles> {
+function listFiles({ database, publicUrl, config }: ServerContext): RouteHandler<typeof routes.listFiles> {
   return async ({ principal, query }) => {
     const { rows, total } = await listSubmittedJobs(database.db, principal.profileId, query);
     return {
-      files: rows.map((row) => withFilters(row, query, publicUrl())),
+      files: rows.map((row) => withFilters(row, query, publicUrl(), config.fileRetentionDays)),
       page: query.page,
       total_pages: Math.max(1, Math.ceil(total / query.limit)),
       total_files_count: total,
@@ -149,6 +152,7 @@ function downloadResult({ database, blobStore }: ServerContext): RouteHandler<ty
   return async ({ params, query, reply }) => {
     const job = await getJobByReference(database.db, params.file_reference);
     // Completed, or a streamed job cut off part-way: the result of the rows it scrubbed.
+    requireFileKept(job);
     if (job.result_key === null) throw new ApiError('results_not_ready', messages.resultsNotReady);
     const filter = resultFilterOf(query);
     requireCallableNowColumn(job, filter.callableNow);
@@ -173,6 +177,7 @@ function emailFile({ database, publicUrl, mailer }: ServerContext): RouteHandler
     const job = await getJobByReference(database.db, params.file_reference);
     // Only the owner mails a file: anyone else is told what an unknown reference gets.
     if (job.profile_id !== principal.profileId) throw new ApiError('file_not_found', messages.noFileFound);
+    requireFileKept(job);
     if (job.status !== 'completed' || job.result_key === null)
       throw new ApiError('results_not_ready', messages.resultsNotReady);
     requireCallableNowColumn(job, body.callable_now);
@@ -221,9 +226,29 @@ function getFileProof({
 function downloadUpload({ database, blobStore }: ServerContext): RouteHandler<typeof routes.downloadUpload> {
   return async ({ params, reply }) => {
     const job = await getJobByReference(database.db, params.file_reference);
+    requireFileKept(job);
     const upload = job.status === 'awaiting_upload' ? null : await blobStore.read(job.upload_key);
     if (!upload) throw new ApiError('file_not_found', messages.noFileFound);
     reply.type('text/csv').header('content-disposition', attachment(job.file_name, ''));
     return upload;
+  };
+}
+
+/**
+ * The owner deletes a file's upload and result now. Someone else, or a job never submitted (not a
+ * file yet), is told what an unknown reference gets. Credits are not touched.
+ */
+function deleteFile({
+  database,
+  blobStore,
+  publicUrl,
+  config,
+}: ServerContext): RouteHandler<typeof routes.deleteFile> {
+  return async ({ principal, params }) => {
+    const job = await getJobByReference(database.db, params.file_reference);
+    if (job.profile_id !== principal.profileId || job.status === 'awaiting_upload')
+      throw new ApiError('file_not_found', messages.noFileFound);
+    const removed = await removeFile(database.db, blobStore, job, 'customer');
+    return fileViewOf(removed, publicUrl(), config.fileRetentionDays);
   };
 }

@@ -73,6 +73,8 @@ export interface ProfilesTable {
   agency_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The operator lists the account counts by default, by name (migration 0020-operator-lists). */
   lists: ColumnType<string[], string | undefined, string>;
+  /** A deleted account (migration 0032): its e-mail and name are a tombstone, its data gone. */
+  deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -187,7 +189,13 @@ export interface BulkJobsTable {
   line_type_sources: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
   /** The operator lists the result flags, with versions and dates, once it ran; null before. */
   operator_lists: ColumnType<ProofOperatorList[] | null, string | null | undefined, string | null>;
+  /** When the upload and result left the file store, and why (migration 0032); null while kept. */
+  files_removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  files_removed_by: ColumnType<FileRemovedBy | null, FileRemovedBy | null | undefined, FileRemovedBy | null>;
 }
+
+/** Why a file's upload and result were removed: its age, its owner, or its account's deletion. */
+export type FileRemovedBy = 'retention' | 'customer' | 'account';
 
 /** Warnings sent to admins before a DNC list goes stale, once per list version (migration 0018). */
 export interface DncAgeAlertsTable {

@@ -6,6 +6,7 @@ import { readActing } from '../../auth/acting';
 import { useAccount } from '../../data/account';
 import { AuthenticatorCard } from './authenticator-card';
 import { AutoTopUpCard } from './auto-top-up-card';
+import { DeleteAccountCard } from './delete-account-card';
 import { OperatorListsCard } from './operator-lists-card';
 import { PasswordForm } from './password-form';
 import { PlanCreditsCard } from './plan-credits-card';
@@ -49,6 +50,7 @@ export default function AccountInfoPage() {
       <PlanCreditsCard user={user.data} />
       <AutoTopUpCard />
       <OperatorListsCard />
+      {!readActing() && <DeleteAccountCard user={user.data} />}
     </Stack>
   );
 }

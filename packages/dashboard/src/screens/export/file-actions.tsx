@@ -3,6 +3,7 @@ import type { FileView } from '@scrub/sdk';
 import { Link } from 'react-router';
 import { originalLink, partLink, type ResultFilter, resultLink } from '../../common/download-file';
 import { EmailFileButton } from './email-file-button';
+import { DeleteFileButton, FileExpiry, isRemoved } from './file-removal';
 
 /**
  * View (file detail) and the downloads: the filtered result once completed, the original always;
@@ -16,7 +17,8 @@ export function FileActions({ file, filter }: { file: FileView; filter: ResultFi
   const noWindow = filter.callableNow !== undefined && !file.columns_evaluated_at;
   return (
     <Stack gap={4}>
-      <FileButtons file={file} filter={filter} results={!noWindow} />
+      <FileButtons file={file} filter={filter} results={!noWindow && !isRemoved(file)} />
+      <FileExpiry file={file} />
       {cleanFindsNothing && (
         <Text size="xs" c="var(--scrub-bad-text)" maw={360} data-testid="clean-filter-notice">
           {file.dnc_notice}
@@ -71,7 +73,7 @@ function FileButtons({ file, filter, results }: { file: FileView; filter: Result
         </Button>
       )}
       {ready && <EmailFileButton file={file} filter={filter} />}
-      {file.uploaded_file && (
+      {file.uploaded_file && !isRemoved(file) && (
         <Button
           size="compact-sm"
           variant="default"
@@ -82,6 +84,7 @@ function FileButtons({ file, filter, results }: { file: FileView; filter: Result
           Original
         </Button>
       )}
+      <DeleteFileButton file={file} compact />
     </Group>
   );
 }

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { originalLink, partLink, resultLink } from '../../common/download-file';
 import { useFile } from '../../data/files';
+import { DeleteFileButton, FileExpiry, isRemoved } from '../export/file-removal';
 import { CountList } from './count-list';
 
 function BackToExport() {
@@ -62,6 +63,7 @@ function FileDetails({ view }: { view: FileView }) {
     <Stack maw={900}>
       <BackToExport />
       <Title order={1}>File details</Title>
+      <FileExpiry file={view} size="sm" />
       {view.file_message && (
         <Text c="var(--scrub-bad-text)" role="status">
           {view.file_message}
@@ -91,28 +93,38 @@ function FileDetails({ view }: { view: FileView }) {
         <CountList title="DNC details" counts={view.dnc_status} />
       </SimpleGrid>
       <Group>
-        {view.uploaded_file && (
-          <Button variant="default" component="a" {...originalLink(view.file_reference, view.file_name)}>
-            Download uploaded file
-          </Button>
-        )}
-        {hasPart ? (
-          <Button component="a" {...partLink(view.file_reference, view.file_name, {})}>
-            Download scrubbed part
-          </Button>
-        ) : failed ? (
-          <Button color="red" disabled>
-            Failed
-          </Button>
-        ) : view.status === 'completed' ? (
-          <Button component="a" {...resultLink(view.file_reference, view.file_name, {})}>
-            Download output file
-          </Button>
-        ) : (
-          // A link to a result not made yet would save the service's error as the file.
-          <Button disabled>Results not ready</Button>
-        )}
+        {isRemoved(view) ? null : <FileDownloads view={view} hasPart={hasPart} failed={failed} />}
+        <DeleteFileButton file={view} />
       </Group>
     </Stack>
+  );
+}
+
+/** The upload and the result (or the part a cut-off job kept), while the file still has them. */
+function FileDownloads({ view, hasPart, failed }: { view: FileView; hasPart: boolean; failed: boolean }) {
+  return (
+    <>
+      {view.uploaded_file && (
+        <Button variant="default" component="a" {...originalLink(view.file_reference, view.file_name)}>
+          Download uploaded file
+        </Button>
+      )}
+      {hasPart ? (
+        <Button component="a" {...partLink(view.file_reference, view.file_name, {})}>
+          Download scrubbed part
+        </Button>
+      ) : failed ? (
+        <Button color="red" disabled>
+          Failed
+        </Button>
+      ) : view.status === 'completed' ? (
+        <Button component="a" {...resultLink(view.file_reference, view.file_name, {})}>
+          Download output file
+        </Button>
+      ) : (
+        // A link to a result not made yet would save the service's error as the file.
+        <Button disabled>Results not ready</Button>
+      )}
+    </>
   );
 }

@@ -28,6 +28,7 @@ import * as m0026 from './0026-payment-edges.js';
 import * as m0027 from './0027-mfa.js';
 import * as m0028 from './0028-check-log.js';
 import * as m0031 from './0031-auto-top-up.js';
+import * as m0032 from './0032-file-removal.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0027-mfa': m0027,
   '0028-check-log': m0028,
   '0031-auto-top-up': m0031,
+  '0032-file-removal': m0032,
 };
 
 export const migrationProvider: MigrationProvider = {
