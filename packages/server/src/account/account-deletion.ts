@@ -95,6 +95,8 @@ async function forgetInDatabase(db: Kysely<Database>, profile: Profile, now: Dat
     await trx.deleteFrom('webhook_endpoints').where('profile_id', '=', id).execute();
     await trx.deleteFrom('webhook_events').where('profile_id', '=', id).execute();
     await trx.deleteFrom('api_keys').where('profile_id', '=', id).execute();
+    // No auto top-up or low-balance e-mail for an account that is gone (its cards are removed too).
+    await trx.deleteFrom('balance_watches').where('profile_id', '=', id).execute();
     await trx.deleteFrom('mail_outbox').where('to_address', '=', profile.email).execute();
     await trx
       .updateTable('bulk_jobs')
