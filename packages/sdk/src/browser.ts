@@ -62,6 +62,11 @@ export type {
   Subscription,
   SubscriptionStatus,
   UpdateUser,
+  UsageAccount,
+  UsageFigures,
+  UsageInterval,
+  UsageIntervalFigures,
+  UsageReport,
   UserInfo,
   UserPlan,
   UserType,
@@ -191,6 +196,7 @@ export {
   type SuppressionListParams,
   type SuppressionPage,
 } from './resources/suppression.js';
+export { Usage, type UsageParams } from './resources/usage.js';
 export type {
   Verify,
   VerifyBatchOptions,
