@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/server';
+import { startLocalServer } from '@scrub/test-support/local-server';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from './browser';
+import { signUpAndLogIn } from './sign-up';
+
+const EMAIL = `performance.${Date.now()}@example.com`;
+const PASSWORD = 'Secret-pass-1';
+/** The machine may be loaded: wait long for what a user would see, never for a fixed time. */
+const SLOW = { timeout: 60_000 };
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startLocalServer({ SCRUB_LOG_LEVEL: 'silent' });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * Real traffic on the customer's API key: two single checks (the second answered from the cache),
+ * a batch of two, and a bulk job of three rows streamed as `scrub bulk` does: 7 numbers checked.
+ */
+async function makeUsage(): Promise<void> {
+  const { db } = server.database;
+  const profile = await db
+    .selectFrom('profiles')
+    .select('id')
+    .where('email', '=', EMAIL)
+    .executeTakeFirstOrThrow();
+  await applyLedgerEntry(db, { profileId: profile.id, delta: 100, kind: 'grant' });
+  const { api_key } = await rotateApiKey(db, profile.id);
+  const call = async (path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { 'x-api-key': api_key, ...(init.headers as Record<string, string>) },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return res.text();
+  };
+  await call('/verify?p=2012345678');
+  await call('/verify?p=2012345678');
+  await call('/verify', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ phones: ['2015550123', '1234567890'] }),
+  });
+  await call('/bulk/jobs/stream?file_name=leads.csv&phone_col=Phone', {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv' },
+    body: 'Name,Phone\r\nAnn,2012340001\r\nBob,2012340002\r\nCid,8005551234\r\n',
+  });
+}
+
+describe('the Client Performance screen in Chromium', () => {
+  test('draws the charts from the usage made, by day and by week, and downloads it as CSV', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    });
+    context.setDefaultTimeout(SLOW.timeout);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signUpAndLogIn(page, server, EMAIL, PASSWORD);
+    await makeUsage();
+
+    await page.getByRole('link', { name: 'Client Performance' }).first().click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByRole('heading', { name: 'Client Performance' }).waitFor();
+    const stat = (id: string) => page.getByTestId(id).textContent();
+    await expect.poll(() => stat('stat-checks'), SLOW).toBe('7');
+    await expect(stat('stat-jobs')).resolves.toBe('1');
+    await expect(stat('stat-cached')).resolves.toBe('1');
+
+    // Each chart is drawn from those figures: bars for today's checks by source and credits, a
+    // segment per line type seen.
+    const checksChart = page.getByTestId('checks-chart');
+    await checksChart.locator('.recharts-bar-rectangle path').first().waitFor();
+    for (const source of ['API key', 'Batch', 'Bulk rows'])
+      await checksChart.getByText(source).first().waitFor();
+    await page.getByTestId('line-type-chart').locator('.recharts-pie-sector').first().waitFor();
+    expect(
+      await page.getByTestId('line-type-chart').locator('.recharts-pie-sector').count(),
+    ).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('credits-chart').locator('.recharts-bar-rectangle path').first().waitFor();
+    await page.getByTestId('dnc-chart').locator('.recharts-line').first().waitFor();
+
+    await page.getByText('By week').click();
+    await expect
+      .poll(() => page.getByTestId('checks-chart').locator('.recharts-bar-rectangle path').count(), SLOW)
+      .toBeGreaterThan(0);
+    await expect(stat('stat-checks')).resolves.toBe('7');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const csv = await readFile(await (await download).path(), 'utf8');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toMatch(/^Account,Start,Checks,API Key,Dashboard,Batch,Bulk Rows,/);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^${EMAIL.replace(/\./g, '\\.')},\\d{4}-\\d\\d-\\d\\d,7,2,0,2,3,`),
+    );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
