@@ -25,16 +25,17 @@ afterAll(async () => {
 });
 
 /**
- * Real traffic on the customer's API key: two single checks (the second answered from the cache),
- * a batch of two, and a bulk job of three rows streamed as `scrub bulk` does: 7 numbers checked.
+ * Real traffic on the customer's API key: three single checks (one answered from the cache, one on
+ * the customer's own do-not-call list), a batch of two, and a bulk job of three rows streamed as
+ * `scrub bulk` does: 8 numbers checked.
  */
 async function makeUsage(): Promise<void> {
   const { db } = server.database;
-  const profile = await db
-    .selectFrom('profiles')
-    .select('id')
-    .where('email', '=', EMAIL)
-    .executeTakeFirstOrThrow();
+  // The account is made on the session's first call: wait for the screens to have made it.
+  const profileOf = () =>
+    db.selectFrom('profiles').select('id').where('email', '=', EMAIL).executeTakeFirst();
+  await expect.poll(profileOf, SLOW).toBeDefined();
+  const profile = (await profileOf())!;
   await applyLedgerEntry(db, { profileId: profile.id, delta: 100, kind: 'grant' });
   const { api_key } = await rotateApiKey(db, profile.id);
   const call = async (path: string, init: RequestInit = {}) => {
@@ -45,8 +46,15 @@ async function makeUsage(): Promise<void> {
     expect(res.status, await res.clone().text()).toBe(200);
     return res.text();
   };
+  // The customer's own do-not-call list: from now on every check is checked against it.
+  await call('/dnc/numbers', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ numbers: ['2024440111'] }),
+  });
   await call('/verify?p=2012345678');
   await call('/verify?p=2012345678');
+  await call('/verify?p=2024440111');
   await call('/verify', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -76,7 +84,7 @@ describe('the Client Performance screen in Chromium', () => {
     await page.waitForURL(/\/dashboard$/);
     await page.getByRole('heading', { name: 'Client Performance' }).waitFor();
     const stat = (id: string) => page.getByTestId(id).textContent();
-    await expect.poll(() => stat('stat-checks'), SLOW).toBe('7');
+    await expect.poll(() => stat('stat-checks'), SLOW).toBe('8');
     await expect(stat('stat-jobs')).resolves.toBe('1');
     await expect(stat('stat-cached')).resolves.toBe('1');
 
@@ -91,13 +99,14 @@ describe('the Client Performance screen in Chromium', () => {
       await page.getByTestId('line-type-chart').locator('.recharts-pie-sector').count(),
     ).toBeGreaterThanOrEqual(2);
     await page.getByTestId('credits-chart').locator('.recharts-bar-rectangle path').first().waitFor();
-    await page.getByTestId('dnc-chart').locator('.recharts-line').first().waitFor();
+    await expect(stat('stat-dnc')).resolves.toMatch(/^\d+\.\d%$/);
+    await page.getByTestId('dnc-chart').locator('.recharts-line-dot').first().waitFor();
 
     await page.getByText('By week').click();
     await expect
       .poll(() => page.getByTestId('checks-chart').locator('.recharts-bar-rectangle path').count(), SLOW)
       .toBeGreaterThan(0);
-    await expect(stat('stat-checks')).resolves.toBe('7');
+    await expect(stat('stat-checks')).resolves.toBe('8');
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download CSV' }).click();
@@ -105,7 +114,7 @@ describe('the Client Performance screen in Chromium', () => {
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toMatch(/^Account,Start,Checks,API Key,Dashboard,Batch,Bulk Rows,/);
     expect(lines.at(-1)).toMatch(
-      new RegExp(`^${EMAIL.replace(/\./g, '\\.')},\\d{4}-\\d\\d-\\d\\d,7,2,0,2,3,`),
+      new RegExp(`^${EMAIL.replace(/\./g, '\\.')},\\d{4}-\\d\\d-\\d\\d,8,3,0,2,3,`),
     );
     expect(errors).toEqual([]);
     await context.close();

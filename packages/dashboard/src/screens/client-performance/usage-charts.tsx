@@ -91,14 +91,18 @@ export function UsageCharts({ report }: { report: UsageReport }) {
         )}
       </ChartCard>
       <ChartCard title="DNC hit rate (%)" testId="dnc-chart">
-        <LineChart
-          h={260}
-          data={byInterval}
-          dataKey="start"
-          unit="%"
-          connectNulls
-          series={[{ name: 'DNC hit rate', color: 'red.6' }]}
-        />
+        {report.total.dnc.checked === 0 ? (
+          <Text c="dimmed">No number was checked against a do-not-call list in this range.</Text>
+        ) : (
+          <LineChart
+            h={260}
+            data={byInterval}
+            dataKey="start"
+            unit="%"
+            connectNulls
+            series={[{ name: 'DNC hit rate', color: 'red.6' }]}
+          />
+        )}
       </ChartCard>
       <ChartCard title="Credits spent and bought" testId="credits-chart">
         <BarChart
