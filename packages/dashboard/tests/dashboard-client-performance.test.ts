@@ -3,7 +3,7 @@ import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/serve
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `performance.${Date.now()}@example.com`;
@@ -98,9 +98,14 @@ describe('the Client Performance screen in Chromium', () => {
     expect(
       await page.getByTestId('line-type-chart').locator('.recharts-pie-sector').count(),
     ).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('line-type-legend').getByText('Toll free 1').waitFor();
     await page.getByTestId('credits-chart').locator('.recharts-bar-rectangle path').first().waitFor();
     await expect(stat('stat-dnc')).resolves.toMatch(/^\d+\.\d%$/);
     await page.getByTestId('dnc-chart').locator('.recharts-line-dot').first().waitFor();
+
+    // The pointer off the sidebar's button it clicked (a hovered button is not the screen's look).
+    await page.getByRole('heading', { name: 'Client Performance' }).hover();
+    await record(page, 'client-performance');
 
     await page.getByText('By week').click();
     await expect

@@ -1,6 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart, LineChart } from '@mantine/charts';
-import { Card, SimpleGrid, Text, Title } from '@mantine/core';
+import { Card, ColorSwatch, Group, SimpleGrid, Text, Title } from '@mantine/core';
 import type { UsageFigures, UsageReport } from '@scrub/sdk';
 import type { ReactNode } from 'react';
 
@@ -87,7 +87,17 @@ export function UsageCharts({ report }: { report: UsageReport }) {
         {mix.length === 0 ? (
           <Text c="dimmed">No number checked in this range.</Text>
         ) : (
-          <DonutChart h={260} data={mix} withLabels withLabelsLine tooltipDataSource="segment" mx="auto" />
+          <>
+            <DonutChart h={220} data={mix} withLabels withLabelsLine tooltipDataSource="segment" mx="auto" />
+            <Group gap="md" justify="center" data-testid="line-type-legend">
+              {mix.map((slice) => (
+                <Group key={slice.name} gap={6}>
+                  <ColorSwatch color={`var(--mantine-color-${slice.color.replace('.', '-')})`} size={12} />
+                  <Text size="sm">{`${slice.name} ${slice.value.toLocaleString('en-US')}`}</Text>
+                </Group>
+              ))}
+            </Group>
+          </>
         )}
       </ChartCard>
       <ChartCard title="DNC hit rate (%)" testId="dnc-chart">
