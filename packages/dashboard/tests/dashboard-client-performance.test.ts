@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { MemoryTokenStorage, Scrub } from '@scrub/sdk';
 import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/server';
-import { startLocalServer } from '@scrub/test-support/local-server';
+import { latestCode, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
@@ -8,6 +9,7 @@ import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `performance.${Date.now()}@example.com`;
 const PASSWORD = 'Secret-pass-1';
+const BOSS = `boss.${Date.now()}@example.com`;
 /** The machine may be loaded: wait long for what a user would see, never for a fixed time. */
 const SLOW = { timeout: 60_000 };
 
@@ -15,7 +17,8 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startLocalServer({ SCRUB_LOG_LEVEL: 'silent' });
+  // A verified address in SCRUB_ADMIN_EMAILS is a Super Admin: the one who makes the Agency.
+  server = await startLocalServer({ SCRUB_LOG_LEVEL: 'silent', SCRUB_ADMIN_EMAILS: BOSS });
   browser = await launchChromium();
 });
 
@@ -121,6 +124,61 @@ describe('the Client Performance screen in Chromium', () => {
     expect(lines.at(-1)).toMatch(
       new RegExp(`^${EMAIL.replace(/\./g, '\\.')},\\d{4}-\\d\\d-\\d\\d,8,3,0,2,3,`),
     );
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test("shows an Agency each client's usage and the total, and one client's charts when picked", async () => {
+    // An admin makes an Agency; the Agency makes a client, which checks two numbers on its API key.
+    const sdk = () =>
+      new Scrub({ baseURL: server.url, apiKey: null, tokenStorage: new MemoryTokenStorage() });
+    const boss = sdk();
+    await boss.auth.signUp({ email: BOSS, password: PASSWORD });
+    await boss.auth.confirmSignUp({ email: BOSS, code: await latestCode(server, BOSS) });
+    await boss.auth.signIn({ email: BOSS, password: PASSWORD });
+    const agencyEmail = `agency.${Date.now()}@example.com`;
+    await boss.admin.users.create({ le: agencyEmail, lp: PASSWORD, lp_confirm: PASSWORD, ut: 'agency' });
+    const agency = sdk();
+    await agency.auth.signIn({ email: agencyEmail, password: PASSWORD });
+    const clientEmail = `client.${Date.now()}@example.com`;
+    const client = await agency.admin.users.create({
+      le: clientEmail,
+      lp: PASSWORD,
+      lp_confirm: PASSWORD,
+      ut: 'user',
+    });
+    const { db } = server.database;
+    await applyLedgerEntry(db, { profileId: client.user_id, delta: 10, kind: 'grant' });
+    const { api_key } = await rotateApiKey(db, client.user_id);
+    for (const p of ['2012345678', '2012345679']) {
+      const res = await fetch(`${server.url}/verify?p=${p}`, { headers: { 'x-api-key': api_key } });
+      expect(res.status).toBe(200);
+    }
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(SLOW.timeout);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${server.url}/login`);
+    await page.locator('input[name=email]').fill(agencyEmail);
+    await page.locator('input[name=password]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/\/accountInfo/);
+
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByRole('heading', { name: 'Client Performance' }).waitFor();
+    const accounts = page.getByTestId('accounts-table');
+    await accounts.getByRole('row', { name: new RegExp(clientEmail.replace(/\./g, '\\.')) }).waitFor();
+    await expect(accounts.getByRole('row').last().textContent()).resolves.toMatch(/^Total2/);
+    await expect(page.getByTestId('stat-checks').textContent()).resolves.toBe('2');
+
+    await page.getByRole('combobox', { name: 'Client' }).click();
+    await page.getByRole('option', { name: new RegExp(clientEmail.replace(/\./g, '\\.')) }).click();
+    await page.waitForURL(/\/dashboard\?account=/);
+    await page.getByTestId('checks-chart').locator('.recharts-bar-rectangle path').first().waitFor();
+    await expect(page.getByTestId('stat-checks').textContent()).resolves.toBe('2');
+    await expect(page.getByTestId('accounts-table').count()).resolves.toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
