@@ -10,11 +10,14 @@ export interface UsagePart {
   part: FiguresPart;
 }
 
-/** The interval a time falls in, as its first day (`YYYY-MM-DD`, UTC; weeks start on Monday). */
-function intervalOf(column: string, range: UsageRange): RawBuilder<string> {
+/** The first instant of the interval a time falls in (UTC; weeks start on Monday): what rows are grouped by. */
+function truncated(column: string, range: UsageRange): RawBuilder<Date> {
   const unit = range.interval === 'week' ? sql.lit('week') : sql.lit('day');
-  return sql<string>`to_char(date_trunc(${unit}, ${sql.ref(column)} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  return sql<Date>`date_trunc(${unit}, ${sql.ref(column)} at time zone 'UTC')`;
 }
+
+/** That interval's first day, `YYYY-MM-DD`: formatted once a group, not once a row. */
+const dayOf = (interval: RawBuilder<Date>) => sql<string>`to_char(${interval}, 'YYYY-MM-DD')`;
 
 const n = (value: unknown) => Number(value ?? 0);
 
@@ -27,13 +30,13 @@ export async function checkParts(
   ids: string[],
   range: UsageRange,
 ): Promise<UsagePart[]> {
-  const start = intervalOf('checked_at', range);
+  const interval = truncated('checked_at', range);
   const rows = await db
     .selectFrom('check_log')
     .select([
       'profile_id',
       'line_type',
-      start.as('start'),
+      dayOf(interval).as('start'),
       sql<string>`count(*) filter (where kind <> 'batch' and via = 'api_key')`.as('api_key'),
       sql<string>`count(*) filter (where kind <> 'batch' and via <> 'api_key')`.as('dashboard'),
       sql<string>`count(*) filter (where kind = 'batch')`.as('batch'),
@@ -45,7 +48,7 @@ export async function checkParts(
     .where('profile_id', 'in', ids)
     .where('checked_at', '>=', range.since)
     .where('checked_at', '<', range.until)
-    .groupBy(['profile_id', 'line_type', start])
+    .groupBy(['profile_id', 'line_type', interval])
     .execute();
   return rows.map((row) => {
     const checks = n(row.api_key) + n(row.dashboard) + n(row.batch);
@@ -78,7 +81,7 @@ export async function jobParts(db: Kysely<Database>, ids: string[], range: Usage
       'processed_rows',
       'line_types',
       'dnc_status',
-      intervalOf('completed_at', range).as('start'),
+      dayOf(truncated('completed_at', range)).as('start'),
     ])
     .where('profile_id', 'in', ids)
     .where('status', '=', 'completed')
@@ -111,12 +114,12 @@ export async function creditParts(
   ids: string[],
   range: UsageRange,
 ): Promise<UsagePart[]> {
-  const start = intervalOf('created_at', range);
+  const interval = truncated('created_at', range);
   const rows = await db
     .selectFrom('credit_ledger')
     .select([
       'profile_id',
-      start.as('start'),
+      dayOf(interval).as('start'),
       sql<string>`coalesce(-sum(delta) filter (where kind in ('check', 'bulk_charge', 'reversal')), 0)`.as(
         'spent',
       ),
@@ -127,7 +130,7 @@ export async function creditParts(
     .where('profile_id', 'in', ids)
     .where('created_at', '>=', range.since)
     .where('created_at', '<', range.until)
-    .groupBy(['profile_id', start])
+    .groupBy(['profile_id', interval])
     .execute();
   return rows.map((row) => ({
     profileId: row.profile_id,
