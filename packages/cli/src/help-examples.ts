@@ -64,6 +64,12 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'scrub --json log --number 2015550123',
     'scrub log --source api_key --csv -o checks.csv',
   ],
+  usage: [
+    'scrub usage',
+    'scrub usage --interval week --from 2026-09-01 --to 2026-11-30',
+    'scrub --json usage --account "$CLIENT_ID"',
+    'scrub usage --csv -o usage.csv',
+  ],
   files: ['scrub files', 'scrub files --search leads --limit 50', 'scrub --json files --all'],
   'files delete': ['scrub files delete Kq3vX0m1yJ8aT2pQ7rL4sN6uW9zB5cDe', 'scrub files delete REF --yes'],
   proof: ['scrub proof "$FILE_REF" -o leads.proof.jws', 'scrub --json proof "$FILE_REF"'],

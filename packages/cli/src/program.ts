@@ -41,6 +41,7 @@ import { signupCommand } from './commands/signup.js';
 import { subscriptionCommand } from './commands/subscription.js';
 import { suppressionCommand } from './commands/suppression.js';
 import { uploadExistingCommand } from './commands/upload-existing.js';
+import { usageCommand } from './commands/usage.js';
 import { verifyCommand } from './commands/verify.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { Context, type GlobalOptions } from './context.js';
@@ -88,6 +89,7 @@ export function createProgram(context: Context): Command {
     filesCommand,
     exportCommand,
     logCommand,
+    usageCommand,
     webhooksCommand,
     suppressionCommand,
     proofCommand,

@@ -156,6 +156,8 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
   listFiles: { sdk: (scrub) => scrub.files.list(), cli: cli('files'), dashboard: CALLED },
   listChecks: { sdk: (scrub) => scrub.checks.list(), cli: cli('log'), dashboard: CALLED },
   exportChecks: { sdk: (scrub) => scrub.checks.export(), cli: cli('log'), dashboard: CALLED },
+  getUsage: { sdk: (scrub) => scrub.usage.get(), cli: cli('usage'), dashboard: CALLED },
+  exportUsage: { sdk: (scrub) => scrub.usage.export(), cli: cli('usage'), dashboard: CALLED },
   getFile: {
     sdk: (scrub) => scrub.files.get('ref'),
     // `scrub export --dnc 0` reads the file's dnc_notice when the Clean filter kept nothing.

@@ -20,6 +20,7 @@ export const RESOURCES = [
   'service',
   'webhooks',
   'checks',
+  'usage',
 ] as const;
 export type ResourceName = (typeof RESOURCES)[number];
 

@@ -12,6 +12,7 @@ import type { ResourceName, RouteSpec } from './route-spec.js';
 import { serviceRoutes } from './service.js';
 import { subscriptionsRoutes } from './subscriptions.js';
 import { suppressionRoutes } from './suppression.js';
+import { usageRoutes } from './usage.js';
 import { verifyRoutes } from './verify.js';
 import { webhooksRoutes } from './webhooks.js';
 
@@ -53,6 +54,7 @@ export const routes = {
   ...adminRoutes,
   ...webhooksRoutes,
   ...checksRoutes,
+  ...usageRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;
@@ -73,6 +75,7 @@ export const routesByResource = {
   service: serviceRoutes,
   webhooks: webhooksRoutes,
   checks: checksRoutes,
+  usage: usageRoutes,
 } as const satisfies Record<ResourceName, Record<string, RouteSpec>>;
 
 /** @deprecated The suppression list's routes: use `suppressionRoutes` (the resource's one name). */

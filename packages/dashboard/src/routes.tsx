@@ -38,6 +38,7 @@ const EditUserPage = lazy(() => import('./screens/users/edit-user-page'));
 const SuppressionPage = lazy(() => import('./screens/suppression/suppression-page'));
 const WebhooksPage = lazy(() => import('./screens/webhooks/webhooks-page'));
 const PhoneLogPage = lazy(() => import('./screens/phone-log/phone-log-page'));
+const ClientPerformancePage = lazy(() => import('./screens/client-performance/client-performance-page'));
 const UploadExistingPage = lazy(() => import('./screens/upload-existing/upload-existing-page'));
 const NotFoundPage = lazy(() => import('./screens/info/not-found-page'));
 const PurchasePage = lazy(() => import('./screens/purchase/purchase-page'));
@@ -90,7 +91,7 @@ export const routes: RouteObject[] = [
       { path: '/suppression', element: member(<SuppressionPage />) },
       { path: '/webhooks', element: member(<WebhooksPage />) },
       { path: '/phonelog', element: member(<PhoneLogPage />) },
-      { path: '/dashboard', element: <Navigate to="/export" replace /> },
+      { path: '/dashboard', element: member(<ClientPerformancePage />) },
       { path: '/bulk', element: member(<BulkPage />) },
       { path: '/export', element: member(<ExportPage />) },
       { path: '/apidoc', element: member(<ApiPage />) },

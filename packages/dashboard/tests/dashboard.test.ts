@@ -575,7 +575,7 @@ describe('the dashboard in Chromium', () => {
     await hostedPage.goto(
       `${server.url}/callback#id_token=${token('idToken')}&access_token=${token('accessToken')}&token_type=Bearer`,
     );
-    await hostedPage.waitForURL(/\/export$/);
+    await hostedPage.waitForURL(/\/dashboard$/);
     await hostedPage.getByTestId('account-menu').waitFor();
     await hostedPage.goto(
       `${server.url}/callback#error=access_denied&error_description=User+cancelled+the+sign-in`,

@@ -64,6 +64,11 @@ export type {
   SubscriptionStatus,
   UpdateAutoTopUp,
   UpdateUser,
+  UsageAccount,
+  UsageFigures,
+  UsageInterval,
+  UsageIntervalFigures,
+  UsageReport,
   UserInfo,
   UserPlan,
   UserType,
@@ -193,6 +198,7 @@ export {
   type SuppressionListParams,
   type SuppressionPage,
 } from './resources/suppression.js';
+export { Usage, type UsageParams } from './resources/usage.js';
 export type {
   Verify,
   VerifyBatchOptions,

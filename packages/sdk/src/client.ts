@@ -42,6 +42,7 @@ import { Plans } from './resources/plans.js';
 import { Purchases } from './resources/purchases.js';
 import { Subscriptions } from './resources/subscriptions.js';
 import { Suppression } from './resources/suppression.js';
+import { Usage } from './resources/usage.js';
 import { createVerify, type Verify } from './resources/verify.js';
 import { Webhooks } from './resources/webhooks.js';
 import { VERSION } from './version.js';
@@ -180,6 +181,8 @@ export class Scrub {
   readonly webhooks: Webhooks;
   /** The phone log: every single check, paged, filtered, exported as CSV. */
   readonly checks: Checks;
+  /** Client Performance: usage by day or week (an Agency: each client and the total). */
+  readonly usage: Usage;
 
   constructor(options: ClientOptions = {}) {
     this.baseURL = (options.baseURL ?? readEnv('SCRUB_API_URL') ?? 'http://localhost:8787').replace(
@@ -215,6 +218,7 @@ export class Scrub {
     this.subscription = this.subscriptions;
     this.webhooks = new Webhooks(this);
     this.checks = new Checks(this);
+    this.usage = new Usage(this);
   }
 
   /** Service status, version and which reference data answers. Public. */

@@ -58,6 +58,7 @@ import { registerPurchases } from './routes/purchases.js';
 import { registerService } from './routes/service.js';
 import { registerSubscriptions } from './routes/subscriptions.js';
 import { registerSuppression } from './routes/suppression.js';
+import { registerUsage } from './routes/usage.js';
 import { registerVerify } from './routes/verify.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
@@ -95,6 +96,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerSubscriptions,
   registerWebhooks,
   registerChecks,
+  registerUsage,
 ];
 
 export interface AppOptions {

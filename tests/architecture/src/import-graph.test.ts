@@ -31,6 +31,7 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
       'registry-inbox/',
       'reassigned/',
       'checks/',
+      'usage/',
       'carrier-lookup/',
       'suppression/',
       'operator-lists/',

@@ -29,6 +29,7 @@ import * as m0027 from './0027-mfa.js';
 import * as m0028 from './0028-check-log.js';
 import * as m0031 from './0031-auto-top-up.js';
 import * as m0032 from './0032-file-removal.js';
+import * as m0033 from './0033-usage-indexes.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0028-check-log': m0028,
   '0031-auto-top-up': m0031,
   '0032-file-removal': m0032,
+  '0033-usage-indexes': m0033,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,27 @@
+import { routes, type UsageQuery } from '@scrub/contract';
+import type { Principal } from '../auth/principal.js';
+import type { ServerContext } from '../context.js';
+import { usageOwners } from '../usage/usage-accounts.js';
+import { usageCsv } from '../usage/usage-csv.js';
+import { usageRange } from '../usage/usage-range.js';
+import { usageReport, usageTable } from '../usage/usage-report.js';
+
+/** Client Performance: `GET /usage` (figures by day or week) and `GET /usage.csv` (the same as CSV). */
+export function registerUsage(context: ServerContext): void {
+  const { registry, database, checkLog } = context;
+  const tableFor = async (principal: Principal, query: UsageQuery) => {
+    const range = usageRange(query);
+    const owners = await usageOwners(database.db, principal, query.account);
+    // A check answered a moment ago is counted: what the phone log has queued is written first.
+    await checkLog.settled();
+    return usageTable(database.db, owners, range);
+  };
+  registry.add(routes.getUsage, async ({ principal, query }) =>
+    usageReport(await tableFor(principal, query)),
+  );
+  registry.add(routes.exportUsage, async ({ principal, query, reply }) => {
+    const csv = usageCsv(await tableFor(principal, query));
+    reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="usage.csv"');
+    return csv;
+  });
+}
