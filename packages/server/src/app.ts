@@ -12,6 +12,7 @@ import { MfaStanding } from './auth/mfa-standing.js';
 import { PoolStanding } from './auth/pool-standing.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { setUpBlobStore } from './blob-store/setup.js';
+import { removeAbandonedUploads } from './bulk/resumable-upload.js';
 import { setUpBulk } from './bulk/setup.js';
 import { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
 import { AnswerCache } from './checks/answer-cache.js';
@@ -332,6 +333,10 @@ async function setUpJobs(
     alsoRemove: [
       webhookRetentionSweep(database.db, config.webhooks.retentionDays),
       checkLogSweep(database.db, config.checkLogDays),
+      {
+        what: 'resumable uploads abandoned',
+        remove: (now) => removeAbandonedUploads(database.db, context.blobStore, now),
+      },
       {
         what: 'suppression imports never submitted',
         remove: (now) => removeStaleSuppressionImports(database.db, context.blobStore, now),

@@ -14,6 +14,7 @@ import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { countedLists, namesOf } from '../operator-lists/operator-lists.js';
 import { recordPriceOf, refuseUnanswerableConsentColumn } from '../reassigned/bulk-consent.js';
 import { dncNotice, refusePausedChecks } from '../reference-data/dnc-readiness.js';
+import { registerBulkUploads } from './bulk-uploads.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
 
@@ -25,6 +26,7 @@ export function registerBulk(context: ServerContext): void {
   registry.add(routes.quoteBulkJob, quoteBulkJob(context));
   registry.add(routes.streamBulkJob, streamBulkJob(context));
   registry.add(routes.getBulkJob, getBulkJob(context));
+  registerBulkUploads(context);
 }
 
 /** Reads the file; one that cannot be read is a 400 and costs nothing. */
