@@ -103,6 +103,8 @@ export interface SendPartsOptions extends UploadOptions {
   timeout: number;
   /** Failures in a row (network, 5xx) before giving up. */
   maxPartRetries: number;
+  /** Hears the upload as the service holds it after a failed part, before the rest is sent. */
+  onResume?: ((upload: ResumableUpload, error: unknown) => void) | undefined;
 }
 
 /**
@@ -119,6 +121,7 @@ export async function sendParts(
   const { onProgress, signal, maxPartRetries } = options;
   let upload = start;
   let failures = 0;
+  let failed: unknown;
   onProgress?.(upload.bytes_received, upload.size);
   while (!upload.completed) {
     if (upload.parts_to_send.length === 0) {
@@ -138,8 +141,14 @@ export async function sendParts(
       if (!isRetryablePartError(error) || failures >= maxPartRetries) throw error;
       await calls.sleep(retryDelayMs(failures), signal);
       failures++;
+      failed = error;
     }
     upload = await calls.get(upload.upload_id);
+    if (failed !== undefined) {
+      options.onResume?.(upload, failed);
+      onProgress?.(upload.bytes_received, upload.size);
+      failed = undefined;
+    }
   }
   onProgress?.(upload.size, upload.size);
   return upload;

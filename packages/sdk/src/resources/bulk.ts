@@ -28,6 +28,8 @@ export interface PartUploadOptions extends UploadOptions {
   onUpload?(upload: ResumableUpload): void;
   /** Failures in a row (dropped connection, 5xx, expired part URL) before giving up. Default 5. */
   maxPartRetries?: number;
+  /** Hears the upload as the service holds it after a part failed, before the rest is sent. */
+  onResume?(upload: ResumableUpload, error: unknown): void;
 }
 
 /**
@@ -143,7 +145,7 @@ export class Bulk extends APIResource {
     source: PartSource,
     options: PartUploadOptions = {},
   ): Promise<ResumableUpload> {
-    const { uploadId, onUpload, maxPartRetries = 5, onProgress, signal } = options;
+    const { uploadId, onUpload, onResume, maxPartRetries = 5, onProgress, signal } = options;
     const reader = await openRanges(source);
     try {
       const upload = uploadId
@@ -166,6 +168,7 @@ export class Bulk extends APIResource {
         signal,
         timeout: options.timeout ?? this.client.timeout,
         maxPartRetries,
+        onResume,
       });
     } finally {
       await reader.close();
