@@ -16,9 +16,9 @@ import { openSource, putUpload, type UploadSource, uploadBody } from '../core/up
 import type { UploadOptions } from '../core/upload-options.js';
 import { BulkJobFailedError, ConflictError, ScrubError } from '../errors.js';
 
+export type { PartSource } from '../core/part-upload.js';
 export type { UploadSource } from '../core/upload.js';
 export type { UploadOptions } from '../core/upload-options.js';
-export type { PartSource } from '../core/part-upload.js';
 
 /** How `bulk.uploadInParts` goes about it. `onProgress` counts the bytes the service holds. */
 export interface PartUploadOptions extends UploadOptions {
