@@ -102,7 +102,10 @@ describe('scrub bulk FILE, killed mid-upload and run again', () => {
 
   it('resumes the upload where the killed run left it, sends only the rest, and scrubs the whole file', async () => {
     expect(existsSync(bin), `${bin} is missing: build first (pnpm build)`).toBe(true);
-    const env = { ...(await apiKeyAccount(server, dataDir, 100_000)), SCRUB_API_URL: proxy.url };
+    const env: NodeJS.ProcessEnv = {
+      ...(await apiKeyAccount(server, dataDir, 100_000)),
+      SCRUB_API_URL: proxy.url,
+    };
     const rows = Array.from(
       { length: 2000 },
       (_, i) => `Lead ${i},(201) 5${String(i % 100).padStart(2, '0')}-${1000 + i}`,
