@@ -183,8 +183,8 @@ async function upload(
       onProgress,
       onUpload: (started) => {
         if (started.bytes_received > 0) stderr.write(`Resumed the upload at ${percent(started)}.\n`);
-        // Kept at once: a kill from here on resumes.
-        void resume.state.set(resume.key, { jobId: job.job_id, uploadId: started.upload_id });
+        // Kept at once: a kill from here on resumes. Not kept (a read-only config dir): it starts over.
+        resume.state.set(resume.key, { jobId: job.job_id, uploadId: started.upload_id }).catch(() => {});
       },
       onResume: (held) => {
         line.clear();

@@ -5,7 +5,7 @@ import type { BlobStore, StoredPart } from '../blob-store/blob-store.js';
 import type { ServerConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Database, ResumableUploadTable } from '../storage/schema.js';
-import { type JobRow, setUploadExpiry } from './job-store.js';
+import type { JobRow } from './job-store.js';
 
 type UploadRow = Selectable<ResumableUploadTable>;
 type Settings = Pick<
@@ -37,7 +37,7 @@ function requireAwaitingUpload(job: JobRow): void {
 
 /**
  * Starts an upload in parts of the job's file. Its parts are removed if it is not completed while
- * the job may still be submitted (the unsubmitted-job TTL); the job's upload deadline moves with it.
+ * the job may still be submitted (the unsubmitted-job TTL, when the job itself is removed).
  */
 export async function startUpload(
   db: Kysely<Database>,
@@ -73,7 +73,6 @@ export async function startUpload(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await setUploadExpiry(db, job.id, row.expires_at);
   return row;
 }
 
