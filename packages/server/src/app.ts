@@ -49,6 +49,7 @@ import { registerAccount } from './routes/account.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulk } from './routes/bulk.js';
+import { registerBulkUploads } from './routes/bulk-uploads.js';
 import { registerCards } from './routes/cards.js';
 import { registerChecks } from './routes/checks.js';
 import { registerFiles } from './routes/files.js';
@@ -82,6 +83,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerApiKey,
   registerVerify,
   registerBulk,
+  registerBulkUploads,
   registerFiles,
   registerSuppression,
   registerAdmin,

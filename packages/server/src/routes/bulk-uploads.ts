@@ -1,15 +1,7 @@
 import { routes } from '@scrub/contract';
-import { getOwnJob, type JobRow } from '../bulk/job-store.js';
 import { completeUpload, getUpload, startUpload, uploadView } from '../bulk/resumable-upload.js';
 import type { ServerContext } from '../context.js';
-import { ApiError } from '../errors/api-error.js';
-
-/** The caller's bulk job: an existing-file upload is not one (it is submitted at /files/existing). */
-async function getOwnBulkJob({ database }: ServerContext, profileId: string, jobId: string): Promise<JobRow> {
-  const job = await getOwnJob(database.db, profileId, jobId);
-  if (job.file_method === 'upload') throw new ApiError('not_found', `No bulk job ${jobId}.`);
-  return job;
-}
+import { getOwnBulkJob } from './bulk.js';
 
 /** Resumable uploads of a bulk job's file: start, see what arrived (and resume), complete. */
 export function registerBulkUploads(context: ServerContext): void {

@@ -14,7 +14,6 @@ import { SECURITY_HEADERS } from '../http/security-headers.js';
 import { countedLists, namesOf } from '../operator-lists/operator-lists.js';
 import { recordPriceOf, refuseUnanswerableConsentColumn } from '../reassigned/bulk-consent.js';
 import { dncNotice, refusePausedChecks } from '../reference-data/dnc-readiness.js';
-import { registerBulkUploads } from './bulk-uploads.js';
 
 const isRunning = (job: JobRow) => job.status === 'queued' || job.status === 'processing';
 
@@ -26,7 +25,6 @@ export function registerBulk(context: ServerContext): void {
   registry.add(routes.quoteBulkJob, quoteBulkJob(context));
   registry.add(routes.streamBulkJob, streamBulkJob(context));
   registry.add(routes.getBulkJob, getBulkJob(context));
-  registerBulkUploads(context);
 }
 
 /** Reads the file; one that cannot be read is a 400 and costs nothing. */
@@ -57,7 +55,11 @@ async function submit(
 }
 
 /** The caller's bulk job: an existing-file upload is not one (it is submitted at /files/existing). */
-async function getOwnBulkJob({ database }: ServerContext, profileId: string, jobId: string): Promise<JobRow> {
+export async function getOwnBulkJob(
+  { database }: ServerContext,
+  profileId: string,
+  jobId: string,
+): Promise<JobRow> {
   const job = await getOwnJob(database.db, profileId, jobId);
   if (job.file_method === 'upload') throw new ApiError('not_found', `No bulk job ${jobId}.`);
   return job;
