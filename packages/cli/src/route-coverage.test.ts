@@ -148,6 +148,21 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     cli: cli('bulk'),
     dashboard: notIn('the bulk wizard shows the count it previews in the browser before submitting'),
   },
+  startBulkUpload: {
+    sdk: (scrub) => scrub.bulk.startUpload('job', 10),
+    cli: cli('bulk', 'bulk.uploadInParts'),
+    dashboard: notIn('the bulk wizard uploads with bulk.uploadInParts, which calls it'),
+  },
+  getBulkUpload: {
+    sdk: (scrub) => scrub.bulk.getUpload('job', 'upload'),
+    cli: cli('bulk', 'bulk.uploadInParts'),
+    dashboard: notIn('the bulk wizard uploads with bulk.uploadInParts, which calls it'),
+  },
+  completeBulkUpload: {
+    sdk: (scrub) => scrub.bulk.completeUpload('job', 'upload'),
+    cli: cli('bulk', 'bulk.uploadInParts'),
+    dashboard: notIn('the bulk wizard uploads with bulk.uploadInParts, which calls it'),
+  },
   streamBulkJob: {
     sdk: (scrub) => scrub.bulk.stream(new Uint8Array(), { phone_col: 'Phone' }),
     cli: cli('bulk'),

@@ -3,6 +3,7 @@ import { CarrierLookupCountsSchema, LineTypeSourceCountsSchema, LookupSchema } f
 import { ListNamesQuerySchema, ListNamesSchema } from './operator-lists.js';
 import { ReassignedSourceSchema } from './reassigned.js';
 import { defineRoutes } from './route-spec.js';
+import { uploadPartsRoutes } from './upload-parts.js';
 import { DncListDateSchema } from './verify.js';
 import { commaSeparatedList } from './wire-formats.js';
 
@@ -435,4 +436,5 @@ export const bulkRoutes = defineRoutes('bulk', {
     query: GetBulkJobQuerySchema,
     response: BulkJobSchema,
   },
+  ...uploadPartsRoutes,
 });

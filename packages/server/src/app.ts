@@ -13,6 +13,7 @@ import { PoolStanding } from './auth/pool-standing.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import { setUpBlobStore } from './blob-store/setup.js';
 import { fileRetentionSweep } from './bulk/file-removal.js';
+import { removeAbandonedUploads } from './bulk/resumable-upload.js';
 import { setUpBulk } from './bulk/setup.js';
 import { CarrierLookups } from './carrier-lookup/carrier-lookups.js';
 import { AnswerCache } from './checks/answer-cache.js';
@@ -50,6 +51,7 @@ import { registerAccountData } from './routes/account-data.js';
 import { registerAdmin } from './routes/admin.js';
 import { registerApiKey } from './routes/api-key.js';
 import { registerBulk } from './routes/bulk.js';
+import { registerBulkUploads } from './routes/bulk-uploads.js';
 import { registerCards } from './routes/cards.js';
 import { registerChecks } from './routes/checks.js';
 import { registerFiles } from './routes/files.js';
@@ -88,6 +90,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerApiKey,
   registerVerify,
   registerBulk,
+  registerBulkUploads,
   registerFiles,
   registerSuppression,
   registerAdmin,
@@ -346,6 +349,10 @@ async function setUpJobs(
       checkLogSweep(database.db, config.checkLogDays),
       fileRetentionSweep(database.db, context.blobStore, config.fileRetentionDays),
       fileRetentionSweep(database.db, context.blobStore, config.fileRetentionDays),
+      {
+        what: 'resumable uploads abandoned',
+        remove: (now) => removeAbandonedUploads(database.db, context.blobStore, now),
+      },
       {
         what: 'suppression imports never submitted',
         remove: (now) => removeStaleSuppressionImports(database.db, context.blobStore, now),

@@ -10,8 +10,21 @@ declare module '@20minutes/s3rver' {
     configureBuckets?: { name: string }[];
   }
 
+  /** The slice of Koa's context the multipart shim uses. */
+  export interface S3rverContext {
+    method: string;
+    path: string;
+    query: Record<string, string | string[] | undefined>;
+    status: number;
+    type: string;
+    body: unknown;
+  }
+
   export default class S3rver {
     constructor(options: S3rverOptions);
+    /** Koa's middleware list, outermost first. */
+    middleware: ((ctx: S3rverContext, next: () => Promise<void>) => Promise<void>)[];
+    store: { getResourcePath(bucket: string, key: string | undefined, resource: string): string };
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }

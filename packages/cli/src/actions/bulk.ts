@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { OUTPUT_COLUMNS } from '@scrub/contract';
 import { CsvError, type CsvPreview, previewCsvFile } from '@scrub/engine/preview';
-import type { BulkJob, CreatedBulkJob, Scrub } from '@scrub/sdk';
+import type { BulkJob, ResumableUpload, Scrub } from '@scrub/sdk';
 import { z } from 'zod';
 import { confirmBulkCharge } from '../bulk-quote.js';
 import { streamBulk } from '../bulk-stream.js';
@@ -21,6 +21,7 @@ import {
   ResultFilterOptionsSchema,
 } from '../result-filters.js';
 import { renderTable } from '../table.js';
+import { type PendingUpload, UploadState } from '../upload-state.js';
 import { parseInput } from '../validate.js';
 
 /** The dashboard's preview shows the header and the first 10 records. */
@@ -146,21 +147,74 @@ async function askPhoneColumn(context: Context, preview: CsvPreview | CsvError):
   );
 }
 
-async function upload(context: Context, scrub: Scrub, job: CreatedBulkJob, path: string): Promise<void> {
+/** Progress on stderr, for the whole-file and the in-parts upload alike. */
+function uploadProgress(line: ReturnType<typeof progressLine>) {
+  return (sent: number, total: number | undefined) =>
+    line.update(
+      total === undefined
+        ? `Uploading ${formatBytes(sent)}`
+        : `Uploading  ${bar(sent, total)}  ${formatBytes(sent)} of ${formatBytes(total)}`,
+      sent === total,
+    );
+}
+
+const percent = (upload: ResumableUpload) => `${Math.floor((upload.bytes_received / upload.size) * 100)}%`;
+
+/**
+ * Sends the file in parts, resuming `pending` when given: after a dropped connection the SDK asks
+ * the service what it holds and sends the rest, and the upload's id is kept (`state`) until the
+ * job is submitted, so a run killed midway resumes when run again. A service without uploads in
+ * parts (404) gets the file whole, as before.
+ */
+async function upload(
+  context: Context,
+  scrub: Scrub,
+  job: { job_id: string; upload_url: string | null },
+  path: string,
+  resume: { state: UploadState; key: string; pending: PendingUpload | undefined },
+): Promise<void> {
+  const { NotFoundError } = await import('@scrub/sdk');
+  const { stderr } = context.io;
   const line = progressLine(context.io);
+  const onProgress = uploadProgress(line);
   try {
-    await scrub.bulk.upload(job, path, {
-      onProgress: (sent, total) =>
-        line.update(
-          total === undefined
-            ? `Uploading ${formatBytes(sent)}`
-            : `Uploading  ${bar(sent, total)}  ${formatBytes(sent)} of ${formatBytes(total)}`,
-          sent === total,
-        ),
+    await scrub.bulk.uploadInParts(job.job_id, path, {
+      uploadId: resume.pending?.uploadId,
+      onProgress,
+      onUpload: (started) => {
+        if (started.bytes_received > 0) stderr.write(`Resumed the upload at ${percent(started)}.\n`);
+        // Kept at once: a kill from here on resumes. Not kept (a read-only config dir): it starts over.
+        resume.state.set(resume.key, { jobId: job.job_id, uploadId: started.upload_id }).catch(() => {});
+      },
+      onResume: (held) => {
+        line.clear();
+        stderr.write(`The connection dropped: resumed the upload at ${percent(held)}.\n`);
+      },
     });
+  } catch (error) {
+    if (!(error instanceof NotFoundError) || resume.pending || !job.upload_url) throw error;
+    await scrub.bulk.upload(job.upload_url, path, { onProgress });
   } finally {
     line.clear();
   }
+}
+
+/** The unfinished upload of this same file and settings, if a run was killed midway and its job still waits. */
+async function pendingUpload(
+  scrub: Scrub,
+  state: UploadState,
+  key: string,
+): Promise<{ pending: PendingUpload; job: BulkJob } | undefined> {
+  const pending = await state.get(key);
+  if (!pending) return undefined;
+  try {
+    const job = await scrub.bulk.get(pending.jobId);
+    if (job.status === 'awaiting_upload') return { pending, job };
+  } catch {
+    // Gone (expired, or another account's): start over.
+  }
+  await state.delete(key);
+  return undefined;
 }
 
 /** The credit check of the wizard's last step, with its dialog's words (`OutOfCreditsError`). */
@@ -293,19 +347,24 @@ async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: Bu
     options.phoneCol === undefined
       ? await askPhoneColumn(context, shown)
       : columnRef('--phone-col', options.phoneCol, options.header, columns);
-  const job = await scrub.bulk.create({
+  const settings = {
     file_name: options.name ?? csv.name,
     phone_col: phoneCol,
-    header_row: options.header ? 1 : 0,
+    header_row: options.header ? (1 as const) : (0 as const),
     mapping: parseMapping(options.map, options.header, columns, mappableFields),
     ...(options.columns === undefined ? {} : { columns: options.columns }),
     ...(options.lists === undefined ? {} : { lists: options.lists }),
     ...consentColOf(options, columns),
     ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
-  });
-  await upload(context, scrub, job, csv.path);
+  };
+  const state = new UploadState((await context.store()).path);
+  const key = await UploadState.keyOf(csv.path, `${scrub.baseURL} ${await context.profileName()}`, settings);
+  const found = await pendingUpload(scrub, state, key);
+  const job = found ? { ...found.job, upload_url: null } : await scrub.bulk.create(settings);
+  await upload(context, scrub, job, csv.path, { state, key, pending: found?.pending });
   await confirmBulkCharge(context, scrub, job, options.yes);
   const submitted = await submit(scrub, job.job_id);
+  await state.delete(key);
   const { stderr } = context.io;
 
   if (!options.wait) {

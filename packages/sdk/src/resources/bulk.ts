@@ -5,17 +5,32 @@ import {
   type CreatedBulkJob,
   JOB_ID_HEADER,
   type OutputColumn,
+  type ResumableUpload,
   routes,
 } from '@scrub/contract';
 import type { RequestOptions, StreamedRequestOptions } from '../client.js';
 import { answerHeaders, fetchFunction, pause, streamedBody } from '../core/internal.js';
+import { openRanges, type PartSource, sendParts } from '../core/part-upload.js';
 import { APIResource } from '../core/resource.js';
 import { openSource, putUpload, type UploadSource, uploadBody } from '../core/upload.js';
 import type { UploadOptions } from '../core/upload-options.js';
 import { BulkJobFailedError, ConflictError, ScrubError } from '../errors.js';
 
+export type { PartSource } from '../core/part-upload.js';
 export type { UploadSource } from '../core/upload.js';
 export type { UploadOptions } from '../core/upload-options.js';
+
+/** How `bulk.uploadInParts` goes about it. `onProgress` counts the bytes the service holds. */
+export interface PartUploadOptions extends UploadOptions {
+  /** Resume this upload (an earlier call's, interrupted) rather than start one: only missing parts go. */
+  uploadId?: string;
+  /** Hears the upload once started or found: keep its `upload_id` to resume after a crash. */
+  onUpload?(upload: ResumableUpload): void;
+  /** Failures in a row (dropped connection, 5xx, expired part URL) before giving up. Default 5. */
+  maxPartRetries?: number;
+  /** Hears the upload as the service holds it after a part failed, before the rest is sent. */
+  onResume?(upload: ResumableUpload, error: unknown): void;
+}
 
 /**
  * `POST /bulk/jobs`. `phone_col` and the `mapping` columns are header texts (matched without regard
@@ -102,6 +117,62 @@ export class Bulk extends APIResource {
       ...options,
       timeout: options.timeout ?? this.client.timeout,
     });
+  }
+
+  /** `POST /bulk/jobs/{job_id}/uploads`: starts an upload of the job's file in parts (see `uploadInParts`). */
+  startUpload(jobId: string, size: number, options?: RequestOptions): Promise<ResumableUpload> {
+    return this.client.request(routes.startBulkUpload, { job_id: jobId, size }, options);
+  }
+
+  /** An upload in parts as the service holds it: the parts received, and fresh URLs for the others. */
+  getUpload(jobId: string, uploadId: string, options?: RequestOptions): Promise<ResumableUpload> {
+    return this.client.request(routes.getBulkUpload, { job_id: jobId, upload_id: uploadId }, options);
+  }
+
+  /** Puts the parts together as the job's file (once; again is harmless). `ConflictError` while parts are missing. */
+  completeUpload(jobId: string, uploadId: string, options?: RequestOptions): Promise<ResumableUpload> {
+    return this.client.request(routes.completeBulkUpload, { job_id: jobId, upload_id: uploadId }, options);
+  }
+
+  /**
+   * Sends the job's file in parts and completes the upload: a part that fails (dropped connection,
+   * 5xx) is retried from what the service holds, never from byte 0. With `uploadId`, resumes an
+   * upload an earlier call (or process) started. The source must be readable by range: a path
+   * (Node), a `File`/`Blob`, or bytes; a stream goes with `upload`, whole.
+   */
+  async uploadInParts(
+    jobId: string,
+    source: PartSource,
+    options: PartUploadOptions = {},
+  ): Promise<ResumableUpload> {
+    const { uploadId, onUpload, onResume, maxPartRetries = 5, onProgress, signal } = options;
+    const reader = await openRanges(source);
+    try {
+      const upload = uploadId
+        ? await this.getUpload(jobId, uploadId, { signal })
+        : await this.startUpload(jobId, reader.size, { signal });
+      if (upload.size !== reader.size) {
+        throw new ScrubError(
+          `Upload ${upload.upload_id} is of a file of ${upload.size} bytes; this one has ${reader.size}: start a new upload.`,
+        );
+      }
+      onUpload?.(upload);
+      const calls = {
+        get: (id: string) => this.getUpload(jobId, id, { signal }),
+        complete: (id: string) => this.completeUpload(jobId, id, { signal }),
+        fetchImpl: this.client[fetchFunction](),
+        sleep: (ms: number, abort?: AbortSignal) => this.client[pause](ms, abort),
+      };
+      return await sendParts(calls, reader, upload, {
+        onProgress,
+        signal,
+        timeout: options.timeout ?? this.client.timeout,
+        maxPartRetries,
+        onResume,
+      });
+    } finally {
+      await reader.close();
+    }
   }
 
   /**

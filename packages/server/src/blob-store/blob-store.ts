@@ -27,12 +27,43 @@ export interface ByteRange {
   end?: number;
 }
 
+/** One part of an upload in parts, as the store holds it. */
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  /** What completing needs to name the part (S3's ETag; empty for the local store). */
+  etag: string;
+}
+
+/**
+ * A file uploaded in numbered parts, each to its own signed URL, then put together at once (S3's
+ * multipart upload, or the local store's parts folder). The caller checks the parts before
+ * completing: S3 cannot refuse a part by size.
+ */
+export interface PartUploads {
+  /** Starts an upload in parts of the file to be stored under `key`; answers the store's id for it. */
+  startParts(key: string, contentType: string): Promise<string>;
+  /** A URL to `PUT` one part's bytes to (at most `maxBytes`), until it expires. */
+  partUploadUrl(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    options: Omit<UploadUrlOptions, 'contentType'>,
+  ): Promise<UploadUrl>;
+  /** The parts received so far, by number; null when there is no such upload (completed or aborted). */
+  listParts(key: string, uploadId: string): Promise<StoredPart[] | null>;
+  /** Puts the parts together, in order, as the file under `key`: readers see all of it or none. */
+  completeParts(key: string, uploadId: string, parts: StoredPart[]): Promise<void>;
+  /** Removes an unfinished upload's parts; an upload no longer there is not an error. */
+  abortParts(key: string, uploadId: string): Promise<void>;
+}
+
 /**
  * Uploaded CSVs and result files. Clients upload straight to the store through a signed URL (the
  * API never holds a large body in memory); the server writes results as streams. Keys are made by
  * the server, never taken from a client.
  */
-export interface BlobStore {
+export interface BlobStore extends PartUploads {
   /** A URL to `PUT` the file to until it expires: once (local), or again and again, each replacing the last (S3). */
   createUploadUrl(key: string, options: UploadUrlOptions): Promise<UploadUrl>;
   /** Size and type of a complete file; null when there is none. */

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
@@ -11,6 +12,7 @@ import {
   type BlobStore,
   type ByteRange,
   type StoredFile,
+  type StoredPart,
   type UploadUrl,
   type UploadUrlOptions,
 } from './blob-store.js';
@@ -39,6 +41,10 @@ function writerIsRunning(scratchName: string): boolean {
   return Number(pid) !== process.pid && isAlive(Number(pid));
 }
 const META = '.meta';
+/** Uploads in parts, a folder each: `upload.json` (its key and type) and one file a part, named by number. */
+const PARTS = '.parts';
+const PARTS_UPLOAD = 'upload.json';
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECRET = '.upload-signing-key';
 
 const isMissing = (error: unknown) =>
@@ -70,6 +76,35 @@ export const alreadyUsed = () =>
 
 const interrupted = () =>
   new ApiError('bad_request', 'The upload ended before the whole file arrived. Send it again.');
+
+const uploadClosed = () =>
+  new ApiError(
+    'not_found',
+    'This upload is no longer open: it was completed, or abandoned and removed. Start a new upload.',
+  );
+
+/** Pipes an upload's body into `file`, refusing it (413) once it passes `maxBytes`; answers its size and MD5. */
+async function receiveBody(
+  body: Readable,
+  maxBytes: number,
+  file: AtomicFileWriter,
+): Promise<{ size: number; md5: string }> {
+  const md5 = createHash('md5');
+  let size = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size > maxBytes) return callback(uploadTooLarge(maxBytes));
+      md5.update(chunk);
+      callback(null, chunk);
+    },
+  });
+  await pipeline(body, limit, file).catch((error) => {
+    // The client went away mid-body: nobody will read the answer, but it is no server fault.
+    throw (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? interrupted() : error;
+  });
+  return { size, md5: md5.digest('hex') };
+}
 
 /**
  * Files in a directory of this machine (`<data dir>/files`), uploaded through URLs this server
@@ -113,30 +148,86 @@ export class LocalBlobStore implements BlobStore {
    * to the key finished first. Returns the MD5 that S3 would answer as ETag.
    */
   async receive(grant: UploadGrant, body: Readable): Promise<{ size: number; md5: string }> {
-    const md5 = createHash('md5');
-    let size = 0;
-    const limit = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        if (size > grant.maxBytes) return callback(uploadTooLarge(grant.maxBytes));
-        md5.update(chunk);
-        callback(null, chunk);
-      },
-    });
     const file = new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
       await this.#writeContentType(grant.key, grant.contentType);
-      const path = this.#path(grant.key);
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-      // A link fails where a file exists: of two uploads racing to one key, exactly one lands.
-      await link(scratch, path).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'EEXIST' ? alreadyUsed() : error;
+      await this.#linkIntoPlace(scratch, grant.key);
+    });
+    return receiveBody(body, grant.maxBytes, file);
+  }
+
+  /**
+   * Receives one part of an upload in parts, replacing any copy of it received before (a part
+   * sent again after a broken connection); 404 when the upload was completed or abandoned.
+   */
+  async receivePart(grant: UploadGrant, body: Readable): Promise<{ size: number; md5: string }> {
+    const part = grant.part;
+    if (!part || !(await this.#partsUpload(grant.key, part.uploadId))) throw uploadClosed();
+    const file = new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
+      await rename(scratch, join(this.#partsDir(part.uploadId), String(part.partNumber))).catch((error) => {
+        throw isMissing(error) ? uploadClosed() : error;
       });
     });
-    await pipeline(body, limit, file).catch((error) => {
-      // The client went away mid-body: nobody will read the answer, but it is no server fault.
-      throw (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? interrupted() : error;
+    return receiveBody(body, grant.maxBytes, file);
+  }
+
+  async startParts(key: string, contentType: string): Promise<string> {
+    assertValidKey(key);
+    const uploadId = randomUUID();
+    const dir = this.#partsDir(uploadId);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(join(dir, PARTS_UPLOAD), JSON.stringify({ key, contentType }), { mode: 0o600 });
+    return uploadId;
+  }
+
+  async partUploadUrl(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    options: Omit<UploadUrlOptions, 'contentType'>,
+  ): Promise<UploadUrl> {
+    assertValidKey(key);
+    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
+    const query = grantQuery(await this.#signingSecret(), {
+      key,
+      expires,
+      maxBytes: options.maxBytes,
+      contentType: '',
+      part: { uploadId, partNumber },
     });
-    return { size, md5: md5.digest('hex') };
+    return { url: `${this.#publicUrl()}${UPLOAD_PATH}${key}?${query}`, expiresAt: new Date(expires * 1000) };
+  }
+
+  async listParts(key: string, uploadId: string): Promise<StoredPart[] | null> {
+    if (!(await this.#partsUpload(key, uploadId))) return null;
+    const dir = this.#partsDir(uploadId);
+    const names = (await readdir(dir).catch(() => [])).filter((name) => /^[0-9]+$/.test(name));
+    const parts: StoredPart[] = [];
+    for (const name of names) {
+      const info = await stat(join(dir, name)).catch(() => null);
+      if (info) parts.push({ partNumber: Number(name), size: info.size, etag: '' });
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
+  }
+
+  async completeParts(key: string, uploadId: string, parts: StoredPart[]): Promise<void> {
+    const upload = await this.#partsUpload(key, uploadId);
+    if (!upload) throw uploadClosed();
+    const dir = this.#partsDir(uploadId);
+    const file = new AtomicFileWriter(this.#scratchFile(), async (scratch) => {
+      await this.#writeContentType(key, upload.contentType);
+      await this.#linkIntoPlace(scratch, key);
+    });
+    const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+    async function* partBytes() {
+      for (const part of ordered)
+        yield* createReadStream(join(dir, String(part.partNumber)), { highWaterMark: 1 << 20 });
+    }
+    await pipeline(partBytes, file);
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  async abortParts(_key: string, uploadId: string): Promise<void> {
+    await rm(this.#partsDir(uploadId), { recursive: true, force: true });
   }
 
   async stat(key: string): Promise<StoredFile | null> {
@@ -214,6 +305,35 @@ export class LocalBlobStore implements BlobStore {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** A link fails where a file exists: of two uploads racing to one key, exactly one lands. */
+  async #linkIntoPlace(scratch: string, key: string): Promise<void> {
+    const path = this.#path(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await link(scratch, path).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EEXIST' ? alreadyUsed() : error;
+    });
+  }
+
+  #partsDir(uploadId: string): string {
+    if (!UPLOAD_ID.test(uploadId)) throw uploadClosed();
+    return join(this.#dir, PARTS, uploadId);
+  }
+
+  /** The upload in parts with this id, if it is still open and is for `key`. */
+  async #partsUpload(key: string, uploadId: string): Promise<{ contentType: string } | null> {
+    if (!UPLOAD_ID.test(uploadId)) return null;
+    try {
+      const upload = JSON.parse(await readFile(join(this.#partsDir(uploadId), PARTS_UPLOAD), 'utf8')) as {
+        key: string;
+        contentType: string;
+      };
+      return upload.key === key ? upload : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
     }
   }
 

@@ -1,11 +1,16 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
@@ -14,6 +19,7 @@ import {
   type BlobStoreTarget,
   type ByteRange,
   type StoredFile,
+  type StoredPart,
   type UploadUrl,
   type UploadUrlOptions,
 } from './blob-store.js';
@@ -95,6 +101,83 @@ export class S3BlobStore implements BlobStore {
   createWriteStream(key: string, contentType: string): S3MultipartWriter {
     assertValidKey(key);
     return new S3MultipartWriter(this.#client, { Bucket: this.#bucket, Key: key, ContentType: contentType });
+  }
+
+  /** A multipart upload: the client PUTs parts to presigned URLs; S3 shows the object only once completed. */
+  async startParts(key: string, contentType: string): Promise<string> {
+    assertValidKey(key);
+    const started = await this.#client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.#bucket, Key: key, ContentType: contentType }),
+    );
+    if (!started.UploadId) throw new Error(`S3 started no multipart upload for ${key}`);
+    return started.UploadId;
+  }
+
+  /** A presigned UploadPart: it cannot carry a size limit, so parts are checked before completing. */
+  async partUploadUrl(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    options: Omit<UploadUrlOptions, 'contentType'>,
+  ): Promise<UploadUrl> {
+    assertValidKey(key);
+    const url = await getSignedUrl(
+      this.#client,
+      new UploadPartCommand({ Bucket: this.#bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
+      { expiresIn: options.expiresInSeconds },
+    );
+    return { url, expiresAt: new Date(Date.now() + options.expiresInSeconds * 1000) };
+  }
+
+  async listParts(key: string, uploadId: string): Promise<StoredPart[] | null> {
+    assertValidKey(key);
+    const parts: StoredPart[] = [];
+    let marker: string | undefined;
+    try {
+      for (;;) {
+        const page = await this.#client.send(
+          new ListPartsCommand({
+            Bucket: this.#bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumberMarker: marker,
+          }),
+        );
+        for (const part of page.Parts ?? []) {
+          parts.push({ partNumber: part.PartNumber ?? 0, size: part.Size ?? 0, etag: part.ETag ?? '' });
+        }
+        if (!page.IsTruncated) break;
+        marker = page.NextPartNumberMarker;
+      }
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
+  }
+
+  async completeParts(key: string, uploadId: string, parts: StoredPart[]): Promise<void> {
+    assertValidKey(key);
+    const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+    await this.#client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.#bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: ordered.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+      }),
+    );
+  }
+
+  async abortParts(key: string, uploadId: string): Promise<void> {
+    assertValidKey(key);
+    try {
+      await this.#client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.#bucket, Key: key, UploadId: uploadId }),
+      );
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
   }
 
   async delete(key: string): Promise<void> {

@@ -10,10 +10,15 @@ export interface UploadGrant {
   expires: number;
   maxBytes: number;
   contentType: string;
+  /** For one part of an upload in parts: which upload, which part (any Content-Type, as S3's part URLs). */
+  part?: { uploadId: string; partNumber: number };
 }
 
 function signature(secret: Buffer, grant: UploadGrant): Buffer {
-  const signed = ['PUT', grant.key, grant.expires, grant.maxBytes, grant.contentType].join('\n');
+  const terms = ['PUT', grant.key, grant.expires, grant.maxBytes, grant.contentType];
+  // Signed only when there: a whole-file URL's signature stays what it always was.
+  if (grant.part) terms.push('part', grant.part.uploadId, grant.part.partNumber);
+  const signed = terms.join('\n');
   return createHmac('sha256', secret).update(signed).digest();
 }
 
@@ -23,6 +28,7 @@ export function grantQuery(secret: Buffer, grant: UploadGrant): string {
     expires: String(grant.expires),
     max_bytes: String(grant.maxBytes),
     content_type: grant.contentType,
+    ...(grant.part && { upload_id: grant.part.uploadId, part_number: String(grant.part.partNumber) }),
     signature: signature(secret, grant).toString('base64url'),
   }).toString();
 }
@@ -38,7 +44,7 @@ const altered = () =>
  * 403, as S3 answers a bad or expired presigned URL.
  */
 export function verifyGrant(secret: Buffer, key: string, query: Record<string, unknown>): UploadGrant {
-  const { expires, max_bytes, content_type, signature: given } = query;
+  const { expires, max_bytes, content_type, upload_id, part_number, signature: given } = query;
   if (![expires, max_bytes, content_type, given].every((v) => typeof v === 'string')) throw altered();
   const grant: UploadGrant = {
     key,
@@ -46,6 +52,11 @@ export function verifyGrant(secret: Buffer, key: string, query: Record<string, u
     maxBytes: Number(max_bytes),
     contentType: content_type as string,
   };
+  if (typeof upload_id === 'string' && typeof part_number === 'string') {
+    grant.part = { uploadId: upload_id, partNumber: Number(part_number) };
+  } else if (upload_id !== undefined || part_number !== undefined) {
+    throw altered();
+  }
   const expected = signature(secret, grant);
   const actual = Buffer.from(given as string, 'base64url');
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw altered();

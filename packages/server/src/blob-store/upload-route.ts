@@ -26,6 +26,12 @@ export async function registerUploadRoute(app: FastifyInstance, store: LocalBlob
       const key = (request.params as { '*': string })['*'];
       if (!isValidKey(key)) throw new ApiError('not_found', 'No such upload URL.');
       const grant = await store.grantFor(key, request.query as Record<string, unknown>);
+      if (grant.part) {
+        // One part of an upload in parts: any type, as S3 takes a part; sent again, it replaces the last.
+        if (Number(request.headers['content-length']) > grant.maxBytes) throw uploadTooLarge(grant.maxBytes);
+        const { md5 } = await store.receivePart(grant, request.body as Readable);
+        return reply.status(200).header('etag', `"${md5}"`).send();
+      }
       if (await store.uploaded(key)) throw alreadyUsed();
       // Exactly the signed type, as S3 requires of a URL presigned with a Content-Type: a client
       // that works here works against S3.

@@ -31,11 +31,21 @@ const bigCsv = () =>
     })(),
   );
 
+/** Uploads in parts, which these tests do not make. */
+const noPartUploads = {
+  startParts: vi.fn(),
+  partUploadUrl: vi.fn(),
+  listParts: vi.fn(),
+  completeParts: vi.fn(),
+  abortParts: vi.fn(),
+};
+
 /** A store whose writes fail after `failAfter` bytes, as a full disk or a refusing bucket does. */
 function store(failAfter: number): BlobStore & { keys: string[] } {
   const keys: string[] = [];
   return {
     keys,
+    ...noPartUploads,
     createUploadUrl: vi.fn(),
     stat: vi.fn(),
     delete: vi.fn(),
@@ -60,6 +70,7 @@ function smallStore(csv: string): BlobStore & { written: Map<string, string> } {
   const written = new Map<string, string>();
   return {
     written,
+    ...noPartUploads,
     createUploadUrl: vi.fn(),
     stat: async () => ({ size: Buffer.byteLength(csv) }) as Awaited<ReturnType<BlobStore['stat']>>,
     probe: vi.fn(),

@@ -26,6 +26,8 @@ export interface ServerConfig {
   maxUploadBytes: number;
   /** How long an upload URL accepts its file. */
   uploadUrlTtlSeconds: number;
+  /** The part size of a resumable upload (every part but the last); S3 needs at least 5 MiB. */
+  uploadPartBytes: number;
   /** Jobs created and never submitted: removed (with their file) this long after creation; at most `max` per account. */
   unsubmittedJobs: { ttlSeconds: number; max: number };
   /** Where uploads and result files live: `<dataDir>/files`, or an S3 bucket when one is set. */
@@ -201,6 +203,13 @@ const EnvSchema = z.object({
     .min(60)
     .max(7 * 86_400)
     .default(3600),
+  // S3 takes parts of 5 MiB and more (but the last); smaller suits the local store's tests.
+  SCRUB_UPLOAD_PART_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(5 * 1024 * MiB)
+    .default(8 * MiB),
   SCRUB_UNSUBMITTED_JOB_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -389,6 +398,7 @@ export function loadConfig(
     maxBodyBytes: e.SCRUB_MAX_BODY_BYTES,
     maxUploadBytes: e.SCRUB_MAX_UPLOAD_BYTES,
     uploadUrlTtlSeconds: e.SCRUB_UPLOAD_URL_TTL_SECONDS,
+    uploadPartBytes: e.SCRUB_UPLOAD_PART_BYTES,
     unsubmittedJobs: { ttlSeconds: e.SCRUB_UNSUBMITTED_JOB_TTL_SECONDS, max: e.SCRUB_MAX_UNSUBMITTED_JOBS },
     blobStore: blobStoreOf(e, dataDir),
     cognito: cognitoOf(e),

@@ -56,7 +56,11 @@ async function submit(
 }
 
 /** The caller's bulk job: an existing-file upload is not one (it is submitted at /files/existing). */
-async function getOwnBulkJob({ database }: ServerContext, profileId: string, jobId: string): Promise<JobRow> {
+export async function getOwnBulkJob(
+  { database }: ServerContext,
+  profileId: string,
+  jobId: string,
+): Promise<JobRow> {
   const job = await getOwnJob(database.db, profileId, jobId);
   if (job.file_method === 'upload') throw new ApiError('not_found', `No bulk job ${jobId}.`);
   return job;

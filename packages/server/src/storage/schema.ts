@@ -234,6 +234,20 @@ export interface CarrierLookupsTable {
   looked_up_at: Date;
 }
 
+/** A bulk job's file sent in parts (migration 0029-resumable-uploads). */
+export interface ResumableUploadTable {
+  id: string;
+  job_id: string;
+  upload_key: string;
+  /** The store's id for the upload: an S3 multipart upload's, or the local store's parts folder. */
+  store_upload_id: string;
+  size: ColumnType<number, number, never>;
+  part_size: number;
+  created_at: Date;
+  expires_at: Date;
+  completed_at: Date | null;
+}
+
 /** The phone log (migration 0028-check-log): one row a single check. */
 export interface CheckLogTable {
   id: Generated<number>;
@@ -468,6 +482,7 @@ export interface Database extends IdentityTables {
   dnc_age_alerts: DncAgeAlertsTable;
   carrier_lookups: CarrierLookupsTable;
   check_log: CheckLogTable;
+  resumable_uploads: ResumableUploadTable;
   registry_inbox_files: RegistryInboxFilesTable;
   balance_watches: BalanceWatchesTable;
   auto_top_ups: AutoTopUpsTable;

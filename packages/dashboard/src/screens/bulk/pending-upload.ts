@@ -8,6 +8,8 @@
 export interface PendingUpload {
   jobId: string;
   uploadUrl: string;
+  /** The upload in parts under way, once started: resuming it sends only the parts still missing. */
+  uploadId?: string;
   fileName: string;
   size: number;
   lastModified: number;
@@ -24,10 +26,11 @@ export function readPendingUpload(): PendingUpload | null {
   }
 }
 
-export function savePendingUpload(jobId: string, uploadUrl: string, file: File): void {
+export function savePendingUpload(jobId: string, uploadUrl: string, file: File, uploadId?: string): void {
   const pending: PendingUpload = {
     jobId,
     uploadUrl,
+    ...(uploadId ? { uploadId } : {}),
     fileName: file.name,
     size: file.size,
     lastModified: file.lastModified,

@@ -27,8 +27,8 @@ function discardPendingUpload(pending: PendingUpload): void {
 /**
  * An upload interrupted by a reload: the customer picks the same file again (name, size and
  * modification time checked) and the job is uploaded and submitted, or discards it. The upload
- * URL takes the whole file in one PUT (no ranges or parts), so a resumed upload starts from its
- * first byte; nothing was charged for the job, which is charged only when submitted.
+ * goes in parts, so only the parts the service does not hold yet are sent; nothing was charged
+ * for the job, which is charged only when submitted.
  */
 export function ResumeUpload({
   pending,
@@ -53,7 +53,8 @@ export function ResumeUpload({
     setProgress(0);
     try {
       try {
-        await uploadBulkFile(pending.uploadUrl, file, {
+        await uploadBulkFile({ job_id: pending.jobId, upload_url: pending.uploadUrl }, file, {
+          uploadId: pending.uploadId,
           signal: abort.signal,
           onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
         });

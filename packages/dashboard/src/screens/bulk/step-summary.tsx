@@ -96,10 +96,13 @@ function useSendJob(
       // Kept until the submit, so that a reload meanwhile can offer to finish this job.
       if (job.upload_url) savePendingUpload(job.job_id, job.upload_url, chosen.file);
       setProgress(0);
-      // XMLHttpRequest in a browser: progress as the File is read from disk and sent, never held whole.
+      // In parts, read from the File one at a time: a dropped connection resends only what is missing.
       await uploadBulkFile(job, chosen.file, {
         signal: abort.signal,
         onProgress: (sent, total) => setProgress(total ? (sent / total) * 100 : 0),
+        onUpload: (started) => {
+          if (job.upload_url) savePendingUpload(job.job_id, job.upload_url, chosen.file, started.upload_id);
+        },
       });
       const submitted = await submitBulkJob(job.job_id);
       clearPendingUpload();
