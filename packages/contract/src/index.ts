@@ -21,7 +21,7 @@ export * from './routes.js';
 export * from './service.js';
 export * from './subscriptions.js';
 export * from './suppression.js';
-export * from './usage.js';
 export * from './upload-parts.js';
+export * from './usage.js';
 export * from './verify.js';
 export * from './webhooks.js';
