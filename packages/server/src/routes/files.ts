@@ -21,6 +21,7 @@ import {
   requireCallableNowColumn,
   resultFilterOf,
 } from '../bulk/result-filter.js';
+import { ResultRows } from '../bulk/result-rows.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
@@ -61,6 +62,10 @@ export function registerFiles(context: ServerContext): void {
     fileViewOf(await getJobByReference(db, params.file_reference), publicUrl()),
   );
   registry.add(routes.downloadResult, downloadResult(context));
+  const resultRows = new ResultRows(context.blobStore);
+  registry.add(routes.listResultRows, async ({ params, query }) =>
+    resultRows.page(await getJobByReference(db, params.file_reference), query),
+  );
   registry.add(routes.emailFile, emailFile(context));
   registry.add(routes.getFileProof, getFileProof(context));
   registry.add(routes.downloadUpload, downloadUpload(context));
