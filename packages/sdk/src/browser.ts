@@ -174,6 +174,8 @@ export {
   type FileListParams,
   FilePage,
   Files,
+  type ResultRowsPageOf,
+  type ResultRowsParams,
   type UploadExistingOptions,
 } from './resources/files.js';
 export { Plans } from './resources/plans.js';
