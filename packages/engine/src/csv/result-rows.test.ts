@@ -38,7 +38,10 @@ describe('a result file’s page index', () => {
   });
 
   it('counts a byte-order mark in the offsets, and reads a file with no rows under its header', async () => {
-    const file = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Phone;Line Type;DNC\nx;mobile;1\n')]);
+    const file = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('Phone;Line Type;DNC\nx;mobile;1\n'),
+    ]);
     const index = await indexResultCsv(file);
     expect(index.separator).toBe(';');
     expect(readResultRows(file.subarray(index.offsets[0], index.offsets[1]), index)).toEqual([
@@ -49,7 +52,9 @@ describe('a result file’s page index', () => {
 
   it('reads a file streamed in small pieces as one given whole', async () => {
     const file = Buffer.from(RESULT);
-    const pieces = Array.from({ length: Math.ceil(file.length / 7) }, (_, i) => file.subarray(i * 7, i * 7 + 7));
+    const pieces = Array.from({ length: Math.ceil(file.length / 7) }, (_, i) =>
+      file.subarray(i * 7, i * 7 + 7),
+    );
     expect(await indexResultCsv(pieces, { every: 2 })).toEqual(await indexResultCsv(file, { every: 2 }));
   });
 });

@@ -267,13 +267,22 @@ describe('files.rows (a bulk result reviewed row by row)', () => {
       .query({ page: '2', per_page: '2', dnc: '1', search: 'lead' })
       .reply(200, page(2, [3]));
     const names: string[] = [];
-    for await (const row of new Scrub({ baseURL: BASE, apiKey: KEY, maxRetries: 0 }).files.rows('ref', { per_page: 2, dnc: '1', search: 'lead' }))
+    for await (const row of new Scrub({ baseURL: BASE, apiKey: KEY, maxRetries: 0 }).files.rows('ref', {
+      per_page: 2,
+      dnc: '1',
+      search: 'lead',
+    }))
       names.push(row.cells[0]!);
     expect(names).toEqual(['Lead 1', 'Lead 2', 'Lead 3']);
     scope.done();
 
-    nock(BASE).get('/files/ref/rows').query({ page: '2' }).reply(200, page(2, [3]));
-    const second = await new Scrub({ baseURL: BASE, apiKey: KEY, maxRetries: 0 }).files.rows('ref', { page: 2 });
+    nock(BASE)
+      .get('/files/ref/rows')
+      .query({ page: '2' })
+      .reply(200, page(2, [3]));
+    const second = await new Scrub({ baseURL: BASE, apiKey: KEY, maxRetries: 0 }).files.rows('ref', {
+      page: 2,
+    });
     expect(second.mapped).toEqual({ full_name: 0 });
     expect(second.hasNextPage()).toBe(false);
   });

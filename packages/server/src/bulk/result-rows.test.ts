@@ -19,7 +19,9 @@ function result(rows: number): string {
   const lines = ['Name,Email,Phone,Line Type,DNC'];
   for (let n = 1; n <= rows; n++) {
     const name = n % 10 === 0 ? `"Lead ${n}, Jr."` : `Lead ${n}`;
-    lines.push(`${name},lead-${n}@example.com,201${String(n).padStart(7, '0')},${LINE_TYPES[n % 4]},${n % 3 === 0 ? 1 : 0}`);
+    lines.push(
+      `${name},lead-${n}@example.com,201${String(n).padStart(7, '0')},${LINE_TYPES[n % 4]},${n % 3 === 0 ? 1 : 0}`,
+    );
   }
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -117,7 +117,8 @@ export class ResultRows {
         j++;
       }
       const read = await this.#blocks(resultKey, index, first, last + 1);
-      for (const n of wanted.slice(i, j)) rows.push({ row: n + 1, cells: read[n - first * index.every] ?? [] });
+      for (const n of wanted.slice(i, j))
+        rows.push({ row: n + 1, cells: read[n - first * index.every] ?? [] });
       i = j;
     }
     return rows;
@@ -139,7 +140,9 @@ export class ResultRows {
     const cellsOf = [columns.phone, ...columns.others].filter((column) => column !== null);
     const matches = (cells: string[]) =>
       cellsOf.some((column) => (cells[column] ?? '').toLowerCase().includes(text)) ||
-      (digits !== '' && columns.phone !== null && (cells[columns.phone] ?? '').replace(/\D/g, '').includes(digits));
+      (digits !== '' &&
+        columns.phone !== null &&
+        (cells[columns.phone] ?? '').replace(/\D/g, '').includes(digits));
     const found: number[] = [];
     const blocks = index.offsets.length - 1;
     for (let from = 0; from < blocks; from += SEARCH_BLOCKS) {
@@ -177,7 +180,10 @@ export class ResultRows {
       wanted = found.slice(start, start + query.per_page);
     } else if (lineTypes === null && dnc === null) {
       total = index.rows;
-      wanted = Array.from({ length: Math.max(0, Math.min(query.per_page, total - start)) }, (_, k) => start + k);
+      wanted = Array.from(
+        { length: Math.max(0, Math.min(query.per_page, total - start)) },
+        (_, k) => start + k,
+      );
     } else {
       const found: number[] = [];
       total = 0;
