@@ -112,6 +112,16 @@ function FileDetails({ view }: { view: FileView }) {
           // A link to a result not made yet would save the service's error as the file.
           <Button disabled>Results not ready</Button>
         )}
+        {(hasPart || view.status === 'completed') && (
+          // The phone log reads the result a page at a time: the rows, one by one, with their answers.
+          <Button
+            variant="default"
+            component={Link}
+            to={`/phonelog?file=${encodeURIComponent(view.file_reference)}`}
+          >
+            Review rows
+          </Button>
+        )}
       </Group>
     </Stack>
   );
