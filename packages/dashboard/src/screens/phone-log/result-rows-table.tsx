@@ -13,7 +13,9 @@ const SHOWN: readonly [MappableField, string][] = [
 function DncCell({ value }: { value: string }) {
   if (value === '1') return <Badge color="red">DNC</Badge>;
   if (value === '0') return <Badge color="green">Clean</Badge>;
-  return <Badge color="gray">{value === '' ? 'Unchecked' : value}</Badge>;
+  // An invalid number is not checked against any list: its cell is empty.
+  if (value === '') return '—';
+  return <Badge color="gray">{value === 'unchecked' ? 'Unchecked' : value}</Badge>;
 }
 
 /** A page of a bulk result: each row's place in the file, its number and answer, and its mapped name and e-mail. */
