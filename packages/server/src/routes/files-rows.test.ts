@@ -91,6 +91,41 @@ describe.each(testDatabases())('a result reviewed row by row on $kind', (databas
     expect((await rows('search=2012345678')).rows.map((row) => row.row)).toEqual([1]);
   });
 
+  it('names the mapped columns with the standard headers when the job asks it, the cells as sent', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/bulk/jobs',
+      headers,
+      payload: {
+        file_name: 'named.csv',
+        phone_col: 'Phone',
+        mapping: { full_name: 'Full Name', email: 'e-mail' },
+        mapped_headers: true,
+        csv_content: LEADS,
+      },
+    });
+    const job = CreatedBulkJobSchema.parse(created.json());
+    expect(job.mapped_headers).toBe(true);
+    let done = job;
+    for (let i = 0; i < 200 && done.status !== 'completed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = BulkJobSchema.parse(
+        (await t.app.inject({ method: 'GET', url: `/bulk/jobs/${job.job_id}`, headers })).json(),
+      ) as typeof job;
+    }
+    const result = await t.app.inject({ method: 'GET', url: `/files/${job.file_reference}/result` });
+    const lines = result.body.split('\r\n');
+    expect(lines[0]).toBe('Full Name,Email,Phone,Line Type,DNC');
+    expect(lines[1]).toMatch(/^Ann Lee,ann@example\.com,\(201\) 234-5678,/);
+    const page = ResultRowsPageSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/files/${job.file_reference}/rows` })).json(),
+    );
+    expect(page.columns.slice(0, 2)).toEqual(['Full Name', 'Email']);
+    expect(page.rows).toHaveLength(4);
+    // Without the option, the file's own headers.
+    expect((await rows('page=1')).columns[1]).toBe('E-mail');
+  });
+
   it('answers an unknown file and a bad page size as the contract says', async () => {
     const unknown = await t.app.inject({ method: 'GET', url: '/files/nope/rows' });
     expect(unknown.statusCode).toBe(404);
