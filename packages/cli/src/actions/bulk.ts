@@ -32,6 +32,7 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
   header: z.boolean().default(true),
   consentCol: z.string().trim().min(1, '--consent-col needs a column name or number').optional(),
   map: z.array(z.string()).default([]),
+  mappedHeaders: z.boolean().optional(),
   columns: z
     .string()
     .transform((text) =>
@@ -229,6 +230,7 @@ function streams(options: BulkOptions, context: Context): boolean {
     (options.yes === true || !context.canPrompt) &&
     !filtersGiven(options) &&
     options.map.length === 0 &&
+    options.mappedHeaders !== true &&
     // A streamed file is scrubbed as it arrives, before its numbers could be looked up.
     options.lookup === undefined
   );
@@ -253,6 +255,8 @@ async function finish(context: Context, options: BulkOptions, done: BulkJob): Pr
 export async function bulk(file: string, rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(BulkOptionsSchema, rawOptions);
   checkUsage(file, options, context);
+  if (options.mappedHeaders && options.map.length === 0)
+    throw new UsageError('--mapped-headers names the columns given with --map: give --map too');
   const { scrub } = await requireCredentials(context);
 
   let csv: LocalCsv | null = null;
@@ -302,6 +306,7 @@ async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: Bu
     ...(options.lists === undefined ? {} : { lists: options.lists }),
     ...consentColOf(options, columns),
     ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+    ...(options.mappedHeaders ? { mapped_headers: true } : {}),
   });
   await upload(context, scrub, job, csv.path);
   await confirmBulkCharge(context, scrub, job, options.yes);
