@@ -49,10 +49,9 @@ async function renamedHeader(job: JobRow, line: Buffer, lineEnding: Buffer): Pro
  * any other job: the result is written as it always was.
  */
 export function mappedHeaderRenamer(job: JobRow): Transform | null {
-  const mapped = mappableFields.some(
-    (field) => (job.mapping as Record<string, unknown>)[field] !== undefined,
-  );
-  if (!job.mapped_headers || !mapped) return null;
+  if (!job.mapped_headers) return null;
+  const mapping = job.mapping as Record<string, unknown>;
+  if (!mappableFields.some((field) => mapping[field] !== undefined)) return null;
   let head: Buffer | null = Buffer.alloc(0);
   const rename = async (stream: Transform, final: boolean) => {
     const found = headerEnd(head!, final);
