@@ -4,7 +4,7 @@ import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/serve
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `phonelog.${Date.now()}@example.com`;
@@ -138,6 +138,7 @@ describe('the Phone log screen in Chromium', () => {
     await page.getByRole('option', { name: 'Invalid' }).click();
     await expect.poll(() => page.getByTestId('rows-total').textContent(), SLOW).toBe('12 rows');
     await table.getByRole('cell', { name: 'Lead 120', exact: true }).waitFor();
+    await record(page, 'phone-log-bulk-results');
     expect(errors).toEqual([]);
     await context.close();
   });
