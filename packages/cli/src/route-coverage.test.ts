@@ -184,6 +184,7 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     cli: cli('export', 'files.download'),
     dashboard: CALLED,
   },
+  listResultRows: { sdk: (scrub) => scrub.files.rows('ref'), cli: cli('log'), dashboard: CALLED },
   downloadUpload: {
     sdk: (scrub) => scrub.files.downloadUpload('ref'),
     cli: cli('export'),

@@ -32,6 +32,21 @@ export const mappableFields = [
   'dob',
 ] as const;
 export const MappableFieldSchema = z.enum(mappableFields);
+
+/** The standard header of each mapped field, in a result asked with `mapped_headers`. */
+export const MAPPED_FIELD_HEADERS: Readonly<Record<MappableField, string>> = {
+  first_name: 'First Name',
+  last_name: 'Last Name',
+  full_name: 'Full Name',
+  business_name: 'Business Name',
+  email: 'Email',
+  street_address: 'Street Address',
+  street_address_2: 'Street Address 2',
+  city: 'City',
+  state: 'State',
+  postal_code: 'Postal Code',
+  dob: 'Date of Birth',
+};
 export type MappableField = (typeof mappableFields)[number];
 
 /** A column reference as compared with another: header texts in any case, positions as numbers. */
@@ -81,6 +96,12 @@ export const CreateBulkJobSchema = z
     phone_col: ColumnRefSchema,
     header_row: z.union([z.literal(0), z.literal(1)]).default(1),
     mapping: MappingSchema.default({}),
+    /**
+     * true: the result file names each mapped column (`mapping`) with its standard header
+     * (`MAPPED_FIELD_HEADERS`: `First Name`, `Email`...), its cells as sent. Default false: every
+     * column as the customer sent it, headers included.
+     */
+    mapped_headers: z.boolean().default(false),
     /** Optional result columns (`OUTPUT_COLUMNS`); default none, and the result is as it always was. */
     columns: z
       .array(OutputColumnSchema)
@@ -231,6 +252,8 @@ export const BulkJobSchema = z
     carrier_lookups: CarrierLookupCountsSchema.nullable().optional(),
     /** Rows with a valid number by what their line type rests on, once it ran; null before. Absent from older servers. */
     line_type_sources: LineTypeSourceCountsSchema.nullable().optional(),
+    /** Whether the result names the mapped columns with the standard headers. Absent from older servers. */
+    mapped_headers: z.boolean().optional(),
   })
   .meta({ id: 'Job' });
 export type BulkJob = z.infer<typeof BulkJobSchema>;

@@ -102,9 +102,10 @@ export const checksRoutes = defineRoutes('checks', {
     auth: 'user',
     errors: [],
     summary:
-      'The phone log: every single check of the account (GET /verify, each number of a batch, the test check), newest first, kept SCRUB_CHECK_LOG_DAYS days',
+      'The phone log: every single check of the account (GET /verify, each number of a batch, the test check), newest first, kept SCRUB_CHECK_LOG_DAYS days; with Accept: text/csv, the CSV of GET /checks.csv (every matching check)',
     query: CheckLogQuerySchema,
     response: CheckLogPageSchema,
+    csvAnswer: true,
   },
   exportChecks: {
     method: 'GET',

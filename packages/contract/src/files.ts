@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ColumnRefSchema, CountsSchema, CreatedBulkJobSchema, MAX_INLINE_CSV_CHARS } from './bulk.js';
+import {
+  ColumnRefSchema,
+  CountsSchema,
+  CreatedBulkJobSchema,
+  MAX_INLINE_CSV_CHARS,
+  MappableFieldSchema,
+} from './bulk.js';
 import { FileProofSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
@@ -208,6 +214,57 @@ export const EmailedFileSchema = z
   .meta({ id: 'EmailedFile' });
 export type EmailedFile = z.infer<typeof EmailedFileSchema>;
 
+/** The most rows one page of a result's review holds. */
+export const MAX_RESULT_ROWS_PER_PAGE = 200;
+
+/**
+ * `GET /files/{file_reference}/rows`: a page of a result's rows, read on the service from the stored
+ * result (a ranged read through the result's page index), never the whole file. `search` finds a
+ * part of the number or of a mapped field (name, e-mail...), any case; it reads the whole result.
+ */
+export const ResultRowsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_RESULT_ROWS_PER_PAGE)
+    .default(50)
+    .describe(`Rows per page, 1 to ${MAX_RESULT_ROWS_PER_PAGE} (default 50)`),
+  line_type: LineTypeFilterQuerySchema.optional(),
+  dnc: DncFilterSchema.optional(),
+  search: z.string().trim().max(100).optional(),
+});
+export type ResultRowsQuery = z.infer<typeof ResultRowsQuerySchema>;
+
+/** One row of a result: its place among the data rows (1-based, the header not counted) and its cells. */
+export const ResultRowSchema = z.object({
+  row: z.number().int().positive(),
+  cells: z.array(z.string()),
+});
+export type ResultRow = z.infer<typeof ResultRowSchema>;
+
+export const ResultRowsPageSchema = z
+  .object({
+    file_reference: z.string(),
+    /** The result's header row: every input column, then Line Type, DNC and the columns asked for. */
+    columns: z.array(z.string()),
+    /** Where the phone number, Line Type and DNC are in `columns` (0-based); null when not found. */
+    phone_column: z.number().int().nullable(),
+    line_type_column: z.number().int().nullable(),
+    dnc_column: z.number().int().nullable(),
+    /** The job's mapped fields (the wizard's optional fields, `mapping`) by their column in `columns`. */
+    mapped: z.partialRecord(MappableFieldSchema, z.number().int()),
+    rows: z.array(ResultRowSchema),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    total_pages: z.number().int(),
+    /** Rows that match the filters (all of the result's data rows without any). */
+    total_rows: z.number().int(),
+  })
+  .meta({ id: 'ResultRowsPage' });
+export type ResultRowsPage = z.infer<typeof ResultRowsPageSchema>;
+
 const FileReferenceParams = z.object({ file_reference: z.string().min(1).max(64) });
 
 const JobIdParams = z.object({ job_id: z.string().min(1).max(64) });
@@ -258,6 +315,17 @@ export const filesRoutes = defineRoutes('files', {
       'The result CSV, filtered on the server; with dnc=0 and no row checked, the x-scrub-dnc-notice header says why it is empty',
     params: FileReferenceParams,
     query: ResultFilterSchema,
+  },
+  listResultRows: {
+    method: 'GET',
+    path: '/files/{file_reference}/rows',
+    auth: 'none',
+    errors: ['file_not_found', 'results_not_ready', 'file_expired'],
+    summary:
+      "A page of a result's rows, read on the service from the stored result (the phone log's review of a bulk file); filters: line type, DNC, search",
+    params: FileReferenceParams,
+    query: ResultRowsQuerySchema,
+    response: ResultRowsPageSchema,
   },
   emailFile: {
     method: 'POST',

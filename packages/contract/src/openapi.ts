@@ -85,7 +85,10 @@ function successResponse(schemas: OpenApiSchemas, route: RouteSpec): JsonSchema 
     return {
       description: 'Success',
       ...common,
-      content: { 'application/json': { schema: schemas.of(route.response, 'output') } },
+      content: {
+        'application/json': { schema: schemas.of(route.response, 'output') },
+        ...(route.csvAnswer ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+      },
     };
   }
   return {

@@ -79,6 +79,8 @@ export interface RouteSpec {
   streamBody?: true;
   /** Absent when the answer is not JSON (CSV downloads). */
   response?: z.ZodType;
+  /** The JSON answer may also come as CSV, for a request whose `Accept` header asks `text/csv` first. */
+  csvAnswer?: true;
   status?: number;
   /**
    * The refusals its handler can give beside the ones every route of its kind gives (bad input,

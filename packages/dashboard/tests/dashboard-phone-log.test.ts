@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { RunningServer } from '@scrub/server';
+import { BulkJobSchema, CreatedBulkJobSchema } from '@scrub/contract';
+import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/server';
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -71,6 +72,76 @@ describe('the Phone log screen in Chromium', () => {
     const csv = await readFile(saved, 'utf8');
     expect(csv.split('\r\n')[0]).toMatch(/^Checked At,Input,Phone Number,Line Type,DNC/);
     expect(csv).toMatch(/,'?\+11234567890,'?\+11234567890,invalid,,0,0,test,token,/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a bulk result is reviewed row by row from File detail: names beside numbers, paged, searched, filtered', async () => {
+    const email = `review.${Date.now()}@example.com`;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(SLOW.timeout);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signUpAndLogIn(page, server, email, PASSWORD);
+    // The account exists once the service has answered its credits.
+    await expect.poll(() => page.getByTestId('credit-counter').textContent(), SLOW).toBe('0');
+
+    // 120 leads sent by API with their name and e-mail mapped; every tenth number invalid.
+    const { db } = server.database;
+    const profile = await db
+      .selectFrom('profiles')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    await applyLedgerEntry(db, { profileId: profile.id, delta: 500, kind: 'grant' });
+    const headers = {
+      'x-api-key': (await rotateApiKey(db, profile.id)).api_key,
+      'content-type': 'application/json',
+    };
+    const leads = ['Name,Email,Phone'];
+    for (let n = 1; n <= 120; n++)
+      leads.push(
+        `Lead ${n},lead${n}@example.com,${n % 10 === 0 ? `123${String(n).padStart(7, '0')}` : `201${String(2340000 + n)}`}`,
+      );
+    const created = await fetch(`${server.url}/bulk/jobs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        file_name: 'review.csv',
+        phone_col: 'Phone',
+        mapping: { full_name: 'Name', email: 'Email' },
+        csv_content: leads.join('\r\n'),
+      }),
+    });
+    const job = CreatedBulkJobSchema.parse(await created.json());
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${server.url}/bulk/jobs/${job.job_id}`, { headers });
+        return BulkJobSchema.parse(await res.json()).status;
+      }, SLOW)
+      .toBe('completed');
+
+    await page.goto(`${server.url}/fileinfo?file_reference=${job.file_reference}`);
+    await page.getByRole('link', { name: 'Review rows' }).click();
+    await page.getByRole('tab', { name: 'Bulk results', selected: true }).waitFor();
+    const table = page.getByTestId('result-rows-table');
+    await table.getByRole('cell', { name: 'Lead 1', exact: true }).waitFor();
+    await table.getByRole('cell', { name: 'lead1@example.com', exact: true }).waitFor();
+    await expect(page.getByTestId('rows-total').textContent()).resolves.toBe('120 rows');
+    await page.getByText('Page 1 of 3').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await table.getByRole('cell', { name: 'Lead 51', exact: true }).waitFor();
+
+    await page.getByRole('searchbox', { name: 'Search' }).fill('lead77@');
+    await table.getByRole('cell', { name: 'Lead 77', exact: true }).waitFor();
+    await expect(page.getByTestId('rows-total').textContent()).resolves.toBe('1 row');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    await page.getByRole('combobox', { name: 'Line type' }).click();
+    await page.getByRole('option', { name: 'Invalid' }).click();
+    await expect.poll(() => page.getByTestId('rows-total').textContent(), SLOW).toBe('12 rows');
+    await table.getByRole('cell', { name: 'Lead 120', exact: true }).waitFor();
+    await record(page, 'phone-log-bulk-results');
     expect(errors).toEqual([]);
     await context.close();
   });

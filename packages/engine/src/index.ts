@@ -56,6 +56,12 @@ export {
 } from './csv/import-scrubbed-csv.ts';
 export { previewCsv } from './csv/preview-csv.ts';
 export { REASSIGNED_COLUMN, type ReassignedOption } from './csv/reassigned-cells.ts';
+export {
+  indexResultCsv,
+  RESULT_LINE_TYPE_CODES,
+  type ResultIndex,
+  readResultRows,
+} from './csv/result-rows.ts';
 export { countCsv, countCsvRows, distinctValidNumbers, scrubCsv } from './csv/scrub-csv.ts';
 export {
   PART_SIZES,

@@ -42,6 +42,7 @@ export type {
   JobStatus,
   LineType,
   ManagedUser,
+  MappableField,
   Message,
   OperatorList,
   OperatorListAnswer,
@@ -57,6 +58,8 @@ export type {
   PurchaseHistoryQuery,
   PurchaseRequest,
   PurchaseResult,
+  ResultRow,
+  ResultRowsPage,
   ResumableUpload,
   RoleName,
   RotatedWebhookSecret,
@@ -184,6 +187,8 @@ export {
   type FileListParams,
   FilePage,
   Files,
+  type ResultRowsPageOf,
+  type ResultRowsParams,
   type UploadExistingOptions,
 } from './resources/files.js';
 export { Plans } from './resources/plans.js';

@@ -33,6 +33,7 @@ const BulkOptionsSchema = ResultFilterOptionsSchema.extend({
   header: z.boolean().default(true),
   consentCol: z.string().trim().min(1, '--consent-col needs a column name or number').optional(),
   map: z.array(z.string()).default([]),
+  mappedHeaders: z.boolean().optional(),
   columns: z
     .string()
     .transform((text) =>
@@ -283,6 +284,7 @@ function streams(options: BulkOptions, context: Context): boolean {
     (options.yes === true || !context.canPrompt) &&
     !filtersGiven(options) &&
     options.map.length === 0 &&
+    options.mappedHeaders !== true &&
     // A streamed file is scrubbed as it arrives, before its numbers could be looked up.
     options.lookup === undefined
   );
@@ -307,6 +309,8 @@ async function finish(context: Context, options: BulkOptions, done: BulkJob): Pr
 export async function bulk(file: string, rawOptions: unknown, context: Context): Promise<void> {
   const options = parseInput(BulkOptionsSchema, rawOptions);
   checkUsage(file, options, context);
+  if (options.mappedHeaders && options.map.length === 0)
+    throw new UsageError('--mapped-headers names the columns given with --map: give --map too');
   const { scrub } = await requireCredentials(context);
 
   let csv: LocalCsv | null = null;
@@ -356,6 +360,7 @@ async function queued(context: Context, scrub: Scrub, csv: LocalCsv, options: Bu
     ...(options.lists === undefined ? {} : { lists: options.lists }),
     ...consentColOf(options, columns),
     ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+    ...(options.mappedHeaders ? { mapped_headers: true } : {}),
   };
   const state = new UploadState((await context.store()).path);
   const key = await UploadState.keyOf(csv.path, `${scrub.baseURL} ${await context.profileName()}`, settings);

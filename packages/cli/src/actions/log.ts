@@ -27,6 +27,8 @@ const LogOptionsSchema = z.object({
   all: z.boolean().optional(),
   csv: z.boolean().optional(),
   output: z.string().optional(),
+  file: z.string().min(1).optional(),
+  search: z.string().optional(),
 });
 
 const TABLE_HEAD = ['Checked at', 'Number', 'Line type', 'DNC', 'Credits', 'Source', 'Kind'];
@@ -81,7 +83,26 @@ function pageNote(context: Context, page: CheckPage): void {
  * check per line); `--csv` the service's CSV export, to stdout or `-o FILE`.
  */
 export async function log(rawOptions: unknown, context: Context): Promise<void> {
-  const { all, csv, output, page, limit, lineType, ...rest } = parseInput(LogOptionsSchema, rawOptions);
+  const { all, csv, output, page, limit, lineType, file, search, ...rest } = parseInput(
+    LogOptionsSchema,
+    rawOptions,
+  );
+  if (file !== undefined) {
+    const others = [rest.from && '--from', rest.to && '--to', rest.source && '--source', csv && '--csv'];
+    const refused = others.filter(Boolean);
+    if (refused.length > 0)
+      throw new UsageError(
+        `--file reviews a bulk result: leave out ${refused.join(', ')} (scrub export REF downloads it as CSV)`,
+      );
+    if (all && page !== undefined) throw new UsageError('--all lists every page: leave out --page');
+    const { resultRows } = await import('./result-rows.js');
+    await resultRows(
+      { file, search: search ?? rest.number, lineType, dnc: rest.dnc, page, limit, all },
+      context,
+    );
+    return;
+  }
+  if (search !== undefined) throw new UsageError('--search looks in a bulk result: give --file REF too');
   const filter = parseInput(CheckLogFilterSchema, { ...rest, line_type: lineType });
   if (all && page !== undefined) throw new UsageError('--all lists every page: leave out --page');
   if (csv && (page !== undefined || limit !== undefined || all))

@@ -609,6 +609,29 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     ]);
   });
 
+  it('names the mapped columns with the standard headers with --mapped-headers, the cells as sent', async () => {
+    const headless = csvFile('named.csv', 'Ann,2012345678,ann@example.com\nBob,8005551234,bob@example.com\n');
+    const args = [
+      'bulk',
+      headless,
+      '--no-header',
+      '--phone-col',
+      '2',
+      '--map',
+      'first_name=1',
+      '--map',
+      'email=3',
+    ];
+    const result = await scrub([...args, '--mapped-headers', '--wait'], funded);
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result.stdout)[0]).toBe('First Name,Column 2,Email,Line Type,DNC');
+    expect(lines(result.stdout)[2]).toBe('Bob,8005551234,bob@example.com,toll_free,unchecked');
+    const alone = await scrub(['bulk', headless, '--phone-col', 'Phone', '--mapped-headers'], funded);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--mapped-headers names the columns given with --map');
+  });
+
   it("refuses a submit the credits cannot cover with the wizard's words, exit 4, charging nothing", async () => {
     const poor = await apiKeyAccount(server, dataDir, 2);
 

@@ -25,6 +25,10 @@ export function bulkCommand(context: Context): Command {
       collect,
     )
     .option(
+      '--mapped-headers',
+      'name the --map columns in the result with the standard headers (First Name, Email...); the cells stay as sent',
+    )
+    .option(
       '--columns <columns>',
       "add optional result columns, comma-separated: timezone (the area code's time zones), callable_now (1 inside 08:00-21:00 local time in every zone when the file is scrubbed), line_type_source (what each line type rests on: exchange, thousands_block, number_override, sample, numbering_plan)",
     )

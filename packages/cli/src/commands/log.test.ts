@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ResultRowsPage } from '@scrub/contract';
 import type { CheckPage } from '@scrub/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -66,5 +67,56 @@ describe('scrub log', () => {
     const dates = await scrub(['log', '--from', '2026-02-01', '--to', '2026-01-01'], offline);
     expect(dates.code).toBe(2);
     expect(dates.stderr).toContain('--to must not be before --from');
+  });
+});
+
+describe('scrub log --file (a bulk result row by row)', () => {
+  let reference: string;
+
+  beforeAll(async () => {
+    const leads = join(dataDir, 'review.csv');
+    writeFileSync(
+      leads,
+      'Name,Email,Phone\r\nAnn Lee,ann@example.com,2012345678\r\nBob Ray,bob@example.com,8005551234\r\nCy,cy@example.com,123\r\n',
+    );
+    const job = await scrub(
+      [
+        '--json',
+        'bulk',
+        leads,
+        '--phone-col',
+        'Phone',
+        '--map',
+        'full_name=Name',
+        '--map',
+        'email=Email',
+        '--wait',
+        '-o',
+        join(dataDir, 'review-scrubbed.csv'),
+      ],
+      env,
+    );
+    expect(job.code, job.stderr).toBe(0);
+    reference = (JSON.parse(job.stdout) as { file_reference: string }).file_reference;
+  }, 120_000);
+
+  it('shows each row with its answer and the mapped name and e-mail, and searches them', async () => {
+    const table = await scrub(['log', '--file', reference], { ...env, NO_COLOR: '1' }, { tty: true });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/Row.*Number.*Line type.*DNC.*Name.*E-mail/);
+    expect(table.stdout).toMatch(/2 .*8005551234.*toll_free.*Bob Ray.*bob@example\.com/);
+    expect(table.stderr).toContain('Page 1 of 1 (3 rows)');
+    const found = await scrub(['--json', 'log', '--file', reference, '--search', 'ann@'], env);
+    expect(found.code, found.stderr).toBe(0);
+    const page = JSON.parse(found.stdout) as ResultRowsPage;
+    expect(page.rows.map((row) => row.row)).toEqual([1]);
+    const piped = await scrub(['log', '--file', reference, '--line-type', 'invalid'], env);
+    expect(piped.stdout).toBe('3\t123\tinvalid\t\tCy\tcy@example.com\n');
+  });
+
+  it("refuses the phone log's own options with --file, before any request", async () => {
+    const refused = await scrub(['log', '--file', 'ref', '--csv'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--file reviews a bulk result: leave out --csv');
   });
 });

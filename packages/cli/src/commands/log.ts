@@ -3,7 +3,11 @@ import type { Context } from '../context.js';
 
 export function logCommand(context: Context): Command {
   return new Command('log')
-    .description('the phone log: every single check of your account, newest first')
+    .description(
+      'the phone log: every single check of your account, newest first; with --file, a bulk result row by row',
+    )
+    .option('--file <reference>', "review a bulk result's rows (its file reference), a page at a time")
+    .option('--search <text>', 'with --file: rows whose number or mapped name, e-mail... contains this')
     .option('--number <text>', 'only checks of numbers containing this (digits compared)')
     .option(
       '--line-type <types>',

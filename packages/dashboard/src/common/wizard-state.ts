@@ -13,6 +13,8 @@ export interface ColumnMapping {
    * `consent_col`): each number is then checked for a permanent disconnection since that date.
    */
   consent_col?: string;
+  /** The result names the mapped columns with the standard headers (the bulk option `mapped_headers`). */
+  mapped_headers?: boolean;
 }
 
 export interface WizardFile {

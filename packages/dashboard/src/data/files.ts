@@ -1,4 +1,4 @@
-import type { FileListParams, FileView, Scrub } from '@scrub/sdk';
+import type { FileListParams, FileView, ResultRowsParams, Scrub } from '@scrub/sdk';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { loadScrub } from '../api/load-scrub';
 import { queryClient } from '../api/query-client';
@@ -86,5 +86,15 @@ export function useDeleteFile(fileReference: string, callbacks: Callbacks<FileVi
       await callbacks.onSuccess?.(removed);
     },
     onError: callbacks.onError,
+  });
+}
+
+/** One page of a result's rows, read on the service (never the whole file); the last page stays shown while the next loads. */
+export function useResultRows(reference: string, params: ResultRowsParams) {
+  return useQuery({
+    queryKey: ['file-rows', reference, params] as const,
+    queryFn: async () => (await (await files()).rows(reference, params)).toJSON(),
+    enabled: reference !== '',
+    placeholderData: keepPreviousData,
   });
 }

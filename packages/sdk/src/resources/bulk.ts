@@ -40,9 +40,14 @@ export interface PartUploadOptions extends UploadOptions {
  * `lookup: 'carrier'` asks a live carrier lookup of each distinct valid number (GET /config's
  * `carrier_lookup`): `Line Type Source` and `Ported` columns, at `carrier_lookup.credits` more a
  * record, given back for numbers the provider did not answer. Queued jobs only: `stream` has no lookups.
+ * `mapped_headers: true` names each mapped column of the result with its standard header
+ * (`First Name`, `Email`...); by default the result keeps the file's own headers.
  */
-export type BulkJobCreateParams = Omit<CreateBulkJob, 'header_row' | 'mapping' | 'columns'> &
-  Partial<Pick<CreateBulkJob, 'header_row' | 'mapping' | 'columns'>>;
+export type BulkJobCreateParams = Omit<
+  CreateBulkJob,
+  'header_row' | 'mapping' | 'columns' | 'mapped_headers'
+> &
+  Partial<Pick<CreateBulkJob, 'header_row' | 'mapping' | 'columns' | 'mapped_headers'>>;
 
 export interface WaitOptions extends RequestOptions {
   /** Called with the job after every poll: `processed_rows` of `total_rows` while it runs. */

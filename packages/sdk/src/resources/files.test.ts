@@ -273,3 +273,48 @@ describe('files.delete', () => {
     });
   });
 });
+
+describe('files.rows (a bulk result reviewed row by row)', () => {
+  const page = (n: number, rows: number[]) => ({
+    file_reference: 'ref',
+    columns: ['Name', 'Phone', 'Line Type', 'DNC'],
+    phone_column: 1,
+    line_type_column: 2,
+    dnc_column: 3,
+    mapped: { full_name: 0 },
+    rows: rows.map((row) => ({ row, cells: [`Lead ${row}`, '2012345678', 'mobile', '1'] })),
+    page: n,
+    per_page: 2,
+    total_pages: 2,
+    total_rows: 3,
+  });
+
+  it('reads one page with await, and every row of every page with for await, filters kept', async () => {
+    const scope = nock(BASE)
+      .get('/files/ref/rows')
+      .query({ page: '1', per_page: '2', dnc: '1', search: 'lead' })
+      .reply(200, page(1, [1, 2]))
+      .get('/files/ref/rows')
+      .query({ page: '2', per_page: '2', dnc: '1', search: 'lead' })
+      .reply(200, page(2, [3]));
+    const names: string[] = [];
+    for await (const row of new Scrub({ baseURL: BASE, apiKey: KEY, maxRetries: 0 }).files.rows('ref', {
+      per_page: 2,
+      dnc: '1',
+      search: 'lead',
+    }))
+      names.push(row.cells[0]!);
+    expect(names).toEqual(['Lead 1', 'Lead 2', 'Lead 3']);
+    scope.done();
+
+    nock(BASE)
+      .get('/files/ref/rows')
+      .query({ page: '2' })
+      .reply(200, page(2, [3]));
+    const second = await new Scrub({ baseURL: BASE, apiKey: KEY, maxRetries: 0 }).files.rows('ref', {
+      page: 2,
+    });
+    expect(second.mapped).toEqual({ full_name: 0 });
+    expect(second.hasNextPage()).toBe(false);
+  });
+});

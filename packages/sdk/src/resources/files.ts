@@ -9,10 +9,14 @@ import {
   type FileProof,
   type FileView,
   type LineType,
+  type ResultRow,
+  type ResultRowsPage,
+  type ResultRowsQuery,
   routes,
 } from '@scrub/contract';
 import type { RequestOptions } from '../client.js';
 import { fetchFunction } from '../core/internal.js';
+import { type NumberedPage, numberedPage } from '../core/numbered-page.js';
 import { itemsFrom, type Page, PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
 import { putUpload, type UploadSource } from '../core/upload.js';
@@ -26,6 +30,11 @@ export interface UploadExistingOptions extends RequestOptions {
   /** The upload's progress, as `bulk.upload()` reports it. */
   onUploadProgress?: UploadOptions['onProgress'];
 }
+
+/** `GET /files/{file_reference}/rows`: `page`, `per_page` (at most 200), `line_type`, `dnc`, `search`; all optional. */
+export type ResultRowsParams = Partial<ResultRowsQuery>;
+/** One page of a result's rows; iterated with `for await`, every row of it and of the pages after it. */
+export type ResultRowsPageOf = NumberedPage<ResultRowsPage, ResultRow>;
 
 /** `GET /files`: every field is optional; `page` 1 and `limit` 20 (at most 100) by default. */
 export type FileListParams = Partial<FileListQuery>;
@@ -112,6 +121,30 @@ export class Files extends APIResource {
       const list = await this.client.request(routes.listFiles, { ...params, page }, options);
       return new FilePage(list, fetchPage);
     };
+    return new PagePromise(() => fetchPage(params.page ?? 1));
+  }
+
+  /**
+   * A result's rows, read a page at a time on the service (the file is never downloaded whole):
+   * `await` it for one page (with `columns`, where the number and the mapped fields are), or iterate
+   * it for every row that matches (`for await (const row of scrub.files.rows(ref, { dnc: '1' }))`).
+   * `search` finds a part of the number or of a mapped field. Public, by reference.
+   */
+  rows(
+    fileReference: string,
+    params: ResultRowsParams = {},
+    options?: RequestOptions,
+  ): PagePromise<ResultRowsPageOf, ResultRow> {
+    const fetchPage = async (page: number): Promise<ResultRowsPageOf> =>
+      numberedPage(
+        await this.client.request(
+          routes.listResultRows,
+          { ...params, file_reference: fileReference, page },
+          options,
+        ),
+        (list) => list.rows,
+        fetchPage,
+      );
     return new PagePromise(() => fetchPage(params.page ?? 1));
   }
 

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { DncListDate, ProofOperatorList } from '@scrub/contract';
 import {
@@ -30,6 +31,7 @@ import {
 import type { AccountDnc, SuppressionLists } from '../suppression/suppression-lists.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey, type ScrubbedRows } from './job-store.js';
+import { mappedHeaderRenamer } from './mapped-headers.js';
 import { hashedReader, hashedWriter } from './sha256-streams.js';
 
 /**
@@ -269,8 +271,11 @@ export class CsvJobProcessor implements JobProcessor {
     const lists = jobLists(snapshot, job.lists);
     // The calling window is as of the scrub's start, for every row: the job says when.
     const evaluatedAt = new Date();
+    // A job that asked the standard headers for its mapped columns has its header row renamed on the way.
+    const renamer = mappedHeaderRenamer(job);
+    if (renamer !== null) pipeline(renamer, output.stream, () => undefined);
     try {
-      const result = await engine.scrub(input.stream, output.stream, {
+      const result = await engine.scrub(input.stream, renamer ?? output.stream, {
         phoneColumn: job.phone_col,
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),

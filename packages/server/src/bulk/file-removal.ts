@@ -3,6 +3,7 @@ import type { BlobStore } from '../blob-store/blob-store.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Database, FileRemovedBy } from '../storage/schema.js';
 import type { JobRow } from './job-store.js';
+import { resultIndexKey } from './result-rows.js';
 
 const DAY_MS = 86_400_000;
 
@@ -38,13 +39,18 @@ export function requireFileKept(row: JobRow): void {
   }
 }
 
-/** Deletes the file's upload and result from the file store (a key already gone is no error). */
+/**
+ * Deletes the file's upload and result from the file store, with the result's page index (the
+ * review's; a key already gone is no error).
+ */
 async function deleteBlobs(
   blobStore: BlobStore,
   row: Pick<JobRow, 'upload_key' | 'result_key'>,
 ): Promise<void> {
   await blobStore.delete(row.upload_key);
-  if (row.result_key !== null) await blobStore.delete(row.result_key);
+  if (row.result_key === null) return;
+  await blobStore.delete(row.result_key);
+  await blobStore.delete(resultIndexKey(row.result_key));
 }
 
 /** Marks the row removed, unless it was already; answers the row as it now is. */

@@ -58,6 +58,8 @@ export interface NewJob {
   /** `carrier`: look each distinct valid number up; `lookupPrice` of `recordPrice` is its lookup's. */
   lookup?: 'carrier' | undefined;
   lookupPrice?: number;
+  /** The result names the mapped columns with the standard headers; default off (as sent). */
+  mappedHeaders?: boolean;
 }
 
 const describeSeconds = (seconds: number) =>
@@ -109,6 +111,7 @@ async function insertJob(db: Db, job: NewJob): Promise<JobRow> {
       record_price: job.recordPrice ?? 1,
       lookup: job.lookup ?? null,
       lookup_price: job.lookupPrice ?? 0,
+      mapped_headers: job.mappedHeaders ?? false,
       status: 'awaiting_upload',
       upload_key: newUploadKey(),
     })

@@ -41,6 +41,7 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     lookup: row.lookup,
     carrier_lookups: row.carrier_lookups,
     line_type_sources: row.line_type_sources,
+    mapped_headers: row.mapped_headers,
   };
 }
 

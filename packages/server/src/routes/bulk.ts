@@ -90,6 +90,7 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
       recordPrice: recordPriceOf(config.reassigned, body.consent_col) + lookupPrice,
       lookup: body.lookup,
       lookupPrice,
+      mappedHeaders: body.mapped_headers,
     });
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.

@@ -151,6 +151,13 @@ describe.each(testDatabases())('the phone log (GET /checks) on $kind', (kind) =>
     );
     expect(lines).toHaveLength(5);
     expect(lines[1]).toContain(',123,123,invalid,');
+
+    // `Accept: text/csv` on GET /checks answers the same CSV; JSON first still answers JSON.
+    const asked = await call('GET', '/checks?source=api_key&limit=1', { ...user.token, accept: 'text/csv' });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toBe(csv.body);
+    const both = await call('GET', '/checks', { ...user.token, accept: 'application/json, text/csv' });
+    expect(both.json().total).toBe(5);
   });
 
   it('keeps checks SCRUB_CHECK_LOG_DAYS days: the expiry sweep removes older ones', async () => {

@@ -89,6 +89,8 @@ describe.each(testDatabases())('file retention and deletion on $kind', (kind) =>
   it('the retention pass deletes the upload and result; downloads then answer 410 saying when and why', async () => {
     const { headers } = await account();
     const reference = await completedFile(headers);
+    // Reviewed once: the result's page index is stored beside it, and goes with it.
+    expect((await get(`/files/${reference}/rows`)).statusCode).toBe(200);
     const expiry = new JobExpiry({
       db: t.database.db,
       blobStore: store(),
@@ -103,7 +105,7 @@ describe.each(testDatabases())('file retention and deletion on $kind', (kind) =>
     const file = await view(reference);
     expect(file).toMatchObject({ removed_by: 'retention', expires_at: null, status: 'completed' });
     expect(file.removed_at).toBe(later.toISOString());
-    for (const path of ['result', 'upload', 'result?dnc=0']) {
+    for (const path of ['result', 'upload', 'result?dnc=0', 'rows']) {
       const res = await get(`/files/${reference}/${path}`);
       expect(res.statusCode).toBe(410);
       expect(res.json().error.code).toBe('file_expired');
@@ -125,6 +127,7 @@ describe.each(testDatabases())('file retention and deletion on $kind', (kind) =>
       .executeTakeFirstOrThrow();
     expect(await store().stat(job.upload_key)).toBeNull();
     expect(await store().stat(job.result_key ?? '')).toBeNull();
+    expect(await store().stat(`${job.result_key}.rows.json`)).toBeNull();
     // The proof carries no personal data: it outlives the file.
     expect((await get(`/files/${reference}/proof`)).statusCode).toBe(200);
   });

@@ -22,6 +22,7 @@ import {
   requireCallableNowColumn,
   resultFilterOf,
 } from '../bulk/result-filter.js';
+import { ResultRows } from '../bulk/result-rows.js';
 import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
@@ -64,6 +65,12 @@ export function registerFiles(context: ServerContext): void {
   );
   registry.add(routes.deleteFile, deleteFile(context));
   registry.add(routes.downloadResult, downloadResult(context));
+  const resultRows = new ResultRows(context.blobStore);
+  registry.add(routes.listResultRows, async ({ params, query }) => {
+    const row = await getJobByReference(db, params.file_reference);
+    requireFileKept(row);
+    return resultRows.page(row, query);
+  });
   registry.add(routes.emailFile, emailFile(context));
   registry.add(routes.getFileProof, getFileProof(context));
   registry.add(routes.downloadUpload, downloadUpload(context));

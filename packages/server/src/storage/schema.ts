@@ -183,6 +183,8 @@ export interface BulkJobsTable {
   lookup: ColumnType<'carrier' | null, 'carrier' | null | undefined, 'carrier' | null>;
   /** Credits one answered lookup costs, fixed when the job was made (part of `record_price`). */
   lookup_price: Generated<number>;
+  /** Whether the result names the mapped columns with the standard headers (migration 0034). */
+  mapped_headers: Generated<boolean>;
   /** Its lookups once it ran: the provider, how many answered and not; null otherwise. */
   carrier_lookups: ColumnType<CarrierLookupCounts | null, string | null | undefined, string | null>;
   /** Rows with a valid number by line-type source, once it ran; null before (and for older jobs). */

@@ -1,5 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Group, Radio, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { mappableFields } from '@scrub/contract';
 import type { CreditSnapshot } from '@scrub/sdk';
 import { useEffect } from 'react';
@@ -17,6 +29,7 @@ const MappingSchema = z.object({
   phone_col: z.string().min(1, 'Phone is required'),
   mapping: z.partialRecord(z.enum(mappableFields), z.string().optional()),
   consent_col: z.string().optional(),
+  mapped_headers: z.boolean().optional(),
 });
 
 const guessedPhone = ({ preview }: WizardFile) =>
@@ -134,6 +147,18 @@ function ColumnSelects({
             allowDeselect={false}
             maw={360}
             data-testid="consent-column"
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="mapped_headers"
+        render={({ field }) => (
+          <Checkbox
+            label="Name the mapped columns with standard headers in the result (First Name, Email...)"
+            description="Off: your columns come back with your own headers"
+            checked={field.value === true}
+            onChange={(event) => field.onChange(event.currentTarget.checked)}
           />
         )}
       />

@@ -49,6 +49,8 @@ const jobPayload = (
     ...consentColumn(chosen, mapping),
     ...jobChoicesPayload(choices),
   }),
+  // Sent only when asked: the job as before otherwise.
+  mapped_headers: mapping.mapped_headers === true ? true : undefined,
 });
 
 /** The summary's facts as a definition list, each value with a test id named after its label. */

@@ -94,6 +94,16 @@ function FileDetails({ view }: { view: FileView }) {
       </SimpleGrid>
       <Group>
         {isRemoved(view) ? null : <FileDownloads view={view} hasPart={hasPart} failed={failed} />}
+        {!isRemoved(view) && (hasPart || view.status === 'completed') && (
+          // The phone log reads the result a page at a time: the rows, one by one, with their answers.
+          <Button
+            variant="default"
+            component={Link}
+            to={`/phonelog?file=${encodeURIComponent(view.file_reference)}`}
+          >
+            Review rows
+          </Button>
+        )}
         <DeleteFileButton file={view} />
       </Group>
     </Stack>

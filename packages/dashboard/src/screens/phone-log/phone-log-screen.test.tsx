@@ -4,6 +4,7 @@ import { expect, test, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
 import { ChecksTable } from './checks-table';
 import { filterParams, LogFilterFields, NO_FILTERS } from './log-filters';
+import { ResultRowsTable } from './result-rows-table';
 
 const check = (over: Partial<CheckLogEntry>): CheckLogEntry => ({
   id: '1',
@@ -71,4 +72,44 @@ test('the filters become the service’s query; untouched ones are left out', ()
   const dated = onChange.mock.calls[1]?.[0];
   expect(filterParams(typed)).toMatchObject({ number: '201555' });
   expect(filterParams(dated)).toMatchObject({ from: '2026-11-01' });
+});
+
+test('a bulk result’s rows: the number, its answer and the mapped name and e-mail, a dash for an invalid number’s DNC', () => {
+  renderScreen(
+    <ResultRowsTable
+      page={{
+        file_reference: 'ref',
+        columns: ['Name', 'Email', 'Phone', 'Line Type', 'DNC'],
+        phone_column: 2,
+        line_type_column: 3,
+        dnc_column: 4,
+        mapped: { email: 1, full_name: 0 },
+        rows: [
+          { row: 1, cells: ['Ann Lee', 'ann@example.com', '2012345678', 'mobile', '1'] },
+          { row: 2, cells: ['Cy', 'cy@example.com', '123', 'invalid', ''] },
+        ],
+        page: 1,
+        per_page: 50,
+        total_pages: 1,
+        total_rows: 2,
+      }}
+    />,
+  );
+  const table = screen.getByTestId('result-rows-table');
+  const head = within(table)
+    .getAllByRole('columnheader')
+    .map((cell) => cell.textContent);
+  expect(head).toEqual(['Row', 'Number', 'Line type', 'DNC', 'Name', 'E-mail']);
+  const cells = within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
+  expect(cells).toEqual([
+    ['1', '2012345678', 'mobile', 'DNC', 'Ann Lee', 'ann@example.com'],
+    ['2', '123', 'invalid', '—', 'Cy', 'cy@example.com'],
+  ]);
 });

@@ -31,6 +31,7 @@ import * as m0029 from './0029-resumable-uploads.js';
 import * as m0031 from './0031-auto-top-up.js';
 import * as m0032 from './0032-file-removal.js';
 import * as m0033 from './0033-usage-indexes.js';
+import * as m0034 from './0034-mapped-headers.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0031-auto-top-up': m0031,
   '0032-file-removal': m0032,
   '0033-usage-indexes': m0033,
+  '0034-mapped-headers': m0034,
 };
 
 export const migrationProvider: MigrationProvider = {
