@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './api-key.js';
 import { bulkRoutes } from './bulk.js';
 import { cardsRoutes } from './cards.js';
 import { checksRoutes } from './checks.js';
+import { creditHistoryRoutes } from './credits.js';
 import { filesRoutes } from './files.js';
 import { plansRoutes } from './plans.js';
 import { purchasesRoutes } from './purchases.js';
@@ -51,6 +52,8 @@ export const routes = {
   ...adminRoutes,
   ...webhooksRoutes,
   ...checksRoutes,
+  ...creditHistoryRoutes,
+  ...creditHistoryRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;
@@ -61,7 +64,7 @@ export const routesByResource = {
   bulk: bulkRoutes,
   files: filesRoutes,
   suppression: suppressionRoutes,
-  account: accountRoutes,
+  account: { ...accountRoutes, ...creditHistoryRoutes },
   'api-key': apiKeyRoutes,
   plans: plansRoutes,
   cards: cardsRoutes,

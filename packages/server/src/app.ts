@@ -50,6 +50,7 @@ import { registerApiKey } from './routes/api-key.js';
 import { registerBulk } from './routes/bulk.js';
 import { registerCards } from './routes/cards.js';
 import { registerChecks } from './routes/checks.js';
+import { registerCredits } from './routes/credits.js';
 import { registerFiles } from './routes/files.js';
 import { registerPlans } from './routes/plans.js';
 import { registerPurchases } from './routes/purchases.js';
@@ -89,6 +90,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerSubscriptions,
   registerWebhooks,
   registerChecks,
+  registerCredits,
 ];
 
 export interface AppOptions {

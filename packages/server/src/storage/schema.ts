@@ -41,6 +41,14 @@ export type LedgerKind =
   | 'reversal'
   | 'adjustment';
 
+/** Why a reversal gave credits back (migration 0030-ledger-reasons); null on every other kind. */
+export type ReversalReason =
+  | 'duplicates'
+  | 'invalid'
+  | 'unanswered_lookups'
+  | 'failed_or_cut'
+  | 'unspecified';
+
 export interface ProfilesTable {
   id: Generated<string>;
   sub: string;
@@ -95,6 +103,8 @@ export interface CreditLedgerTable {
   kind: LedgerKind;
   reference: string | null;
   note: string | null;
+  /** Set on reversals only. */
+  reason: ReversalReason | null;
   created_at: Generated<Date>;
 }
 
