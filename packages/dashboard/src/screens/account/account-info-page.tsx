@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/error-message';
 import { readActing } from '../../auth/acting';
 import { useAccount } from '../../data/account';
 import { AuthenticatorCard } from './authenticator-card';
+import { CreditHistoryCard } from './credit-history-card';
 import { OperatorListsCard } from './operator-lists-card';
 import { PasswordForm } from './password-form';
 import { PlanCreditsCard } from './plan-credits-card';
@@ -47,6 +48,7 @@ export default function AccountInfoPage() {
       )}
       <PlanCreditsCard user={user.data} />
       <OperatorListsCard />
+      <CreditHistoryCard />
     </Stack>
   );
 }
