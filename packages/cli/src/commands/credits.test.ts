@@ -41,7 +41,7 @@ describe('scrub credits --history', () => {
     const table = await scrub(['credits', '--history'], { ...env, NO_COLOR: '1' }, { tty: true });
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/│ Date +│ Entry +│ Credits +│ Balance +│ Details +│/);
-    expect(table.stdout).toMatch(/│ Check +│ -1 +│ 99 +│ [^│]*2012345678/);
+    expect(table.stdout).toMatch(/│ Check +│ -1 +│ 99 +│/);
     expect(table.stderr).toContain('Page 1 of 1 (2 entries)');
 
     const month = new Date().toISOString().slice(0, 7);
