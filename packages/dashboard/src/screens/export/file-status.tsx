@@ -63,8 +63,8 @@ export function FileError({ file, ...props }: { file: FileView } & TextProps) {
  * off part-way scrubbed; none otherwise) and what was given back.
  */
 export function FileCredits({ file }: { file: FileView }) {
-  // The ledger's figures (charged, given back by reason, net) once the job has ended.
-  if (file.credits && (file.status === 'completed' || file.status === 'failed'))
+  // The ledger's figures (charged, given back by reason, net) once a job that took credits has ended.
+  if (file.credits && file.credits.charged > 0 && (file.status === 'completed' || file.status === 'failed'))
     return <JobCreditsLines credits={file.credits} />;
   if (file.status !== 'failed') return <FileCount file={file} value={file.credits_charged} />;
   const kept = Math.max(file.credits_charged - file.credits_reversed, 0);
