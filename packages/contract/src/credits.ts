@@ -102,6 +102,7 @@ export type CreditHistoryEntry = z.infer<typeof CreditHistoryEntrySchema>;
 export const CreditHistoryFilterSchema = z.object({
   month: z
     .string()
+    .max(7)
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month, YYYY-MM')
     .optional(),
 });

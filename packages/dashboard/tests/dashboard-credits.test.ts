@@ -99,9 +99,13 @@ describe('credits a customer can reconcile, in Chromium', () => {
     const facts = page.getByTestId('file-facts');
     const factTexts = await facts.locator('p').allInnerTexts();
     expect(factTexts.slice(-4)).toEqual(['Credits reversed for duplicates', '3', 'Total credits', '4']);
-    await expect(card.innerText()).resolves.toContain('Given back: invalid numbers\t−3');
-    await expect(card.innerText()).resolves.toContain('Net credits (your balance’s change)\t4');
-    await expect(card.innerText()).resolves.toContain('Duplicate numbers in one file are charged once.');
+    await expect(card.locator('tr').allTextContents()).resolves.toEqual([
+      'Credits charged10',
+      'Given back: duplicates (charged once)−3',
+      'Given back: invalid numbers−3',
+      'Net credits (your balance’s change)4',
+    ]);
+    await expect(card.textContent()).resolves.toContain('Duplicate numbers in one file are charged once.');
 
     // My Account: every entry with its running balance, newest first; by month; as CSV.
     await page.goto(`${server.url}/accountInfo`);

@@ -1,7 +1,17 @@
-import type { Transaction } from 'kysely';
+import type { CarrierLookupCounts } from '@scrub/contract';
+import type { Selectable, Transaction } from 'kysely';
 import { applyLedgerEntry } from '../account/ledger.js';
-import type { Database, ReversalReason } from '../storage/schema.js';
-import type { JobOutcome, JobRow } from './job-store.js';
+import type { BulkJobsTable, Database, ReversalReason } from '../storage/schema.js';
+
+type JobRow = Selectable<BulkJobsTable>;
+
+/** What a scrub counted, as job-store.ts's `JobOutcome` has it. */
+interface ScrubCounts {
+  totalRows: number;
+  duplicates: number;
+  numbersChecked: number;
+  carrierLookups?: CarrierLookupCounts | null;
+}
 
 /** Credits a job gives back for one reason, and the note its ledger entry carries. */
 export interface GiveBack {
@@ -16,7 +26,7 @@ export interface GiveBack {
  * lookups the provider did not answer, and, when the file held fewer records than were paid for,
  * those records (as for a cut-off stream).
  */
-export function completionGiveBacks(job: JobRow, outcome: JobOutcome, unused: number): GiveBack[] {
+export function completionGiveBacks(job: JobRow, outcome: ScrubCounts, unused: number): GiveBack[] {
   const invalidRows = Math.max(outcome.totalRows - outcome.numbersChecked - outcome.duplicates, 0);
   const unanswered = Math.max(outcome.numbersChecked - (outcome.carrierLookups?.answered ?? 0), 0);
   const parts: GiveBack[] = [
