@@ -4,7 +4,7 @@ import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/serve
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `credits.${Date.now()}@example.com`;
@@ -91,6 +91,7 @@ describe('credits a customer can reconcile, in Chromium', () => {
       '−3 invalid numbers',
       'Net 4',
     ]);
+    await record(page, 'export-credits');
 
     // File detail: the seed's facts, now the ledger's figures, and the breakdown.
     await page.goto(`${server.url}/fileinfo?file_reference=${job.file_reference}`);
@@ -106,6 +107,8 @@ describe('credits a customer can reconcile, in Chromium', () => {
       'Net credits (your balance’s change)4',
     ]);
     await expect(card.textContent()).resolves.toContain('Duplicate numbers in one file are charged once.');
+    await card.scrollIntoViewIfNeeded();
+    await record(page, 'file-detail-credits');
 
     // My Account: every entry with its running balance, newest first; by month; as CSV.
     await page.goto(`${server.url}/accountInfo`);
@@ -123,6 +126,8 @@ describe('credits a customer can reconcile, in Chromium', () => {
       ['Credits granted', '+100', '100'],
     ]);
     await expect(page.getByTestId('credit-counter').textContent()).resolves.toBe('96');
+    await history.scrollIntoViewIfNeeded();
+    await record(page, 'credit-history');
 
     await history.getByRole('combobox', { name: 'Month' }).click();
     const past = new Date(Date.UTC(new Date().getUTCFullYear() - 1, new Date().getUTCMonth(), 1));
