@@ -2,6 +2,7 @@
 import type { BulkJob, Scrub } from '@scrub/sdk';
 import type { Context } from './context.js';
 import { count, formatPairs } from './format.js';
+import { jobCreditsLine } from './job-credits.js';
 import { bar, progressLine } from './progress-line.js';
 
 /** `mobile 12, landline 3`; `name` renames a key for people (`dnc` is `do not call`). */
@@ -32,7 +33,7 @@ export async function printJob(context: Context, job: BulkJob): Promise<void> {
     ['Status', job.status],
     ['Rows', job.status === 'processing' ? `${count(job.processed_rows)} of ${rows} done` : rows],
     ['Duplicates', count(job.duplicates)],
-    ['Credits', `${count(job.credits_charged)} charged, ${count(job.credits_reversed)} given back`],
+    ['Credits', jobCreditsLine(job)],
   ];
   if (job.status === 'completed') {
     pairs.push(['Line types', counts(job.line_types)], ['DNC', counts(job.dnc_status, dncLabel)]);

@@ -113,6 +113,12 @@ const COVERAGE: Partial<Record<RouteKey, Places>> = {
     dashboard: CALLED,
   },
   getCredits: { sdk: (scrub) => scrub.account.credits(), cli: cli('credits'), dashboard: CALLED },
+  listCreditHistory: { sdk: (scrub) => scrub.credits.history(), cli: cli('credits'), dashboard: CALLED },
+  exportCreditHistory: {
+    sdk: (scrub) => scrub.credits.exportHistory(),
+    cli: cli('credits'),
+    dashboard: CALLED,
+  },
   getLists: { sdk: (scrub) => scrub.account.lists(), cli: cli('account lists'), dashboard: CALLED },
   setLists: {
     sdk: (scrub) => scrub.account.setLists(['litigators']),

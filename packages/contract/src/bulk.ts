@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobCreditsSchema } from './credits.js';
 import { CarrierLookupCountsSchema, LineTypeSourceCountsSchema, LookupSchema } from './line-type-source.js';
 import { ListNamesQuerySchema, ListNamesSchema } from './operator-lists.js';
 import { ReassignedSourceSchema } from './reassigned.js';
@@ -217,6 +218,8 @@ export const BulkJobSchema = z
     file_reference: z.string(),
     credits_charged: z.number().int().nonnegative(),
     credits_reversed: z.number().int().nonnegative(),
+    /** The job's credits as the ledger has them: charged, given back by reason, net. Absent from older servers. */
+    credits: JobCreditsSchema.optional(),
     line_types: CountsSchema,
     dnc_status: CountsSchema,
     file_message: z.string().nullable(),

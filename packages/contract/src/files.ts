@@ -6,6 +6,7 @@ import {
   MAX_INLINE_CSV_CHARS,
   MappableFieldSchema,
 } from './bulk.js';
+import { JobCreditsSchema } from './credits.js';
 import { FileProofSchema } from './proof.js';
 import { defineRoutes } from './route-spec.js';
 import { LINE_TYPES } from './verify.js';
@@ -73,6 +74,11 @@ export const FileViewSchema = z
     duplicates: z.number().int().nonnegative(),
     credits_reversed: z.number().int().nonnegative(),
     credits_charged: z.number().int().nonnegative(),
+    /**
+     * The job's credits as the ledger has them: charged, given back by reason, and net (what the
+     * balance fell by). `credits_reversed` counts every give-back together. Absent from older servers.
+     */
+    credits: JobCreditsSchema.optional(),
     file_method: z.enum(['api', 'upload']),
     uploaded_file: z.string().nullable(),
     line_types: CountsSchema,

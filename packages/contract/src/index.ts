@@ -5,6 +5,7 @@ export * from './api-key.js';
 export * from './bulk.js';
 export * from './cards.js';
 export * from './checks.js';
+export * from './credits.js';
 export * from './errors.js';
 export * from './files.js';
 export * from './line-type-source.js';

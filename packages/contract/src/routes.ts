@@ -5,6 +5,7 @@ import { apiKeyRoutes } from './api-key.js';
 import { bulkRoutes } from './bulk.js';
 import { cardsRoutes } from './cards.js';
 import { checksRoutes } from './checks.js';
+import { creditHistoryRoutes } from './credits.js';
 import { filesRoutes } from './files.js';
 import { plansRoutes } from './plans.js';
 import { purchasesRoutes } from './purchases.js';
@@ -55,6 +56,7 @@ export const routes = {
   ...webhooksRoutes,
   ...checksRoutes,
   ...usageRoutes,
+  ...creditHistoryRoutes,
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof routes;
@@ -65,7 +67,7 @@ export const routesByResource = {
   bulk: bulkRoutes,
   files: filesRoutes,
   suppression: suppressionRoutes,
-  account: { ...accountRoutes, ...accountDataRoutes },
+  account: { ...accountRoutes, ...accountDataRoutes, ...creditHistoryRoutes },
   'api-key': apiKeyRoutes,
   plans: plansRoutes,
   cards: cardsRoutes,

@@ -126,9 +126,9 @@ describe('a failed job on the Export and File detail screens in Chromium', () =>
     await expect(row.getByTestId('file-error').textContent()).resolves.toBe(job.error);
     const paid = job.credits_charged - job.credits_reversed;
     expect(paid).toBeGreaterThan(0);
-    await row
-      .getByText(`${paid.toLocaleString('en-US')} (reversed ${job.credits_reversed.toLocaleString('en-US')})`)
-      .waitFor();
+    // The ledger's figures: what the records that went out were charged, and the net paid.
+    const credits = row.getByTestId('job-credits');
+    await credits.getByText(`Net ${paid.toLocaleString('en-US')}`, { exact: true }).waitFor();
     await expect(page.getByTestId('get-csv').count()).resolves.toBe(0);
     // The part of the file that arrived was not kept: nothing to offer as the original.
     await expect(row.getByRole('link', { name: /^Download the original/ }).count()).resolves.toBe(0);

@@ -21,6 +21,9 @@ export type {
   CreatedBulkJob,
   CreatedDncImport,
   CreateWebhookEndpoint,
+  CreditHistoryEntry,
+  CreditHistoryFilter,
+  CreditHistoryPage,
   CreditSnapshot,
   DncChange,
   DncEntry,
@@ -38,7 +41,9 @@ export type {
   FileProof,
   FileProofStatement,
   FileView,
+  GiveBackReason,
   Health,
+  JobCredits,
   JobStatus,
   LineType,
   ManagedUser,
@@ -181,6 +186,11 @@ export {
 } from './resources/bulk.js';
 export { Cards, Payments } from './resources/cards.js';
 export { type CheckExportParams, type CheckListParams, type CheckPage, Checks } from './resources/checks.js';
+export type {
+  CreditHistoryExportParams,
+  CreditHistoryPageOf,
+  CreditHistoryParams,
+} from './resources/credits.js';
 export {
   type DownloadOptions,
   type ExistingFileParams,

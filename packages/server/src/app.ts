@@ -54,6 +54,7 @@ import { registerBulk } from './routes/bulk.js';
 import { registerBulkUploads } from './routes/bulk-uploads.js';
 import { registerCards } from './routes/cards.js';
 import { registerChecks } from './routes/checks.js';
+import { registerCredits } from './routes/credits.js';
 import { registerFiles } from './routes/files.js';
 import { registerPlans } from './routes/plans.js';
 import { registerPurchases } from './routes/purchases.js';
@@ -100,6 +101,7 @@ const routeModules: ((context: ServerContext) => void)[] = [
   registerWebhooks,
   registerChecks,
   registerUsage,
+  registerCredits,
 ];
 
 export interface AppOptions {

@@ -5,6 +5,7 @@ import { requireCredentials } from '../credentials.js';
 import { UsageError } from '../errors.js';
 import { count, oneCell } from '../format.js';
 import { useColor } from '../io.js';
+import { givenBackReasons } from '../job-credits.js';
 import { renderTable } from '../table.js';
 import { parseInput } from '../validate.js';
 
@@ -55,10 +56,7 @@ export function fileCells(file: FileView): string[] {
     file.status === 'processing'
       ? `${count(file.processed_rows)} of ${count(file.total_records)}`
       : count(file.total_records);
-  const credits =
-    file.credits_reversed > 0
-      ? `${count(file.credits_charged)} (${count(file.credits_reversed)} given back)`
-      : count(file.credits_charged);
+  const credits = file.credits ? creditsCell(file.credits) : oldCreditsCell(file);
   return [
     file.file_name,
     uploadedAt(file.created_at),
@@ -69,6 +67,19 @@ export function fileCells(file: FileView): string[] {
     file.file_reference,
     expiry(file),
   ];
+}
+
+/** `200 (31 given back: 9 duplicates, 22 invalid; net 169)`: the ledger's figures. */
+function creditsCell(credits: NonNullable<FileView['credits']>): string {
+  if (credits.given_back_total === 0) return count(credits.charged);
+  return `${count(credits.charged)} (${count(credits.given_back_total)} given back: ${givenBackReasons(credits)}; net ${count(credits.net)})`;
+}
+
+/** An older server's file, without the ledger's figures. */
+function oldCreditsCell(file: FileView): string {
+  return file.credits_reversed > 0
+    ? `${count(file.credits_charged)} (${count(file.credits_reversed)} given back)`
+    : count(file.credits_charged);
 }
 
 async function printTable(context: Context, files: FileView[]): Promise<void> {

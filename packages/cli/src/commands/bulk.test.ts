@@ -297,7 +297,7 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
     expect(waited.stdout).toMatch(new RegExp(`^Job +${job.job_id}\n`));
     expect(waited.stdout).toMatch(/Status +completed/);
     expect(waited.stdout).toMatch(/Duplicates +1\n/);
-    expect(waited.stdout).toMatch(/Credits +5 charged, 2 given back/);
+    expect(waited.stdout).toMatch(/Credits +5 charged, 2 given back \(1 duplicates, 1 invalid\), net 3\n/);
     expect(waited.stdout).toMatch(/Line types +.*toll_free 1/);
     expect(waited.stdout).toMatch(/DNC +unchecked \(no list covers them\) 4\n/);
 
@@ -326,7 +326,7 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
       'completed',
       '5',
       '1',
-      '5 (2 given back)',
+      '5 (2 given back: 1 duplicates, 1 invalid; net 3)',
       job.file_reference,
     ]);
     const table = await scrub(

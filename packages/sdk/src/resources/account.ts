@@ -70,10 +70,5 @@ export const User = Account;
 /** @deprecated Use `Account`. */
 export type User = Account;
 
-/** @deprecated `scrub.credits.get()` is `scrub.account.credits()`. */
-export class Credits extends APIResource {
-  /** @deprecated Use `scrub.account.credits()`. */
-  get(options?: RequestOptions): Promise<CreditSnapshot> {
-    return this.client.account.credits(options);
-  }
-}
+/** The credit history and the old `scrub.credits.get()`: written in credits.ts. */
+export { Credits } from './credits.js';

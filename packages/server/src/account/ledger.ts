@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { ApiError } from '../errors/api-error.js';
 import { countCredits } from '../metrics/service-metrics.js';
-import type { Database, LedgerKind } from '../storage/schema.js';
+import type { Database, LedgerKind, ReversalReason } from '../storage/schema.js';
 
 /** The largest balance the `integer` column holds. */
 const MAX_BALANCE = 2_147_483_647;
@@ -14,6 +14,8 @@ export interface LedgerEntryInput {
   /** What the entry is about: a job id, a payment id, a phone number. */
   reference?: string | null;
   note?: string | null;
+  /** Why a reversal gave credits back (a job's credits are reconciled by it). */
+  reason?: ReversalReason | null;
 }
 
 export interface LedgerEntryResult {
@@ -75,6 +77,7 @@ export async function applyLedgerEntry(
         kind: entry.kind,
         reference: entry.reference ?? null,
         note: entry.note ?? null,
+        reason: entry.reason ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -147,7 +147,20 @@ describe.each(testDatabases())('bulk jobs and their queue on $kind', ({ open }) 
       credits_reversed: 10,
       error: 'The phone column "Phone" is not in the file.',
     });
-    expect(await ledgerTotals(database.db, profileId)).toEqual({ balance: 93, sum: 93, entries: 5 });
+    // Each give-back says why: the completed job's duplicates and invalid rows, the failed job's all.
+    expect(await ledgerTotals(database.db, profileId)).toEqual({ balance: 93, sum: 93, entries: 6 });
+    const giveBacks = await database.db
+      .selectFrom('credit_ledger')
+      .select(['reference', 'delta', 'reason'])
+      .where('kind', '=', 'reversal')
+      .where('reference', 'in', [first.id, second.id])
+      .orderBy('id')
+      .execute();
+    expect(giveBacks).toEqual([
+      { reference: first.id, delta: 2, reason: 'duplicates' },
+      { reference: first.id, delta: 1, reason: 'invalid' },
+      { reference: second.id, delta: 10, reason: 'failed_or_cut' },
+    ]);
     // Settled jobs stay settled: a late second completion or failure changes nothing.
     expect(await completeJob(database.db, first.id, 'w', outcome(0))).toBeUndefined();
     expect(await failJob(database.db, first.id, null, 'late')).toBeUndefined();

@@ -13,6 +13,7 @@ import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { ApiError } from '../errors/api-error.js';
 import type { BulkJobsTable, Database } from '../storage/schema.js';
+import { completionGiveBacks, giveBack } from './give-back.js';
 
 // Over 500 lines, kept whole: this is the one module that changes a job's state and its credits
 // (created, submitted, claimed, completed, failed, streamed), and its helpers that lock a job and
@@ -384,26 +385,6 @@ async function lockClaimed(trx: Transaction<Database>, jobId: string, workerId: 
     .executeTakeFirst();
 }
 
-/** Gives back credits not used, once: the job's own `credits_reversed` says what was given back before. */
-async function reverse(
-  trx: Transaction<Database>,
-  job: JobRow,
-  credits: number,
-  why: string,
-): Promise<number> {
-  const owed = Math.min(credits, job.credits_charged) - job.credits_reversed;
-  if (owed > 0) {
-    await applyLedgerEntry(trx, {
-      profileId: job.profile_id,
-      delta: owed,
-      kind: 'reversal',
-      reference: job.id,
-      note: why,
-    });
-  }
-  return job.credits_reversed + Math.max(owed, 0);
-}
-
 /** Writes a job's final state: no worker holds it any more. */
 function settle(
   trx: Transaction<Database>,
@@ -433,11 +414,7 @@ export async function completeJob(
     const job = await lockClaimed(trx, jobId, workerId);
     if (!job) return undefined;
     const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
-    const why =
-      job.lookup === null
-        ? 'duplicates and invalid numbers are not charged'
-        : 'duplicates, invalid numbers and lookups the provider did not answer are not charged';
-    const reversed = await reverse(trx, job, unused, why);
+    const reversed = await giveBack(trx, job, completionGiveBacks(job, outcome, unused));
     const done = await settle(trx, jobId, {
       status: 'completed',
       result_key: outcome.resultKey,
@@ -463,7 +440,9 @@ export async function failJob(
         ? await trx.selectFrom('bulk_jobs').selectAll().where('id', '=', jobId).forUpdate().executeTakeFirst()
         : await lockClaimed(trx, jobId, workerId);
     if (!job || job.status === 'completed' || job.status === 'failed') return undefined;
-    const reversed = await reverse(trx, job, job.credits_charged, `job failed: ${error}`.slice(0, 500));
+    const reversed = await giveBack(trx, job, [
+      { reason: 'failed_or_cut', credits: job.credits_charged, note: `job failed: ${error}`.slice(0, 500) },
+    ]);
     const failed = await settle(trx, jobId, { status: 'failed', error, credits_reversed: reversed });
     await onEnd?.(trx, failed);
     return failed;
@@ -627,11 +606,12 @@ export async function settleStreamJob(
         kind: 'reversal',
         reference: locked.id,
         note: 'reserved for records the stream did not bring',
+        reason: 'failed_or_cut',
       });
     }
     const job = { ...locked, credits_charged: locked.credits_charged - excess };
     const unused = job.credits_charged > 0 ? Math.max(job.credits_charged - outcome.chargeable, 0) : 0;
-    const reversed = await reverse(trx, job, unused, 'duplicates and invalid numbers are not charged');
+    const reversed = await giveBack(trx, job, completionGiveBacks(job, outcome, unused));
     const done = await settle(trx, jobId, {
       status: 'completed',
       result_key: outcome.resultKey,

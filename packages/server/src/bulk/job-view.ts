@@ -1,12 +1,12 @@
-import type { BulkJob, FileView, OutputColumn } from '@scrub/contract';
+import type { BulkJob, FileView, JobCredits, OutputColumn } from '@scrub/contract';
 import { fileExpiresAt } from './file-removal.js';
 import type { JobRow } from './job-store.js';
 import { cleanFilterNotice } from './result-filter.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-/** The job as the job API answers it. */
-export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
+/** The job as the job API answers it; with `credits` (the ledger's figures, account/job-credits.ts) when read. */
+export function bulkJobOf(row: JobRow, publicUrl: string, credits?: JobCredits): BulkJob {
   const files = `${publicUrl}/files/${row.file_reference}`;
   return {
     job_id: row.id,
@@ -27,6 +27,7 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
     file_reference: row.file_reference,
     credits_charged: row.credits_charged,
     credits_reversed: row.credits_reversed,
+    ...(credits === undefined ? {} : { credits }),
     line_types: row.line_types,
     dnc_status: row.dnc_status,
     file_message: row.file_message,
@@ -47,9 +48,15 @@ export function bulkJobOf(row: JobRow, publicUrl: string): BulkJob {
 
 /**
  * The job as the export and file pages show it, with when its upload and result are deleted
- * (`retentionDays` after it was created), or when and why they were.
+ * (`retentionDays` after it was created), or when and why they were; with `credits` (the ledger's
+ * figures) when read.
  */
-export function fileViewOf(row: JobRow, publicUrl: string, retentionDays: number): FileView {
+export function fileViewOf(
+  row: JobRow,
+  publicUrl: string,
+  retentionDays: number,
+  credits?: JobCredits,
+): FileView {
   const job = bulkJobOf(row, publicUrl);
   // Uploaded files were not checked here: their DNC column is the customer's own.
   const notice = row.file_method === 'upload' ? null : cleanFilterNotice(row.dnc_status);
@@ -68,6 +75,7 @@ export function fileViewOf(row: JobRow, publicUrl: string, retentionDays: number
     duplicates: row.duplicates,
     credits_reversed: row.credits_reversed,
     credits_charged: row.credits_charged,
+    ...(credits === undefined ? {} : { credits }),
     file_method: row.file_method,
     uploaded_file: job.uploaded_file,
     line_types: row.line_types,

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { messages, routes } from '@scrub/contract';
+import { creditsOfJob } from '../account/job-credits.js';
 import { getProfile, hasUnlimited } from '../account/profiles.js';
 import { UnprocessableFile } from '../bulk/bulk-worker.js';
 import { createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
@@ -216,13 +217,14 @@ function getBulkJob({ database, bulk, publicUrl }: ServerContext): RouteHandler<
     const watch = query.wait ? bulk.signals.watchEnd(params.job_id) : null;
     try {
       const job = await getOwnJob(db, principal.profileId, params.job_id);
-      if (!watch || !isRunning(job)) return bulkJobOf(job, publicUrl());
+      if (!watch || !isRunning(job)) return bulkJobOf(job, publicUrl(), await creditsOfJob(db, job));
       const timer = setTimeout(watch.stop, (query.wait ?? 0) * 1000);
       request.raw.once('close', watch.stop);
       await watch.ended;
       clearTimeout(timer);
       request.raw.off('close', watch.stop);
-      return bulkJobOf(await getOwnJob(db, principal.profileId, params.job_id), publicUrl());
+      const ended = await getOwnJob(db, principal.profileId, params.job_id);
+      return bulkJobOf(ended, publicUrl(), await creditsOfJob(db, ended));
     } finally {
       watch?.stop();
     }

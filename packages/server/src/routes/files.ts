@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { type FileListQuery, messages, PROOF_KEYS_PATH, routes } from '@scrub/contract';
+import { type FileListQuery, type JobCredits, messages, PROOF_KEYS_PATH, routes } from '@scrub/contract';
+import { creditsOfJob, jobCredits } from '../account/job-credits.js';
 import { requireActivePlan } from '../account/plan-status.js';
 import { getProfile } from '../account/profiles.js';
 import { importExistingFile } from '../bulk/existing-file.js';
@@ -60,9 +61,10 @@ export function registerFiles(context: ServerContext): void {
     ),
   );
   registry.add(routes.listFiles, listFiles(context));
-  registry.add(routes.getFile, async ({ params }) =>
-    fileViewOf(await getJobByReference(db, params.file_reference), publicUrl(), config.fileRetentionDays),
-  );
+  registry.add(routes.getFile, async ({ params }) => {
+    const job = await getJobByReference(db, params.file_reference);
+    return fileViewOf(job, publicUrl(), config.fileRetentionDays, await creditsOfJob(db, job));
+  });
   registry.add(routes.deleteFile, deleteFile(context));
   registry.add(routes.downloadResult, downloadResult(context));
   const resultRows = new ResultRows(context.blobStore);
@@ -128,8 +130,14 @@ function createExistingFile(context: ServerContext): RouteHandler<typeof routes.
 }
 
 /** The file page's links carry the export filters, so "Get CSV" (and a failed job's part) downloads what the page asked for. */
-function withFilters(row: JobRow, query: FileListQuery, publicUrl: string, retentionDays: number) {
-  const view = fileViewOf(row, publicUrl, retentionDays);
+function withFilters(
+  row: JobRow,
+  query: FileListQuery,
+  publicUrl: string,
+  retentionDays: number,
+  credits?: JobCredits,
+) {
+  const view = fileViewOf(row, publicUrl, retentionDays, credits);
   const filters = new URLSearchParams();
   if (query.line_type && query.line_type !== 'all') filters.set('line_type', query.line_type);
   if (query.dnc && query.dnc !== 'all') filters.set('dnc', query.dnc);
@@ -146,8 +154,11 @@ function withFilters(row: JobRow, query: FileListQuery, publicUrl: string, reten
 function listFiles({ database, publicUrl, config }: ServerContext): RouteHandler<typeof routes.listFiles> {
   return async ({ principal, query }) => {
     const { rows, total } = await listSubmittedJobs(database.db, principal.profileId, query);
+    const credits = await jobCredits(database.db, rows);
     return {
-      files: rows.map((row) => withFilters(row, query, publicUrl(), config.fileRetentionDays)),
+      files: rows.map((row) =>
+        withFilters(row, query, publicUrl(), config.fileRetentionDays, credits.get(row.id)),
+      ),
       page: query.page,
       total_pages: Math.max(1, Math.ceil(total / query.limit)),
       total_files_count: total,

@@ -1,3 +1,4 @@
+// Over 500 lines, kept whole: one interface per table, read together as the database's one map.
 import type { IdentityTables } from '@scrub/cognito-local';
 import type { CarrierLookupCounts, DncListDate, ProofOperatorList, ReassignedSource } from '@scrub/contract';
 import type { ColumnType, Generated } from 'kysely';
@@ -40,6 +41,14 @@ export type LedgerKind =
   | 'bulk_charge'
   | 'reversal'
   | 'adjustment';
+
+/** Why a reversal gave credits back (migration 0030-ledger-reasons); null on every other kind. */
+export type ReversalReason =
+  | 'duplicates'
+  | 'invalid'
+  | 'unanswered_lookups'
+  | 'failed_or_cut'
+  | 'unspecified';
 
 export interface ProfilesTable {
   id: Generated<string>;
@@ -97,6 +106,8 @@ export interface CreditLedgerTable {
   kind: LedgerKind;
   reference: string | null;
   note: string | null;
+  /** Set on reversals only. */
+  reason: ReversalReason | null;
   created_at: Generated<Date>;
 }
 

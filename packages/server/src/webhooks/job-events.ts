@@ -1,14 +1,15 @@
+import { creditsOfJob } from '../account/job-credits.js';
 import type { OnJobEnd } from '../bulk/job-store.js';
 import { bulkJobOf } from '../bulk/job-view.js';
 import { recordEvent } from './webhook-store.js';
 
 /** Writes `job.completed` or `job.failed`, with the job as `GET /bulk/jobs/{id}` answers it, to the outbox. */
 export function jobEventRecorder(publicUrl: () => string, retryForSeconds: number): OnJobEnd {
-  return (trx, job) =>
+  return async (trx, job) =>
     recordEvent(trx, {
       profileId: job.profile_id,
       type: job.status === 'completed' ? 'job.completed' : 'job.failed',
-      data: { job: bulkJobOf(job, publicUrl()) },
+      data: { job: bulkJobOf(job, publicUrl(), await creditsOfJob(trx, job)) },
       retryForSeconds,
     });
 }

@@ -6,6 +6,7 @@ import { readActing } from '../../auth/acting';
 import { useAccount } from '../../data/account';
 import { AuthenticatorCard } from './authenticator-card';
 import { AutoTopUpCard } from './auto-top-up-card';
+import { CreditHistoryCard } from './credit-history-card';
 import { DeleteAccountCard } from './delete-account-card';
 import { OperatorListsCard } from './operator-lists-card';
 import { PasswordForm } from './password-form';
@@ -51,6 +52,7 @@ export default function AccountInfoPage() {
       <AutoTopUpCard />
       <OperatorListsCard />
       {!readActing() && <DeleteAccountCard user={user.data} />}
+      <CreditHistoryCard />
     </Stack>
   );
 }

@@ -2,6 +2,7 @@ import { Badge, Loader, Text, type TextProps } from '@mantine/core';
 import type { FileView } from '@scrub/sdk';
 import { useEffect } from 'react';
 import type { ResultFilter } from '../../common/download-file';
+import { JobCreditsLines } from '../../credits/job-credits';
 import { jobFinished } from '../../shell/notify';
 
 /** A badge keeps its whole word: a narrow table column must not cut it to "COMPL…". */
@@ -62,6 +63,9 @@ export function FileError({ file, ...props }: { file: FileView } & TextProps) {
  * off part-way scrubbed; none otherwise) and what was given back.
  */
 export function FileCredits({ file }: { file: FileView }) {
+  // The ledger's figures (charged, given back by reason, net) once a job that took credits has ended.
+  if (file.credits && file.credits.charged > 0 && (file.status === 'completed' || file.status === 'failed'))
+    return <JobCreditsLines credits={file.credits} />;
   if (file.status !== 'failed') return <FileCount file={file} value={file.credits_charged} />;
   const kept = Math.max(file.credits_charged - file.credits_reversed, 0);
   return (

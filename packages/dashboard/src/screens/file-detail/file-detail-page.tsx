@@ -3,6 +3,7 @@ import type { FileView } from '@scrub/sdk';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
 import { originalLink, partLink, resultLink } from '../../common/download-file';
+import { JobCreditsCard } from '../../credits/job-credits';
 import { useFile } from '../../data/files';
 import { DeleteFileButton, FileExpiry, isRemoved } from '../export/file-removal';
 import { CountList } from './count-list';
@@ -55,8 +56,12 @@ function FileDetails({ view }: { view: FileView }) {
     ['Uploaded', view.created_at.slice(0, 10)],
     ['Total records (CSV)', view.total_records.toLocaleString('en-US')],
     ['Total records (output)', none ? '0' : view.processed_rows.toLocaleString('en-US')],
-    ['Credits reversed for duplicates', view.credits_reversed.toLocaleString('en-US')],
-    ['Total credits', none ? '0' : view.credits_charged.toLocaleString('en-US')],
+    // The ledger's figures when the service sends them: duplicates alone, and the net the balance fell by.
+    [
+      'Credits reversed for duplicates',
+      (view.credits?.given_back.duplicates ?? view.credits_reversed).toLocaleString('en-US'),
+    ],
+    ['Total credits', none ? '0' : (view.credits?.net ?? view.credits_charged).toLocaleString('en-US')],
   ];
 
   return (
@@ -92,6 +97,7 @@ function FileDetails({ view }: { view: FileView }) {
         <CountList title="Line-type details" counts={view.line_types} />
         <CountList title="DNC details" counts={view.dnc_status} />
       </SimpleGrid>
+      {view.credits && <JobCreditsCard credits={view.credits} />}
       <Group>
         {isRemoved(view) ? null : <FileDownloads view={view} hasPart={hasPart} failed={failed} />}
         {!isRemoved(view) && (hasPart || view.status === 'completed') && (

@@ -28,6 +28,7 @@ import * as m0026 from './0026-payment-edges.js';
 import * as m0027 from './0027-mfa.js';
 import * as m0028 from './0028-check-log.js';
 import * as m0029 from './0029-resumable-uploads.js';
+import * as m0030 from './0030-ledger-reasons.js';
 import * as m0031 from './0031-auto-top-up.js';
 import * as m0032 from './0032-file-removal.js';
 import * as m0033 from './0033-usage-indexes.js';
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0027-mfa': m0027,
   '0028-check-log': m0028,
   '0029-resumable-uploads': m0029,
+  '0030-ledger-reasons': m0030,
   '0031-auto-top-up': m0031,
   '0032-file-removal': m0032,
   '0033-usage-indexes': m0033,
