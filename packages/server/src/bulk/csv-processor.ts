@@ -28,6 +28,7 @@ import {
   versionsOf,
 } from '../reference-data/reference-data.js';
 import type { AccountDnc, SuppressionLists } from '../suppression/suppression-lists.js';
+import { endWhenSettled, inSpan, startSpan } from '../tracing/spans.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey, type ScrubbedRows } from './job-store.js';
 import { hashedReader, hashedWriter } from './sha256-streams.js';
@@ -256,37 +257,45 @@ export class CsvJobProcessor implements JobProcessor {
     // A large file is cut into parts scrubbed on several threads: the same result, sooner.
     const threads = size >= this.scrubThreads.fromBytes ? this.scrubThreads.threads : 1;
     const resultKey = newResultKey();
+    // The job's phases, each a span when tracing is on: they overlap, the file streaming through.
+    const uploading = startSpan('bulk upload', { attributes: { 'scrub.blob.key': resultKey } });
     const store = this.files.createWriteStream(resultKey, 'text/csv');
     // Both files are hashed as they stream through, for the job's proof of scrub.
     const output = hashedWriter(store);
-    const input = hashedReader(await this.#upload(job));
+    const source = await this.#upload(job);
+    const downloading = startSpan('bulk download', { attributes: { 'scrub.blob.key': job.upload_key } });
+    endWhenSettled(downloading, finished(source));
+    const input = hashedReader(source);
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();
     const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
+    endWhenSettled(uploading, stored);
     const columns = (job.output_columns ?? []) as OptionalColumn[];
     const reassigned = bulkReassignedOf(snapshot, job.consent_col);
     const lists = jobLists(snapshot, job.lists);
     // The calling window is as of the scrub's start, for every row: the job says when.
     const evaluatedAt = new Date();
     try {
-      const result = await engine.scrub(input.stream, output.stream, {
-        phoneColumn: job.phone_col,
-        header: job.header_row,
-        ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
-        lists,
-        ...(reassigned === null ? {} : { reassigned: reassigned.option }),
-        ...(lookedUp === null ? {} : { carrier: lookedUp.option }),
-        exchange: snapshot.exchange,
-        dnc: dnc.set,
-        threads,
-        signal: AbortSignal.any([signal, storing.signal]),
-        onProgress: (progress) => onProgress(progress.rows),
-        // The store's read stream is ours alone, and its writer is done with each piece of the
-        // result once written: the file's bytes are freed as they go, not left to the collector.
-        ownedInput: true,
-        releaseWritten: true,
-      });
+      const result = await inSpan('bulk scrub', { attributes: { 'scrub.job.threads': threads } }, () =>
+        engine.scrub(input.stream, output.stream, {
+          phoneColumn: job.phone_col,
+          header: job.header_row,
+          ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
+          lists,
+          ...(reassigned === null ? {} : { reassigned: reassigned.option }),
+          ...(lookedUp === null ? {} : { carrier: lookedUp.option }),
+          exchange: snapshot.exchange,
+          dnc: dnc.set,
+          threads,
+          signal: AbortSignal.any([signal, storing.signal]),
+          onProgress: (progress) => onProgress(progress.rows),
+          // The store's read stream is ours alone, and its writer is done with each piece of the
+          // result once written: the file's bytes are freed as they go, not left to the collector.
+          ownedInput: true,
+          releaseWritten: true,
+        }),
+      );
       await stored;
       return {
         resultKey,
