@@ -120,10 +120,7 @@ export async function buildApp({
   const tracer = await startTracing(config.tracing);
   const roots = new WeakMap<IncomingMessage, Span>();
   const app = createFastify(config, logger, requestIds(tracer, roots));
-  if (tracer) {
-    installHttpSpans(app, roots);
-    app.addHook('onClose', () => tracer.shutdown());
-  }
+  if (tracer) installHttpSpans(app, roots, tracer);
   setUpMetrics(app, config, database, referenceData);
   await installHttpHooks(app, config);
   const rateLimits = installAddressLimits(app, config, database);

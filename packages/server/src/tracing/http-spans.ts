@@ -34,9 +34,14 @@ export function requestIds(tracer: Tracer | null, roots: WeakMap<IncomingMessage
 /**
  * Keeps each request's root span active through its hooks and handler (re-entered after the body
  * is read, whose events come from the socket), names it by route template, and ends it with the
- * answer's status.
+ * answer's status. At close, the spans still held are sent.
  */
-export function installHttpSpans(app: FastifyInstance, roots: WeakMap<IncomingMessage, Span>): void {
+export function installHttpSpans(
+  app: FastifyInstance,
+  roots: WeakMap<IncomingMessage, Span>,
+  tracer: Tracer,
+): void {
+  app.addHook('onClose', () => tracer.shutdown());
   const enter = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const span = roots.get(request.raw);
     if (span) runInSpan(span, done);
