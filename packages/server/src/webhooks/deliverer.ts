@@ -113,7 +113,9 @@ export class WebhookDeliverer {
             'scrub.webhook.delivered': outcome.delivered,
             ...(outcome.statusCode !== null && { 'http.response.status_code': outcome.statusCode }),
           });
-          if (!outcome.delivered) span?.fail(outcome.error ?? 'not delivered');
+          if (outcome.delivered) return;
+          span?.setAttributes({ 'scrub.webhook.error': outcome.error ?? '' });
+          span?.fail(outcome.statusCode === null ? 'no_answer' : String(outcome.statusCode));
         }),
     );
   }
