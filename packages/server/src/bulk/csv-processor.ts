@@ -264,13 +264,13 @@ export class CsvJobProcessor implements JobProcessor {
     const output = hashedWriter(store);
     const source = await this.#upload(job);
     const downloading = startSpan('bulk download', { attributes: { 'scrub.blob.key': job.upload_key } });
-    endWhenSettled(downloading, finished(source));
+    if (downloading) endWhenSettled(downloading, finished(source));
     const input = hashedReader(source);
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();
     const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
-    endWhenSettled(uploading, stored);
+    if (uploading) endWhenSettled(uploading, stored);
     const columns = (job.output_columns ?? []) as OptionalColumn[];
     const reassigned = bulkReassignedOf(snapshot, job.consent_col);
     const lists = jobLists(snapshot, job.lists);

@@ -57,9 +57,8 @@ export function startSpan(name: string, options?: SpanOptions): Span | null {
   return active.getStore()?.child(name, options) ?? null;
 }
 
-/** Ends `span` when `settled` settles, failed if it rejects. */
-export function endWhenSettled(span: Span | null, settled: Promise<unknown>): void {
-  if (!span) return;
+/** Ends `span` when `settled` settles, failed if it rejects (which counts as handled). */
+export function endWhenSettled(span: Span, settled: Promise<unknown>): void {
   settled.then(
     () => span.end(),
     (error: unknown) => {
