@@ -28,7 +28,7 @@ import {
   versionsOf,
 } from '../reference-data/reference-data.js';
 import type { AccountDnc, SuppressionLists } from '../suppression/suppression-lists.js';
-import { endWhenSettled, inSpan, startSpan } from '../tracing/spans.js';
+import { endWhenSettled, startSpan } from '../tracing/spans.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey, type ScrubbedRows } from './job-store.js';
 import { hashedReader, hashedWriter } from './sha256-streams.js';
@@ -277,25 +277,26 @@ export class CsvJobProcessor implements JobProcessor {
     // The calling window is as of the scrub's start, for every row: the job says when.
     const evaluatedAt = new Date();
     try {
-      const result = await inSpan('bulk scrub', { attributes: { 'scrub.job.threads': threads } }, () =>
-        engine.scrub(input.stream, output.stream, {
-          phoneColumn: job.phone_col,
-          header: job.header_row,
-          ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
-          lists,
-          ...(reassigned === null ? {} : { reassigned: reassigned.option }),
-          ...(lookedUp === null ? {} : { carrier: lookedUp.option }),
-          exchange: snapshot.exchange,
-          dnc: dnc.set,
-          threads,
-          signal: AbortSignal.any([signal, storing.signal]),
-          onProgress: (progress) => onProgress(progress.rows),
-          // The store's read stream is ours alone, and its writer is done with each piece of the
-          // result once written: the file's bytes are freed as they go, not left to the collector.
-          ownedInput: true,
-          releaseWritten: true,
-        }),
-      );
+      const scrubbing = startSpan('bulk scrub', { attributes: { 'scrub.job.threads': threads } });
+      const scrubbed = engine.scrub(input.stream, output.stream, {
+        phoneColumn: job.phone_col,
+        header: job.header_row,
+        ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
+        lists,
+        ...(reassigned === null ? {} : { reassigned: reassigned.option }),
+        ...(lookedUp === null ? {} : { carrier: lookedUp.option }),
+        exchange: snapshot.exchange,
+        dnc: dnc.set,
+        threads,
+        signal: AbortSignal.any([signal, storing.signal]),
+        onProgress: (progress) => onProgress(progress.rows),
+        // The store's read stream is ours alone, and its writer is done with each piece of the
+        // result once written: the file's bytes are freed as they go, not left to the collector.
+        ownedInput: true,
+        releaseWritten: true,
+      });
+      if (scrubbing) endWhenSettled(scrubbing, scrubbed);
+      const result = await scrubbed;
       await stored;
       return {
         resultKey,
