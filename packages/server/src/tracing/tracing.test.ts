@@ -40,9 +40,13 @@ describe.each(testDatabases())('OpenTelemetry traces on $kind', (kind) => {
   let key: Record<string, string>;
   let receiver: Server;
   let receiverUrl: string;
+  const traceparents: string[] = [];
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    receiver = createServer((req, res) => {
+      traceparents.push(String(req.headers.traceparent));
+      req.resume().on('end', () => res.end('ok'));
+    });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     t = await createTestApp(
@@ -191,6 +195,10 @@ describe.each(testDatabases())('OpenTelemetry traces on $kind', (kind) => {
       'http.response.status_code': 200,
       'server.address': '127.0.0.1',
     });
+    // The receiver was told the attempt's span, to continue its trace.
+    expect(traceparents).toContain(
+      `00-${delivery.spanContext().traceId}-${delivery.spanContext().spanId}-01`,
+    );
     // Its attempt recorded in the database, under it.
     expect(
       childrenOf(delivery, deliveryTrace).some((s) => s.attributes['db.system.name'] === 'postgresql'),

@@ -108,7 +108,7 @@ export class WebhookDeliverer {
       'webhook delivery',
       { kind: 'client', attributes },
       (span) =>
-        this.#send(delivery, (outcome) => {
+        this.#send(delivery, span?.traceparent, (outcome) => {
           span?.setAttributes({
             'scrub.webhook.delivered': outcome.delivered,
             ...(outcome.statusCode !== null && { 'http.response.status_code': outcome.statusCode }),
@@ -120,9 +120,13 @@ export class WebhookDeliverer {
     );
   }
 
-  async #send(delivery: DueDelivery, onOutcome: (outcome: AttemptOutcome) => void): Promise<void> {
+  async #send(
+    delivery: DueDelivery,
+    traceparent: string | undefined,
+    onOutcome: (outcome: AttemptOutcome) => void,
+  ): Promise<void> {
     const { db, logger, allowLocal, retryBaseMs } = this.options;
-    const outcome: AttemptOutcome = await sendWebhook(delivery, { allowLocal });
+    const outcome: AttemptOutcome = await sendWebhook(delivery, { allowLocal, traceparent });
     onOutcome(outcome);
     const retryAt = outcome.delivered
       ? null
