@@ -5,9 +5,9 @@
 //   node bench/verify-metrics.ts [requests] [rounds] [connections]   (after `pnpm build`; default 20,000, 5, 64)
 //
 // Target (issue 28, goal 1): metrics cost under 5% of /verify's requests per second; tracing's
-// cost is measured and reported. Three servers in this process, each on its own embedded database
+// cost is measured and reported. Four servers in this process, each on its own embedded database
 // (or on DATABASE_URL's PostgreSQL, each its own account), answer alternate runs (off, metrics,
-// tracing, off, ...), so a machine busy with other work slows them alike; the median of each
+// tracing, both, off, ...), so a machine busy with other work slows them alike; the median of each
 // side's runs is compared. The metrics server is scraped after each of its runs, as Prometheus
 // would every 15 s. The tracing server sends every span (one per request and one per database
 // query, all sampled) in batches to the stand-in, which reads each batch and answers 200 as an
@@ -54,16 +54,17 @@ const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).po
 
 const off = await startBenchServer();
 const on = await startBenchServer({ SCRUB_METRICS_PORT: '0' });
-const traced = await startBenchServer({
-  OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
-  OTEL_SERVICE_NAME: 'scrub-bench',
-});
+const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_SERVICE_NAME: 'scrub-bench' };
+const traced = await startBenchServer(tracing);
+const both = await startBenchServer({ ...tracing, SCRUB_METRICS_PORT: '0' });
 const offKey = (await benchAccount(off, { sub: 'off', email: 'off@example.com', credits: 50_000_000 }))
   .apiKey;
 const onKey = (await benchAccount(on, { sub: 'on', email: 'on@example.com', credits: 50_000_000 })).apiKey;
 const tracedKey = (
   await benchAccount(traced, { sub: 'traced', email: 'traced@example.com', credits: 50_000_000 })
 ).apiKey;
+const bothKey = (await benchAccount(both, { sub: 'both', email: 'both@example.com', credits: 50_000_000 }))
+  .apiKey;
 
 // Distinct valid numbers: every answer looked up, charged and written to the ledger, none cached.
 let next = 0;
@@ -78,8 +79,9 @@ console.log(
 await rate(off.url, () => `/verify?p=${nextNumber()}&k=${offKey}`, REQUESTS / 4);
 await rate(on.url, () => `/verify?p=${nextNumber()}&k=${onKey}`, REQUESTS / 4);
 await rate(traced.url, () => `/verify?p=${nextNumber()}&k=${tracedKey}`, REQUESTS / 4);
+await rate(both.url, () => `/verify?p=${nextNumber()}&k=${bothKey}`, REQUESTS / 4);
 
-const runs: { off: number[]; on: number[]; traced: number[] } = { off: [], on: [], traced: [] };
+const runs: Record<'off' | 'on' | 'traced' | 'both', number[]> = { off: [], on: [], traced: [], both: [] };
 for (let round = 0; round < ROUNDS; round++) {
   runs.off.push(await rate(off.url, () => `/verify?p=${nextNumber()}&k=${offKey}`, REQUESTS));
   runs.on.push(await rate(on.url, () => `/verify?p=${nextNumber()}&k=${onKey}`, REQUESTS));
@@ -87,6 +89,8 @@ for (let round = 0; round < ROUNDS; round++) {
   if (!scrape.ok) throw new Error(`the scrape answered ${scrape.status}`);
   await scrape.text();
   runs.traced.push(await rate(traced.url, () => `/verify?p=${nextNumber()}&k=${tracedKey}`, REQUESTS));
+  runs.both.push(await rate(both.url, () => `/verify?p=${nextNumber()}&k=${bothKey}`, REQUESTS));
+  await (await fetch(both.app.metricsUrl!)).text();
 }
 
 const median = (values: number[]) =>
@@ -99,11 +103,14 @@ console.table({
   'both off': row(runs.off),
   'metrics on': row(runs.on),
   'tracing on (OTLP)': row(runs.traced),
+  'metrics and tracing on': row(runs.both),
 });
 const cost = (values: number[]) => ((1 - median(values) / median(runs.off)) * 100).toFixed(1);
 console.log(`metrics cost: ${cost(runs.on)}% of /verify's requests per second (target under 5%)`);
 console.log(`tracing cost: ${cost(runs.traced)}% of /verify's requests per second, every request sampled`);
+console.log(`both: ${cost(runs.both)}% of /verify's requests per second`);
 
+await both.close();
 await traced.close();
 console.log(
   `the collector stand-in received ${received.batches.toLocaleString('en-US')} batches, ${(received.bytes / 1e6).toFixed(1)} MB of OTLP JSON`,
