@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { routes } from '@scrub/contract';
 import { LOCAL_STRIPE_PREFIX } from '@scrub/stripe-local';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -67,6 +67,10 @@ import { registerWebhooks } from './routes/webhooks.js';
 import type { DatabaseHandle } from './storage/database.js';
 import { removeStaleSuppressionImports } from './suppression/suppression-imports.js';
 import { SuppressionLists } from './suppression/suppression-lists.js';
+import { installHttpSpans, requestIds } from './tracing/http-spans.js';
+import { startTracing } from './tracing/setup.js';
+import type { Span, Tracer } from './tracing/spans.js';
+import { tracedBlobStore } from './tracing/traced-blob-store.js';
 import { jobEventRecorder } from './webhooks/job-events.js';
 import { webhookRetentionSweep } from './webhooks/retention.js';
 import { setUpWebhooks } from './webhooks/setup.js';
@@ -125,7 +129,11 @@ export async function buildApp({
   referenceData = ReferenceData.sample(),
   shutdown = new Shutdown(config.timeouts.shutdownGraceMs),
 }: AppOptions): Promise<FastifyInstance> {
-  const app = createFastify(config, logger);
+  // Tracing first: each request's root span starts as Fastify takes the request (its id is the trace's).
+  const tracer = await startTracing(config.tracing);
+  const roots = new WeakMap<IncomingMessage, Span>();
+  const app = createFastify(config, logger, requestIds(tracer, roots));
+  if (tracer) installHttpSpans(app, roots, tracer);
   setUpMetrics(app, config, database, referenceData);
   await installHttpHooks(app, config);
   const rateLimits = installAddressLimits(app, config, database);
@@ -133,7 +141,8 @@ export async function buildApp({
   const publicUrl = publicUrlOf(config, app);
   const mailer = setUpMail(app, config, database, logger);
   const identity = await setUpIdentity(app, { config, database, logger, mailer, publicUrl });
-  const blobStore = await setUpBlobStore(app, config, publicUrl);
+  const store = await setUpBlobStore(app, config, publicUrl);
+  const blobStore = tracer ? tracedBlobStore(store, config.blobStore.kind) : store;
   const apiKeyOwners = new ApiKeyOwners(database.db, config.apiKeyCacheSeconds);
   const actAsTokens = new ActAsTokens(database.db);
   const authenticator = createAuthenticator(app, {
@@ -159,6 +168,7 @@ export async function buildApp({
     mailer,
     publicUrl,
     carrierLookups,
+    tracer,
   });
   const paymentsSetup = await setUpPayments(app, {
     settings: config.payments,
@@ -168,18 +178,7 @@ export async function buildApp({
     defaultWebhookUrl: () => `${publicUrl()}${WEBHOOK_PATH}`,
   });
   app.addHook('onClose', () => paymentsSetup.close());
-  if (config.runBulkWorker) {
-    // Admins warned before a list goes stale, by the processes that do the background work.
-    const alerts = new DncAgeAlerts({
-      db: database.db,
-      referenceData,
-      mailer,
-      to: config.adminEmails.length > 0 ? config.adminEmails : [config.contactEmail],
-      logger,
-    });
-    alerts.start();
-    app.addHook('onClose', () => alerts.stop());
-  }
+  if (config.runBulkWorker) startDncAgeAlerts(app, { config, database, referenceData, mailer, logger });
   await setUpRegistryInbox(app, { config, database, mailer, logger });
   const payments = createPaymentServices(app, paymentsSetup, database, mailer, publicUrl, logger);
   // Auto top-up and low-balance e-mails: each charge nudges its account; the workers' processes sweep.
@@ -214,11 +213,37 @@ export async function buildApp({
   return app;
 }
 
-function createFastify(config: ServerConfig, logger: Logger | false): FastifyInstance {
+/** Admins warned before a list goes stale, by the processes that do the background work. */
+function startDncAgeAlerts(
+  app: FastifyInstance,
+  {
+    config,
+    database,
+    referenceData,
+    mailer,
+    logger,
+  }: Pick<ServerContext, 'config' | 'database' | 'referenceData' | 'mailer'> & { logger: Logger | false },
+): void {
+  const alerts = new DncAgeAlerts({
+    db: database.db,
+    referenceData,
+    mailer,
+    to: config.adminEmails.length > 0 ? config.adminEmails : [config.contactEmail],
+    logger,
+  });
+  alerts.start();
+  app.addHook('onClose', () => alerts.stop());
+}
+
+function createFastify(
+  config: ServerConfig,
+  logger: Logger | false,
+  genReqId: (raw: IncomingMessage) => string,
+): FastifyInstance {
   return Fastify({
     loggerInstance: (logger || undefined) as FastifyBaseLogger | undefined,
     bodyLimit: config.maxBodyBytes,
-    genReqId: () => randomUUID(),
+    genReqId,
     // A hop count, as a function: Fastify's types take booleans, address lists and functions.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -336,9 +361,9 @@ async function setUpJobs(
     | 'mailer'
     | 'publicUrl'
     | 'carrierLookups'
-  > & { logger: Logger | false },
+  > & { logger: Logger | false; tracer: Tracer | null },
 ): Promise<Pick<ServerContext, 'bulk' | 'webhooks'>> {
-  const { config, database, logger, publicUrl } = context;
+  const { config, database, logger, publicUrl, tracer } = context;
   const bulk = await setUpBulk({
     ...context,
     runWorker: config.runBulkWorker,
@@ -367,6 +392,7 @@ async function setUpJobs(
     logger,
     signals: bulk.signals,
     runDeliverer: config.runBulkWorker,
+    tracer,
   });
   let closing: Promise<void> | undefined;
   // The deliverer stops listening (at once, in its close) before the signals close.

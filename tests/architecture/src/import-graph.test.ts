@@ -13,6 +13,8 @@ const SERVER_LAYERS: { name: string; paths: string[] }[] = [
     paths: ['errors/', 'version.ts', 'process-alive.ts', 'release-start-memory.ts', 'poll-pause.ts'],
   },
   { name: 'configuration', paths: ['config/'] },
+  // Spans (OpenTelemetry's loaded only when tracing is on): storage and everything above add to them.
+  { name: 'tracing', paths: ['tracing/'] },
   { name: 'storage', paths: ['storage/'] },
   {
     name: 'infrastructure',

@@ -7,6 +7,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { rowsScrubbed } from '../metrics/service-metrics.js';
 import { PollPause } from '../poll-pause.js';
 import type { Database } from '../storage/schema.js';
+import { inRootSpan, type Tracer } from '../tracing/spans.js';
 import { fileLinks, recordsOf } from './file-mail.js';
 import type { JobSignals } from './job-signals.js';
 import {
@@ -70,6 +71,8 @@ export interface BulkWorkerOptions {
   beatMs?: number;
   /** A job whose worker has not beaten for this long is taken over (its process died). */
   staleSeconds?: number;
+  /** Starts each job's span (`bulk job`) when tracing is on. */
+  tracer?: Tracer | null;
 }
 
 /**
@@ -129,11 +132,25 @@ export class BulkWorker {
       }
       if (job) {
         // Ended one way or the other unless this worker stopped or lost the job to another.
-        if (await this.#runJob(job)) await this.options.signals?.ended(job.id);
+        if (await this.#tracedJob(job)) await this.options.signals?.ended(job.id);
         continue;
       }
       await this.#pause.wait(pollMs);
     }
+  }
+
+  /** Runs the job in a span of its own: download, scrub and upload are its children (csv-processor.ts). */
+  #tracedJob(job: JobRow): Promise<boolean> {
+    const attributes = {
+      'scrub.job.id': job.id,
+      'scrub.job.attempt': job.attempts,
+      'scrub.worker.id': this.id,
+    };
+    return inRootSpan(this.options.tracer ?? null, 'bulk job', { attributes }, async (span) => {
+      const ended = await this.#runJob(job);
+      span?.setAttributes({ 'scrub.job.ended_here': ended });
+      return ended;
+    });
   }
 
   /** Runs the job; true when it ended here (completed or failed), false when it was left to another worker. */

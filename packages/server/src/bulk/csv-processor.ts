@@ -29,6 +29,7 @@ import {
   versionsOf,
 } from '../reference-data/reference-data.js';
 import type { AccountDnc, SuppressionLists } from '../suppression/suppression-lists.js';
+import { endWhenSettled, startSpan } from '../tracing/spans.js';
 import { type JobProcessor, UnprocessableFile } from './bulk-worker.js';
 import { type JobOutcome, type JobRow, newResultKey, type ScrubbedRows } from './job-store.js';
 import { mappedHeaderRenamer } from './mapped-headers.js';
@@ -258,14 +259,20 @@ export class CsvJobProcessor implements JobProcessor {
     // A large file is cut into parts scrubbed on several threads: the same result, sooner.
     const threads = size >= this.scrubThreads.fromBytes ? this.scrubThreads.threads : 1;
     const resultKey = newResultKey();
+    // The job's phases, each a span when tracing is on: they overlap, the file streaming through.
+    const uploading = startSpan('bulk upload', { attributes: { 'scrub.blob.key': resultKey } });
     const store = this.files.createWriteStream(resultKey, 'text/csv');
     // Both files are hashed as they stream through, for the job's proof of scrub.
     const output = hashedWriter(store);
-    const input = hashedReader(await this.#upload(job));
+    const source = await this.#upload(job);
+    const downloading = startSpan('bulk download', { attributes: { 'scrub.blob.key': job.upload_key } });
+    if (downloading) endWhenSettled(downloading, finished(source));
+    const input = hashedReader(source);
     // A store that fails (disk full, bucket refused) stops the scrub at once, and the job fails.
     const storing = new AbortController();
     const stored = finished(store);
     stored.catch((error: unknown) => storing.abort(error));
+    if (uploading) endWhenSettled(uploading, stored);
     const columns = (job.output_columns ?? []) as OptionalColumn[];
     const reassigned = bulkReassignedOf(snapshot, job.consent_col);
     const lists = jobLists(snapshot, job.lists);
@@ -275,7 +282,8 @@ export class CsvJobProcessor implements JobProcessor {
     const renamer = mappedHeaderRenamer(job);
     if (renamer !== null) pipeline(renamer, output.stream, () => undefined);
     try {
-      const result = await engine.scrub(input.stream, renamer ?? output.stream, {
+      const scrubbing = startSpan('bulk scrub', { attributes: { 'scrub.job.threads': threads } });
+      const scrubbed = engine.scrub(input.stream, renamer ?? output.stream, {
         phoneColumn: job.phone_col,
         header: job.header_row,
         ...(columns.length > 0 ? { columns, evaluatedAt: evaluatedAt.getTime() } : {}),
@@ -292,6 +300,8 @@ export class CsvJobProcessor implements JobProcessor {
         ownedInput: true,
         releaseWritten: true,
       });
+      if (scrubbing) endWhenSettled(scrubbing, scrubbed);
+      const result = await scrubbed;
       await stored;
       return {
         resultKey,

@@ -5,6 +5,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { ReferenceData } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
 import type { SuppressionLists } from '../suppression/suppression-lists.js';
+import type { Tracer } from '../tracing/spans.js';
 import { BulkWorker, type JobProcessor } from './bulk-worker.js';
 import { CsvJobProcessor, PARALLEL_FILE_BYTES, SMALL_FILE_BYTES } from './csv-processor.js';
 import { JobExpiry, type JobExpiryOptions } from './job-expiry.js';
@@ -34,6 +35,8 @@ export interface BulkOptions {
   carrierLookups?: CarrierLookups | null;
   /** Other old rows the expiry sweep removes (webhook events past their retention). */
   alsoRemove?: JobExpiryOptions['alsoRemove'];
+  /** Starts each job's span when tracing is on. */
+  tracer?: Tracer | null;
 }
 
 /** What the bulk-jobs routes hand work to: the processor counts a file at submit, the worker runs the queue. */
@@ -69,6 +72,7 @@ export async function setUpBulk({
   onJobEnd,
   carrierLookups = null,
   alsoRemove,
+  tracer = null,
 }: BulkOptions): Promise<BulkServices> {
   const processor = new CsvJobProcessor(
     blobStore,
@@ -80,7 +84,16 @@ export async function setUpBulk({
     carrierLookups,
   );
   const signals = await JobSignals.open(database, logger);
-  const worker = new BulkWorker({ db: database.db, processor, mailer, logger, publicUrl, signals, onJobEnd });
+  const worker = new BulkWorker({
+    db: database.db,
+    processor,
+    mailer,
+    logger,
+    publicUrl,
+    signals,
+    onJobEnd,
+    tracer,
+  });
   const expiry = new JobExpiry({
     db: database.db,
     blobStore,

@@ -12,6 +12,7 @@ import { loadReassignedSettings, type ReassignedSettings } from './reassigned-se
 import { loadRegistryInboxSettings, type RegistryInboxSettings } from './registry-inbox-settings.js';
 import type { BlobStoreTarget, DatabaseTarget } from './targets.js';
 import { loadTimeoutSettings, type TimeoutSettings } from './timeout-settings.js';
+import { loadTracingSettings, type TracingSettings } from './tracing-settings.js';
 
 export interface ServerConfig {
   host: string;
@@ -97,6 +98,8 @@ export interface ServerConfig {
   /** The optional live carrier lookup (Twilio Lookup), off unless its credentials are set. */
   carrierLookup: CarrierLookupSettings;
   metrics: MetricsSettings | null;
+  /** OpenTelemetry traces, when the OTEL_* variables turn them on (docs/operations.md, Tracing); null: off. */
+  tracing: TracingSettings | null;
   checkLogDays: number; // the phone log's retention (SCRUB_CHECK_LOG_DAYS)
   fileRetentionDays: number; // uploads' and results' retention (SCRUB_FILE_RETENTION_DAYS)
   /** Requests allowed per API key, per account and per client address (null: no limit), counted in the database. */
@@ -428,6 +431,7 @@ export function loadConfig(
     reassigned: overrides.reassigned ?? loadReassignedSettings(env),
     carrierLookup: loadCarrierLookupSettings(env),
     metrics: loadMetricsSettings(env),
+    tracing: overrides.tracing ?? loadTracingSettings(env),
     checkLogDays: loadCheckLogDays(env),
     fileRetentionDays: loadFileRetentionDays(env),
     rateLimits: {

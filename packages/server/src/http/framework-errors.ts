@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { ErrorCode } from '@scrub/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { newRequestId } from '../tracing/http-spans.js';
 import { envelope } from './error-handler.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -49,7 +49,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
     : error.code === 'HPE_HEADER_OVERFLOW'
       ? 'The request headers are larger than this API accepts.'
       : 'The request is not valid HTTP.';
-  const requestId = randomUUID();
+  const requestId = newRequestId();
   const body = JSON.stringify(envelope(timedOut ? 'request_timeout' : 'bad_request', message, requestId));
   socket.end(
     (timedOut ? 'HTTP/1.1 408 Request Timeout\r\n' : 'HTTP/1.1 400 Bad Request\r\n') +

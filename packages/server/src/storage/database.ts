@@ -5,6 +5,7 @@ import { PGlitePool } from '@scrub/pglite-pool';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { DatabaseTarget } from '../config/targets.js';
+import { tracedPool } from '../tracing/traced-pool.js';
 import { restrictDataDir } from './data-dir.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
@@ -67,7 +68,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: tracedPool(pool, 'postgres') }) });
     const listeners = new PostgresListeners(() => new pg.Client({ connectionString: target.url }));
     return {
       db,
@@ -100,7 +101,9 @@ async function openEmbedded(dataDir: string | null, load: Blob | undefined): Pro
     unlock();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: tracedPool(new PGlitePool(pglite), 'pglite') }),
+  });
   return {
     db,
     kind: 'pglite',

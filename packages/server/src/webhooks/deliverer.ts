@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { webhookAttempts } from '../metrics/service-metrics.js';
 import { PollPause } from '../poll-pause.js';
 import type { Database } from '../storage/schema.js';
+import { inRootSpan, type Tracer } from '../tracing/spans.js';
 import { sendWebhook } from './send-webhook.js';
 import { type AttemptOutcome, claimDueDeliveries, type DueDelivery, recordAttempt } from './webhook-store.js';
 
@@ -33,6 +34,8 @@ export interface WebhookDelivererOptions {
   batch?: number;
   /** How long a taken delivery is out of other processes' reach; more than the 10 s timeout. */
   leaseSeconds?: number;
+  /** Starts each attempt's span (`webhook delivery`) when tracing is on. */
+  tracer?: Tracer | null;
 }
 
 /**
@@ -90,12 +93,41 @@ export class WebhookDeliverer {
   }
 
   async #sendAll(due: DueDelivery[]): Promise<void> {
-    await Promise.all(due.map((delivery) => this.#send(delivery)));
+    await Promise.all(due.map((delivery) => this.#tracedSend(delivery)));
   }
 
-  async #send(delivery: DueDelivery): Promise<void> {
+  /** One attempt, a span of its own (or of the request that asked for it: the test event). */
+  #tracedSend(delivery: DueDelivery): Promise<void> {
+    const attributes = {
+      'scrub.webhook.delivery_id': delivery.id,
+      'scrub.webhook.attempt': delivery.attempts + 1,
+      'server.address': hostOf(delivery.url),
+    };
+    return inRootSpan(
+      this.options.tracer ?? null,
+      'webhook delivery',
+      { kind: 'client', attributes },
+      (span) =>
+        this.#send(delivery, span?.traceparent, (outcome) => {
+          span?.setAttributes({
+            'scrub.webhook.delivered': outcome.delivered,
+            ...(outcome.statusCode !== null && { 'http.response.status_code': outcome.statusCode }),
+          });
+          if (outcome.delivered) return;
+          span?.setAttributes({ 'scrub.webhook.error': outcome.error ?? '' });
+          span?.fail(outcome.statusCode === null ? 'no_answer' : String(outcome.statusCode));
+        }),
+    );
+  }
+
+  async #send(
+    delivery: DueDelivery,
+    traceparent: string | undefined,
+    onOutcome: (outcome: AttemptOutcome) => void,
+  ): Promise<void> {
     const { db, logger, allowLocal, retryBaseMs } = this.options;
-    const outcome: AttemptOutcome = await sendWebhook(delivery, { allowLocal });
+    const outcome: AttemptOutcome = await sendWebhook(delivery, { allowLocal, traceparent });
+    onOutcome(outcome);
     const retryAt = outcome.delivered
       ? null
       : nextRetryAt(delivery.attempts + 1, retryBaseMs, delivery.give_up_at, new Date());
@@ -111,5 +143,14 @@ export class WebhookDeliverer {
         { delivery: delivery.id, attempt: delivery.attempts + 1, error: outcome.error, retry_at: retryAt },
         retryAt ? 'webhook not delivered; will retry' : 'webhook delivery failed for good',
       );
+  }
+}
+
+/** The receiver's host name, never its path or query (which may carry a secret). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
   }
 }

@@ -27,12 +27,13 @@ function describe(error: NodeJS.ErrnoException): string {
 
 /**
  * POSTs one event body, signed now with each of the endpoint's secrets (`Scrub-Signature:
- * t=...,v1=...[,v1=...]`, Stripe's scheme; two while a rotated-out secret is in its grace). Any 2xx is delivered; anything else, or no answer within 10 s, is not. Never
+ * t=...,v1=...[,v1=...]`, Stripe's scheme; two while a rotated-out secret is in its grace), and the
+ * attempt's span's W3C `traceparent` when given. Any 2xx is delivered; anything else, or no answer within 10 s, is not. Never
  * throws: the outcome says what happened. Redirects are not followed.
  */
 export function sendWebhook(
   target: { url: string; secrets: readonly string[]; body: string },
-  { allowLocal }: { allowLocal: boolean },
+  { allowLocal, traceparent }: { allowLocal: boolean; traceparent?: string | undefined },
 ): Promise<AttemptOutcome> {
   const attemptedAt = new Date();
   const started = performance.now();
@@ -55,6 +56,8 @@ export function sendWebhook(
           'content-type': 'application/json',
           'user-agent': `Scrub-Webhooks/${serverVersion}`,
           [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signWebhook(target.body, target.secrets),
+          // With tracing on, the receiver may continue the attempt's trace.
+          ...(traceparent && { traceparent }),
         },
         ...(allowLocal ? {} : { lookup: publicOnlyLookup }),
       },

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { JobSignals } from '../bulk/job-signals.js';
 import type { WebhookSettings } from '../config/config.js';
 import type { DatabaseHandle } from '../storage/database.js';
+import type { Tracer } from '../tracing/spans.js';
 import { WebhookDeliverer } from './deliverer.js';
 
 export interface WebhookServices {
@@ -20,12 +21,15 @@ export function setUpWebhooks({
   logger,
   signals,
   runDeliverer,
+  tracer = null,
 }: {
   database: DatabaseHandle;
   settings: WebhookSettings;
   logger: Logger | false;
   signals: JobSignals;
   runDeliverer: boolean;
+  /** Starts each delivery attempt's span when tracing is on. */
+  tracer?: Tracer | null;
 }): WebhookServices {
   const deliverer = new WebhookDeliverer({
     db: database.db,
@@ -33,6 +37,7 @@ export function setUpWebhooks({
     allowLocal: settings.allowLocal,
     retryBaseMs: settings.retryBaseMs,
     pollMs: Math.min(5000, settings.retryBaseMs),
+    tracer,
   });
   let unsubscribe = () => {};
   if (runDeliverer) {
