@@ -123,6 +123,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'account lists': ['scrub account lists', 'scrub account lists litigators', 'scrub account lists --none'],
   'account export': ['scrub account export -o my-data.json'],
   'account delete': ['scrub account delete', 'scrub account delete --confirm-email pat@example.com'],
+  'account auto-top-up': [
+    'scrub account auto-top-up',
+    'scrub account auto-top-up --on --below 1000 --plan "flexible credits" --amount 10 --low-balance 5000',
+    'scrub account auto-top-up --off --no-low-balance',
+  ],
   credits: ['scrub credits', 'SCRUB_API_KEY=... scrub --json credits'],
   password: ['scrub password forgot --email pat@example.com', 'scrub password change'],
   'password forgot': ['scrub password forgot --email pat@example.com'],
