@@ -27,6 +27,7 @@ import * as m0025 from './0025-webhook-secret-grace.js';
 import * as m0026 from './0026-payment-edges.js';
 import * as m0027 from './0027-mfa.js';
 import * as m0028 from './0028-check-log.js';
+import * as m0035 from './0035-lean-check-log.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0026-payment-edges': m0026,
   '0027-mfa': m0027,
   '0028-check-log': m0028,
+  '0035-lean-check-log': m0035,
 };
 
 export const migrationProvider: MigrationProvider = {
