@@ -20,6 +20,7 @@ import { type CarrierLookups, carrierLookupsOrRefuse } from '../carrier-lookup/c
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import { checkLogRowOf } from '../checks/check-log.js';
+import { batchAsCsv, batchAsNdjson } from './verify-formats.js';
 import { TestChecks } from '../checks/test-checks.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
@@ -231,7 +232,10 @@ export function registerVerify(context: ServerContext): void {
     // Up to 10,000 answers, built above field by field in the contract's order: written as they
     // are, not checked by zod one by one first (three times the cost of writing them). The test
     // compares the text with the contract's own serializer's for many answers.
-    { serialize: (answer) => JSON.stringify(answer) },
+    {
+      serialize: (answer) => JSON.stringify(answer),
+      formats: { 'text/csv': batchAsCsv, 'application/x-ndjson': batchAsNdjson },
+    },
   );
 }
 
