@@ -90,7 +90,8 @@ const LINES_ANSWER = {
   'application/x-ndjson': {
     schema: {
       type: 'string',
-      description: "One result per line, each as the JSON answer's; the credits in the `Scrub-Credits-*` headers.",
+      description:
+        "One result per line, each as the JSON answer's; the credits in the `Scrub-Credits-*` headers.",
     },
   },
 } as const;

@@ -20,7 +20,6 @@ import { type CarrierLookups, carrierLookupsOrRefuse } from '../carrier-lookup/c
 import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import { checkLogRowOf } from '../checks/check-log.js';
-import { batchAsCsv, batchAsNdjson } from './verify-formats.js';
 import { TestChecks } from '../checks/test-checks.js';
 import type { ServerContext } from '../context.js';
 import type { RouteHandler } from '../http/route-registry.js';
@@ -31,6 +30,7 @@ import { addReassigned, REASSIGNED_REASON } from '../reassigned/reassigned-answe
 import { DAY_MS, listDates } from '../reference-data/dnc-age.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 import { type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
+import { batchAsCsv, batchAsNdjson } from './verify-formats.js';
 
 function answerFor(
   input: string,
