@@ -168,7 +168,7 @@ export async function buildApp({
     app.addHook('onClose', () => alerts.stop());
   }
   await setUpRegistryInbox(app, { config, database, mailer, logger });
-  const checkLog = new CheckLog(database.db, logger);
+  const checkLog = new CheckLog(database.db, logger, database.copyIn);
   app.addHook('onClose', () => checkLog.settled());
   const context: ServerContext = {
     config,

@@ -126,6 +126,11 @@ describe.each(testDatabases())('the phone log (GET /checks) on $kind', (kind) =>
     });
     expect(first.answer).not.toHaveProperty('reassigned');
 
+    // Written as sent, whatever it holds (the embedded database copies rows in as text).
+    const odd = 'a\tb\\c\nd\re "x", \\N';
+    expect((await call('POST', '/verify', user.key, { phones: [odd] })).status).toBe(200);
+    expect((await log(user.token)).checks[0]).toMatchObject({ input: odd, phone_number: odd });
+
     // Nobody else sees them.
     const other = await account();
     expect((await log(other.token)).total).toBe(0);
