@@ -71,9 +71,15 @@ describe('the OpenAPI document', () => {
     expect(verify?.responses['401']).toBeDefined();
   });
 
-  it('says POST /verify takes JSON or a text/csv list', () => {
+  it('says POST /verify takes JSON or a text/csv list, and answers JSON, CSV or NDJSON', () => {
     const batch = paths['/verify']?.post as Operation & { requestBody: { content: Record<string, unknown> } };
     expect(Object.keys(batch.requestBody.content)).toEqual(['application/json', 'text/csv']);
+    // Its answer: JSON, or with Accept, CSV or NDJSON.
+    expect(Object.keys(batch.responses['200']?.content ?? {})).toEqual([
+      'application/json',
+      'text/csv',
+      'application/x-ndjson',
+    ]);
     const single = paths['/bulk/jobs']?.post as Operation & {
       requestBody: { content: Record<string, unknown> };
     };
@@ -142,8 +148,20 @@ describe('the OpenAPI document', () => {
     const answer = (path: string, method: string, status: string) =>
       (operationAt(path, method).responses[status] as unknown as Answer).headers;
     expect(Object.keys(components.headers).sort()).toEqual(
-      ['IdempotentReplayed', 'RateLimit', 'RateLimitPolicy', 'RequestId', 'RetryAfter', 'ScrubJobId'].sort(),
+      [
+        'IdempotentReplayed',
+        'RateLimit',
+        'RateLimitPolicy',
+        'RequestId',
+        'RetryAfter',
+        'ScrubJobId',
+        'ScrubCreditsDeducted',
+        'ScrubCreditsRemaining',
+      ].sort(),
     );
+    expect(answer('/verify', 'post', '200')).toHaveProperty('scrub-credits-deducted');
+    expect(answer('/verify', 'post', '200')).toHaveProperty('scrub-credits-remaining');
+    expect(answer('/verify', 'post', '402')).not.toHaveProperty('scrub-credits-deducted');
     expect(Object.keys(answer('/verify', 'get', '200'))).toEqual([
       'x-request-id',
       'ratelimit',

@@ -78,6 +78,24 @@ function errorResponses(route: RouteSpec): Record<string, JsonSchema> {
   return answers;
 }
 
+/** The answer's other formats (`answerFormats`), asked for with `Accept`. */
+const LINES_ANSWER = {
+  'text/csv': {
+    schema: {
+      type: 'string',
+      description:
+        'A header line, then one line per result (null as an empty cell, lists joined by `|`); the credits in the `Scrub-Credits-*` headers.',
+    },
+  },
+  'application/x-ndjson': {
+    schema: {
+      type: 'string',
+      description:
+        "One result per line, each as the JSON answer's; the credits in the `Scrub-Credits-*` headers.",
+    },
+  },
+} as const;
+
 /** The answer when all goes well: JSON in the route's response schema, or a file. */
 function successResponse(schemas: OpenApiSchemas, route: RouteSpec): JsonSchema {
   const common = { headers: headers(route, route.status ?? 200) };
@@ -88,6 +106,7 @@ function successResponse(schemas: OpenApiSchemas, route: RouteSpec): JsonSchema 
       content: {
         'application/json': { schema: schemas.of(route.response, 'output') },
         ...(route.csvAnswer ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+        ...Object.fromEntries((route.answerFormats ?? []).map((type) => [type, LINES_ANSWER[type]])),
       },
     };
   }

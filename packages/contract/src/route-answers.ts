@@ -81,6 +81,16 @@ export const ANSWER_HEADERS = {
     name: 'scrub-job-id',
     description: 'The job the streamed file became, for `GET /bulk/jobs/{job_id}`.',
   },
+  ScrubCreditsDeducted: {
+    name: 'scrub-credits-deducted',
+    description:
+      "With `Accept: text/csv` or `application/x-ndjson`: the batch's `credits_deducted`. Absent for unlimited users.",
+  },
+  ScrubCreditsRemaining: {
+    name: 'scrub-credits-remaining',
+    description:
+      "With `Accept: text/csv` or `application/x-ndjson`: the batch's `credits_remaining`. Absent for unlimited users.",
+  },
 } as const;
 export type AnswerHeader = keyof typeof ANSWER_HEADERS;
 
@@ -97,5 +107,6 @@ export function answerHeaders(route: RouteSpec, status: number): AnswerHeader[] 
   const replayable = route.method !== 'GET' && !route.streamBody;
   if (replayable && (success || REPLAYED_REFUSALS.has(status))) headers.push('IdempotentReplayed');
   if (route.streamBody && success) headers.push('ScrubJobId');
+  if (route.answerFormats && success) headers.push('ScrubCreditsDeducted', 'ScrubCreditsRemaining');
   return headers;
 }

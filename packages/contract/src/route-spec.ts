@@ -77,6 +77,11 @@ export interface RouteSpec {
    * stream made while it arrives (`POST /bulk/jobs/stream`): no `Idempotency-Key` replay.
    */
   streamBody?: true;
+  /**
+   * Other formats the answer comes in when `Accept` names one (JSON stays the default): the
+   * results one per line, the rest (the batch's credits) in `Scrub-Credits-*` headers.
+   */
+  answerFormats?: readonly ('text/csv' | 'application/x-ndjson')[];
   /** Absent when the answer is not JSON (CSV downloads). */
   response?: z.ZodType;
   /** The JSON answer may also come as CSV, for a request whose `Accept` header asks `text/csv` first. */

@@ -175,6 +175,29 @@ export const VerifyBatchResultSchema = z
   .meta({ id: 'VerifyBatchResult' });
 export type VerifyBatchResult = z.infer<typeof VerifyBatchResultSchema>;
 
+/**
+ * The columns of `POST /verify`'s answer as `text/csv` (`Accept: text/csv`): the JSON answer's
+ * fields of each result, null as an empty cell, lists joined by `|`.
+ */
+export const BATCH_CSV_HEADERS = [
+  'input',
+  'phone_number',
+  'line_type',
+  'line_type_source',
+  'dnc',
+  'cached',
+  'credits_deducted',
+  'invalid_reason',
+  'extension',
+  'dnc_sources',
+  'dnc_lists_checked',
+  'timezones',
+  'callable_now',
+  'callable_reason',
+  'reassigned',
+  'data_source',
+] as const;
+
 export const verifyRoutes = defineRoutes('verify', {
   verify: {
     method: 'GET',
@@ -197,5 +220,6 @@ export const verifyRoutes = defineRoutes('verify', {
     body: VerifyBatchBodySchema,
     csvBody: true,
     response: VerifyBatchResultSchema,
+    answerFormats: ['text/csv', 'application/x-ndjson'],
   },
 });

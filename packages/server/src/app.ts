@@ -184,7 +184,7 @@ export async function buildApp({
   // Auto top-up and low-balance e-mails: each charge nudges its account; the workers' processes sweep.
   if (config.runBulkWorker) payments.balanceWatch.start(BALANCE_SWEEP_MS);
   app.addHook('onClose', () => payments.balanceWatch.close());
-  const checkLog = new CheckLog(database.db, logger);
+  const checkLog = new CheckLog(database.db, logger, database.copyIn);
   app.addHook('onClose', () => checkLog.settled());
   const context: ServerContext = {
     config,

@@ -8,6 +8,7 @@ import {
 import { neutraliseFormula } from '@scrub/engine';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { CheckLogTable, Database } from '../storage/schema.js';
+import { ANSWER_DEFAULTS } from './check-log.js';
 
 const DAY_MS = 86_400_000;
 
@@ -52,7 +53,7 @@ function entryOf(row: Selectable<CheckLogTable>): CheckLogEntry {
     source: row.via,
     api_key_id: row.api_key_id,
     acting_admin_id: row.actor_profile_id,
-    answer: row.answer,
+    answer: { ...ANSWER_DEFAULTS, ...(JSON.parse(row.answer) as Record<string, unknown>) },
   };
 }
 

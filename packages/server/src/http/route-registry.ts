@@ -42,6 +42,42 @@ export interface RouteOptions<R extends RouteSpec> {
    * what the contract's would: its test compares the two.
    */
   serialize?: (answer: Answer<R>) => string;
+  /**
+   * Other ways to write the answer, by media type (`text/csv`), for a request whose `Accept` names
+   * one (JSON stays the default). An `Idempotency-Key` replay is written the same way.
+   */
+  formats?: Record<string, (answer: Answer<R>) => FormattedAnswer>;
+}
+
+/** An answer written in another format than JSON: its text and the headers that carry the rest. */
+export interface FormattedAnswer {
+  body: string;
+  headers: Record<string, string>;
+}
+
+type Format = (answer: unknown) => FormattedAnswer & { type: string };
+
+/** The first of `formats` that `Accept` names, if any: the caller's order, JSON when none. */
+function formatOf(
+  accept: string | undefined,
+  formats: Record<string, (answer: never) => FormattedAnswer> | undefined,
+): Format | undefined {
+  if (!accept || !formats) return undefined;
+  for (const part of accept.split(',')) {
+    const type = part.split(';')[0]!.trim().toLowerCase();
+    if (type === 'application/json' || type === '*/*') return undefined;
+    const write = formats[type] as ((answer: unknown) => FormattedAnswer) | undefined;
+    if (write) return (answer) => ({ ...write(answer), type });
+  }
+  return undefined;
+}
+
+function sendFormatted(reply: FastifyReply, status: number, formatted: FormattedAnswer & { type: string }) {
+  return reply
+    .status(status)
+    .headers(formatted.headers)
+    .type(`${formatted.type}; charset=utf-8`)
+    .send(formatted.body);
 }
 
 /**
@@ -78,7 +114,7 @@ export class RouteRegistry {
   ) {}
 
   add<R extends RouteSpec>(spec: R, handler: RouteHandler<R>, options: RouteOptions<R> = {}): void {
-    const { serialize } = options;
+    const { serialize, formats } = options;
     const { authenticator } = this;
     if (spec.auth !== 'none' && !authenticator) {
       throw new Error(
@@ -130,6 +166,7 @@ export class RouteRegistry {
               request,
               reply,
             });
+          const format = formatOf(request.headers.accept, formats);
           if (spec.method === 'GET') return reply.status(status).send(await run());
           // A streamed answer is written by its handler (reply.hijack) and cannot be replayed.
           if (spec.streamBody) {
@@ -143,6 +180,7 @@ export class RouteRegistry {
             status,
             run,
             serialize as ((answer: unknown) => string) | undefined,
+            format,
           );
         },
       });
@@ -170,14 +208,21 @@ export class RouteRegistry {
     status: number,
     run: () => Promise<unknown>,
     serialize?: (answer: unknown) => string,
+    format?: Format,
   ): Promise<FastifyReply> {
     const key = this.idempotency && idempotencyKeyOf(request.headers['idempotency-key']);
-    if (!this.idempotency || !key) return reply.status(status).send(await run());
+    if (!this.idempotency || !key) {
+      const answer = await run();
+      return format ? sendFormatted(reply, status, format(answer)) : reply.status(status).send(answer);
+    }
     const store = this.idempotency;
     const scope = principal?.profileId ?? 'public';
     const started = await store.begin(scope, key, fingerprintOf(request.method, request.url, request.body));
     if (started.kind === 'replay') {
-      return reply.status(started.status).header('idempotent-replayed', 'true').send(started.body);
+      reply.header('idempotent-replayed', 'true');
+      const success = started.status === status;
+      if (format && success) return sendFormatted(reply, status, format(started.body));
+      return reply.status(started.status).send(started.body);
     }
     let answer: unknown;
     try {
@@ -192,11 +237,12 @@ export class RouteRegistry {
     }
     if (!serialize) {
       await store.complete(scope, key, status, answer);
-      return reply.status(status).send(answer);
+      return format ? sendFormatted(reply, status, format(answer)) : reply.status(status).send(answer);
     }
     // Written once, for the store and the reply (a batch check's answer is megabytes).
     const json = serialize(answer);
     await store.complete(scope, key, status, answer, json);
+    if (format) return sendFormatted(reply, status, format(answer));
     return reply.status(status).type('application/json; charset=utf-8').send(json);
   }
 

@@ -115,6 +115,21 @@ describe.each(testDatabases())('the phone log (GET /checks) on $kind', (kind) =>
     });
     expect(repeat).toMatchObject({ cached: true, credits: 0 });
     expect(first.answer).toHaveProperty('data_source');
+    // Every field of the answer is listed, the null and empty ones too (the log stores them left out).
+    expect(first.answer).toMatchObject({
+      line_type_source: expect.any(String),
+      invalid_reason: null,
+      extension: null,
+      dnc_sources: [],
+      carrier_lookup: null,
+      ported: null,
+    });
+    expect(first.answer).not.toHaveProperty('reassigned');
+
+    // Written as sent, whatever it holds (the embedded database copies rows in as text).
+    const odd = 'a\tb\\c\nd\re "x", \\N';
+    expect((await call('POST', '/verify', user.key, { phones: [odd] })).status).toBe(200);
+    expect((await log(user.token)).checks[0]).toMatchObject({ input: odd, phone_number: odd });
 
     // Nobody else sees them.
     const other = await account();

@@ -30,6 +30,7 @@ import { addReassigned, REASSIGNED_REASON } from '../reassigned/reassigned-answe
 import { DAY_MS, listDates } from '../reference-data/dnc-age.js';
 import { refusePausedChecks } from '../reference-data/dnc-readiness.js';
 import { type ReferenceSnapshot, versionsOf } from '../reference-data/reference-data.js';
+import { batchAsCsv, batchAsNdjson } from './verify-formats.js';
 
 function answerFor(
   input: string,
@@ -231,7 +232,10 @@ export function registerVerify(context: ServerContext): void {
     // Up to 10,000 answers, built above field by field in the contract's order: written as they
     // are, not checked by zod one by one first (three times the cost of writing them). The test
     // compares the text with the contract's own serializer's for many answers.
-    { serialize: (answer) => JSON.stringify(answer) },
+    {
+      serialize: (answer) => JSON.stringify(answer),
+      formats: { 'text/csv': batchAsCsv, 'application/x-ndjson': batchAsNdjson },
+    },
   );
 }
 

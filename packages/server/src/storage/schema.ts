@@ -280,8 +280,8 @@ export interface CheckLogTable {
   api_key_id: string | null;
   /** The admin acting as the account, when one did. */
   actor_profile_id: string | null;
-  /** The answer's other fields (reasons, lists, sources, data). */
-  answer: ColumnType<Record<string, unknown>, string, string>;
+  /** The answer's other fields (reasons, lists, sources, data) as JSON text, null and empty ones left out. */
+  answer: string;
 }
 
 /** An account's auto top-up and low-balance settings, and whether each is armed (migration 0031). */
