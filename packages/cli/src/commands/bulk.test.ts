@@ -328,6 +328,8 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
       '1',
       '5 (2 given back: 1 duplicates, 1 invalid; net 3)',
       job.file_reference,
+      // The day its upload and result are deleted (SCRUB_FILE_RETENTION_DAYS after the upload).
+      expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
     ]);
     const table = await scrub(
       ['files', '--search', 'export-me'],
@@ -335,7 +337,7 @@ describe('scrub bulk, jobs, files and export against the real server', () => {
       { tty: true },
     );
     expect(table.stdout).toMatch(
-      /│ File name +│ Uploaded at +│ Status +│ Total rows +│ Duplicates +│ Credits charged +│ Reference +│/,
+      /│ File name +│ Uploaded at +│ Status +│ Total rows +│ Duplicates +│ Credits charged +│ Reference +│ Expires +│/,
     );
     expect(table.stdout).toContain(job.file_reference);
     expect(table.stderr).toBe('Page 1 of 1 (1 file)\n');
