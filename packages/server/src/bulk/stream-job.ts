@@ -10,6 +10,7 @@ import { insufficientCredits } from '../account/ledger.js';
 import { planPausedError } from '../account/plan-status.js';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { ApiError } from '../errors/api-error.js';
+import { rowsScrubbed } from '../metrics/service-metrics.js';
 import type { Database } from '../storage/schema.js';
 import { endWhenSettled, inSpan, startSpan } from '../tracing/spans.js';
 import { UnprocessableFile } from './bulk-worker.js';
@@ -565,6 +566,7 @@ class StreamJob {
     }
     // Taken from this request (the sweep failed it, every credit given back): nothing is kept.
     if (!settled) return this.#discard(new Error('the streamed job was taken from its request'));
+    rowsScrubbed.inc(outcome.totalRows);
     await bulk.signals.ended(this.job.id);
     if (stopped === undefined) {
       this.response.end();
