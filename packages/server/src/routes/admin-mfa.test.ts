@@ -84,7 +84,10 @@ describe.each(testDatabases())(
       await poolRegister(t.app, t.database.db, t.config, 'root@example.com');
       const root = await enrolAtSignIn('root@example.com');
       expect((await get('/admin/users', root.idToken)).status).toBe(200);
-      expect(await turnOff(root.accessToken)).toEqual({ status: 400, message: expect.stringMatching(/role requires/) });
+      expect(await turnOff(root.accessToken)).toEqual({
+        status: 400,
+        message: expect.stringMatching(/role requires/),
+      });
 
       const challenge = await initiate('root@example.com');
       expect(challenge.ChallengeName).toBe('SOFTWARE_TOKEN_MFA');
