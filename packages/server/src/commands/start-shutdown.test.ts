@@ -11,7 +11,7 @@ import { tempDir } from '../../test/temp-dirs.js';
 import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { rotateApiKey } from '../auth/api-keys.js';
-import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'dist', 'bin.js');
 // CI builds first (`pnpm test`): there, a missing build fails the shutdown tests rather than skipping them.
@@ -75,6 +75,67 @@ function rawConnection(url: string, send: string) {
   return { received: () => received, closed };
 }
 
+async function apiCall(
+  headers: Record<string, string>,
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { job_id: string } };
+}
+
+/** A long poll answered, an idle keep-alive connection closed, a half-sent request cut at the deadline: exit 1. */
+async function cutsWhatIsLeftAtTheDeadline(env: Record<string, string>, headers: Record<string, string>) {
+  const api = (base: string, method: string, path: string, body?: unknown) =>
+    apiCall(headers, base, method, path, body);
+  // No worker: the job stays queued, and a client waits on it.
+  const server = await startBuilt({
+    ...env,
+    SCRUB_BULK_WORKER: 'false',
+    SCRUB_SHUTDOWN_GRACE_SECONDS: '2',
+  });
+  const { body: job } = await api(server.url, 'POST', '/bulk/jobs', {
+    file_name: 'waiting.csv',
+    phone_col: 0,
+    header_row: 0,
+    csv_content: '2012345678\n',
+  });
+  let answeredAt = 0;
+  const longPoll = fetch(`${server.url}/bulk/jobs/${job.job_id}?wait=20`, { headers }).then(async (res) => {
+    answeredAt = performance.now();
+    return { status: res.status, body: (await res.json()) as { status: string } };
+  });
+  const idle = rawConnection(server.url, 'GET /health HTTP/1.1\r\nHost: scrub\r\n\r\n');
+  await until(() => idle.received().includes('"status"'), 'the keep-alive answer');
+  const halfSent = rawConnection(
+    server.url,
+    'POST /contact HTTP/1.1\r\nHost: scrub\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"na',
+  );
+  await until(
+    () => server.logs().includes('?wait=20') && server.logs().includes('"url":"/contact"'),
+    'both requests to reach the server',
+  );
+  const idleAnswer = idle.received();
+
+  server.child.kill('SIGTERM');
+  // The long poll is answered with the job's progress rather than cut.
+  expect(await longPoll).toMatchObject({ status: 200, body: { status: 'queued' } });
+  // The idle connection is closed without another word; the half-sent request waits for the deadline, then is cut.
+  await idle.closed;
+  expect(idle.received()).toBe(idleAnswer);
+  const cutAt = await halfSent.closed;
+  expect(halfSent.received()).toBe('');
+  expect(answeredAt).toBeLessThan(cutAt);
+  expect(await server.exited).toBe(1);
+  expect(server.logs()).toMatch(/"cut":\["1 connection\(s\) still open"\].*shut down, cutting/);
+}
+
 describe.runIf(existsSync(bin) && postgres)(
   'scrub-server start: SIGTERM with a deadline (built, PostgreSQL)',
   () => {
@@ -95,59 +156,14 @@ describe.runIf(existsSync(bin) && postgres)(
     });
     afterAll(() => database?.close());
 
-    const api = async (base: string, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> & { job_id: string } };
-    };
+    const api = (base: string, method: string, path: string, body?: unknown) =>
+      apiCall(headers, base, method, path, body);
 
-    it('answers a long poll, closes an idle keep-alive connection, cuts a half-sent request at the deadline, and exits 1', async () => {
-      // No worker: the job stays queued, and a client waits on it.
-      const server = await startBuilt({
-        ...env(),
-        SCRUB_BULK_WORKER: 'false',
-        SCRUB_SHUTDOWN_GRACE_SECONDS: '2',
-      });
-      const { body: job } = await api(server.url, 'POST', '/bulk/jobs', {
-        file_name: 'waiting.csv',
-        phone_col: 0,
-        header_row: 0,
-        csv_content: '2012345678\n',
-      });
-      let answeredAt = 0;
-      const longPoll = fetch(`${server.url}/bulk/jobs/${job.job_id}?wait=20`, { headers }).then(
-        async (res) => {
-          answeredAt = performance.now();
-          return { status: res.status, body: (await res.json()) as { status: string } };
-        },
-      );
-      const idle = rawConnection(server.url, 'GET /health HTTP/1.1\r\nHost: scrub\r\n\r\n');
-      await until(() => idle.received().includes('"status"'), 'the keep-alive answer');
-      const halfSent = rawConnection(
-        server.url,
-        'POST /contact HTTP/1.1\r\nHost: scrub\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"na',
-      );
-      await until(
-        () => server.logs().includes('?wait=20') && server.logs().includes('"url":"/contact"'),
-        'both requests to reach the server',
-      );
-      const idleAnswer = idle.received();
-
-      server.child.kill('SIGTERM');
-      // The long poll is answered with the job's progress rather than cut.
-      expect(await longPoll).toMatchObject({ status: 200, body: { status: 'queued' } });
-      // The idle connection is closed without another word; the half-sent request waits for the deadline, then is cut.
-      await idle.closed;
-      expect(idle.received()).toBe(idleAnswer);
-      const cutAt = await halfSent.closed;
-      expect(halfSent.received()).toBe('');
-      expect(answeredAt).toBeLessThan(cutAt);
-      expect(await server.exited).toBe(1);
-      expect(server.logs()).toMatch(/"cut":\["1 connection\(s\) still open"\].*shut down, cutting/);
-    }, 90_000);
+    it(
+      'answers a long poll, closes an idle keep-alive connection, cuts a half-sent request at the deadline, and exits 1',
+      () => cutsWhatIsLeftAtTheDeadline(env(), headers),
+      90_000,
+    );
 
     it('puts a running job back in the queue for the next server, keeps a pending webhook retry, and survives its stdout reader', async () => {
       let hooks = 0;
@@ -252,5 +268,37 @@ describe.runIf(existsSync(bin) && postgres)(
         receiver.close();
       }
     }, 120_000);
+  },
+);
+
+describe.runIf(existsSync(bin))(
+  'scrub-server start: SIGTERM with a deadline (built, embedded database)',
+  () => {
+    const dataDir = tempDir('scrub-shutdown-embedded-');
+    let headers: Record<string, string>;
+
+    beforeAll(async () => {
+      // The account is made before the server starts: the embedded database has one process at a time.
+      const database = await openDatabase({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
+      try {
+        await migrateToLatest(database.db);
+        const { id } = await ensureProfile(database.db, {
+          sub: 'ops',
+          email: 'ops@example.com',
+          name: null,
+          role: 'User',
+        });
+        await applyLedgerEntry(database.db, { profileId: id, delta: GRANTED, kind: 'grant' });
+        headers = { 'x-api-key': (await rotateApiKey(database.db, id)).api_key };
+      } finally {
+        await database.close();
+      }
+    });
+
+    it(
+      'answers a long poll, closes an idle keep-alive connection, cuts a half-sent request at the deadline, and exits 1',
+      () => cutsWhatIsLeftAtTheDeadline({ SCRUB_DATA_DIR: dataDir }, headers),
+      90_000,
+    );
   },
 );
