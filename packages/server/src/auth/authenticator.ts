@@ -1,4 +1,4 @@
-import { messages, type RoleName, type RouteAuth } from '@scrub/contract';
+import { messages, type RouteAuth } from '@scrub/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ensureProfile } from '../account/profiles.js';
@@ -14,12 +14,7 @@ import type { PoolStanding } from './pool-standing.js';
 import type { Principal } from './principal.js';
 import { isAdminRole, roleOfIdentity } from './roles.js';
 import { assertInGoodStanding, noteSignIn } from './standing.js';
-import {
-  cognitoIssuer,
-  createTokenVerifier,
-  type IdTokenIdentity,
-  type TokenVerifier,
-} from './token-verifier.js';
+import { cognitoIssuer, createTokenVerifier, type TokenVerifier } from './token-verifier.js';
 
 /** What a route asks of its callers. */
 export interface AuthRequirement {
