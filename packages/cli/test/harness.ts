@@ -28,15 +28,19 @@ export const refusingPrompter: Prompter = {
   select: (message) => Promise.reject(new Error(`unexpected prompt: ${message}`)),
 };
 
-/** A scripted answer: text typed, a yes or no, or the value of the choice picked. */
-type Answer = string | boolean | number;
+/**
+ * A scripted answer: text typed, a yes or no, or the value of the choice picked; or, for what the
+ * command showed first (a new authenticator's key), the text typed after reading its stderr so far.
+ */
+type Answer = string | boolean | number | ((stderr: string) => string);
 
 /** Answers questions in order, and records them. */
-function scriptedPrompter(answers: Answer[], asked: string[]): Prompter {
+function scriptedPrompter(answers: Answer[], asked: string[], stderr: () => string): Prompter {
   const next = (message: string) => {
     asked.push(message);
     if (answers.length === 0) return Promise.reject(new Error(`no answer scripted for: ${message}`));
-    return Promise.resolve(answers.shift());
+    const answer = answers.shift()!;
+    return Promise.resolve(typeof answer === 'function' ? answer(stderr()) : answer);
   };
   return {
     input: (message) => next(message).then(String),
@@ -81,7 +85,7 @@ export async function scrub(
     stderr: { write: (chunk: string) => (stderr += chunk), isTTY: tty },
     stdin: input,
     env,
-    prompter: answers ? scriptedPrompter([...answers], asked) : refusingPrompter,
+    prompter: answers ? scriptedPrompter([...answers], asked, () => stderr) : refusingPrompter,
   });
   const out = Buffer.concat(stdout).toString();
   return answers ? { code, stdout: out, stderr, prompts: asked } : { code, stdout: out, stderr };

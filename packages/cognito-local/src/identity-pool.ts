@@ -28,7 +28,13 @@ import { loadOrCreateKeys, type PoolKeys } from './keys.js';
 import { type MfaChallenge, MfaChallenges } from './mfa-challenges.js';
 import { enforcePasswordPolicy, verifyPassword } from './passwords.js';
 import { defaultTuning, notAuthorized, type PoolContext, type PoolTuning, required } from './pool-context.js';
-import { type AuthenticationResult, type InitiateAuthResult, type SignedIn, SignIn } from './sign-in.js';
+import {
+  type AuthenticationResult,
+  type InitiateAuthResult,
+  type MfaRequirement,
+  type SignedIn,
+  SignIn,
+} from './sign-in.js';
 import { SoftwareTokens } from './software-tokens.js';
 import { type PoolClient, Throttles } from './throttles.js';
 import {
@@ -60,10 +66,10 @@ export interface IdentityPoolOptions {
   /** The pool's clock (tests move it). */
   now?: () => Date;
   /**
-   * Whether a user in these groups must sign in with an authenticator code; one who has none is
-   * sent to enrol (MFA_SETUP) at sign-in and cannot turn it off. Default: nobody must.
+   * Whether a user (by groups or e-mail) must sign in with an authenticator code; one who has none
+   * is sent to enrol (MFA_SETUP) at sign-in and cannot turn it off. Default: nobody must.
    */
-  requireMfa?: (groups: string[]) => boolean;
+  requireMfa?: MfaRequirement;
 }
 
 export class IdentityPool {
@@ -81,7 +87,6 @@ export class IdentityPool {
   readonly #signIn: SignIn;
   readonly #softwareTokens: SoftwareTokens;
   readonly #mfa: MfaChallenges;
-  readonly #requireMfa: (groups: string[]) => boolean;
   #keySet: JWTVerifyGetKey | undefined;
 
   private constructor(options: IdentityPoolOptions, keys: PoolKeys) {
@@ -106,13 +111,12 @@ export class IdentityPool {
     this.#codes = new Codes(this.#pool, options.mailer, this.#throttles);
     this.#softwareTokens = new SoftwareTokens(this.#pool);
     this.#mfa = new MfaChallenges(this.#pool);
-    this.#requireMfa = options.requireMfa ?? (() => false);
     this.#signIn = new SignIn(this.#pool, this.#users, this.#throttles, {
       keys,
       verification: () => this.verification(),
       tokenTtlSeconds: options.tokenTtlSeconds,
       refreshTokenTtlSeconds: options.refreshTokenTtlSeconds,
-      requireMfa: this.#requireMfa,
+      requireMfa: options.requireMfa ?? (() => false),
       tokens: this.#softwareTokens,
       mfa: this.#mfa,
     });
@@ -338,7 +342,7 @@ export class IdentityPool {
     }
     const enabled = input.SoftwareTokenMfaSettings?.Enabled;
     if (enabled === undefined) return {};
-    if (!enabled && this.#requireMfa((await this.#users.groupsOf([user.sub])).get(user.sub) ?? [])) {
+    if (!enabled && (await this.#signIn.mustUseMfa(user))) {
       throw new CognitoError(
         'InvalidParameterException',
         'Your role requires a second factor: it cannot be turned off.',

@@ -25,6 +25,7 @@ export {
   supportedOperations,
 } from './protocol.js';
 export { createIdentityTables, dropIdentityTables, type IdentityTables } from './schema.js';
+export type { MfaRequirement, MfaSubject } from './sign-in.js';
 export {
   type RunningLocalCognito,
   type StartLocalCognitoOptions,

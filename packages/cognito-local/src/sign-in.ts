@@ -42,14 +42,24 @@ export type InitiateAuthResult =
       };
     };
 
+/** What the host may base a second-factor requirement on: the user's groups and e-mail. */
+export interface MfaSubject {
+  groups: string[];
+  email: string;
+  emailVerified: boolean;
+}
+
+/** Whether a user must sign in with an authenticator code (enrol at sign-in, cannot turn it off). */
+export type MfaRequirement = (user: MfaSubject) => boolean;
+
 export interface SignInOptions {
   keys: PoolKeys;
   /** Read at each use: the issuer carries the listening port, known only once listening. */
   verification: () => VerificationMaterial;
   tokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  /** Whether members of these groups must use a second factor (enrolment at sign-in if they have none). */
-  requireMfa: (groups: string[]) => boolean;
+  /** Whether this user must use a second factor (enrolment at sign-in if they have none). */
+  requireMfa: MfaRequirement;
   tokens: SoftwareTokens;
   mfa: MfaChallenges;
 }
@@ -292,9 +302,14 @@ export class SignIn {
     if ((await this.#options.tokens.state(user.sub)).enabled) {
       return this.#options.mfa.start(user.sub, clientId, 'SOFTWARE_TOKEN_MFA');
     }
-    const groups = (await this.#users.groupsOf([user.sub])).get(user.sub) ?? [];
-    if (this.#options.requireMfa(groups)) return this.#options.mfa.start(user.sub, clientId, 'MFA_SETUP');
+    if (await this.mustUseMfa(user)) return this.#options.mfa.start(user.sub, clientId, 'MFA_SETUP');
     return { ChallengeParameters: {}, AuthenticationResult: await this.#startSession(user, clientId) };
+  }
+
+  /** Whether the host requires this user to use a second factor (by groups, or by e-mail). */
+  async mustUseMfa(user: UserRow): Promise<boolean> {
+    const groups = (await this.#users.groupsOf([user.sub])).get(user.sub) ?? [];
+    return this.#options.requireMfa({ groups, email: user.email, emailVerified: user.email_verified });
   }
 
   #assertUsable(user: UserRow): void {

@@ -87,7 +87,9 @@ beforeAll(async () => {
   running = await startLocalCognito({
     mailer: new MailBox(),
     groups: ['Admin', 'User'],
-    requireMfa: (groups) => groups.includes('Admin'),
+    // The host names its requirement: a group, or (as the service's admin e-mails) an address.
+    requireMfa: ({ groups, email, emailVerified }) =>
+      groups.includes('Admin') || (emailVerified && email === 'root@example.com'),
   });
   pool = new CognitoUserPool({
     UserPoolId: running.userPoolId,
@@ -179,6 +181,15 @@ describe('a role that requires a second factor (MFA_SETUP)', () => {
     const next = userOf('ada@example.com', 'USER_PASSWORD_AUTH');
     expect(await signIn(next)).toEqual({ kind: 'totp' });
     expect((await sendCode(next, codeFor(secret, 1))).isValid()).toBe(true);
+  });
+
+  it('holds a user required by e-mail, in no group, to the same rule', async () => {
+    await running.pool.admin.adminCreateUser({ email: 'root@example.com', password: PASSWORD });
+    const user = userOf('root@example.com');
+    expect(await signIn(user)).toEqual({ kind: 'setup' });
+    const secret = await associate(user);
+    await verify<CognitoUserSession>(user, codeFor(secret));
+    expect(await failure(setPreference(user, false))).toBe('InvalidParameterException');
   });
 
   it('refuses MFA_SETUP answered before an authenticator is verified', async () => {

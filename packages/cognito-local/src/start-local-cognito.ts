@@ -7,6 +7,7 @@ import { IdentityPool, type PoolTuning } from './identity-pool.js';
 import { MailBox } from './mail-box.js';
 import { IDENTITY_PATH, registerIdentityProtocol } from './protocol.js';
 import { createIdentityTables } from './schema.js';
+import type { MfaRequirement } from './sign-in.js';
 
 export interface StartLocalCognitoOptions {
   /** 0 (the default) takes a free port. */
@@ -30,8 +31,8 @@ export interface StartLocalCognitoOptions {
   tokenTtlSeconds?: number;
   refreshTokenTtlSeconds?: number;
   tuning?: Partial<PoolTuning>;
-  /** Whether members of these groups must sign in with an authenticator code (default: nobody). */
-  requireMfa?: (groups: string[]) => boolean;
+  /** Whether a user (by groups or e-mail) must sign in with an authenticator code (default: nobody). */
+  requireMfa?: MfaRequirement;
   logger?: FastifyBaseLogger | false;
 }
 

@@ -16,6 +16,15 @@ export async function signUpAndLogIn(
   email: string,
   password: string,
 ): Promise<void> {
+  await signUp(page, service, email, password);
+  await page.locator('input[name=email]').fill(email);
+  await page.locator('input[name=password]').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL(/\/accountInfo/);
+}
+
+/** Sign Up and the mailed code: the new customer is on Log In. */
+export async function signUp(page: Page, service: Service, email: string, password: string): Promise<void> {
   await openScreen(page, service, '/signup');
   await page.locator('input[name=email]').fill(email);
   await page.locator('input[name=password]').fill(password);
@@ -25,8 +34,4 @@ export async function signUpAndLogIn(
   await page.getByLabel('Verification code').fill(await latestCode(service, email));
   await page.getByRole('button', { name: 'Confirm Email' }).click();
   await page.waitForURL(/\/login/);
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(password);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL(/\/accountInfo/);
 }

@@ -42,6 +42,17 @@ export async function poolSignUp(
   config: ServerConfig,
   email: string,
 ): Promise<string> {
+  await poolRegister(app, db, config, email);
+  return poolSignIn(app, config, email);
+}
+
+/** Signs up and confirms (the code read from the outbox), without signing in. */
+export async function poolRegister(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  config: ServerConfig,
+  email: string,
+): Promise<void> {
   const ClientId = config.localIdentity.clientId;
   await identityCall(app, 'SignUp', { ClientId, Username: email, Password: TEST_PASSWORD });
   const mail = await db
@@ -52,5 +63,4 @@ export async function poolSignUp(
     .executeTakeFirstOrThrow();
   const code = /(\d{6})$/.exec(mail.subject)?.[1];
   await identityCall(app, 'ConfirmSignUp', { ClientId, Username: email, ConfirmationCode: code });
-  return poolSignIn(app, config, email);
 }

@@ -72,3 +72,41 @@ describe('scrub login with an authenticator app', () => {
     ]);
   });
 });
+
+describe('scrub login for an admin who must set up an authenticator (SCRUB_REQUIRE_MFA_FOR=admin)', () => {
+  const ROOT = `root.${Date.now()}@example.com`;
+  let strict: RunningServer;
+  const strictEnv = () =>
+    ({ SCRUB_CONFIG_DIR: tempConfigDir(), SCRUB_API_URL: strict.url }) as NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    // ROOT is an admin by SCRUB_ADMIN_EMAILS: signed up, never signed in.
+    strict = await startLocalServer({ SCRUB_REQUIRE_MFA_FOR: 'admin', SCRUB_ADMIN_EMAILS: ROOT });
+    const sdk = new Scrub({ baseURL: strict.url, apiKey: null, tokenStorage: new MemoryTokenStorage() });
+    await sdk.auth.signUp({ email: ROOT, password: PASSWORD });
+    await sdk.auth.confirmSignUp({ email: ROOT, code: await latestCode(strict, ROOT) });
+  }, 120_000);
+  afterAll(() => strict?.close());
+
+  it('refuses a script, saying to set it up; at a terminal, shows the key and takes the first code', async () => {
+    const script = await scrub(['login', '--email', ROOT, '--password-stdin'], strictEnv(), {
+      stdin: PASSWORD,
+    });
+    expect(script.code).toBe(3);
+    expect(script.stderr).toContain('Your role requires an authenticator app and none is set up');
+
+    const enrolled = await scrub(['login', '--email', ROOT], strictEnv(), {
+      answers: [
+        PASSWORD,
+        (shown) => {
+          const key = /^ {2}([A-Z2-7]{32})$/m.exec(shown)?.[1] ?? '';
+          return new TOTP({ secret: Secret.fromBase32(key) }).generate();
+        },
+      ],
+    });
+    expect(enrolled.code, enrolled.stderr).toBe(0);
+    expect(enrolled.prompts).toEqual(['Password', 'Code the app shows']);
+    expect(enrolled.stderr).toMatch(/otpauth:\/\/totp\//);
+    expect(enrolled.stderr).toContain(`Signed in as ${ROOT}`);
+  });
+});

@@ -1,4 +1,4 @@
-import { messages, type RoleName, type RouteAuth } from '@scrub/contract';
+import { messages, type RouteAuth } from '@scrub/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ensureProfile } from '../account/profiles.js';
@@ -12,14 +12,9 @@ import { looksLikeApiKey } from './api-keys.js';
 import type { MfaStanding } from './mfa-standing.js';
 import type { PoolStanding } from './pool-standing.js';
 import type { Principal } from './principal.js';
-import { highestRole, isAdminRole, roleFromGroups } from './roles.js';
+import { isAdminRole, roleOfIdentity } from './roles.js';
 import { assertInGoodStanding, noteSignIn } from './standing.js';
-import {
-  cognitoIssuer,
-  createTokenVerifier,
-  type IdTokenIdentity,
-  type TokenVerifier,
-} from './token-verifier.js';
+import { cognitoIssuer, createTokenVerifier, type TokenVerifier } from './token-verifier.js';
 
 /** What a route asks of its callers. */
 export interface AuthRequirement {
@@ -129,7 +124,7 @@ export class Authenticator {
       sub: identity.sub,
       email: identity.email,
       name: identity.name,
-      role: this.#roleOf(identity),
+      role: roleOfIdentity(identity, this.options.adminEmails),
     });
     assertInGoodStanding(profile, identity.issuedAt);
     await noteSignIn(this.options.db, profile, identity.authTime);
@@ -167,12 +162,6 @@ export class Authenticator {
       via: 'act_as',
       actor: { profileId: admin.id, email: admin.email },
     };
-  }
-
-  /** Groups give the role; a configured admin e-mail, once verified, gives Super Admin. */
-  #roleOf(identity: IdTokenIdentity): RoleName {
-    const named = identity.emailVerified && this.options.adminEmails.includes(identity.email.toLowerCase());
-    return highestRole([roleFromGroups(identity.groups), named ? 'Super Admin' : 'User']);
   }
 
   async #fromApiKey(key: string): Promise<Principal> {

@@ -34,3 +34,12 @@ export function roleFromGroups(groups: readonly string[]): RoleName {
 }
 
 export const isAdminRole = (role: RoleName) => role === 'Admin' || role === 'Super Admin';
+
+/** Groups give the role; a configured admin e-mail, once verified, gives Super Admin. */
+export function roleOfIdentity(
+  identity: { groups: readonly string[]; email: string; emailVerified: boolean },
+  adminEmails: readonly string[],
+): RoleName {
+  const named = identity.emailVerified && adminEmails.includes(identity.email.toLowerCase());
+  return highestRole([roleFromGroups(identity.groups), named ? 'Super Admin' : 'User']);
+}

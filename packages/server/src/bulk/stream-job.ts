@@ -10,7 +10,9 @@ import { insufficientCredits } from '../account/ledger.js';
 import { planPausedError } from '../account/plan-status.js';
 import type { BlobStore } from '../blob-store/blob-store.js';
 import { ApiError } from '../errors/api-error.js';
+import { rowsScrubbed } from '../metrics/service-metrics.js';
 import type { Database } from '../storage/schema.js';
+import { endWhenSettled, inSpan, startSpan } from '../tracing/spans.js';
 import { UnprocessableFile } from './bulk-worker.js';
 import {
   beat,
@@ -129,7 +131,12 @@ export async function runStreamJob(
     },
     workerId,
   );
-  await new StreamJob(deps, job, workerId, request, response, hijack).run();
+  // With tracing on, the job is a span under the request's: its phases (csv-processor.ts's names)
+  // are its children.
+  const attributes = { 'scrub.job.id': job.id, 'scrub.job.streamed': true, 'scrub.worker.id': workerId };
+  await inSpan('bulk job', { attributes }, () =>
+    new StreamJob(deps, job, workerId, request, response, hijack).run(),
+  );
 }
 
 /**
@@ -195,6 +202,11 @@ class StreamJob {
     this.#result = deps.blobStore.createWriteStream(this.#resultKey, 'text/csv');
     this.#resultStored = finished(this.#result);
     this.#resultStored.catch((error: unknown) => this.#fail(error));
+    // The phases, as a queued job's: the download is the request's body arriving (until stored).
+    const downloading = startSpan('bulk download', { attributes: { 'scrub.blob.key': job.upload_key } });
+    if (downloading) endWhenSettled(downloading, this.#uploadStored);
+    const uploading = startSpan('bulk upload', { attributes: { 'scrub.blob.key': this.#resultKey } });
+    if (uploading) endWhenSettled(uploading, this.#resultStored);
     response.on('close', () => {
       if (!response.writableEnded) this.#clientGone();
     });
@@ -285,11 +297,8 @@ class StreamJob {
   /** The scrub of what is paid for, to the response and the store; done once the result is stored. */
   async #scrub(): Promise<ScrubbedRows> {
     const output = this.#output();
-    const rows = await this.deps.bulk.processor.scrubStream(
-      this.job,
-      this.#scrubInput(),
-      output,
-      this.#abort.signal,
+    const rows = await inSpan('bulk scrub', { attributes: { 'scrub.job.threads': 1 } }, () =>
+      this.deps.bulk.processor.scrubStream(this.job, this.#scrubInput(), output, this.#abort.signal),
     );
     await finished(output);
     return rows;
@@ -557,6 +566,7 @@ class StreamJob {
     }
     // Taken from this request (the sweep failed it, every credit given back): nothing is kept.
     if (!settled) return this.#discard(new Error('the streamed job was taken from its request'));
+    rowsScrubbed.inc(outcome.totalRows);
     await bulk.signals.ended(this.job.id);
     if (stopped === undefined) {
       this.response.end();

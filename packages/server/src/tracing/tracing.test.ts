@@ -204,6 +204,37 @@ describe.each(testDatabases())('OpenTelemetry traces on $kind', (kind) => {
       childrenOf(delivery, deliveryTrace).some((s) => s.attributes['db.system.name'] === 'postgresql'),
     ).toBe(true);
   });
+
+  it("traces a streamed job's phases under its request", async () => {
+    const res = await fetch(`${base}/bulk/jobs/stream?file_name=leads.csv&phone_col=Phone`, {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'text/csv' },
+      body: LEADS,
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const requestId = res.headers.get('x-request-id');
+
+    const { span: jobSpan, all } = await traceOf(
+      exporter,
+      (s) => s.name === 'bulk job' && s.spanContext().traceId === requestId,
+    );
+    // The job is the request's child, not a trace of its own.
+    const request = all.find((s) => s.kind === SpanKind.SERVER);
+    expect(request?.name).toBe('POST /bulk/jobs/stream');
+    expect(jobSpan.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
+    expect(jobSpan.attributes).toMatchObject({ 'scrub.job.streamed': true });
+    // Every phase has ended once the request has: wait for the last to be exported.
+    await traceOf(exporter, (s) => s.name === 'bulk upload' && s.spanContext().traceId === requestId);
+    const { all: ended } = await traceOf(exporter, (s) => s === jobSpan);
+    const phases = childrenOf(jobSpan, ended);
+    expect(phases.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['bulk download', 'bulk scrub', 'bulk upload']),
+    );
+    for (const phase of phases) expect(phase.status.code).not.toBe(SpanStatusCode.ERROR);
+    // The stored upload and result are written through the traced store, in the same trace.
+    expect(ended.map((s) => s.name)).toEqual(expect.arrayContaining(['blob createWriteStream']));
+  });
 });
 
 describe('the OTEL_* variables', () => {

@@ -8,7 +8,7 @@ import {
 } from '@scrub/cognito-local';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { isAdminRole, roleFromGroups } from '../auth/roles.js';
+import { isAdminRole, roleOfIdentity } from '../auth/roles.js';
 import { createTokenVerifier, type TokenVerifier } from '../auth/token-verifier.js';
 import type { ServerConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -59,8 +59,10 @@ export async function setUpIdentity(
     tokenTtlSeconds: config.localIdentity.tokenTtlSeconds,
     refreshTokenTtlSeconds: config.localIdentity.refreshTokenTtlSeconds,
     keyDir: keyDir(config),
-    // An admin without an authenticator is sent to enrol at sign-in (MFA_SETUP), and cannot turn it off.
-    requireMfa: (groups) => config.requireMfaFor.includes('admin') && isAdminRole(roleFromGroups(groups)),
+    // Every admin (by group, or named in SCRUB_ADMIN_EMAILS) without an authenticator is sent to
+    // enrol at sign-in (MFA_SETUP), and cannot turn it off.
+    requireMfa: (user) =>
+      config.requireMfaFor.includes('admin') && isAdminRole(roleOfIdentity(user, config.adminEmails)),
     tuning: {
       signUps: config.signUpsPerAddress,
       signInFailures: {

@@ -100,6 +100,16 @@ describe.each(testDatabases())('GET /metrics after real traffic on $kind', (kind
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
 
+    // A streamed job (over a real connection: it answers as the rows come): its rows count too.
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const streamed = await fetch(`${base}/bulk/jobs/stream?file_name=streamed.csv&phone_col=Phone`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'text/csv' },
+      body: LEADS,
+    });
+    expect(streamed.status).toBe(200);
+    await streamed.arrayBuffer();
+
     const text = await scrape();
     const after = samples(text);
     // Requests by route template, never the raw URL: no job id in any label.
@@ -131,8 +141,8 @@ describe.each(testDatabases())('GET /metrics after real traffic on $kind', (kind
     expect(total('reversal')).toBeGreaterThan(0);
 
     // Rows and jobs: the table's counts, the queue empty.
-    expect(grew(after, 'scrub_rows_scrubbed_total{}')).toBe(4);
-    expect(after.get('scrub_bulk_jobs{state=completed}')).toBe(1);
+    expect(grew(after, 'scrub_rows_scrubbed_total{}')).toBe(8);
+    expect(after.get('scrub_bulk_jobs{state=completed}')).toBe(2);
     expect(after.get('scrub_bulk_jobs{state=queued}')).toBe(0);
     expect(after.get('scrub_queue_oldest_job_age_seconds{}')).toBe(0);
     expect(after.get('scrub_data_dir_bytes{state=available}')).toBeGreaterThan(0);
