@@ -6,10 +6,16 @@ import { RouterProvider } from 'react-router/dom';
 import { loadScrub } from './api/load-scrub';
 import { onPlanPaused, onSignedOut, queryClient } from './api/query-client';
 import { sessionKey } from './auth/use-session';
+import { dropLoginStandIn } from './screens/auth/login-stand-in';
 import { routes } from './routes';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const router = createBrowserRouter(routes);
+
+// The Login stand-in (main.tsx) gives way when the page leaves /login before Login's screen took it over.
+router.subscribe((state) => {
+  if (state.location.pathname !== '/login') dropLoginStandIn();
+});
 
 // 401 or a session that cannot be refreshed: forget it and go to Login, unless already there.
 onSignedOut(() => {

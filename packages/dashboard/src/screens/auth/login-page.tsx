@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Checkbox, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { sessionKey } from '../../auth/use-session';
@@ -10,6 +10,7 @@ import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/logi
 import { AuthCard } from './auth-card';
 import { FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
+import { takeLoginStandIn } from './login-stand-in';
 import { SecondFactorForm, useSecondStep } from './second-factor-form';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
@@ -93,6 +94,16 @@ export default function LoginPage() {
       second.done();
     }
   });
+
+  // The entry's plain-DOM form (login-stand-in.ts), if shown: its values, and its submit, carry on here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the screen first mounts.
+  useLayoutEffect(() => {
+    const standIn = takeLoginStandIn();
+    if (!standIn) return;
+    form.reset({ email: standIn.email, password: standIn.password, remember: standIn.remember });
+    if (standIn.focused) form.setFocus(standIn.focused);
+    if (standIn.submitted) void onSubmit();
+  }, []);
 
   if (second.step) {
     return (
