@@ -6,8 +6,8 @@ import { RouterProvider } from 'react-router/dom';
 import { loadScrub } from './api/load-scrub';
 import { onPlanPaused, onSignedOut, queryClient } from './api/query-client';
 import { sessionKey } from './auth/use-session';
-import { dropLoginStandIn } from './screens/auth/login-stand-in';
 import { routes } from './routes';
+import { dropLoginStandIn } from './screens/auth/login-stand-in-takeover';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const router = createBrowserRouter(routes);

@@ -10,7 +10,7 @@ import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/logi
 import { AuthCard } from './auth-card';
 import { FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
-import { takeLoginStandIn } from './login-stand-in';
+import { takeLoginStandIn } from './login-stand-in-takeover';
 import { SecondFactorForm, useSecondStep } from './second-factor-form';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */

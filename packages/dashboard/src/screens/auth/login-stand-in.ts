@@ -3,22 +3,12 @@
  * React, Mantine and the shell (the `index` bundle, about 145 KB gzip) are downloaded and run. It
  * is usable at once: a visitor can type, tick Remember me, follow its links, and submit. When the
  * real Login screen mounts it takes the stand-in's values (and a submit made meanwhile) with
- * `takeLoginStandIn`, removes it and signs in exactly as always: the same checks, messages and
+ * `takeLoginStandIn` (login-stand-in-takeover.ts), removes it and signs in exactly as always: the same checks, messages and
  * two-step sign-in. Styles: login-stand-in.css, Mantine's variables so both schemes match.
  */
 import './login-stand-in.css';
 
-const STAND_IN_ID = 'login-stand-in';
-
-export interface LoginStandInValues {
-  email: string;
-  password: string;
-  remember: boolean;
-  /** Submitted before the real form took over: it submits these values at once. */
-  submitted: boolean;
-  /** The field that had the focus, to focus again. */
-  focused: 'email' | 'password' | null;
-}
+import { STAND_IN_ID } from './login-stand-in-takeover';
 
 const MARKUP = `
 <div class="stand-in-card">
@@ -40,8 +30,10 @@ const MARKUP = `
 
 /** Shows the stand-in above `root` (kept hidden until the real screen takes over). */
 export function showLoginStandIn(root: HTMLElement): void {
-  const standIn = document.createElement('main');
+  // A landmark by role, not a <main> element: the app's own <main> is in the hidden root meanwhile.
+  const standIn = document.createElement('div');
   standIn.id = STAND_IN_ID;
+  standIn.setAttribute('role', 'main');
   standIn.innerHTML = MARKUP;
   const form = standIn.querySelector('form') as HTMLFormElement;
   form.addEventListener('submit', (event) => {
@@ -53,28 +45,4 @@ export function showLoginStandIn(root: HTMLElement): void {
   });
   root.hidden = true;
   root.before(standIn);
-}
-
-/** The stand-in's values, once: it is removed and the app's root shown. Null when none is shown. */
-export function takeLoginStandIn(): LoginStandInValues | null {
-  const standIn = document.getElementById(STAND_IN_ID);
-  if (!standIn) return null;
-  const form = standIn.querySelector('form') as HTMLFormElement;
-  const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement;
-  const active = document.activeElement;
-  const values: LoginStandInValues = {
-    email: field('email').value,
-    password: field('password').value,
-    remember: field('remember').checked,
-    submitted: form.dataset.submitted === 'true',
-    focused: active === field('email') ? 'email' : active === field('password') ? 'password' : null,
-  };
-  dropLoginStandIn();
-  return values;
-}
-
-/** Removes the stand-in, if shown, and shows the app's root (another screen took its place). */
-export function dropLoginStandIn(): void {
-  document.getElementById(STAND_IN_ID)?.remove();
-  document.getElementById('root')?.removeAttribute('hidden');
 }
