@@ -27,6 +27,9 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
     '--mantine-color-dimmed': resolved.colors.gray[7],
     '--scrub-ok-text': resolved.colors.teal[9],
     '--scrub-bad-text': resolved.colors.red[9],
+    // The light variant's blue text (the sidebar's links, light buttons and badges) on its hovered
+    // tint was below AA (axe, the Phone log with its sidebar link hovered): one shade darker.
+    '--mantine-color-blue-light-color': resolved.colors.blue[9],
   },
   dark: {
     '--mantine-color-dimmed': resolved.colors.dark[1],

@@ -82,8 +82,13 @@ describe('Login before the app has loaded (the plain-DOM stand-in)', () => {
     await page.getByLabel('Password').fill('Wrong-pass-1');
     await page.getByRole('button', { name: 'Log In' }).click();
     release();
-    await page.getByRole('alert').getByText('Invalid email or password').waitFor();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    const said = await alert.textContent();
+    expect(said).toMatch(/password/i);
     await expect(page.getByLabel('Email').inputValue()).resolves.toBe(PAT);
+    // Still on Login, signed out.
+    expect(new URL(page.url()).pathname).toBe('/login');
     await context.close();
   });
 

@@ -101,7 +101,9 @@ export default function LoginPage() {
     const standIn = takeLoginStandIn();
     if (!standIn) return;
     form.reset({ email: standIn.email, password: standIn.password, remember: standIn.remember });
-    if (standIn.focused) form.setFocus(standIn.focused);
+    // After this commit has been painted: the field is focusable then.
+    const focused = standIn.focused;
+    if (focused) setTimeout(() => form.setFocus(focused));
     if (standIn.submitted) void onSubmit();
   }, []);
 
