@@ -7,9 +7,15 @@ import { loadScrub } from './api/load-scrub';
 import { onPlanPaused, onSignedOut, queryClient } from './api/query-client';
 import { sessionKey } from './auth/use-session';
 import { routes } from './routes';
+import { dropLoginStandIn } from './screens/auth/login-stand-in-takeover';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const router = createBrowserRouter(routes);
+
+// The Login stand-in (main.tsx) gives way when the page leaves /login before Login's screen took it over.
+router.subscribe((state) => {
+  if (state.location.pathname !== '/login') dropLoginStandIn();
+});
 
 // 401 or a session that cannot be refreshed: forget it and go to Login, unless already there.
 onSignedOut(() => {

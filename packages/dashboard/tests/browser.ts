@@ -75,22 +75,27 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
     await setScheme(page, scheme);
     // Mantine transitions some colours: measure once they have settled.
     await settled(page);
-    const violations = await page.evaluate(async () => {
-      type Violation = { id: string; help: string; impact: string; nodes: { target: string[] }[] };
-      type Axe = { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
-      const { axe } = window as unknown as { axe: Axe };
-      const result = await axe.run(document, { resultTypes: ['violations'] });
-      return result.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => ({
-          id: violation.id,
-          help: violation.help,
-          targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
-        }));
-    });
-    expect(violations, `${screen} (${scheme})`).toEqual([]);
+    expect(await seriousViolations(page), `${screen} (${scheme})`).toEqual([]);
   }
   await setScheme(page, original);
+}
+
+/** axe-core's serious and critical violations on the page as it is now (axe injected on first use). */
+export async function seriousViolations(page: Page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    type Violation = { id: string; help: string; impact: string; nodes: { target: string[] }[] };
+    type Axe = { run(context: unknown, options: unknown): Promise<{ violations: Violation[] }> };
+    const { axe } = window as unknown as { axe: Axe };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({
+        id: violation.id,
+        help: violation.help,
+        targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+      }));
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/serve
 import { startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, record } from './browser';
+import { expectAccessible, launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `phonelog.${Date.now()}@example.com`;
@@ -53,8 +53,11 @@ describe('the Phone log screen in Chromium', () => {
     await table.getByRole('cell', { name: '+11234567890', exact: true }).waitFor();
     await table.getByRole('cell', { name: 'API page test', exact: true }).waitFor();
     await expect(page.getByTestId('checks-total').textContent()).resolves.toBe('1 check');
-    // The pointer off the sidebar link it clicked: a hovered link is a state of its own.
-    await page.mouse.move(640, 780);
+    // The pointer stays on the sidebar link it clicked: its hovered state is checked too, then
+    // the Single checks tab hovered.
+    await page.getByRole('link', { name: 'Phone log' }).first().hover();
+    await expectAccessible(page, 'phone-log, sidebar link hovered');
+    await page.getByRole('tab', { name: 'Single checks' }).hover();
     await record(page, 'phone-log');
 
     // A filter that keeps nothing, then one that keeps it again.

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Checkbox, Group, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { type UseFormReturn, useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { sessionKey } from '../../auth/use-session';
 import { EmailField, FormPasswordInput } from '../../common/form-fields';
@@ -10,6 +10,7 @@ import { type LoginForm, LoginSchema, SIGNUP_EMAIL_KEY } from '../../common/logi
 import { AuthCard } from './auth-card';
 import { FormError } from './form-parts';
 import { hostedSignInUrl, saveHostedReturnPath } from './hosted-sign-in';
+import { takeLoginStandIn } from './login-stand-in-takeover';
 import { SecondFactorForm, useSecondStep } from './second-factor-form';
 
 /** Seed 1: an unconfirmed user reads the message, then goes to ConfirmEmail after 3 s. */
@@ -35,12 +36,38 @@ function HostedSignIn({ from }: { from: string | undefined }) {
   );
 }
 
+/**
+ * The entry's plain-DOM form (login-stand-in.ts), if shown: its values, its focus and a submit made
+ * there carry on in this form, once, when the screen first mounts.
+ */
+function useStandInTakeover(form: UseFormReturn<LoginForm>, submit: () => Promise<void>) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the screen first mounts.
+  useLayoutEffect(() => {
+    const standIn = takeLoginStandIn();
+    if (!standIn) return;
+    form.reset({ email: standIn.email, password: standIn.password, remember: standIn.remember });
+    // After this commit has been painted: the field is focusable then.
+    const focused = standIn.focused;
+    if (focused) setTimeout(() => form.setFocus(focused));
+    if (standIn.submitted) void submit();
+  }, []);
+}
+
+/** The address's `message`, shown once, then removed from the address so a reload does not repeat it. */
+function useOnceMessage(): string | null {
+  const [params, setParams] = useSearchParams();
+  const [message] = useState(params.get('message'));
+  useEffect(() => {
+    if (params.has('message')) setParams({}, { replace: true });
+  }, [params, setParams]);
+  return message;
+}
+
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const [message] = useState(params.get('message'));
+  const message = useOnceMessage();
   const [error, setError] = useState<string | null>(null);
   const second = useSecondStep();
   const form = useForm<LoginForm>({
@@ -50,11 +77,6 @@ export default function LoginPage() {
     reValidateMode: 'onChange',
   });
   const { isSubmitting } = form.formState;
-
-  // The message is shown once, then removed from the address so a reload does not repeat it.
-  useEffect(() => {
-    if (params.has('message')) setParams({}, { replace: true });
-  }, [params, setParams]);
 
   const onSubmit = form.handleSubmit(async ({ email, password, remember }) => {
     setError(null);
@@ -93,6 +115,8 @@ export default function LoginPage() {
       second.done();
     }
   });
+
+  useStandInTakeover(form, onSubmit);
 
   if (second.step) {
     return (
