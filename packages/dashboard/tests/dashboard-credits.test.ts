@@ -196,6 +196,8 @@ describe('credits a customer can reconcile, in Chromium', () => {
       'Net credits (your balance’s change)4',
     ]);
     await expect.poll(() => page.getByTestId('credit-counter').textContent(), SLOW).toBe('96');
+    // The state line and the card below it, on a phone too.
+    await page.getByTestId('job-state').evaluate((line) => line.scrollIntoView({ block: 'start' }));
     await record(page, 'bulk-result-credits');
     expect(errors).toEqual([]);
     await context.close();

@@ -64,6 +64,16 @@ describe.each(testDatabases())('account export and deletion on $kind', (database
         .status,
     ).toBe(200);
 
+    // A low-balance e-mail and an auto top-up threshold, set: the account's balance watch.
+    const watched = await call({
+      method: 'PUT',
+      url: '/payment/auto-top-up',
+      headers: me,
+      payload: { threshold: 5, low_balance_threshold: 10 },
+    });
+    expect(watched.status).toBe(200);
+    expect(watched.body).toMatchObject({ threshold: 5, low_balance_threshold: 10 });
+
     // The phone log is written just after the answer.
     const exportNow = async () => {
       const exported = await call({ method: 'GET', url: '/account/export', headers: me });
@@ -127,6 +137,10 @@ describe.each(testDatabases())('account export and deletion on $kind', (database
     expect(profile.email).toBe(`deleted-${id}`);
     expect(profile.deleted_at).not.toBeNull();
     expect(await db.selectFrom('check_log').select('id').where('profile_id', '=', id).execute()).toEqual([]);
+    // No auto top-up or low-balance e-mail is left to act for an account that is gone.
+    expect(
+      await db.selectFrom('balance_watches').select('profile_id').where('profile_id', '=', id).execute(),
+    ).toEqual([]);
     expect(
       await db.selectFrom('suppression_numbers').select('number').where('profile_id', '=', id).execute(),
     ).toEqual([]);
