@@ -197,6 +197,8 @@ describe('the Client Performance screen in Chromium', () => {
     await page.waitForURL(new RegExp(`/dashboard\\?account=${client.user_id}`));
     await expect.poll(() => page.getByTestId('stat-checks').textContent(), SLOW).toBe('2');
     await page.getByTestId('checks-chart').locator('.recharts-bar-rectangle path').first().waitFor();
+    await page.getByRole('heading', { name: 'Client Performance' }).hover();
+    await record(page, 'client-performance-admin');
     // Reloaded, the account in the address is named in the picker.
     await page.reload();
     await expect.poll(() => picker.first().inputValue(), SLOW).toBe(clientEmail);

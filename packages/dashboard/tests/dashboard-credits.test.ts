@@ -182,6 +182,14 @@ describe('credits a customer can reconcile, in Chromium', () => {
     await page.locator('input[type=file]').setInputFiles(path);
     await page.getByRole('button', { name: 'Upload File' }).click();
     await page.getByText('Found 10 phone numbers', { exact: false }).waitFor();
+    // The Name column mapped to Full name, and the result asked to carry the standard headers.
+    await page
+      .getByRole('textbox', { name: /^Full name/ })
+      .or(page.getByLabel(/^Full name/))
+      .first()
+      .click();
+    await page.getByRole('option', { name: 'Name', exact: true }).click();
+    await page.getByLabel(/standard headers in the result/).check();
     await page.getByRole('button', { name: 'Process', exact: true }).click();
     await page.getByTestId('process-records').click();
     await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
@@ -196,6 +204,11 @@ describe('credits a customer can reconcile, in Chromium', () => {
       'Net credits (your balance’s change)4',
     ]);
     await expect.poll(() => page.getByTestId('credit-counter').textContent(), SLOW).toBe('96');
+    // The result names the mapped column with its standard header.
+    const href = await page.getByRole('link', { name: 'View file' }).getAttribute('href');
+    const reference = new URLSearchParams(href?.split('?')[1]).get('file_reference');
+    const result = await (await fetch(`${server.url}/files/${reference}/result`)).text();
+    expect(result.split(/\r?\n/)[0]).toMatch(/^Full Name,Phone,/);
     // The state line and the card below it, on a phone too.
     await page.getByTestId('job-state').evaluate((line) => line.scrollIntoView({ block: 'start' }));
     await record(page, 'bulk-result-credits');
