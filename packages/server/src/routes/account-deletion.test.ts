@@ -1,5 +1,6 @@
 import { AccountExportSchema } from '@scrub/contract';
 import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '../../test/databases.js';
 import { poolSignIn, poolSignUp } from '../../test/pool-accounts.js';
@@ -144,6 +145,19 @@ describe.each(testDatabases())('account export and deletion on $kind', (database
     expect(
       await db.selectFrom('suppression_numbers').select('number').where('profile_id', '=', id).execute(),
     ).toEqual([]);
+    // No table of the service's database holds the e-mail address any more.
+    const tables = await sql<{ table_name: string }>`
+      select table_name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(
+      expect.arrayContaining(['profiles', 'credit_ledger', 'audit_log', 'balance_watches']),
+    );
+    const naming: string[] = [];
+    for (const { table_name } of tables.rows) {
+      const rows = await sql`select * from ${sql.table(table_name)}`.execute(db);
+      if (JSON.stringify(rows.rows).includes(EMAIL)) naming.push(table_name);
+    }
+    expect(naming).toEqual([]);
     expect((await call({ method: 'GET', url: '/user', headers: me })).status).toBe(401);
     const listed = await call({ method: 'GET', url: '/admin/users?limit=100', headers: boss });
     expect(JSON.stringify(listed.body)).not.toContain(id);
