@@ -210,8 +210,7 @@ describe('credits a customer can reconcile, in Chromium', () => {
     const result = await (await fetch(`${server.url}/files/${reference}/result`)).text();
     expect(result.split(/\r?\n/)[0]).toMatch(/^Full Name,Phone,/);
     // The state line and the card below it, on a phone too.
-    await page.getByTestId('job-state').evaluate((line) => line.scrollIntoView({ block: 'start' }));
-    await record(page, 'bulk-result-credits');
+    await record(page, 'bulk-result-credits', page.getByTestId('job-state'));
     expect(errors).toEqual([]);
     await context.close();
   });
