@@ -126,9 +126,10 @@ export const usageRoutes = defineRoutes('usage', {
     auth: 'user',
     errors: ['not_found'],
     summary:
-      'Client Performance: checks by source, line-type mix, DNC hit rate, credits spent and bought, jobs, cached and free answers, by day or week. An Agency: its clients and the total; an admin: any account',
+      'Client Performance: checks by source, line-type mix, DNC hit rate, credits spent and bought, jobs, cached and free answers, by day or week. An Agency: its clients and the total; an admin: any account. With Accept: text/csv, the CSV of GET /usage.csv',
     query: UsageQuerySchema,
     response: UsageReportSchema,
+    csvAnswer: true,
   },
   exportUsage: {
     method: 'GET',

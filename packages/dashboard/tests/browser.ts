@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -104,7 +104,7 @@ export async function seriousViolations(page: Page) {
  * not a check: taking them is about a quarter of a browser test's time, and every run repaints
  * them a little differently, so the test command leaves the committed ones alone.
  */
-export async function screenshot(page: Page, screen: string): Promise<void> {
+export async function screenshot(page: Page, screen: string, scrollTo?: Locator): Promise<void> {
   if (process.env.SCRUB_SCREENSHOTS !== '1') return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const original = await currentScheme(page);
@@ -114,6 +114,11 @@ export async function screenshot(page: Page, screen: string): Promise<void> {
     for (const scheme of ['light', 'dark'] as const) {
       await setScheme(page, scheme);
       await settled(page);
+      // A part of a long screen, once laid out at this width: at the top, below the 60 px header.
+      await scrollTo?.evaluate((element) => {
+        element.scrollIntoView({ block: 'start' });
+        window.scrollBy(0, -72);
+      });
       await page.screenshot({
         path: `${SCREENSHOT_DIR}${screen}-${width}-${scheme}.png`,
         animations: 'disabled',
@@ -124,9 +129,9 @@ export async function screenshot(page: Page, screen: string): Promise<void> {
   await setScheme(page, original);
 }
 
-/** Accessibility check and screenshots of the screen now shown. */
-export async function record(page: Page, screen: string): Promise<void> {
+/** Accessibility check and screenshots of the screen now shown (from `scrollTo` down, when given). */
+export async function record(page: Page, screen: string, scrollTo?: Locator): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await expectAccessible(page, screen);
-  await screenshot(page, screen);
+  await screenshot(page, screen, scrollTo);
 }

@@ -3,7 +3,7 @@ import { type RunningServer, rotateApiKey } from '@scrub/server';
 import { saveTestCard, startLocalServer } from '@scrub/test-support/local-server';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
 
 const EMAIL = `topup.${Date.now()}@example.com`;
@@ -62,6 +62,7 @@ describe('auto top-up on My Account in Chromium', () => {
     await card.getByLabel(/E-mail me when the balance falls below/).fill('700');
     await card.getByRole('button', { name: 'Save auto top-up' }).click();
     await page.getByText('Auto top-up saved').waitFor();
+    await record(page, 'auto-top-up', card);
 
     // A check takes the balance to 699: the top-up is tried, refused, and stops.
     await scrub.verify('2012345678');
@@ -82,6 +83,7 @@ describe('auto top-up on My Account in Chromium', () => {
       .getByTestId('auto-top-up-last')
       .getByText(/declined/)
       .waitFor();
+    await record(page, 'auto-top-up-stopped', card);
     const mails = await db.selectFrom('mail_outbox').select('kind').where('to_address', '=', EMAIL).execute();
     expect(mails.map((mail) => mail.kind)).toEqual(
       expect.arrayContaining(['auto_top_up_declined', 'low_balance']),

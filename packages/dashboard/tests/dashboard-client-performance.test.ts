@@ -179,6 +179,29 @@ describe('the Client Performance screen in Chromium', () => {
     await page.getByTestId('checks-chart').locator('.recharts-bar-rectangle path').first().waitFor();
     await expect(page.getByTestId('stat-checks').textContent()).resolves.toBe('2');
     await expect(page.getByTestId('accounts-table').count()).resolves.toBe(0);
+
+    // An admin searches any account by its e-mail and reads its usage.
+    await page.getByRole('button', { name: 'Logout' }).first().click();
+    await page.waitForURL(/\/login/);
+    await page.locator('input[name=email]').fill(BOSS);
+    await page.locator('input[name=password]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL(/\/accountInfo/);
+    await page.goto(`${server.url}/dashboard`);
+    const picker = page
+      .getByRole('textbox', { name: 'Account' })
+      .or(page.getByRole('combobox', { name: 'Account' }));
+    await picker.first().click();
+    await picker.first().fill(clientEmail.slice(0, 12));
+    await page.getByRole('option', { name: new RegExp(clientEmail.replace(/\./g, '\\.')) }).click();
+    await page.waitForURL(new RegExp(`/dashboard\\?account=${client.user_id}`));
+    await expect.poll(() => page.getByTestId('stat-checks').textContent(), SLOW).toBe('2');
+    await page.getByTestId('checks-chart').locator('.recharts-bar-rectangle path').first().waitFor();
+    await page.getByRole('heading', { name: 'Client Performance' }).hover();
+    await record(page, 'client-performance-admin');
+    // Reloaded, the account in the address is named in the picker.
+    await page.reload();
+    await expect.poll(() => picker.first().inputValue(), SLOW).toBe(clientEmail);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BulkJobSchema } from '@scrub/contract';
 import { applyLedgerEntry, type RunningServer, rotateApiKey } from '@scrub/server';
 import { startLocalServer } from '@scrub/test-support/local-server';
@@ -40,16 +42,23 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The signed-in customer is granted 100 credits and scrubs LEADS with an API key: the finished job. */
-async function scrubLeads() {
+/** The customer signed up as `email` is granted 100 credits: their profile's id. */
+async function grant100(email: string): Promise<string> {
   const { db } = server.database;
   const profile = await db
     .selectFrom('profiles')
     .select('id')
-    .where('email', '=', EMAIL)
+    .where('email', '=', email)
     .executeTakeFirstOrThrow();
   await applyLedgerEntry(db, { profileId: profile.id, delta: 100, kind: 'grant' });
-  const { api_key } = await rotateApiKey(db, profile.id);
+  return profile.id;
+}
+
+/** The signed-in customer is granted 100 credits and scrubs LEADS with an API key: the finished job. */
+async function scrubLeads() {
+  const { db } = server.database;
+  const profileId = await grant100(EMAIL);
+  const { api_key } = await rotateApiKey(db, profileId);
   const headers = { 'x-api-key': api_key, 'content-type': 'application/json' };
   const created = await fetch(`${server.url}/bulk/jobs`, {
     method: 'POST',
@@ -152,6 +161,56 @@ describe('credits a customer can reconcile, in Chromium', () => {
       ['Bulk job', 'bulk_charge', '-10', '90', ''],
       ['Credits granted', 'grant', '100', '100', ''],
     ]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test("the bulk wizard's result step follows the job to its credits: charged, given back by reason, net", async () => {
+    const email = `wizard.${EMAIL}`;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(SLOW.timeout);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signUpAndLogIn(page, server, email, PASSWORD);
+    await expect.poll(() => page.getByTestId('credit-counter').textContent(), SLOW).toBe('0');
+    await grant100(email);
+    const path = join(tmpdir(), `wizard-leads-${Date.now()}.csv`);
+    await writeFile(path, LEADS);
+
+    await page.goto(`${server.url}/bulk`);
+    await page.locator('input[type=file]').setInputFiles(path);
+    await page.getByRole('button', { name: 'Upload File' }).click();
+    await page.getByText('Found 10 phone numbers', { exact: false }).waitFor();
+    // The Name column mapped to Full name, and the result asked to carry the standard headers.
+    await page
+      .getByRole('textbox', { name: /^Full name/ })
+      .or(page.getByLabel(/^Full name/))
+      .first()
+      .click();
+    await page.getByRole('option', { name: 'Name', exact: true }).click();
+    await page.getByLabel(/standard headers in the result/).check();
+    await page.getByRole('button', { name: 'Process', exact: true }).click();
+    await page.getByTestId('process-records').click();
+    await page.getByRole('heading', { name: 'Thank You!' }).waitFor();
+
+    // Followed until the job ends: the ledger's figures, equal to the balance's change.
+    await page.getByText('Your file is ready. These are its final credits.').waitFor();
+    const card = page.getByTestId('job-credits-card');
+    await expect(card.locator('tr').allTextContents()).resolves.toEqual([
+      'Credits charged10',
+      'Given back: duplicates (charged once)−3',
+      'Given back: invalid numbers−3',
+      'Net credits (your balance’s change)4',
+    ]);
+    await expect.poll(() => page.getByTestId('credit-counter').textContent(), SLOW).toBe('96');
+    // The result names the mapped column with its standard header.
+    const href = await page.getByRole('link', { name: 'View file' }).getAttribute('href');
+    const reference = new URLSearchParams(href?.split('?')[1]).get('file_reference');
+    const result = await (await fetch(`${server.url}/files/${reference}/result`)).text();
+    expect(result.split(/\r?\n/)[0]).toMatch(/^Full Name,Phone,/);
+    // The state line and the card below it, on a phone too.
+    await record(page, 'bulk-result-credits', page.getByTestId('job-state'));
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -41,6 +41,17 @@ export function useFile(reference: string) {
   });
 }
 
+/** One file by its reference, read again every 3 s until its job has ended (the wizard's result step). */
+export function useFollowedFile(reference: string) {
+  return useQuery({
+    queryKey: filesKeys.file(reference),
+    queryFn: async () => (await files()).get(reference),
+    enabled: reference !== '',
+    refetchInterval: (query) =>
+      running(query.state.data && [query.state.data]) ? RUNNING_REFRESH_MS : false,
+  });
+}
+
 /** After a job was submitted or a file stored: every page of the list is read again. */
 export function refreshFiles(): Promise<void> {
   return queryClient.invalidateQueries({ queryKey: filesKeys.all });

@@ -146,6 +146,27 @@ describe('bulk.create', () => {
     scope.done();
   });
 
+  it('sends mapped_headers with the mapping: the result is to name the mapped columns with the standard headers', async () => {
+    const scope = nock(BASE)
+      .post('/bulk/jobs', {
+        file_name: 'leads.csv',
+        phone_col: 'Phone',
+        mapping: { full_name: 'Name', email: 'Mail' },
+        mapped_headers: true,
+      })
+      .reply(201, created);
+
+    await expect(
+      client().bulk.create({
+        file_name: 'leads.csv',
+        phone_col: 'Phone',
+        mapping: { full_name: 'Name', email: 'Mail' },
+        mapped_headers: true,
+      }),
+    ).resolves.toEqual(created);
+    scope.done();
+  });
+
   it('sends consent_col and answers the job with its consent column, price and source', async () => {
     const echoed = { ...created, consent_col: 'Consent', credits_per_record: 2, reassigned_source: null };
     const scope = nock(BASE)

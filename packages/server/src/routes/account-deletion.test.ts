@@ -1,5 +1,6 @@
 import { AccountExportSchema } from '@scrub/contract';
 import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabases } from '../../test/databases.js';
 import { poolSignIn, poolSignUp } from '../../test/pool-accounts.js';
@@ -64,6 +65,16 @@ describe.each(testDatabases())('account export and deletion on $kind', (database
         .status,
     ).toBe(200);
 
+    // A low-balance e-mail and an auto top-up threshold, set: the account's balance watch.
+    const watched = await call({
+      method: 'PUT',
+      url: '/payment/auto-top-up',
+      headers: me,
+      payload: { threshold: 5, low_balance_threshold: 10 },
+    });
+    expect(watched.status).toBe(200);
+    expect(watched.body).toMatchObject({ threshold: 5, low_balance_threshold: 10 });
+
     // The phone log is written just after the answer.
     const exportNow = async () => {
       const exported = await call({ method: 'GET', url: '/account/export', headers: me });
@@ -127,9 +138,26 @@ describe.each(testDatabases())('account export and deletion on $kind', (database
     expect(profile.email).toBe(`deleted-${id}`);
     expect(profile.deleted_at).not.toBeNull();
     expect(await db.selectFrom('check_log').select('id').where('profile_id', '=', id).execute()).toEqual([]);
+    // No auto top-up or low-balance e-mail is left to act for an account that is gone.
+    expect(
+      await db.selectFrom('balance_watches').select('profile_id').where('profile_id', '=', id).execute(),
+    ).toEqual([]);
     expect(
       await db.selectFrom('suppression_numbers').select('number').where('profile_id', '=', id).execute(),
     ).toEqual([]);
+    // No table of the service's database holds the e-mail address any more.
+    const tables = await sql<{ table_name: string }>`
+      select table_name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db);
+    expect(tables.rows.map((row) => row.table_name)).toEqual(
+      expect.arrayContaining(['profiles', 'credit_ledger', 'audit_log', 'balance_watches']),
+    );
+    const naming: string[] = [];
+    for (const { table_name } of tables.rows) {
+      const rows = await sql`select * from ${sql.table(table_name)}`.execute(db);
+      if (JSON.stringify(rows.rows).includes(EMAIL)) naming.push(table_name);
+    }
+    expect(naming).toEqual([]);
     expect((await call({ method: 'GET', url: '/user', headers: me })).status).toBe(401);
     const listed = await call({ method: 'GET', url: '/admin/users?limit=100', headers: boss });
     expect(JSON.stringify(listed.body)).not.toContain(id);

@@ -3,17 +3,7 @@ import { type CheckLogFilter, routes } from '@scrub/contract';
 import type { FastifyReply } from 'fastify';
 import { checksCsv, listChecks } from '../checks/check-log-query.js';
 import type { ServerContext } from '../context.js';
-
-/**
- * Whether a request asks for CSV rather than JSON: `text/csv` in its Accept header, before any
- * `application/json` (a client that takes both, JSON first, gets JSON).
- */
-export function wantsCsv(accept: string | undefined): boolean {
-  const types = (accept ?? '').split(',').map((type) => type.split(';')[0]!.trim().toLowerCase());
-  const csv = types.indexOf('text/csv');
-  const json = types.indexOf('application/json');
-  return csv !== -1 && (json === -1 || csv < json);
-}
+import { wantsCsv } from '../http/wants-csv.js';
 
 /** The phone log: `GET /checks` (a page, newest first; CSV with `Accept: text/csv`) and `GET /checks.csv` (all of it, filtered). */
 export function registerChecks(context: ServerContext): void {

@@ -190,6 +190,16 @@ describe.each(testDatabases())('usage (GET /usage) on $kind', (kind) => {
     // Three accounts and the total, two days each.
     expect(lines).toHaveLength(1 + 4 * 2);
     expect(lines.at(-1)).toMatch(/^All accounts,2026-01-06,0,/);
+    // `Accept: text/csv` on GET /usage answers the same CSV; JSON first still answers JSON.
+    const asked = await call('GET', '/usage?from=2026-01-05&to=2026-01-06', {
+      ...agency.token,
+      accept: 'text/csv',
+    });
+    expect(asked.status).toBe(200);
+    expect(asked.headers['content-type']).toMatch(/text\/csv/);
+    expect(asked.body).toBe(csv.body);
+    const both = await call('GET', '/usage', { ...agency.token, accept: 'application/json, text/csv' });
+    expect(UsageReportSchema.parse(both.json()).total).toEqual(all.total);
     const todays = (await call('GET', '/usage.csv', client.token)).body
       .trim()
       .split('\r\n')

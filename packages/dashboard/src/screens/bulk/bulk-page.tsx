@@ -21,6 +21,8 @@ export default function BulkPage() {
   const [lines, setLines] = useState<number | null>(null);
   // An upload a reload interrupted, offered to be finished on the first step.
   const [pending, setPending] = useState(readPendingUpload);
+  // The submitted job, followed on the last step until its credits are final.
+  const [submitted, setSubmitted] = useState<string | null>(null);
   const records = lines === null || !chosen ? null : Math.max(0, lines - (chosen.headerRow ? 1 : 0));
 
   // Seed 2: the screen scrolls to the top on every step change.
@@ -55,8 +57,9 @@ export default function BulkPage() {
           {pending && (
             <ResumeUpload
               pending={pending}
-              onDone={() => {
+              onDone={(fileReference) => {
                 setPending(null);
+                setSubmitted(fileReference);
                 setStep(3);
               }}
               onDiscard={() => setPending(null)}
@@ -96,13 +99,14 @@ export default function BulkPage() {
               records={records}
               credits={snapshot}
               onBack={() => setStep(1)}
-              onDone={() => setStep(3)}
+              onDone={(fileReference) => {
+                setSubmitted(fileReference);
+                setStep(3);
+              }}
             />
           )}
         </Stepper.Step>
-        <Stepper.Completed>
-          <StepThankYou />
-        </Stepper.Completed>
+        <Stepper.Completed>{submitted && <StepThankYou fileReference={submitted} />}</Stepper.Completed>
       </Stepper>
     </Stack>
   );

@@ -36,7 +36,8 @@ export function ResumeUpload({
   onDiscard,
 }: {
   pending: PendingUpload;
-  onDone(): void;
+  /** Called with the submitted job's file reference. */
+  onDone(fileReference: string): void;
   onDiscard(): void;
 }) {
   const [error, setError] = useState<string | null>(null);
@@ -66,7 +67,7 @@ export function ResumeUpload({
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
       notifyJobQueued(messages.jobQueued, submitted.file_reference);
-      onDone();
+      onDone(submitted.file_reference);
     } catch (failure) {
       if (failure instanceof APIUserAbortError) return;
       // Short of credits or paused: kept, to be finished once that is put right.

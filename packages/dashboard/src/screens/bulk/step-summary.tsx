@@ -82,7 +82,7 @@ function useSendJob(
   mapping: ColumnMapping,
   choices: JobChoices,
   records: number,
-  onDone: () => void,
+  onDone: (fileReference: string) => void,
 ) {
   const [working, setWorking] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
@@ -110,7 +110,7 @@ function useSendJob(
       clearPendingUpload();
       // The submit's news, not the create's instructions to a script (seed 2: 'Success' with the message).
       notifyJobQueued(messages.jobQueued, submitted.file_reference);
-      onDone();
+      onDone(submitted.file_reference);
     } catch (error) {
       // Cancelled or refused: the job is left unsubmitted (never charged), not to be resumed. A
       // broken connection (the page going away mid-upload, the network dropping) keeps it offered.
@@ -141,7 +141,8 @@ export function StepSummary({
   records: number;
   credits: CreditSnapshot;
   onBack(): void;
-  onDone(): void;
+  /** Called with the submitted job's file reference. */
+  onDone(fileReference: string): void;
 }) {
   const unlimited = isUnlimited(credits);
   const [choices, setChoices] = useState(NO_CHOICES);

@@ -15,8 +15,12 @@ import type { UsageParams } from '@scrub/sdk';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/error-message';
+import { readActing } from '../../auth/acting';
+import { ADMIN_ROLES, hasRole } from '../../auth/use-session';
 import { saveBlob } from '../../common/save-blob';
+import { useOwnRole } from '../../data/account';
 import { useExportUsage, useUsage } from '../../data/usage';
+import { AdminAccountPicker } from './admin-account-picker';
 import { UsageCharts } from './usage-charts';
 import { AccountsTable, UsageStats } from './usage-stats';
 
@@ -32,7 +36,7 @@ function lastThirtyDays() {
 /**
  * Client Performance (seed 000: the sidebar's button for every role): what the account used, by
  * day or week, drawn as charts, with a CSV download. An Agency picks one client or sees them all
- * with the total; an admin reads any account with `?account=ID`.
+ * with the total; an admin picks any account (kept in the address as `?account=ID`).
  */
 export default function ClientPerformancePage() {
   const [range, setRange] = useState(lastThirtyDays);
@@ -47,6 +51,8 @@ export default function ClientPerformancePage() {
   const exporting = useExportUsage({ onSuccess: (blob) => saveBlob(blob, 'usage.csv') });
   const failed = (account ? picked.error : everyone.error) ?? exporting.error;
   const accounts = everyone.data?.accounts ?? [];
+  // An admin (not acting as someone) reads any account's usage.
+  const admin = hasRole(useOwnRole().data, ADMIN_ROLES) && !readActing();
 
   return (
     <Stack maw={1200}>
@@ -82,7 +88,13 @@ export default function ClientPerformancePage() {
             { value: 'week', label: 'By week' },
           ]}
         />
-        {accounts.length > 1 && (
+        {admin && (
+          <AdminAccountPicker
+            account={account}
+            onChange={(next) => setSearch(next ? { account: next } : {})}
+          />
+        )}
+        {!admin && accounts.length > 1 && (
           <Select
             label="Client"
             data={[
