@@ -134,4 +134,85 @@ describe.each(testDatabases())('check charges on $kind', ({ open }) => {
       expect(await ledgerTotals(database.db, id)).toMatchObject({ balance, sum: balance });
     }
   });
+
+  it('stays exact under 10,000 concurrent checks over 50 accounts, some running out mid-way', async () => {
+    const CHECKS = 10_000;
+    const ACCOUNTS = 50;
+    // Every fifth account can pay for only part of its 200 checks; the others for all of them.
+    const granted = Array.from({ length: ACCOUNTS }, (_, i) => (i % 5 === 0 ? 40 + i : 1_000));
+    const ids = await Promise.all(granted.map((credits, i) => account(100 + i, credits)));
+    const pausedId = ids[1]!;
+    const unlimitedId = ids[2]!;
+    await database.db
+      .updateTable('profiles')
+      .set({ plan_status: 'paused' })
+      .where('id', '=', pausedId)
+      .execute();
+    await database.db
+      .updateTable('profiles')
+      .set({ plan_reference: UNLIMITED_PLAN_REFERENCES[0] })
+      .where('id', '=', unlimitedId)
+      .execute();
+    // Two chargers on one database, as two processes; mostly 1 credit, some 2, some cached (0).
+    const chargers = [new CheckCharger(database.db), new CheckCharger(database.db)];
+    const checks = Array.from({ length: CHECKS }, (_, i) => ({
+      profileId: ids[(i * 7) % ACCOUNTS]!,
+      cost: i % 13 === 0 ? 2 : i % 17 === 0 ? 0 : 1,
+      reference: `check-${i}`,
+    }));
+    const outcomes = await Promise.allSettled(
+      checks.map((check, i) => chargers[i % 2]!.charge(check.profileId, check.cost, check.reference)),
+    );
+
+    const entries = await database.db
+      .selectFrom('credit_ledger')
+      .select(['profile_id', 'reference', 'delta', 'balance_after'])
+      .where('kind', '=', 'check')
+      .orderBy('id')
+      .execute();
+    const entryOf = new Map(entries.map((entry) => [entry.reference, entry]));
+    expect(entryOf.size).toBe(entries.length);
+    const spent = new Map<string, number>();
+    let paid = 0;
+    let refused = 0;
+    outcomes.forEach((outcome, i) => {
+      const check = checks[i]!;
+      const entry = entryOf.get(check.reference);
+      if (outcome.status === 'rejected') {
+        // A 402 (or a paused plan's 403) charged nothing.
+        const code = (outcome.reason as ApiError).code;
+        expect(code).toBe(check.profileId === pausedId ? 'plan_paused' : 'insufficient_credits');
+        expect(entry).toBeUndefined();
+        if (code === 'insufficient_credits') refused++;
+        return;
+      }
+      const charge = outcome.value;
+      if (charge.unlimited || charge.deducted === 0) {
+        expect(entry).toBeUndefined();
+        return;
+      }
+      // A 200 answer charged exactly once, with the balance it reported.
+      paid++;
+      expect(entry).toEqual({
+        profile_id: check.profileId,
+        reference: check.reference,
+        delta: -check.cost,
+        balance_after: charge.remaining,
+      });
+      spent.set(check.profileId, (spent.get(check.profileId) ?? 0) + check.cost);
+    });
+    expect(entries).toHaveLength(paid);
+    expect(refused).toBeGreaterThan(0);
+    for (const [i, id] of ids.entries()) {
+      const expected =
+        id === pausedId || id === unlimitedId ? granted[i]! : granted[i]! - (spent.get(id) ?? 0);
+      expect(await ledgerTotals(database.db, id)).toMatchObject({ balance: expected, sum: expected });
+      // Each account's entries, in order, step down from the grant by their own cost.
+      let balance = granted[i]!;
+      for (const entry of entries.filter((e) => e.profile_id === id)) {
+        balance += entry.delta;
+        expect(entry.balance_after).toBe(balance);
+      }
+    }
+  }, 60_000);
 });
