@@ -81,7 +81,7 @@ const bareUrl = `http://127.0.0.1:${typeof bareAddress === 'object' && bareAddre
 
 const server = await startBenchServer();
 const db = server.database.db;
-const accounts = [];
+const accounts: { profileId: string; apiKey: string }[] = [];
 for (let i = 0; i < ACCOUNTS; i++) {
   accounts.push(
     await benchAccount(server, { sub: `bench-${i}`, email: `bench${i}@example.com`, credits: CREDITS }),

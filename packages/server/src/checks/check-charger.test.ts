@@ -5,7 +5,7 @@ import { applyLedgerEntry, ledgerTotals } from '../account/ledger.js';
 import { ensureProfile } from '../account/profiles.js';
 import { ApiError } from '../errors/api-error.js';
 import { seedPlans } from '../plans/plan-store.js';
-import { type DatabaseHandle, migrateToLatest } from '../storage/database.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../storage/database.js';
 import { CheckCharger } from './check-charger.js';
 
 const person = (n: number) => ({
@@ -15,8 +15,10 @@ const person = (n: number) => ({
   role: 'User' as const,
 });
 
-describe.each(testDatabases())('check charges on $kind', ({ open }) => {
-  let database: DatabaseHandle;
+describe.each(testDatabases())('check charges on $kind', ({ kind, open }) => {
+  let database: DatabaseHandle & { url?: string };
+  /** A second connection to the same database, as another process would hold. */
+  const open2 = () => openDatabase({ kind: 'postgres', url: database.url! });
   beforeEach(async () => {
     database = await open();
     await migrateToLatest(database.db);
@@ -215,4 +217,30 @@ describe.each(testDatabases())('check charges on $kind', ({ open }) => {
       }
     }
   }, 60_000);
+
+  it.runIf(kind === 'postgres')(
+    'charges while another transaction inserts rows naming the account (its foreign key lock)',
+    async () => {
+      const first = await account(200, 10);
+      const second = await account(201, 10);
+      // The phone log's multi-row insert takes its foreign keys' locks in its rows' order, and holds
+      // them to its commit: the charge must neither wait for them nor deadlock with them.
+      const other = await open2();
+      try {
+        await other.db.transaction().execute(async (trx) => {
+          for (const id of [second, first]) {
+            await trx.selectFrom('profiles').select('id').where('id', '=', id).forKeyShare().execute();
+          }
+          const charger = new CheckCharger(database.db);
+          const charges = await Promise.all([charger.charge(first, 1, 'f'), charger.charge(second, 1, 's')]);
+          expect(charges).toEqual([
+            { unlimited: false, deducted: 1, remaining: 9 },
+            { unlimited: false, deducted: 1, remaining: 9 },
+          ]);
+        });
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

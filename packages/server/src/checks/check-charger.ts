@@ -129,6 +129,11 @@ export class CheckCharger {
     this.#running = null;
   }
 
+  /**
+   * One call of `charge_queued_checks` for the whole batch, every account at once; it has
+   * committed when it answers, and only then is each check answered: charged, refused (402),
+   * paused (403) or unlimited, as its row says.
+   */
   async #commit(batch: PendingCharge[]): Promise<void> {
     const { rows } = await sql<QueuedOutcome>`
       select check_number, outcome, credits_after from charge_queued_checks(
@@ -140,24 +145,18 @@ export class CheckCharger {
     const outcomes = new Map(rows.map((row) => [row.check_number, row]));
     const charged = new Set<string>();
     let deducted = 0;
-    batch.forEach((charge, i) => {
+    for (const [i, charge] of batch.entries()) {
       const answer = outcomes.get(i + 1);
       const balance = answer?.credits_after ?? 0;
-      switch (answer?.outcome) {
-        case 'charged':
-          if (charge.cost > 0) charged.add(charge.profileId);
-          deducted += charge.cost;
-          return charge.resolve({ unlimited: false, deducted: charge.cost, remaining: balance });
-        case 'refused':
-          return charge.reject(insufficientCredits(charge.cost, balance));
-        case 'paused':
-          return charge.reject(planPausedError());
-        case 'unlimited':
-          return charge.resolve({ unlimited: true });
-        default:
-          return charge.reject(new ApiError('not_found', 'No such account.'));
-      }
-    });
+      if (answer?.outcome === 'charged') {
+        if (charge.cost > 0) charged.add(charge.profileId);
+        deducted += charge.cost;
+        charge.resolve({ unlimited: false, deducted: charge.cost, remaining: balance });
+      } else if (answer?.outcome === 'unlimited') charge.resolve({ unlimited: true });
+      else if (answer?.outcome === 'refused') charge.reject(insufficientCredits(charge.cost, balance));
+      else if (answer?.outcome === 'paused') charge.reject(planPausedError());
+      else charge.reject(new ApiError('not_found', 'No such account.'));
+    }
     if (deducted > 0) countCredits('check', -deducted);
     for (const profileId of charged) this.charged(profileId);
   }

@@ -4,7 +4,9 @@ import { type Kysely, sql } from 'kysely';
  * `charge_queued_checks`: the charge of every single check queued while the last one committed
  * (`CheckCharger`), whatever accounts they belong to, in one statement. Check `n` is
  * `accounts[n]` paying `costs[n]` for the number `refs[n]`. It locks the accounts in id order (two
- * processes charging the same accounts cannot deadlock), then takes each account's checks in the
+ * processes charging the same accounts cannot deadlock), as an update of their balance does (`no
+ * key update`: the rows other tables' foreign keys lock while they insert, such as the phone log's
+ * rows naming many accounts in any order, neither wait for it nor make it wait), then takes each account's checks in the
  * order given: a paused plan pays nothing (`paused`), an unlimited one at `at` neither
  * (`unlimited`), a check the balance cannot cover is refused (`refused`, with the balance it
  * found) and a later, cheaper one may still pass; the others are `charged`, each with the balance
@@ -35,7 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       opening_balance integer;
       account_balance integer;
     begin
-      perform 1 from profiles where id = any(accounts) order by id for update;
+      perform 1 from profiles where id = any(accounts) order by id for no key update;
       for item in
         select queued.n::integer as n, queued.account, queued.cost, queued.reference,
           p.id is not null as found, p.credits, p.plan_status, p.plan_reference, p.plan_expires_at
