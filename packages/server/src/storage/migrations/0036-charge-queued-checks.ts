@@ -3,15 +3,16 @@ import { type Kysely, sql } from 'kysely';
 /**
  * `charge_queued_checks`: the charge of every single check queued while the last one committed
  * (`CheckCharger`), whatever accounts they belong to, in one statement. Check `n` is
- * `accounts[n]` paying `costs[n]` for the number `refs[n]`. It locks the accounts in id order (two
- * processes charging the same accounts cannot deadlock), as an update of their balance does (`no
- * key update`: the rows other tables' foreign keys lock while they insert, such as the phone log's
- * rows naming many accounts in any order, neither wait for it nor make it wait), then takes each account's checks in the
- * order given: a paused plan pays nothing (`paused`), an unlimited one at `at` neither
- * (`unlimited`), a check the balance cannot cover is refused (`refused`, with the balance it
- * found) and a later, cheaper one may still pass; the others are `charged`, each with the balance
- * after it, and each with a cost gets its own ledger entry, in order. An account that no longer
- * exists answers `missing`. It answers one row per check, in the order given.
+ * `accounts[n]` paying `costs[n]` for the number `refs[n]`. Reading the accounts, it locks them in
+ * id order (two processes charging the same accounts cannot deadlock), and no harder than an
+ * update of their balance does (`no key update`: the phone log's inserts, whose foreign keys lock
+ * many accounts in any order, neither wait for it nor deadlock with it). Then it takes each
+ * account's checks in the order given: a paused plan pays nothing (`paused`), an unlimited one at
+ * `at` neither (`unlimited`), a check the balance cannot cover is refused (`refused`, with the
+ * balance it found) and a later, cheaper one may still pass; the others are `charged`, each with
+ * the balance after it, and each with a cost gets its own ledger entry, in order. It answers one
+ * row per check, in the order given; a check of an account that no longer exists has a null
+ * outcome.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -37,13 +38,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       opening_balance integer;
       account_balance integer;
     begin
-      perform 1 from profiles where id = any(accounts) order by id for no key update;
       for item in
         select queued.n::integer as n, queued.account, queued.cost, queued.reference,
-          p.id is not null as found, p.credits, p.plan_status, p.plan_reference, p.plan_expires_at
+          p.credits, p.plan_status, p.plan_reference, p.plan_expires_at
         from unnest(accounts, costs, refs) with ordinality as queued(account, cost, reference, n)
-        left join profiles p on p.id = queued.account
+        join profiles p on p.id = queued.account
         order by queued.account, queued.n
+        for no key update of p
       loop
         if current_account is distinct from item.account then
           if account_balance is distinct from opening_balance then
@@ -55,7 +56,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           opening_balance := item.credits;
           account_balance := item.credits;
           account_state := case
-            when not item.found then 'missing'
             when item.plan_status = 'paused' then 'paused'
             when item.plan_reference = any(unlimited)
               and (item.plan_expires_at is null or item.plan_expires_at > at) then 'unlimited'
