@@ -29,11 +29,10 @@ interface PendingCharge {
  */
 const MAX_BATCH = 1000;
 
-/** What `charge_queued_checks` (migration 0036) answers for one check. */
-interface QueuedOutcome {
-  check_number: number;
-  outcome: 'charged' | 'refused' | 'paused' | 'unlimited' | 'missing';
-  credits_after: number | null;
+/** What `charge_queued_checks` (migration 0036) answers: each check's outcome and balance, in order. */
+interface QueuedOutcomes {
+  check_outcomes: ('charged' | 'refused' | 'paused' | 'unlimited' | null)[];
+  check_balances: (number | null)[];
 }
 
 /**
@@ -135,26 +134,27 @@ export class CheckCharger {
    * paused (403) or unlimited, as its row says.
    */
   async #commit(batch: PendingCharge[]): Promise<void> {
-    const { rows } = await sql<QueuedOutcome>`
-      select check_number, outcome, credits_after from charge_queued_checks(
+    const { rows } = await sql<QueuedOutcomes>`
+      select check_outcomes, check_balances from charge_queued_checks(
         ${batch.map((charge) => charge.profileId)}::uuid[],
         ${batch.map((charge) => charge.cost)}::integer[],
         ${batch.map((charge) => charge.reference)}::text[],
         ${new Date()},
         ${[...UNLIMITED_PLAN_REFERENCES]}::text[])`.execute(this.db);
-    const outcomes = new Map(rows.map((row) => [row.check_number, row]));
+    const outcomes = rows[0]?.check_outcomes ?? [];
+    const balances = rows[0]?.check_balances ?? [];
     const charged = new Set<string>();
     let deducted = 0;
     for (const [i, charge] of batch.entries()) {
-      const answer = outcomes.get(i + 1);
-      const balance = answer?.credits_after ?? 0;
-      if (answer?.outcome === 'charged') {
+      const outcome = outcomes[i];
+      const balance = balances[i] ?? 0;
+      if (outcome === 'charged') {
         if (charge.cost > 0) charged.add(charge.profileId);
         deducted += charge.cost;
         charge.resolve({ unlimited: false, deducted: charge.cost, remaining: balance });
-      } else if (answer?.outcome === 'unlimited') charge.resolve({ unlimited: true });
-      else if (answer?.outcome === 'refused') charge.reject(insufficientCredits(charge.cost, balance));
-      else if (answer?.outcome === 'paused') charge.reject(planPausedError());
+      } else if (outcome === 'unlimited') charge.resolve({ unlimited: true });
+      else if (outcome === 'refused') charge.reject(insufficientCredits(charge.cost, balance));
+      else if (outcome === 'paused') charge.reject(planPausedError());
       else charge.reject(new ApiError('not_found', 'No such account.'));
     }
     if (deducted > 0) countCredits('check', -deducted);
