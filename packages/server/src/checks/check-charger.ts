@@ -23,15 +23,25 @@ interface PendingCharge {
   reject(error: unknown): void;
 }
 
-/** Rows of one multi-row insert stay far below PostgreSQL's 65,535 bind parameters. */
+/**
+ * Checks charged in one statement at most. Its arrays are 5 bind parameters whatever their length;
+ * the bound keeps the accounts' locks short and a statement's answer small.
+ */
 const MAX_BATCH = 1000;
 
+/** What `charge_queued_checks` (migration 0036) answers: each check's outcome and balance, in order. */
+interface QueuedOutcomes {
+  check_outcomes: ('charged' | 'refused' | 'paused' | 'unlimited' | null)[];
+  check_balances: (number | null)[];
+}
+
 /**
- * Charges single checks with group commit: while one transaction runs, the charges that arrive
- * queue up, and the next transaction takes them all at once (one lock per account, one balance
- * update, one multi-row insert of ledger entries). Under load a transaction carries hundreds of
- * checks instead of one, and the ledger stays exact: each check is its own entry, in order,
- * with the balance after it, and a check the balance cannot cover is refused, never half-charged.
+ * Charges single checks with group commit: while one statement runs, the charges that arrive
+ * queue up, and the next statement takes them all at once, whatever accounts they belong to (one
+ * call of `charge_queued_checks`, migration 0036: one round trip, atomic on its own). Under load
+ * a statement carries hundreds of checks instead of one, and the ledger stays exact: each check
+ * is its own entry, in order, with the balance after it, and a check the balance cannot cover is
+ * refused, never half-charged. Each check is answered only after the statement has committed.
  */
 export class CheckCharger {
   #queue: PendingCharge[] = [];
@@ -119,118 +129,35 @@ export class CheckCharger {
   }
 
   /**
-   * Charges all of one account's queued checks in a single call of `charge_checks` (migration
-   * 0017: atomic on its own, no transaction, one round trip, its plans made once), if the account pays for checks (neither paused nor unlimited)
-   * and its balance covers them all. Otherwise it changes nothing and answers false, and the
-   * checks go through the full transaction, which refuses the ones the balance cannot cover.
-   * The entries and balances are those the full transaction would write.
+   * One call of `charge_queued_checks` for the whole batch, every account at once; it has
+   * committed when it answers, and only then is each check answered: charged, refused (402),
+   * paused (403) or unlimited, as its row says.
    */
-  async #chargeAll(profileId: string, charges: PendingCharge[]): Promise<boolean> {
-    // `charge_checks` takes one credit a check: a dearer one goes through the full transaction.
-    if (charges.some((charge) => charge.cost > 1)) return false;
-    const references = charges.filter((charge) => charge.cost > 0).map((charge) => charge.reference);
-    const total = references.length;
-    if (total === 0) return false;
-    const { rows } = await sql<{ credits: number | null }>`
-      select charge_checks(${profileId}, ${references}::text[], ${new Date()}, ${[...UNLIMITED_PLAN_REFERENCES]}::text[]) as credits`.execute(
-      this.db,
-    );
-    const charged = rows[0];
-    if (!charged || charged.credits === null) return false;
-    countCredits('check', -total);
-    this.charged(profileId);
-    let balance = charged.credits + total;
-    for (const charge of charges) {
-      balance -= charge.cost;
-      charge.resolve({ unlimited: false, deducted: charge.cost, remaining: balance });
-    }
-    return true;
-  }
-
   async #commit(batch: PendingCharge[]): Promise<void> {
-    const grouped = new Map<string, PendingCharge[]>();
-    for (const charge of batch) {
-      const charges = grouped.get(charge.profileId);
-      if (charges) charges.push(charge);
-      else grouped.set(charge.profileId, [charge]);
-    }
-    // The usual case first: an account that can pay for all its checks is charged in one statement.
-    const byProfile = new Map<string, PendingCharge[]>();
-    for (const [profileId, charges] of grouped) {
-      if (!(await this.#chargeAll(profileId, charges))) byProfile.set(profileId, charges);
-    }
-    if (byProfile.size === 0) return;
-    const outcomes = new Map<PendingCharge, CheckCharge | ApiError>();
+    const { rows } = await sql<QueuedOutcomes>`
+      select check_outcomes, check_balances from charge_queued_checks(
+        ${batch.map((charge) => charge.profileId)}::uuid[],
+        ${batch.map((charge) => charge.cost)}::integer[],
+        ${batch.map((charge) => charge.reference)}::text[],
+        ${new Date()},
+        ${[...UNLIMITED_PLAN_REFERENCES]}::text[])`.execute(this.db);
+    const outcomes = rows[0]?.check_outcomes ?? [];
+    const balances = rows[0]?.check_balances ?? [];
     const charged = new Set<string>();
-    await this.db.transaction().execute(async (trx) => {
-      outcomes.clear();
-      charged.clear();
-      // In id order, so two processes locking the same accounts cannot deadlock.
-      const profiles = await trx
-        .selectFrom('profiles')
-        .select(['id', 'credits', 'plan_reference', 'plan_status', 'plan_expires_at'])
-        .where('id', 'in', [...byProfile.keys()])
-        .orderBy('id')
-        .forUpdate()
-        .execute();
-      const entries: { profileId: string; delta: number; balanceAfter: number; reference: string }[] = [];
-      const balances: { profileId: string; balance: number }[] = [];
-      const now = new Date();
-      for (const profile of profiles) {
-        const charges = byProfile.get(profile.id) ?? [];
-        if (profile.plan_status === 'paused') {
-          for (const charge of charges) outcomes.set(charge, planPausedError());
-          continue;
-        }
-        if (hasUnlimited(profile, now)) {
-          for (const charge of charges) outcomes.set(charge, { unlimited: true });
-          continue;
-        }
-        let balance = profile.credits;
-        for (const charge of charges) {
-          if (balance < charge.cost) {
-            outcomes.set(charge, insufficientCredits(charge.cost, balance));
-            continue;
-          }
-          balance -= charge.cost;
-          outcomes.set(charge, { unlimited: false, deducted: charge.cost, remaining: balance });
-          if (charge.cost > 0) {
-            entries.push({
-              profileId: profile.id,
-              delta: -charge.cost,
-              balanceAfter: balance,
-              reference: charge.reference,
-            });
-          }
-        }
-        if (balance !== profile.credits) {
-          balances.push({ profileId: profile.id, balance });
-          charged.add(profile.id);
-        }
-      }
-      if (entries.length > 0) {
-        // One statement moves the balances and adds the entries: one round trip fewer per batch.
-        const updates = balances.map(
-          ({ profileId, balance }, i) =>
-            sql`${sql.ref(`balance_${i}`)} as (update profiles set credits = ${balance}, updated_at = ${now} where id = ${profileId})`,
-        );
-        const rows = entries.map(
-          (entry) =>
-            sql`(${entry.profileId}, ${entry.delta}, ${entry.balanceAfter}, 'check', ${entry.reference})`,
-        );
-        await sql`with ${sql.join(updates)} insert into credit_ledger (profile_id, delta, balance_after, kind, reference) values ${sql.join(rows)}`.execute(
-          trx,
-        );
-      }
-    });
-    for (const profileId of charged) this.charged(profileId);
-    for (const charge of batch) {
-      const outcome = outcomes.get(charge);
-      if (outcome === undefined) charge.reject(new ApiError('not_found', 'No such account.'));
-      else if ('unlimited' in outcome) {
-        if (!outcome.unlimited) countCredits('check', -outcome.deducted);
-        charge.resolve(outcome);
-      } else charge.reject(outcome);
+    let deducted = 0;
+    for (const [i, charge] of batch.entries()) {
+      const outcome = outcomes[i];
+      const balance = balances[i] ?? 0;
+      if (outcome === 'charged') {
+        if (charge.cost > 0) charged.add(charge.profileId);
+        deducted += charge.cost;
+        charge.resolve({ unlimited: false, deducted: charge.cost, remaining: balance });
+      } else if (outcome === 'unlimited') charge.resolve({ unlimited: true });
+      else if (outcome === 'refused') charge.reject(insufficientCredits(charge.cost, balance));
+      else if (outcome === 'paused') charge.reject(planPausedError());
+      else charge.reject(new ApiError('not_found', 'No such account.'));
     }
+    if (deducted > 0) countCredits('check', -deducted);
+    for (const profileId of charged) this.charged(profileId);
   }
 }

@@ -34,6 +34,7 @@ import * as m0032 from './0032-file-removal.js';
 import * as m0033 from './0033-usage-indexes.js';
 import * as m0034 from './0034-mapped-headers.js';
 import * as m0035 from './0035-lean-check-log.js';
+import * as m0036 from './0036-charge-queued-checks.js';
 
 /**
  * Migrations are listed here rather than read from a folder, so they travel inside the bundle and
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0033-usage-indexes': m0033,
   '0034-mapped-headers': m0034,
   '0035-lean-check-log': m0035,
+  '0036-charge-queued-checks': m0036,
 };
 
 export const migrationProvider: MigrationProvider = {
