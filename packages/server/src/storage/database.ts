@@ -90,7 +90,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
  */
 export type EmbeddedDatabaseMode = 'thread' | 'inline';
 export const EMBEDDED_DATABASE_ENV = 'SCRUB_EMBEDDED_DATABASE';
-const DEFAULT_EMBEDDED_MODE: EmbeddedDatabaseMode = 'inline';
+// Measured faster on the thread: docs/benchmarks.md ("The embedded database on a thread of its own").
+const DEFAULT_EMBEDDED_MODE: EmbeddedDatabaseMode = 'thread';
 
 export function embeddedDatabaseMode(env: NodeJS.ProcessEnv = process.env): EmbeddedDatabaseMode {
   const value = env[EMBEDDED_DATABASE_ENV]?.trim();
