@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/pglite-worker.ts'],
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   clean: true,

@@ -1,2 +1,3 @@
 export { openEmbeddedDatabase } from './embedded-database.js';
-export { PGlitePool } from './pglite-pool.js';
+export { type PGliteConnection, PGlitePool } from './pglite-pool.js';
+export { PGliteThread, type PGliteThreadOptions } from './pglite-thread.js';

@@ -1,7 +1,12 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 
 type Command = PostgresQueryResult<unknown>['command'];
+/** What the pool needs of PGlite: PGlite itself, or `PGliteThread` (PGlite on a thread of its own). */
+export interface PGliteConnection {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  close(): Promise<void>;
+}
+
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 function commandOf(sql: string): Command {
@@ -18,7 +23,7 @@ export class PGlitePool implements PostgresPool {
   readonly options = {};
   #tail: Promise<void> = Promise.resolve();
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: PGliteConnection) {}
 
   async connect(): Promise<PostgresPoolClient> {
     let release!: () => void;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PGlitePool } from '@scrub/pglite-pool';
+import { type PGliteConnection, PGlitePool, PGliteThread } from '@scrub/pglite-pool';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { DatabaseTarget } from '../config/targets.js';
@@ -90,19 +90,54 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return openEmbedded(target.dataDir, pgliteTemplate(target.dataDir));
 }
 
+/**
+ * Where the embedded database runs: `thread`, on a worker thread of its own (PGlite's work beside
+ * the service's event loop, on another core), or `inline`, in the service's own event loop.
+ * `SCRUB_EMBEDDED_DATABASE` chooses; see docs/operations.md.
+ */
+export type EmbeddedDatabaseMode = 'thread' | 'inline';
+export const EMBEDDED_DATABASE_ENV = 'SCRUB_EMBEDDED_DATABASE';
+// Measured faster on the thread: docs/benchmarks.md ("The embedded database on a thread of its own").
+const DEFAULT_EMBEDDED_MODE: EmbeddedDatabaseMode = 'thread';
+
+export function embeddedDatabaseMode(env: NodeJS.ProcessEnv = process.env): EmbeddedDatabaseMode {
+  const value = env[EMBEDDED_DATABASE_ENV]?.trim();
+  if (!value) return DEFAULT_EMBEDDED_MODE;
+  if (value === 'thread' || value === 'inline') return value;
+  throw new Error(`${EMBEDDED_DATABASE_ENV} must be thread or inline, not ${JSON.stringify(value)}.`);
+}
+
+/** PGlite itself or on its own thread: the calls the embedded database's handle makes. */
+type EmbeddedEngine = PGliteConnection & {
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  dumpDataDir(compression: 'gzip'): Promise<Blob>;
+};
+
+async function startEmbedded(dataDir: string | null, load: Blob | undefined): Promise<EmbeddedEngine> {
+  if (embeddedDatabaseMode() === 'thread') {
+    return PGliteThread.create({
+      dataDir: dataDir ?? undefined,
+      loadDataDir: load && new Uint8Array(await load.arrayBuffer()),
+      settings: PGLITE_SETTINGS,
+      numberTypes: [INT8, NUMERIC],
+    });
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  return PGlite.create({
+    dataDir: dataDir ?? undefined,
+    loadDataDir: load,
+    parsers,
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
+  }) as Promise<EmbeddedEngine>;
+}
+
 /** The embedded database in `dataDir` (null: in memory), made from `load` (a dump) when it holds none yet. */
 async function openEmbedded(dataDir: string | null, load: Blob | undefined): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
-  let pglite: PGlite;
+  let pglite: EmbeddedEngine;
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
-    pglite = await PGlite.create({
-      dataDir: dataDir ?? undefined,
-      loadDataDir: load,
-      parsers,
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
-    });
+    pglite = await startEmbedded(dataDir, load);
   } catch (error) {
     unlock();
     throw error;
@@ -120,7 +155,10 @@ async function openEmbedded(dataDir: string | null, load: Blob | undefined): Pro
     ...(dataDir && { dumpEmbedded: (deadline: number) => dumpBetweenTransactions(db, pglite, deadline) }),
     // The pool lends its one connection to one borrower at a time: holding it, no transaction is open.
     copyIn: async (statement, rows) => {
-      await db.connection().execute(() => pglite.query(statement, [], { blob: new Blob([rows]) }));
+      await db.connection().execute(async () => {
+        if (pglite instanceof PGliteThread) await pglite.copyFrom(statement, rows);
+        else await (pglite as unknown as PGlite).query(statement, [], { blob: new Blob([rows]) });
+      });
     },
     poolUse: () => null,
     async close() {
@@ -138,7 +176,7 @@ class DatabaseBusy extends Error {
 
 async function dumpBetweenTransactions(
   db: Kysely<Database>,
-  pglite: PGlite,
+  pglite: EmbeddedEngine,
   deadline: number,
 ): Promise<Blob> {
   let timer: NodeJS.Timeout | undefined;
