@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
   fromThreadError,
@@ -40,9 +41,10 @@ export class PGliteThread {
 
   /** Starts the thread and opens PGlite in it; refused once `timeoutMs` passes first. */
   static async create(options: PGliteThreadOptions, timeoutMs = 120_000): Promise<PGliteThread> {
-    const worker = new Worker(new URL(`./pglite-worker.${workerExtension()}`, import.meta.url), {
-      workerData: options,
-    });
+    // The script's path is worked out apart from `new Worker(...)`: bundlers that see
+    // `new Worker(new URL(..., import.meta.url))` try to bundle the worker (Vite, in the dashboard's tests).
+    const script = fileURLToPath(new URL(`./pglite-worker.${workerExtension()}`, import.meta.url));
+    const worker = new Worker(script, { workerData: options });
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(

@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 it('reads where the embedded database runs from SCRUB_EMBEDDED_DATABASE, and refuses a value it does not know', () => {
-  expect(embeddedDatabaseMode({})).toBe('thread');
+  expect(embeddedDatabaseMode({})).toBe('inline');
   expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: 'thread' })).toBe('thread');
   expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: ' inline ' })).toBe('inline');
   expect(() => embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: 'threads' })).toThrow(
