@@ -43,7 +43,7 @@ export {
   filterResultCsv,
   type ResultFilter,
 } from './csv/filter-result-csv.ts';
-export { neutraliseFormula } from './csv/formula.ts';
+export { neutraliseFormula, safeCsvField } from './csv/formula.ts';
 export {
   IMPORTED_LINE_TYPES,
   type ImportedLineType,

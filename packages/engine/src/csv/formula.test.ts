@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFormulaCell, neutraliseFormula } from './formula.ts';
+import { isFormulaCell, neutraliseFormula, safeCsvField } from './formula.ts';
 
 /** OWASP's CSV injection payloads (owasp.org, "CSV Injection"), and their whitespace-led forms. */
 const formulas = [
@@ -109,5 +109,15 @@ describe('isFormulaCell', () => {
       const bytes = new TextEncoder().encode(`,${cell},`);
       expect(isFormulaCell(bytes, 1, bytes.length - 1), JSON.stringify(cell)).toBe(isFormulaCell(cell));
     }
+  });
+});
+
+describe('safeCsvField', () => {
+  it('writes a formula as text, quotes what must be quoted, and leaves a phone spelling as sent', () => {
+    expect(safeCsvField('=SUM(1,2)')).toBe(`"'=SUM(1,2)"`);
+    expect(safeCsvField('@cmd')).toBe(`'@cmd`);
+    expect(safeCsvField('say "hi"')).toBe(`"say ""hi"""`);
+    expect(safeCsvField('two\nlines')).toBe(`"two\nlines"`);
+    expect(safeCsvField('+1 201-555-0123')).toBe('+1 201-555-0123');
   });
 });

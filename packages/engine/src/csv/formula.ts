@@ -78,3 +78,9 @@ function rest(cell: string | Uint8Array, from: number, end: number): string {
 export function neutraliseFormula(cell: string): string {
   return isFormulaCell(cell) ? `'${cell}` : cell;
 }
+
+/** A value as one field of a CSV line the service writes: never a formula, quoted when it must be. */
+export function safeCsvField(value: string): string {
+  const text = neutraliseFormula(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -6,7 +6,7 @@ import {
   type CreditHistoryQuery,
   ledgerEntryLabel,
 } from '@scrub/contract';
-import { neutraliseFormula } from '@scrub/engine';
+import { safeCsvField } from '@scrub/engine';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { CreditLedgerTable, Database } from '../storage/schema.js';
 
@@ -68,11 +68,6 @@ export async function listCreditHistory(
   };
 }
 
-function csvCell(value: string): string {
-  const text = neutraliseFormula(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function csvLine(entry: CreditHistoryEntry): string {
   return `${[
     entry.created_at,
@@ -84,7 +79,7 @@ function csvLine(entry: CreditHistoryEntry): string {
     entry.reference ?? '',
     entry.note ?? '',
   ]
-    .map(csvCell)
+    .map(safeCsvField)
     .join(',')}\r\n`;
 }
 

@@ -5,7 +5,7 @@ import {
   type CheckLogPage,
   type CheckLogQuery,
 } from '@scrub/contract';
-import { neutraliseFormula } from '@scrub/engine';
+import { safeCsvField } from '@scrub/engine';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { CheckLogTable, Database } from '../storage/schema.js';
 import { ANSWER_DEFAULTS } from './check-log.js';
@@ -84,11 +84,6 @@ export async function listChecks(
   };
 }
 
-function csvCell(value: string): string {
-  const text = neutraliseFormula(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function csvLine(entry: CheckLogEntry): string {
   const dnc = entry.dnc === null ? '' : String(entry.dnc);
   return `${[
@@ -104,7 +99,7 @@ function csvLine(entry: CheckLogEntry): string {
     entry.api_key_id ?? '',
     entry.acting_admin_id ?? '',
   ]
-    .map(csvCell)
+    .map(safeCsvField)
     .join(',')}\r\n`;
 }
 

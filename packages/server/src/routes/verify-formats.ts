@@ -1,5 +1,5 @@
 import { BATCH_CSV_HEADERS, type VerifyBatchItem, type VerifyBatchResult } from '@scrub/contract';
-import { neutraliseFormula } from '@scrub/engine';
+import { safeCsvField } from '@scrub/engine';
 import type { FormattedAnswer } from '../http/route-registry.js';
 
 /**
@@ -22,26 +22,21 @@ export function batchAsNdjson(answer: VerifyBatchResult): FormattedAnswer {
   return { body, headers: creditHeaders(answer) };
 }
 
-function cell(value: string): string {
-  const text = neutraliseFormula(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 const flag = (value: boolean | null | undefined) => (value == null ? '' : String(value));
 const listed = (values: readonly string[]) => values.join('|');
 
 /** One result as the CSV's columns (`BATCH_CSV_HEADERS`): null as empty, lists joined by `|`. */
 function csvLine(item: VerifyBatchItem): string {
   return `${[
-    cell(item.input),
-    cell(item.phone_number),
+    safeCsvField(item.input),
+    safeCsvField(item.phone_number),
     item.line_type,
     item.line_type_source ?? '',
     item.dnc === null ? '' : String(item.dnc),
     String(item.cached),
     item.credits_deducted === undefined ? '' : String(item.credits_deducted),
     item.invalid_reason ?? '',
-    cell(item.extension ?? ''),
+    safeCsvField(item.extension ?? ''),
     listed(item.dnc_sources),
     listed(item.dnc_lists_checked),
     listed(item.timezones),

@@ -1,11 +1,6 @@
 import { LINE_TYPES, USAGE_CSV_HEADERS, type UsageFigures } from '@scrub/contract';
-import { neutraliseFormula } from '@scrub/engine';
+import { safeCsvField } from '@scrub/engine';
 import { totalByInterval, type UsageTable } from './usage-report.js';
-
-function csvCell(value: string): string {
-  const text = neutraliseFormula(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 function csvLine(account: string, start: string, figures: UsageFigures): string {
   const { checks, dnc, credits } = figures;
@@ -27,7 +22,7 @@ function csvLine(account: string, start: string, figures: UsageFigures): string 
     figures.cached,
     figures.free,
   ];
-  return `${cells.map((cell) => csvCell(String(cell))).join(',')}\r\n`;
+  return `${cells.map((cell) => safeCsvField(String(cell))).join(',')}\r\n`;
 }
 
 /** `GET /usage.csv`: a line per account and interval, then the total's lines when several accounts are counted. */
