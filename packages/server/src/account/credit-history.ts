@@ -8,6 +8,7 @@ import {
 } from '@scrub/contract';
 import { safeCsvField } from '@scrub/engine';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { pagedListing } from '../storage/paged-listing.js';
 import type { CreditLedgerTable, Database } from '../storage/schema.js';
 
 type LedgerSelect = SelectQueryBuilder<Database, 'credit_ledger', object>;
@@ -49,23 +50,12 @@ export async function listCreditHistory(
   query: CreditHistoryQuery,
 ): Promise<CreditHistoryPage> {
   const base = filtered(db, profileId, query);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  const total = Number(count.total);
-  return {
-    entries: rows.map(entryOf),
-    page: query.page,
-    limit: query.limit,
-    total_pages: Math.max(1, Math.ceil(total / query.limit)),
-    total,
-  };
+  const { rows, ...counts } = await pagedListing(
+    (limit, offset) => base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    () => base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    query,
+  );
+  return { entries: rows.map(entryOf), ...counts };
 }
 
 function csvLine(entry: CreditHistoryEntry): string {

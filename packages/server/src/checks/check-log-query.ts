@@ -7,6 +7,7 @@ import {
 } from '@scrub/contract';
 import { safeCsvField } from '@scrub/engine';
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import { pagedListing } from '../storage/paged-listing.js';
 import type { CheckLogTable, Database } from '../storage/schema.js';
 import { ANSWER_DEFAULTS } from './check-log.js';
 
@@ -64,24 +65,19 @@ export async function listChecks(
   query: CheckLogQuery,
 ): Promise<CheckLogPage> {
   const base = filtered(db, profileId, query);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('checked_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  const total = Number(count.total);
-  return {
-    checks: rows.map(entryOf),
-    page: query.page,
-    limit: query.limit,
-    total_pages: Math.max(1, Math.ceil(total / query.limit)),
-    total,
-  };
+  const { rows, ...counts } = await pagedListing(
+    (limit, offset) =>
+      base
+        .selectAll()
+        .orderBy('checked_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    () => base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+    query,
+  );
+  return { checks: rows.map(entryOf), ...counts };
 }
 
 function csvLine(entry: CheckLogEntry): string {
