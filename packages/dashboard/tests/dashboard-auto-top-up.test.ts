@@ -1,7 +1,7 @@
 import { Scrub } from '@scrub/sdk';
 import { type RunningServer, rotateApiKey } from '@scrub/server';
 import { saveTestCard, startLocalServer } from '@scrub/test-support/local-server';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, record } from './browser';
 import { signUpAndLogIn } from './sign-up';
@@ -31,6 +31,18 @@ afterAll(async () => {
   await server?.close();
 });
 
+async function choosePack(page: Page, name: string): Promise<void> {
+  await page.getByTestId('auto-top-up').getByRole('combobox', { name: 'Pack to buy' }).click();
+  await page.getByRole('option', { name }).click();
+}
+
+/** The element shows `text`, all of it on screen: nothing cut off at its right edge. */
+async function expectReadWhole(element: Locator, text: string): Promise<void> {
+  await expect(element.textContent()).resolves.toBe(text);
+  const width = await element.evaluate((node) => ({ scroll: node.scrollWidth, client: node.clientWidth }));
+  expect(width.scroll).toBeLessThanOrEqual(width.client);
+}
+
 describe('auto top-up on My Account in Chromium', () => {
   test('set with a card that is declined: the customer is told on the page and by e-mail', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -57,12 +69,25 @@ describe('auto top-up on My Account in Chromium', () => {
     const card = page.getByTestId('auto-top-up');
     await card.getByRole('switch', { name: 'Auto top-up' }).check({ force: true });
     await card.getByLabel('Buy when the balance falls below (credits)').fill('700');
-    await card.getByRole('combobox', { name: 'Pack to buy' }).click();
-    await page.getByRole('option', { name: 'FLEXIBLE CREDITS: $5 (2,857 credits)' }).click();
+    // On a phone, the longest pack's name is read whole (it wraps), not cut short.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await choosePack(page, 'FLEXIBLE CREDITS: $100 (57,142 credits)');
+    await expectReadWhole(
+      card.getByRole('combobox', { name: 'Pack to buy' }),
+      'FLEXIBLE CREDITS: $100 (57,142 credits)',
+    );
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await choosePack(page, 'FLEXIBLE CREDITS: $5 (2,857 credits)');
     await card.getByLabel(/E-mail me when the balance falls below/).fill('700');
     await card.getByRole('button', { name: 'Save auto top-up' }).click();
     await page.getByText('Auto top-up saved').waitFor();
     await record(page, 'auto-top-up', card);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectReadWhole(
+      card.getByRole('combobox', { name: 'Pack to buy' }),
+      'FLEXIBLE CREDITS: $5 (2,857 credits)',
+    );
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // A check takes the balance to 699: the top-up is tried, refused, and stops.
     await scrub.verify('2012345678');

@@ -1,4 +1,15 @@
-import { Alert, Button, Group, NumberInput, Paper, Select, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { AutoTopUpSettings, Plan, UpdateAutoTopUp } from '@scrub/sdk';
 import { useState } from 'react';
@@ -6,6 +17,7 @@ import { errorMessage } from '../../api/error-message';
 import { usePlans } from '../../data/plans';
 import { useAutoTopUp, useSetAutoTopUp } from '../../data/purchases';
 import { showErrorDialog } from '../../shell/error-dialog';
+import { PackSelect } from './pack-select';
 
 const credits = (n: number) => n.toLocaleString('en-US');
 
@@ -93,7 +105,8 @@ function AutoTopUpForm({ settings, plans }: { settings: AutoTopUpSettings; plans
           checked={enabled}
           onChange={(event) => setEnabled(event.currentTarget.checked)}
         />
-        <Group grow align="flex-start">
+        {/* Side by side on a wide screen; one above the other on a phone, where the pack needs the width. */}
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <NumberInput
             label="Buy when the balance falls below (credits)"
             min={1}
@@ -102,14 +115,8 @@ function AutoTopUpForm({ settings, plans }: { settings: AutoTopUpSettings; plans
             value={threshold}
             onChange={setThreshold}
           />
-          <Select
-            label="Pack to buy"
-            placeholder="Choose a pack"
-            data={packChoices(plans)}
-            value={pack}
-            onChange={setPack}
-          />
-        </Group>
+          <PackSelect choices={packChoices(plans)} value={pack} onChange={setPack} />
+        </SimpleGrid>
         <NumberInput
           label="E-mail me when the balance falls below (credits; empty: never)"
           min={1}
