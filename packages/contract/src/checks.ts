@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DncFilterSchema, LineTypeFilterQuerySchema } from './files.js';
+import { pageQueryFields, pageSchema } from './paged-listing.js';
 import { defineRoutes } from './route-spec.js';
 
 /** How a check came in: an API key, a signed-in session (dashboard, `scrub login`), an admin acting as the account. */
@@ -58,26 +59,11 @@ const datesMessage = { message: 'must not be before from', path: ['to'] };
 
 /** `GET /checks`: newest first. */
 export const CheckLogQuerySchema = CheckLogFilterSchema.extend({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(200)
-    .default(50)
-    .describe('Checks per page, 1 to 200 (default 50)'),
+  ...pageQueryFields('Checks'),
 }).refine(refineDates, datesMessage);
 export type CheckLogQuery = z.infer<typeof CheckLogQuerySchema>;
 
-export const CheckLogPageSchema = z
-  .object({
-    checks: z.array(CheckLogEntrySchema),
-    page: z.number().int(),
-    limit: z.number().int(),
-    total_pages: z.number().int(),
-    total: z.number().int(),
-  })
-  .meta({ id: 'CheckLogPage' });
+export const CheckLogPageSchema = pageSchema('CheckLogPage', 'checks', CheckLogEntrySchema);
 export type CheckLogPage = z.infer<typeof CheckLogPageSchema>;
 
 /** The CSV export's columns, in order. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQueryFields, pageSchema } from './paged-listing.js';
 import { defineRoutes } from './route-spec.js';
 
 /**
@@ -110,26 +111,11 @@ export type CreditHistoryFilter = z.infer<typeof CreditHistoryFilterSchema>;
 
 /** `GET /credits/history`: newest first. */
 export const CreditHistoryQuerySchema = CreditHistoryFilterSchema.extend({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(200)
-    .default(50)
-    .describe('Entries per page, 1 to 200 (default 50)'),
+  ...pageQueryFields('Entries'),
 });
 export type CreditHistoryQuery = z.infer<typeof CreditHistoryQuerySchema>;
 
-export const CreditHistoryPageSchema = z
-  .object({
-    entries: z.array(CreditHistoryEntrySchema),
-    page: z.number().int(),
-    limit: z.number().int(),
-    total_pages: z.number().int(),
-    total: z.number().int(),
-  })
-  .meta({ id: 'CreditHistoryPage' });
+export const CreditHistoryPageSchema = pageSchema('CreditHistoryPage', 'entries', CreditHistoryEntrySchema);
 export type CreditHistoryPage = z.infer<typeof CreditHistoryPageSchema>;
 
 /** The CSV export's columns, in order. */
