@@ -12,10 +12,13 @@ import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
 const router = createBrowserRouter(routes);
 
-// The Login stand-in (main.tsx) gives way when the page leaves /login before Login's screen took it over.
+// The Login stand-in (main.tsx) gives way when the page leaves /login before Login's screen took it
+// over, or had left it before the app started (the stand-in's Forgot password and Sign up links):
+// once the screen in its place is ready to show.
 router.subscribe((state) => {
-  if (state.location.pathname !== '/login') dropLoginStandIn();
+  if (state.initialized && state.location.pathname !== '/login') dropLoginStandIn();
 });
+if (router.state.initialized && router.state.location.pathname !== '/login') dropLoginStandIn();
 
 // 401 or a session that cannot be refreshed: forget it and go to Login, unless already there.
 onSignedOut(() => {

@@ -121,6 +121,34 @@ describe('Login before the app has loaded (the plain-DOM stand-in)', () => {
     }
   });
 
+  test('Forgot password and Sign up, followed before the app arrives, open in the app without a second page load', async () => {
+    const links = [
+      { link: 'Forgot password?', path: '/forgot', title: 'Forgot your password?' },
+      { link: 'Sign up', path: '/signup', title: 'Create your account' },
+    ];
+    for (const { link, path, title } of links) {
+      const { context, page, errors, release } = await loginWithAppHeld();
+      await page.waitForLoadState('load');
+      let pageLoads = 0;
+      page.on('load', () => {
+        pageLoads += 1;
+      });
+      await page.getByRole('link', { name: link }).click();
+      expect(new URL(page.url()).pathname).toBe(path);
+      release();
+      await page.getByRole('heading', { name: title }).waitFor();
+      await expect(page.locator('#login-stand-in').count()).resolves.toBe(0);
+      expect(pageLoads, `${link}: no page load`).toBe(0);
+      // Back returns to Login, in the app.
+      await page.goBack();
+      await page.getByRole('button', { name: 'Log In' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/login');
+      expect(pageLoads).toBe(0);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('a visitor with a stored sign-in gets the app at once, with no stand-in', async () => {
     const context = await browser.newContext();
     context.setDefaultTimeout(SLOW.timeout);

@@ -1,10 +1,10 @@
 /**
  * The Login form as plain DOM, shown by the entry script to a visitor with no stored sign-in before
  * React, Mantine and the shell (the `index` bundle, about 145 KB gzip) are downloaded and run. It
- * is usable at once: a visitor can type, tick Remember me, follow its links, and submit. When the
- * real Login screen mounts it takes the stand-in's values (and a submit made meanwhile) with
- * `takeLoginStandIn` (login-stand-in-takeover.ts), removes it and signs in exactly as always: the same checks, messages and
- * two-step sign-in. Styles: login-stand-in.css, Mantine's variables so both schemes match.
+ * is usable at once: a visitor can type, tick Remember me, follow its links (handed to the app, no
+ * second page load), and submit. When the real Login screen mounts it takes the stand-in's values
+ * (and a submit made meanwhile) with `takeLoginStandIn` (login-stand-in-takeover.ts), removes it
+ * and signs in exactly as always: the same checks, messages and two-step sign-in. Styles: login-stand-in.css, Mantine's variables so both schemes match.
  */
 import './login-stand-in.css';
 
@@ -43,6 +43,21 @@ export function showLoginStandIn(root: HTMLElement): void {
     button.setAttribute('aria-busy', 'true');
     button.disabled = true;
   });
+  for (const link of standIn.querySelectorAll('a')) link.addEventListener('click', handOver);
   root.hidden = true;
   root.before(standIn);
+}
+
+/**
+ * Forgot password and Sign up without loading the page again: the address changes at once and the
+ * stand-in stays until the app, arriving or already there (told by a popstate, as the Back button
+ * would), shows that screen and removes it. A click that opens a new tab or window is left alone.
+ */
+function handOver(event: MouseEvent): void {
+  const link = event.currentTarget as HTMLAnchorElement;
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  link.setAttribute('aria-busy', 'true');
+  window.history.pushState(null, '', link.href);
+  window.dispatchEvent(new PopStateEvent('popstate'));
 }
