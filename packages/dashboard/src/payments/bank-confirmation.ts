@@ -4,6 +4,9 @@ import { loadPaymentsJs } from './load-stripe';
 /** The bank (or the card processor) refused: its own words, as the seeds show them. */
 export class CardRefusedError extends Error {}
 
+/** The seed's words when the provider gives none ("You card was declined", spelling corrected). */
+export const CARD_DECLINED = 'Your card was declined';
+
 /** A payment the customer confirmed with their bank: the provider's event credits it shortly. */
 export const CONFIRMED_WITH_BANK = 'confirmed-with-bank' as const;
 
@@ -25,7 +28,7 @@ export async function withBankConfirmation<T>(
       if (!(error instanceof AuthenticationRequiredError) || !error.clientSecret) throw error;
       const stripe = await loadPaymentsJs();
       const result = await stripe.handleNextAction({ clientSecret: error.clientSecret });
-      if (result.error) throw new CardRefusedError(result.error.message ?? 'You card was declined');
+      if (result.error) throw new CardRefusedError(result.error.message ?? CARD_DECLINED);
       if (!error.clientSecret.startsWith('seti_')) return CONFIRMED_WITH_BANK;
       setupIntentId = error.clientSecret.split('_secret_')[0];
     }

@@ -19,6 +19,7 @@ import { errorMessage } from '../../api/error-message';
 import { FormTextInput } from '../../common/form-fields';
 import { saveCard } from '../../data/cards';
 import {
+  CARD_DECLINED,
   CardRefusedError,
   CONFIRMED_WITH_BANK,
   withBankConfirmation,
@@ -115,7 +116,7 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
           },
         },
       });
-      if (created.error) throw new CardRefusedError(created.error.message ?? 'You card was declined');
+      if (created.error) throw new CardRefusedError(created.error.message ?? CARD_DECLINED);
       const message = await withBankConfirmation((setupIntentId) => {
         const input = {
           ...billing,
@@ -128,7 +129,7 @@ export function CardForm({ target, onSaved }: { target: CardTarget; onSaved: (me
       });
       onSaved(message === CONFIRMED_WITH_BANK ? 'Card Added Successfully' : message);
     } catch (error) {
-      showErrorDialog('Error', errorMessage(error, 'You card was declined'));
+      showErrorDialog('Error', errorMessage(error, CARD_DECLINED));
     } finally {
       setProcessing(false);
     }

@@ -8,7 +8,7 @@ import { jobFinished } from '../../shell/notify';
 /** A badge keeps its whole word: a narrow table column must not cut it to "COMPL…". */
 const WHOLE = { miw: 'max-content' } as const;
 
-/** Completed, Failed, or Pending for anything else (queued, processing). */
+/** Completed, Failed, Processing (its counts are spinners meanwhile), or Pending for anything else. */
 export function FileStatus({ file }: { file: FileView }) {
   const finished = file.status === 'completed' || file.status === 'failed';
   useEffect(() => {
