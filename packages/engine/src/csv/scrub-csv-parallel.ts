@@ -127,6 +127,7 @@ export async function scrubCsvInParallel(
         yield* merge!.add(await merge!.rethrow(part), bytes);
         onProgress?.(merge!.progress());
       };
+      let finished = false;
       try {
         const splitter = new RecordSplitter(dialect.separator, dialect.lineEnding);
         let last = false;
@@ -139,7 +140,7 @@ export async function scrubCsvInParallel(
           // one; then here only when every thread has enough to do.
           const { shape } = merge;
           const bytes = part.bytes.length;
-          const scrubbed =
+          const scrubbing =
             pool === null || shape === null || (inPlace && pool.busy())
               ? new Promise<ScrubbedCsvPart>((resolve) => {
                   try {
@@ -151,15 +152,17 @@ export async function scrubCsvInParallel(
                 })
               : pool.scrub(part, shape);
           // Awaited in order below; a part that fails before then is not an unhandled rejection.
-          scrubbed.catch(() => {});
-          pending.push({ part: scrubbed, bytes });
+          scrubbing.catch(() => {});
+          pending.push({ part: scrubbing, bytes });
           if (shape === null || pending.length >= 2 * threads) yield* next();
         }
         while (pending.length > 0) yield* next();
         if (!last) throw new Error('The CSV parts ended before the file did');
         merge.finish();
+        finished = true;
       } finally {
-        pool?.close();
+        // Threads that scrubbed a whole file stay warm for the next; after a failure, they stop.
+        pool?.close(finished);
       }
     },
     output,
