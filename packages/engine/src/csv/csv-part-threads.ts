@@ -30,7 +30,11 @@ interface PartThread {
   /** Why it stopped (it failed, or exited): it takes no more parts. */
   stopped: Error | null;
   /** Its listeners for this file, taken off when it is kept warm for the next. */
-  listeners: { message: (message: PartFromThread) => void; error: (error: Error) => void; exit: (code: number) => void };
+  listeners: {
+    message: (message: PartFromThread) => void;
+    error: (error: Error) => void;
+    exit: (code: number) => void;
+  };
 }
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

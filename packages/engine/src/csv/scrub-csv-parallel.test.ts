@@ -218,7 +218,9 @@ describe('scrubCsvInParallel', { timeout: 60_000 }, () => {
     const file = Buffer.from(leads(600));
     const options = { ...base, exchange, threads: 2, partSizes: SMALL, inPlace: false };
     const first = collector();
-    expect(await scrubCsvInParallel([file], first, options)).toEqual(await scrubCsv([file], collector(), base));
+    expect(await scrubCsvInParallel([file], first, options)).toEqual(
+      await scrubCsv([file], collector(), base),
+    );
     const kept = warmPartThreadIds();
     expect(kept).toHaveLength(1);
 
