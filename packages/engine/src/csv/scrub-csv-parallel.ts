@@ -13,7 +13,7 @@ import { type CsvInput, openCsv } from './csv-input.ts';
 import { CsvPartThreads } from './csv-part-threads.ts';
 import { type CsvPartSizes, partsOf, RecordSplitter } from './csv-parts.ts';
 import type { ThreadScrubOptions } from './csv-thread.ts';
-import { release } from './csv-thread-protocol.ts';
+import { type CsvPartThreadData, release } from './csv-thread-protocol.ts';
 import type { CsvDialect } from './dialect.ts';
 import { NumberSet } from './number-set.ts';
 import { checkPhoneColumn } from './phone-column.ts';
@@ -106,20 +106,7 @@ export async function scrubCsvInParallel(
       // This thread scrubs too, when the others have enough to do.
       let pool: CsvPartThreads | null = null;
       const startThreads = () =>
-        new CsvPartThreads(threads - 1, {
-          dialect,
-          phoneColumn,
-          ...(header === undefined ? {} : { header }),
-          ...(maxRowBytes === undefined ? {} : { maxRowBytes }),
-          exchange: exchange?.toShared() ?? null,
-          dnc: dnc?.toShared() ?? null,
-          ...(dncMask === undefined ? {} : { dncMask }),
-          ...(columns === undefined ? {} : { columns: [...columns] }),
-          ...(lists === undefined ? {} : { lists: lists.toShared() }),
-          evaluatedAt,
-          ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
-          ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
-        });
+        new CsvPartThreads(threads - 1, partThreadData(dialect, options, evaluatedAt));
       // Parts handed to the threads and not yet written, in the file's order.
       const pending: { part: Promise<ScrubbedCsvPart>; bytes: number }[] = [];
       const next = async function* (this: void) {
@@ -169,6 +156,29 @@ export async function scrubCsvInParallel(
     signal ? { signal } : {},
   );
   return merge!.result();
+}
+
+/** What the part threads are given with a file: its options, the tables shared rather than copied. */
+function partThreadData(
+  dialect: CsvDialect,
+  options: ParallelScrubOptions,
+  evaluatedAt: number,
+): CsvPartThreadData {
+  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned, lists } = options;
+  return {
+    dialect,
+    phoneColumn,
+    ...(header === undefined ? {} : { header }),
+    ...(maxRowBytes === undefined ? {} : { maxRowBytes }),
+    exchange: exchange?.toShared() ?? null,
+    dnc: dnc?.toShared() ?? null,
+    ...(dncMask === undefined ? {} : { dncMask }),
+    ...(columns === undefined ? {} : { columns: [...columns] }),
+    ...(lists === undefined ? {} : { lists: lists.toShared() }),
+    evaluatedAt,
+    ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
+    ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
+  };
 }
 
 /**
