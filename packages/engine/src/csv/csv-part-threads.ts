@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { CsvShape, ScrubbedCsvPart } from './csv-counts.ts';
 import type { CsvPart } from './csv-parts.ts';
-import { startThread } from './csv-thread.ts';
+import { startThread, WARM_MS } from './csv-thread.ts';
 import {
   type CsvPartThreadData,
   errorOf,
@@ -29,6 +29,12 @@ interface PartThread {
   waiting: Map<number, Waiting>;
   /** Why it stopped (it failed, or exited): it takes no more parts. */
   stopped: Error | null;
+  /** Its listeners for this file, taken off when it is kept warm for the next. */
+  listeners: {
+    message: (message: PartFromThread) => void;
+    error: (error: Error) => void;
+    exit: (code: number) => void;
+  };
 }
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -37,21 +43,69 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 const AHEAD = 2;
 
 /**
- * `count` threads scrubbing the parts of one file (`scrubCsvPart`), all started at once: a part
- * goes to the ready thread with the fewest parts waiting. A thread takes tens of milliseconds to
- * load the engine (hundreds from source, under type stripping), and counts as busy until then, so
- * that the caller scrubs on rather than wait for it. The tables are shared with the threads, not
- * copied; each part's bytes are moved to its thread, and its output moved back.
+ * Threads left warm by the file before, loaded and with their code optimised (a new thread takes
+ * 50-100 ms of CPU to load the engine, and its first parts run slowly while V8 optimises them
+ * again): the next file within `WARM_MS` starts on them. They never hold the process open.
+ */
+const warm: { workers: Worker[]; timer: NodeJS.Timeout | null } = { workers: [], timer: null };
+
+/** The threads kept warm (their ids), for tests. */
+export function warmPartThreadIds(): number[] {
+  return warm.workers.map((worker) => worker.threadId);
+}
+
+function dropWarm(worker: Worker): void {
+  const at = warm.workers.indexOf(worker);
+  if (at !== -1) warm.workers.splice(at, 1);
+}
+
+function takeWarm(): Worker | null {
+  const worker = warm.workers.pop() ?? null;
+  if (worker === null) return null;
+  worker.removeAllListeners('exit');
+  worker.removeAllListeners('error');
+  worker.ref();
+  if (warm.workers.length === 0 && warm.timer !== null) {
+    clearTimeout(warm.timer);
+    warm.timer = null;
+  }
+  return worker;
+}
+
+function keepWarm(worker: Worker, most: number): void {
+  if (warm.workers.length >= most) {
+    void worker.terminate();
+    return;
+  }
+  worker.postMessage({ type: 'idle' } satisfies PartToThread);
+  worker.unref();
+  worker.once('exit', () => dropWarm(worker));
+  // A warm thread that fails is not taken again.
+  worker.on('error', () => dropWarm(worker));
+  warm.workers.push(worker);
+  if (warm.timer !== null) clearTimeout(warm.timer);
+  warm.timer = setTimeout(() => {
+    warm.timer = null;
+    for (const idle of warm.workers.splice(0)) void idle.terminate();
+  }, WARM_MS);
+  warm.timer.unref();
+}
+
+/**
+ * `count` threads scrubbing the parts of one file (`scrubCsvPart`): those a file before left warm,
+ * and new ones, all started at once. A part goes to the ready thread with the fewest parts
+ * waiting. A new thread takes tens of milliseconds to load the engine (hundreds from source, under
+ * type stripping), and counts as busy until then, so that the caller scrubs on rather than wait for
+ * it. The tables are shared with the threads, not copied; each part's bytes are moved to its
+ * thread, and its output moved back. Closed cleanly, the threads stay warm for the next file.
  */
 export class CsvPartThreads {
   readonly #threads: PartThread[] = [];
   #next = 0;
   #closed = false;
-  readonly #data: CsvPartThreadData;
 
   constructor(count: number, data: CsvPartThreadData) {
-    this.#data = data;
-    for (let i = 0; i < count; i++) this.#start();
+    for (let i = 0; i < count; i++) this.#start(data);
   }
 
   /** Whether every thread is loading or has parts enough waiting: the caller may as well scrub the next itself. */
@@ -70,15 +124,29 @@ export class CsvPartThreads {
       thread.waiting.set(index, { resolve, reject });
       const { bytes, last } = part;
       // Moved when the part has a buffer of its own (`partsOf` makes one for each), else copied.
-      thread.worker.postMessage({ index, bytes, last, shape } satisfies PartToThread, movable(bytes, false));
+      thread.worker.postMessage(
+        { type: 'part', index, bytes, last, shape } satisfies PartToThread,
+        movable(bytes, false),
+      );
     });
   }
 
-  /** Stops every thread; parts still waiting fail. */
-  close(): void {
+  /**
+   * Stops the threads; parts still waiting fail. `keep`: the file was scrubbed to its end, so each
+   * thread that has loaded, has nothing waiting and has not failed is kept warm for the next file.
+   */
+  close(keep = false): void {
     this.#closed = true;
     for (const thread of this.#threads) {
-      void thread.worker.terminate();
+      const { worker, listeners } = thread;
+      if (keep && thread.ready && thread.stopped === null && thread.waiting.size === 0) {
+        worker.off('message', listeners.message);
+        worker.off('error', listeners.error);
+        worker.off('exit', listeners.exit);
+        keepWarm(worker, this.#threads.length);
+        continue;
+      }
+      void worker.terminate();
       this.#fail(thread, new Error('The CSV threads were stopped'));
     }
   }
@@ -95,37 +163,45 @@ export class CsvPartThreads {
     return best;
   }
 
-  #start(): void {
+  #start(data: CsvPartThreadData): void {
+    const kept = takeWarm();
+    const worker = kept ?? startThread(entry, undefined);
     const thread: PartThread = {
-      worker: startThread(entry, this.#data),
-      ready: false,
+      worker,
+      ready: kept !== null,
       waiting: new Map(),
       stopped: null,
+      listeners: {
+        message: (message) => this.#receive(thread, message),
+        error: (error) => this.#fail(thread, error),
+        exit: (code) => this.#fail(thread, new Error(`A CSV thread stopped early (exit code ${code})`)),
+      },
     };
-    thread.worker.on('message', (message: PartFromThread) => {
-      if (message.type === 'ready') {
-        thread.ready = true;
-        return;
-      }
-      const waiting = thread.waiting.get(message.index);
-      if (!waiting) return;
-      thread.waiting.delete(message.index);
-      if (message.type === 'error') {
-        waiting.reject(errorOf(message.error));
-        return;
-      }
-      const { part } = message;
-      waiting.resolve({
-        ...part,
-        output: part.output.map(asBuffer),
-        prefix: part.prefix && asBuffer(part.prefix),
-      });
-    });
-    thread.worker.on('error', (error) => this.#fail(thread, error));
-    thread.worker.on('exit', (code) =>
-      this.#fail(thread, new Error(`A CSV thread stopped early (exit code ${code})`)),
-    );
+    worker.on('message', thread.listeners.message);
+    worker.on('error', thread.listeners.error);
+    worker.on('exit', thread.listeners.exit);
+    worker.postMessage({ type: 'job', data } satisfies PartToThread);
     this.#threads.push(thread);
+  }
+
+  #receive(thread: PartThread, message: PartFromThread): void {
+    if (message.type === 'ready') {
+      thread.ready = true;
+      return;
+    }
+    const waiting = thread.waiting.get(message.index);
+    if (!waiting) return;
+    thread.waiting.delete(message.index);
+    if (message.type === 'error') {
+      waiting.reject(errorOf(message.error));
+      return;
+    }
+    const { part } = message;
+    waiting.resolve({
+      ...part,
+      output: part.output.map(asBuffer),
+      prefix: part.prefix && asBuffer(part.prefix),
+    });
   }
 
   #fail(thread: PartThread, error: Error): void {

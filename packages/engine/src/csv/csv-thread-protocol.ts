@@ -28,7 +28,7 @@ export interface CsvThreadData {
   threads?: number;
 }
 
-/** What a thread scrubbing parts of one file is started with (`csv-part-threads.ts`). */
+/** What a thread scrubbing parts of one file is given with the file (`csv-part-threads.ts`). */
 export interface CsvPartThreadData
   extends Omit<CsvThreadData, 'mode' | 'separator' | 'threads' | 'evaluatedAt'> {
   dialect: CsvDialect;
@@ -36,13 +36,15 @@ export interface CsvPartThreadData
   evaluatedAt: number;
 }
 
-/** A part to scrub, numbered in the file's order; its bytes are moved to the thread. */
-export interface PartToThread {
-  index: number;
-  bytes: Uint8Array;
-  last: boolean;
-  shape: CsvShape;
-}
+/**
+ * To a part thread: a file's options and tables, then its parts to scrub (numbered in the file's
+ * order; their bytes moved to the thread), then `idle` when the file is done (the thread lets go of
+ * its tables and waits, warm, for the next file's `job`).
+ */
+export type PartToThread =
+  | { type: 'job'; data: CsvPartThreadData }
+  | { type: 'part'; index: number; bytes: Uint8Array; last: boolean; shape: CsvShape }
+  | { type: 'idle' };
 
 /** The thread has loaded the engine; then each part scrubbed, or why it could not be. */
 export type PartFromThread =

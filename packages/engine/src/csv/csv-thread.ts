@@ -82,7 +82,7 @@ export function startThread(entry: URL, data: unknown): Worker {
  * takes 50-150 ms to load, and its first rows run slowly while V8 optimises them again, a fifth of
  * a second of another core's time for a large file). Idle, it costs the memory it holds.
  */
-const WARM_MS = 10_000;
+export const WARM_MS = 10_000;
 
 /** The one thread kept warm after a job, if any. */
 let warm: { worker: Worker; timer: NodeJS.Timeout; stopped: () => void } | null = null;

@@ -4,7 +4,7 @@ import { DncSet } from '../dnc/set.ts';
 import { sampleExchangeTable } from '../exchange/sample.ts';
 import { CsvError } from './csv-error.ts';
 import { collector } from './csv-fixtures.ts';
-import { CsvPartThreads } from './csv-part-threads.ts';
+import { CsvPartThreads, warmPartThreadIds } from './csv-part-threads.ts';
 import type { CsvPartSizes } from './csv-parts.ts';
 import { scrubCsv } from './scrub-csv.ts';
 import { scrubCsvInParallel } from './scrub-csv-parallel.ts';
@@ -212,6 +212,39 @@ describe('scrubCsvInParallel', { timeout: 60_000 }, () => {
     } finally {
       threads.close();
     }
+  });
+
+  it('scrubs the next file on the threads the one before left warm, with its own options; never on one that failed', async () => {
+    const file = Buffer.from(leads(600));
+    const options = { ...base, exchange, threads: 2, partSizes: SMALL, inPlace: false };
+    const first = collector();
+    expect(await scrubCsvInParallel([file], first, options)).toEqual(
+      await scrubCsv([file], collector(), base),
+    );
+    const kept = warmPartThreadIds();
+    expect(kept).toHaveLength(1);
+
+    // Another file with other options and tables on the same thread: nothing of the file before is left.
+    const other: ScrubCsvOptions = {
+      ...base,
+      dnc: undefined,
+      columns: ['timezone', 'callable_now'],
+      evaluatedAt: Date.UTC(2026, 10, 25, 3),
+    };
+    const here = collector();
+    const expected = await scrubCsv([file], here, other);
+    const second = collector();
+    expect(await scrubCsvInParallel([file], second, { ...options, ...other, exchange })).toEqual(expected);
+    expect(second.bytes().equals(here.bytes())).toBe(true);
+    expect(warmPartThreadIds()).toEqual(kept);
+
+    // A refused file stops the threads it ran on: the next file starts a new one.
+    await refusals(Buffer.from('Name,Tel\n1,2'));
+    expect(warmPartThreadIds()).toEqual([]);
+    const third = collector();
+    await scrubCsvInParallel([file], third, options);
+    expect(third.bytes().equals(first.bytes())).toBe(true);
+    expect(warmPartThreadIds()).not.toEqual(kept);
   });
 
   it("scrubs on the caller's thread alone with one thread", async () => {

@@ -13,7 +13,7 @@ import { type CsvInput, openCsv } from './csv-input.ts';
 import { CsvPartThreads } from './csv-part-threads.ts';
 import { type CsvPartSizes, partsOf, RecordSplitter } from './csv-parts.ts';
 import type { ThreadScrubOptions } from './csv-thread.ts';
-import { release } from './csv-thread-protocol.ts';
+import { type CsvPartThreadData, release } from './csv-thread-protocol.ts';
 import type { CsvDialect } from './dialect.ts';
 import { NumberSet } from './number-set.ts';
 import { checkPhoneColumn } from './phone-column.ts';
@@ -106,20 +106,7 @@ export async function scrubCsvInParallel(
       // This thread scrubs too, when the others have enough to do.
       let pool: CsvPartThreads | null = null;
       const startThreads = () =>
-        new CsvPartThreads(threads - 1, {
-          dialect,
-          phoneColumn,
-          ...(header === undefined ? {} : { header }),
-          ...(maxRowBytes === undefined ? {} : { maxRowBytes }),
-          exchange: exchange?.toShared() ?? null,
-          dnc: dnc?.toShared() ?? null,
-          ...(dncMask === undefined ? {} : { dncMask }),
-          ...(columns === undefined ? {} : { columns: [...columns] }),
-          ...(lists === undefined ? {} : { lists: lists.toShared() }),
-          evaluatedAt,
-          ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
-          ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
-        });
+        new CsvPartThreads(threads - 1, partThreadData(dialect, options, evaluatedAt));
       // Parts handed to the threads and not yet written, in the file's order.
       const pending: { part: Promise<ScrubbedCsvPart>; bytes: number }[] = [];
       const next = async function* (this: void) {
@@ -127,6 +114,7 @@ export async function scrubCsvInParallel(
         yield* merge!.add(await merge!.rethrow(part), bytes);
         onProgress?.(merge!.progress());
       };
+      let finished = false;
       try {
         const splitter = new RecordSplitter(dialect.separator, dialect.lineEnding);
         let last = false;
@@ -139,7 +127,7 @@ export async function scrubCsvInParallel(
           // one; then here only when every thread has enough to do.
           const { shape } = merge;
           const bytes = part.bytes.length;
-          const scrubbed =
+          const scrubbing =
             pool === null || shape === null || (inPlace && pool.busy())
               ? new Promise<ScrubbedCsvPart>((resolve) => {
                   try {
@@ -151,21 +139,46 @@ export async function scrubCsvInParallel(
                 })
               : pool.scrub(part, shape);
           // Awaited in order below; a part that fails before then is not an unhandled rejection.
-          scrubbed.catch(() => {});
-          pending.push({ part: scrubbed, bytes });
+          scrubbing.catch(() => {});
+          pending.push({ part: scrubbing, bytes });
           if (shape === null || pending.length >= 2 * threads) yield* next();
         }
         while (pending.length > 0) yield* next();
         if (!last) throw new Error('The CSV parts ended before the file did');
         merge.finish();
+        finished = true;
       } finally {
-        pool?.close();
+        // Threads that scrubbed a whole file stay warm for the next; after a failure, they stop.
+        pool?.close(finished);
       }
     },
     output,
     signal ? { signal } : {},
   );
   return merge!.result();
+}
+
+/** What the part threads are given with a file: its options, the tables shared rather than copied. */
+function partThreadData(
+  dialect: CsvDialect,
+  options: ParallelScrubOptions,
+  evaluatedAt: number,
+): CsvPartThreadData {
+  const { phoneColumn, header, maxRowBytes, exchange, dnc, dncMask, columns, reassigned, lists } = options;
+  return {
+    dialect,
+    phoneColumn,
+    ...(header === undefined ? {} : { header }),
+    ...(maxRowBytes === undefined ? {} : { maxRowBytes }),
+    exchange: exchange?.toShared() ?? null,
+    dnc: dnc?.toShared() ?? null,
+    ...(dncMask === undefined ? {} : { dncMask }),
+    ...(columns === undefined ? {} : { columns: [...columns] }),
+    ...(lists === undefined ? {} : { lists: lists.toShared() }),
+    evaluatedAt,
+    ...(reassigned === undefined ? {} : { reassigned: reassignedToShared(reassigned) }),
+    ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
+  };
 }
 
 /**
