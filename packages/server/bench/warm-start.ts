@@ -126,7 +126,7 @@ async function timeStart(root: string, dataDir: string): Promise<Start> {
     const cpu = child.pid === undefined ? [] : cpuOfGroup(child.pid);
     return { seconds, steps: [...stepsOf(log, startedAt), ['/health answered', seconds]], cpu };
   } finally {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
     await exited;
   }
 }
