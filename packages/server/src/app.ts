@@ -262,7 +262,9 @@ function createFastify(
 }
 
 // Fastify types its compiler factories for Ajv's schemas; these take zod's, as every route here gives.
-type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
 const zodCompilers = {
   buildValidator: () => validatorCompiler,
   buildSerializer: () => serializerCompiler,

@@ -67,6 +67,16 @@ describe.each(testDatabases())('storage on $kind', ({ kind, open }) => {
     expect(await listPlans(database.db)).toEqual(planCatalogue);
   });
 
+  it('re-seeding an unchanged catalogue writes nothing', async () => {
+    await migrateToLatest(database.db);
+    await seedPlans(database.db);
+    const stamps = () => database.db.selectFrom('plans').select(['plan_reference', 'updated_at']).execute();
+    const before = await stamps();
+    await seedPlans(database.db);
+    expect(await stamps()).toEqual(before);
+    expect(await listPlans(database.db)).toEqual(planCatalogue);
+  });
+
   it('re-seeding updates plans in place and retires plans that left the catalogue', async () => {
     await migrateToLatest(database.db);
     await seedPlans(database.db);

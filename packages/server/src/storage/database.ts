@@ -240,8 +240,9 @@ async function allMigrationsApplied(db: Kysely<Database>): Promise<boolean> {
   const known = Object.keys(await migrationProvider.getMigrations()).sort();
   let rows: { name: string; timestamp: string }[];
   try {
-    rows = (await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration`.execute(db))
-      .rows;
+    rows = (
+      await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration`.execute(db)
+    ).rows;
   } catch {
     return false; // no migration table yet
   }
