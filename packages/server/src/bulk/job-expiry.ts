@@ -63,12 +63,16 @@ export interface JobExpiryOptions {
   alsoRemove?: OtherSweep[] | undefined;
 }
 
+/** How long after the service's start the first sweep runs. */
+const FIRST_SWEEP_AFTER_MS = 10_000;
+
 /**
  * Sweeps unsubmitted jobs past their TTL now and then, in the processes that run the bulk worker,
  * and whatever else `alsoRemove` names.
  */
 export class JobExpiry {
   #timer: NodeJS.Timeout | undefined;
+  #firstSweep: NodeJS.Timeout | undefined;
   #sweeping: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: JobExpiryOptions) {}
@@ -76,7 +80,10 @@ export class JobExpiry {
   start(): void {
     this.#timer = setInterval(() => this.sweep(), this.options.everySeconds * 1000);
     this.#timer.unref();
-    this.sweep();
+    // The first sweep waits for the service's start to be over: on the embedded database its
+    // statements would run on the one connection while the app is built and `/health` first asked.
+    this.#firstSweep = setTimeout(() => this.sweep(), FIRST_SWEEP_AFTER_MS);
+    this.#firstSweep.unref();
   }
 
   /** One sweep after any in flight; a failure is logged and the next sweep tries again. */
@@ -105,6 +112,7 @@ export class JobExpiry {
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    clearTimeout(this.#firstSweep);
     await this.#sweeping;
   }
 }

@@ -38,9 +38,31 @@ export function startCommand(): Command {
           '',
         ].join('\n'),
       );
-      // The start's garbage (migrations, the app's schemas, the reference data's files) is dead now.
-      releaseStartMemory();
+      releaseStartMemoryAfterFirstAnswer(server);
     });
+}
+
+/** If no request comes, the start's memory is released this long after listening. */
+const RELEASE_WITHOUT_REQUEST_MS = 5000;
+
+/**
+ * The start's garbage (migrations, the app's schemas, the reference data's files) is dead once the
+ * service listens, but collecting it holds the event loop for 0.2-1 s: it waits until the first
+ * request has been answered (a newcomer's first `/health` does not wait for it), or a few seconds.
+ */
+function releaseStartMemoryAfterFirstAnswer(server: RunningServer): void {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    clearTimeout(timer);
+    releaseStartMemory();
+  };
+  const timer = setTimeout(release, RELEASE_WITHOUT_REQUEST_MS);
+  timer.unref();
+  server.app.server.once('request', (_request, response) => {
+    response.once('finish', () => setImmediate(release));
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Plan } from '@scrub/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.js';
@@ -8,6 +9,8 @@ export async function seedPlans(
   db: Kysely<Database>,
   catalogue: readonly Plan[] = planCatalogue,
 ): Promise<void> {
+  // Most starts find the catalogue as the last one left it: one read instead of a write per plan.
+  if (isDeepStrictEqual(await listPlans(db), catalogue)) return;
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('plans').set({ active: false }).execute();
     for (const [index, p] of catalogue.entries()) {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/databases.js';
 import { PGLITE_EMPTY_TEMPLATE_ENV } from '../../test/pglite-template-setup.js';
@@ -41,6 +42,20 @@ describe.each(testDatabases())('storage on $kind', ({ kind, open }) => {
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
 
+  it('applies only the newest migration to a database that lacks it', async () => {
+    await new Migrator({ db: database.db, provider: migrationProvider }).migrateTo(allMigrations.at(-2)!);
+    expect(await migrateToLatest(database.db)).toEqual([allMigrations.at(-1)]);
+    expect(await migrateToLatest(database.db)).toEqual([]);
+  });
+
+  it('refuses a database that ran a migration this version does not know', async () => {
+    await migrateToLatest(database.db);
+    await sql`insert into kysely_migration (name, timestamp) values ('9999-from-a-newer-version', ${new Date().toISOString()})`.execute(
+      database.db,
+    );
+    await expect(migrateToLatest(database.db)).rejects.toThrow(/9999-from-a-newer-version/);
+  });
+
   it('survives two processes migrating at once', async () => {
     const results = await Promise.all([migrateToLatest(database.db), migrateToLatest(database.db)]);
     expect(results.flat()).toEqual(allMigrations);
@@ -49,6 +64,16 @@ describe.each(testDatabases())('storage on $kind', ({ kind, open }) => {
   it('seeds the plan catalogue and reads it back unchanged, in catalogue order', async () => {
     await migrateToLatest(database.db);
     await seedPlans(database.db);
+    expect(await listPlans(database.db)).toEqual(planCatalogue);
+  });
+
+  it('re-seeding an unchanged catalogue writes nothing', async () => {
+    await migrateToLatest(database.db);
+    await seedPlans(database.db);
+    const stamps = () => database.db.selectFrom('plans').select(['plan_reference', 'updated_at']).execute();
+    const before = await stamps();
+    await seedPlans(database.db);
+    expect(await stamps()).toEqual(before);
     expect(await listPlans(database.db)).toEqual(planCatalogue);
   });
 
