@@ -155,5 +155,5 @@ export async function streamBulk(
   } finally {
     line.clear();
   }
-  return { job: await scrub.bulk.get(streamed.jobId) };
+  return { job: await streamed.endedJob() };
 }
