@@ -138,6 +138,8 @@ export async function streamBulk(
     return { fallback: stdin ? await stdin.toFile() : null };
   }
   stdin?.forget();
+  // The job is printed after the result when it goes to a file: its format is read meanwhile.
+  if (output !== undefined) context.readProfileAhead();
   try {
     await saveDownload(context.io, streamed.result, output);
   } catch (error) {
@@ -153,5 +155,5 @@ export async function streamBulk(
   } finally {
     line.clear();
   }
-  return { job: await scrub.bulk.get(streamed.jobId) };
+  return { job: await streamed.endedJob() };
 }

@@ -1,6 +1,7 @@
 import type { Scrub, TokenStorage } from '@scrub/sdk';
-import type { ConfigStore, Profile } from './config-store.js';
+import type { ConfigStore } from './config-store.js';
 import type { CliIO } from './io.js';
+import type { Profile } from './setting-schemas.js';
 import { parseInput } from './validate.js';
 
 const DEFAULT_API_URL = 'http://localhost:8787';
@@ -25,6 +26,7 @@ export interface GlobalOptions {
 export class Context {
   #store: ConfigStore | undefined;
   #profile: Profile | undefined;
+  #profileAhead: Promise<void> | undefined;
 
   constructor(
     readonly io: CliIO,
@@ -51,7 +53,7 @@ export class Context {
   }
 
   async profileName(): Promise<string> {
-    const { profileName } = await import('./config-store.js');
+    const { profileName } = await import('./setting-schemas.js');
     const { profile } = this.options;
     if (profile !== undefined) return parseInput(profileName('--profile'), profile);
     const fromEnv = this.io.env.SCRUB_PROFILE;
@@ -60,8 +62,21 @@ export class Context {
   }
 
   async profile(): Promise<Profile> {
+    await this.#profileAhead;
     if (!this.#profile) this.#profile = (await this.store()).profile(await this.profileName());
     return this.#profile;
+  }
+
+  /**
+   * Starts reading the profile (loading `conf`) while the command waits on the network, so that
+   * a later `profile()` or `output()` at the end of a long job finds it read. A failure is left for
+   * that later call to throw, where it always was.
+   */
+  readProfileAhead(): void {
+    this.#profileAhead ??= this.profile().then(
+      () => {},
+      () => {},
+    );
   }
 
   async output(): Promise<'table' | 'json'> {
@@ -71,7 +86,7 @@ export class Context {
 
   /** API URL: --api-url, then SCRUB_API_URL, then the profile, then the local server `pnpm start` runs. */
   async resolveApiUrl(): Promise<string> {
-    const { httpUrl } = await import('./config-store.js');
+    const { httpUrl } = await import('./setting-schemas.js');
     const { apiUrl } = this.options;
     if (apiUrl !== undefined) return parseInput(httpUrl('--api-url'), apiUrl);
     const fromEnv = this.io.env.SCRUB_API_URL;

@@ -5,6 +5,12 @@ import { pipeline } from 'node:stream/promises';
 import type { CliIO } from './io.js';
 
 /**
+ * What a download to a file may hold in memory while a write is under way: the chunks that come
+ * meanwhile (about 64 kB each) go to disk together in the next write, rather than one write each.
+ */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/**
  * Copies a download to stdout as it arrives, waiting whenever stdout's buffer is full, so that a
  * result of any size piped to a slow reader never piles up in memory.
  */
@@ -25,7 +31,7 @@ export async function saveDownload(
 ): Promise<void> {
   if (output === undefined) return toStdout(io, stream);
   try {
-    await pipeline(Readable.fromWeb(stream), createWriteStream(output));
+    await pipeline(Readable.fromWeb(stream), createWriteStream(output, { highWaterMark: WRITE_BATCH_BYTES }));
   } catch (error) {
     await rm(output, { force: true });
     throw error;

@@ -37,4 +37,17 @@ describe('loading on demand', () => {
     expect(result.code, result.stderr).toBe(0);
     expect([...loaded].sort()).toEqual(['conf', 'zod']);
   });
+
+  it('sends a request given its URL and key by variables without loading conf first', async () => {
+    loaded.clear();
+    // Nothing listens there: the call fails once it has been sent, which is all this needs.
+    const result = await scrub(['--json', 'account'], {
+      ...env(),
+      SCRUB_API_URL: 'http://127.0.0.1:9',
+      SCRUB_API_KEY: 'scrub_test_key',
+    });
+
+    expect(result.stderr).toContain('Could not reach http://127.0.0.1:9');
+    expect([...loaded]).not.toContain('conf');
+  });
 });

@@ -38,7 +38,7 @@
 // compared with `file` (the same file and command without them); its result is checked for the
 // three added columns rather than compared byte for byte.
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,7 +204,11 @@ async function main(): Promise<void> {
   }
   const timedSubjects: Subject[] = values.checks ? [...subjects, 'checks'] : subjects;
   const profileDir = process.env.SCRUB_BENCH_PROFILE;
-  if (profileDir) process.env.SCRUB_BENCH_PHASES = join(profileDir, 'phases.txt');
+  if (profileDir) {
+    // Made now: the first scrub process to exit writes its phases before any profile is written.
+    mkdirSync(profileDir, { recursive: true });
+    process.env.SCRUB_BENCH_PHASES = join(profileDir, 'phases.txt');
+  }
   const scrubBin = binOf('@scrub/cli', 'scrub');
   const serverBin = binOf('@scrub/server', 'scrub-server');
   const dir = await mkdtemp(join(tmpdir(), 'scrub-cli-bench-'));

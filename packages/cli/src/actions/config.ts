@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { type SettingKey, settingKeys, settingSchemas } from '../config-store.js';
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import type { CliIO } from '../io.js';
+import { type SettingKey, settingKeys, settingSchemas } from '../setting-schemas.js';
 import { parseInput } from '../validate.js';
 
 const KeySchema = z.enum(settingKeys, {

@@ -78,6 +78,27 @@ describe('bulk.stream', () => {
     );
   });
 
+  it('answers the ended job from the one request made at the end of the result', async () => {
+    nock(BASE)
+      .post('/bulk/jobs/stream')
+      .query(true)
+      .reply(200, RESULT, { 'content-type': 'text/csv', 'scrub-job-id': 'job_1' });
+    // Answered once: a second request for the job would find no answer and fail.
+    nock(BASE)
+      .get('/bulk/jobs/job_1')
+      .once()
+      .reply(200, job({ credits_charged: 2 }));
+
+    const streamed = await client().bulk.stream(Buffer.from(CSV), { phone_col: 'Phone' });
+    expect(await read(streamed.result)).toBe(RESULT);
+    expect(await streamed.endedJob()).toMatchObject({
+      job_id: 'job_1',
+      status: 'completed',
+      credits_charged: 2,
+    });
+    expect(nock.isDone()).toBe(true);
+  });
+
   it('sends the consent column by name as consent_col, by position as consent_index', async () => {
     const queries: string[] = [];
     for (let i = 0; i < 2; i++) {

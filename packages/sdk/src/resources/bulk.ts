@@ -97,6 +97,11 @@ export interface BulkStream {
    * `job.result_url`); a broken connection is an `APIConnectionError`.
    */
   result: ReadableStream<Uint8Array>;
+  /**
+   * The job once `result` has been read to its end: the one the SDK fetched then to tell a failed
+   * job (so no second request), or fetched now when that one could not be had.
+   */
+  endedJob(): Promise<BulkJob>;
 }
 
 export class Bulk extends APIResource {
@@ -281,14 +286,27 @@ export class Bulk extends APIResource {
         },
       } as StreamedRequestOptions,
     );
-    return { jobId, result: this.#endedByJob(answer, jobId, options) };
+    let ended: BulkJob | null = null;
+    const result = this.#endedByJob(answer, jobId, options, (job) => {
+      ended = job;
+    });
+    return { jobId, result, endedJob: async () => ended ?? this.get(jobId, options) };
   }
 
-  /** The answer's rows, then its end or, for a job that failed part-way, the job's own error. */
-  #endedByJob(answer: ReadableStream<Uint8Array>, jobId: string, options: RequestOptions) {
+  /**
+   * The answer's rows, then its end or, for a job that failed part-way, the job's own error. The
+   * job fetched at the end goes to `onJob`.
+   */
+  #endedByJob(
+    answer: ReadableStream<Uint8Array>,
+    jobId: string,
+    options: RequestOptions,
+    onJob: (job: BulkJob) => void,
+  ) {
     const reader = answer.getReader();
     const failedJob = async () => {
       const job = await this.get(jobId, options).catch(() => null);
+      if (job) onJob(job);
       return job?.status === 'failed' ? new BulkJobFailedError(job) : null;
     };
     return new ReadableStream<Uint8Array>({
