@@ -47,7 +47,8 @@ export class PGliteProcess extends PGliteThread {
 
 function processLink(child: ChildProcess): PGliteLink {
   return {
-    send: (request) => child.send(request),
+    // A send that fails (the child is gone) leaves its request waiting: the child's exit fails it, saying why.
+    send: (request) => child.send(request, () => {}),
     attach(onReply, onEnd) {
       const onError = (error: Error) => onEnd(error);
       const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
