@@ -84,7 +84,9 @@ it('keeps what it wrote across a restart, and its process ends on close', { time
   expect(await second.db.selectFrom('notes').selectAll().execute()).toEqual([{ id: 7, text: 'kept' }]);
 });
 
-it('fails every request, and says so in `lost`, when its process is killed', { timeout: 60_000 }, async () => {
+it('fails every request, and says so in `lost`, when its process is killed', {
+  timeout: 60_000,
+}, async () => {
   const { child } = await start();
   process.kill(child.pid!, 'SIGKILL');
   const lost = await child.lost;

@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import type { PGliteThreadOptions } from './pglite-thread-protocol.js';
 import { opened, type PGliteLink, PGliteThread, pgliteWorkerScript } from './pglite-thread.js';
+import type { PGliteThreadOptions } from './pglite-thread-protocol.js';
 
 /**
  * V8's flags for PGlite's process. `--liftoff-only` keeps PGlite's WebAssembly in V8's baseline

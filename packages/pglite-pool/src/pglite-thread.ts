@@ -174,7 +174,8 @@ export async function opened(link: PGliteLink, timeoutMs: number, what: string):
           if (reply.kind === 'ready') settle();
           else if (reply.kind === 'failed') settle(fromThreadError(reply.error));
         },
-        (reason) => settle(new Error(`The embedded database's ${what} ended while opening: ${reason.message}`)),
+        (reason) =>
+          settle(new Error(`The embedded database's ${what} ended while opening: ${reason.message}`)),
       );
     });
   } catch (error) {

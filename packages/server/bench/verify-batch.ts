@@ -65,7 +65,11 @@ function cpuMs(): number {
 }
 
 /** Server side: the request handed to the server in process (Fastify's inject: no socket), parsed, checked, charged and its answer serialised. */
-async function injectBatch(cpuTimes = serverCpuMs, idempotencyKey?: string, accept?: string): Promise<number> {
+async function injectBatch(
+  cpuTimes = serverCpuMs,
+  idempotencyKey?: string,
+  accept?: string,
+): Promise<number> {
   const payload = JSON.stringify({ phones: Array.from({ length: BATCH }, nextNumber) });
   const cpu = cpuMs();
   const started = performance.now();

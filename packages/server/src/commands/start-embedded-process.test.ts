@@ -64,6 +64,9 @@ describe.runIf(existsSync(bin) && process.platform === 'linux')(
       });
       expect(await new Promise((resolve) => second.once('exit', resolve))).not.toBe(0);
       expect(refused).toContain(`is in use by process ${server.child.pid}`);
+      expect(readFileSync(join(dataDir, 'pglite.lock'), 'utf8')).toBe(
+        `${server.child.pid}\n${server.database}`,
+      );
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
       expect(isAlive(server.database)).toBe(false);
@@ -82,7 +85,9 @@ describe.runIf(existsSync(bin) && process.platform === 'linux')(
       expect(await second.exited).toBe(0);
     });
 
-    it('stops, exit code 1 and a clear error, when its database process dies', { timeout: 120_000 }, async () => {
+    it('stops, exit code 1 and a clear error, when its database process dies', {
+      timeout: 120_000,
+    }, async () => {
       const dataDir = tempDir('scrub-embedded-process-');
       const server = await startBuilt(dataDir);
       process.kill(server.database, 'SIGKILL');

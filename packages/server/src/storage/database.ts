@@ -7,7 +7,7 @@ import { Migrator } from 'kysely/migration';
 import type { DatabaseTarget } from '../config/targets.js';
 import { tracedPool } from '../tracing/traced-pool.js';
 import { restrictDataDir } from './data-dir.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { alsoLockedBy, lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
@@ -112,7 +112,9 @@ export function embeddedDatabaseMode(env: NodeJS.ProcessEnv = process.env): Embe
   const value = env[EMBEDDED_DATABASE_ENV]?.trim();
   if (!value) return DEFAULT_EMBEDDED_MODE;
   if (value === 'thread' || value === 'process' || value === 'inline') return value;
-  throw new Error(`${EMBEDDED_DATABASE_ENV} must be thread, process or inline, not ${JSON.stringify(value)}.`);
+  throw new Error(
+    `${EMBEDDED_DATABASE_ENV} must be thread, process or inline, not ${JSON.stringify(value)}.`,
+  );
 }
 
 /** PGlite itself or on its own thread: the calls the embedded database's handle makes. */
@@ -148,6 +150,7 @@ async function openEmbedded(dataDir: string | null, load: Blob | undefined): Pro
   let pglite: EmbeddedEngine;
   try {
     pglite = await startEmbedded(dataDir, load);
+    if (dataDir && pglite instanceof PGliteProcess && pglite.pid) alsoLockedBy(dataDir, pglite.pid);
   } catch (error) {
     unlock();
     throw error;
