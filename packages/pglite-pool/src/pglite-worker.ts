@@ -20,7 +20,8 @@ const ORPHAN_CLOSE_MS = 5_000;
 
 function send(reply: Reply, transfer?: ArrayBuffer): void {
   if (port) port.postMessage(reply, transfer ? [transfer] : []);
-  else if (ipc?.connected) ipc.send?.(reply);
+  // With a callback, a send that fails (the parent just died) is not an 'error' event: the disconnect follows.
+  else if (ipc?.connected) ipc.send?.(reply, undefined, undefined, () => {});
 }
 
 function onRequest(handle: (request: Request) => void): void {
