@@ -81,6 +81,9 @@ function endWithParent(pglite: PGlite, queue: () => Promise<void>): void {
   // The terminal's Ctrl+C and a service manager's SIGTERM are the parent's to act on: it closes us.
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
+  // Its stdout and stderr are the parent's: a reader of them that went away (EPIPE) is no reason to stop.
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
   ipc?.once('disconnect', () => {
     setTimeout(() => process.exit(1), ORPHAN_CLOSE_MS).unref();
     void queue()
