@@ -4,16 +4,37 @@ import { PGlite } from '@electric-sql/pglite';
 import type { PGliteThreadOptions, Reply, Request, ThreadError } from './pglite-thread-protocol.js';
 
 /**
- * PGlite on a thread of its own (`PGliteThread` starts it): runs each request in the order it
- * came, answers it, and passes on each `NOTIFY` on a channel the caller listens to.
+ * PGlite on a thread of its own (`PGliteThread` starts it) or in a process of its own
+ * (`PGliteProcess` forks it, its first message the options): runs each request in the order it
+ * came, answers it, and passes on each `NOTIFY` on a channel the caller listens to. A process
+ * ends with its parent: when the channel closes, it closes PGlite and exits.
  */
 const port = parentPort;
-if (!port) throw new Error('pglite-worker runs as a worker thread (PGliteThread starts it).');
+const ipc = port ? null : process;
+if (!port && !ipc?.send) {
+  throw new Error('pglite-worker runs as a worker thread or a forked process (PGliteThread starts it).');
+}
 
-const options = workerData as PGliteThreadOptions;
-const send = (reply: Reply) => port.postMessage(reply);
+/** How long a process whose parent is gone gives PGlite to write its last pages. */
+const ORPHAN_CLOSE_MS = 5_000;
 
-async function open(): Promise<PGlite> {
+function send(reply: Reply, transfer?: ArrayBuffer): void {
+  if (port) port.postMessage(reply, transfer ? [transfer] : []);
+  // With a callback, a send that fails (the parent just died) is not an 'error' event: the disconnect follows.
+  else if (ipc?.connected) ipc.send?.(reply, undefined, undefined, () => {});
+}
+
+function onRequest(handle: (request: Request) => void): void {
+  if (port) port.on('message', handle);
+  else ipc?.on('message', handle as (message: unknown) => void);
+}
+
+async function receiveOptions(): Promise<PGliteThreadOptions> {
+  if (port) return workerData as PGliteThreadOptions;
+  return new Promise((resolve) => ipc?.once('message', (message) => resolve(message as PGliteThreadOptions)));
+}
+
+async function open(options: PGliteThreadOptions): Promise<PGlite> {
   return PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir ? new Blob([options.loadDataDir]) : undefined,
@@ -55,30 +76,46 @@ async function run(pglite: PGlite, request: Request): Promise<unknown> {
   }
 }
 
+/** In a process: the parent closed the channel (it closed us, or it died). PGlite closes, then the process ends. */
+function endWithParent(pglite: PGlite, queue: () => Promise<void>): void {
+  // The terminal's Ctrl+C and a service manager's SIGTERM are the parent's to act on: it closes us.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {});
+  // Its stdout and stderr are the parent's: a reader of them that went away (EPIPE) is no reason to stop.
+  process.stdout.on('error', () => {});
+  process.stderr.on('error', () => {});
+  ipc?.once('disconnect', () => {
+    setTimeout(() => process.exit(1), ORPHAN_CLOSE_MS).unref();
+    void queue()
+      .then(() => (pglite.closed ? undefined : pglite.close()))
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  });
+}
+
 try {
-  const pglite = await open();
+  const pglite = await open(await receiveOptions());
   // One request at a time, in order: PGlite is one connection.
   let tail = Promise.resolve();
-  port.on('message', (request: Request) => {
+  onRequest((request) => {
     tail = tail.then(async () => {
       try {
         const value = await run(pglite, request);
-        if (value instanceof Uint8Array) {
-          port.postMessage({ kind: 'done', id: request.id, value } satisfies Reply, [
-            value.buffer as ArrayBuffer,
-          ]);
-        } else {
-          send({ kind: 'done', id: request.id, value });
-        }
+        const transfer = value instanceof Uint8Array ? (value.buffer as ArrayBuffer) : undefined;
+        send({ kind: 'done', id: request.id, value }, transfer);
       } catch (error) {
         send({ kind: 'error', id: request.id, error: toThreadError(error) });
       }
-      if (request.op === 'close') port.close();
+      if (request.op === 'close') port?.close();
     });
   });
+  if (ipc) endWithParent(pglite, () => tail);
   send({ kind: 'ready' });
 } catch (error) {
   send({ kind: 'failed', error: toThreadError(error) });
+  if (ipc) ipc.disconnect?.();
 }
 
 function toThreadError(error: unknown): ThreadError {

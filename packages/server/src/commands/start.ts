@@ -20,6 +20,12 @@ export function startCommand(): Command {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         process.once(signal, () => shutDown(server, logger, signal));
       }
+      // The embedded database's own process ended (SCRUB_EMBEDDED_DATABASE=process): no query can
+      // be answered, so the service stops, exit code 1, for its supervisor or operator to start again.
+      void server.database.lost?.then((error) => {
+        logger.error({ err: error }, 'the embedded database stopped: the service stops');
+        shutDown(server, logger, 'database lost', 1);
+      });
       const where =
         config.database.kind === 'pglite'
           ? `embedded PostgreSQL in ${config.database.dataDir}`
@@ -68,9 +74,10 @@ function releaseStartMemoryAfterFirstAnswer(server: RunningServer): void {
 /**
  * Stops taking connections and jobs, lets requests in flight and a running job finish within the
  * grace period (SCRUB_SHUTDOWN_GRACE_SECONDS), cuts what is left, then exits: 0 when nothing was
- * cut, 1 otherwise. A second signal ends the process at once (the default action: the handler ran once).
+ * cut (and the database was not lost), 1 otherwise. A second signal ends the process at once (the
+ * default action: the handler ran once).
  */
-function shutDown(server: RunningServer, logger: Logger, signal: string): void {
+function shutDown(server: RunningServer, logger: Logger, signal: string, exitCode: 0 | 1 = 0): void {
   const graceSeconds = server.shutdown.graceMs / 1000;
   logger.info({ signal, grace_seconds: graceSeconds }, 'shutting down');
   // Whatever hangs past the grace period and the close after it (a database that does not answer), the process ends.
@@ -84,7 +91,7 @@ function shutDown(server: RunningServer, logger: Logger, signal: string): void {
       if (cut.length > 0)
         logger.warn({ cut, grace_seconds: graceSeconds }, 'shut down, cutting what had not finished');
       else logger.info('shut down');
-      process.exit(cut.length > 0 ? 1 : 0);
+      process.exit(cut.length > 0 ? 1 : exitCode);
     },
     (error) => {
       logger.error({ err: error }, 'shutdown failed');

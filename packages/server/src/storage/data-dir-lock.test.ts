@@ -13,7 +13,7 @@ describe('the embedded database lock', () => {
   it('lets one process at a time open a data directory, and frees it on close', async () => {
     const dir = dataDir();
     const first = await openDatabase({ kind: 'pglite', dataDir: dir });
-    expect(readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(readFileSync(`${dir}.lock`, 'utf8').split('\n')[0]).toBe(String(process.pid));
     await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(
       /already open in this process/,
     );
@@ -29,7 +29,7 @@ describe('the embedded database lock', () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(`${dir}.lock`, String(dead));
     const database = await openDatabase({ kind: 'pglite', dataDir: dir });
-    expect(readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(readFileSync(`${dir}.lock`, 'utf8').split('\n')[0]).toBe(String(process.pid));
     await database.close();
   });
 
@@ -40,4 +40,15 @@ describe('the embedded database lock', () => {
     await database.close();
     expect(existsSync(`${dir}.lock`)).toBe(false);
   });
+});
+
+it('stays locked while a process that worked for a dead owner (its database process) lives', async () => {
+  const dir = dataDir();
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  writeFileSync(`${dir}.lock`, `${dead}\n${process.ppid}`);
+  await expect(openDatabase({ kind: 'pglite', dataDir: dir })).rejects.toThrow(
+    `in use by process ${process.ppid}`,
+  );
+  writeFileSync(`${dir}.lock`, `${dead}\n${dead}`);
+  await (await openDatabase({ kind: 'pglite', dataDir: dir })).close();
 });

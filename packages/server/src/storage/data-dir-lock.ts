@@ -1,16 +1,19 @@
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAlive } from '../process-alive.js';
 
 /** Directories this process holds: a lock file naming our pid but absent here is from an earlier life (a container restarted as pid 1). */
 const heldHere = new Set<string>();
 
-function holder(path: string): number | null {
+/** The pids the lock file names, one a line: the owner first, then processes working for it. */
+function holders(path: string): number[] {
   try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .map((line) => Number.parseInt(line, 10))
+      .filter((pid) => Number.isSafeInteger(pid) && pid > 0);
   } catch {
-    return null;
+    return [];
   }
 }
 
@@ -33,8 +36,9 @@ export function lockDataDir(dir: string): () => void {
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
-      const pid = holder(path);
-      if (pid !== null && pid !== process.pid && isAlive(pid)) {
+      // The owner, or a process that worked for it (its database process) and may still write.
+      const pid = holders(path).find((each) => each !== process.pid && isAlive(each));
+      if (pid !== undefined) {
         throw new Error(
           `The embedded database in ${dir} is in use by process ${pid} (a running scrub-server?). Stop it first: only one process at a time can open the embedded database. If no such process uses it, delete ${path}.`,
         );
@@ -44,6 +48,16 @@ export function lockDataDir(dir: string): () => void {
   }
   return () => {
     if (!heldHere.delete(path)) return;
-    if (holder(path) === process.pid) unlinkSync(path);
+    if (holders(path)[0] === process.pid) unlinkSync(path);
   };
+}
+
+/**
+ * Names `pid`, a process working on the data directory for this one (the embedded database's own
+ * process), in its lock: should this process die first, the directory stays locked until that one
+ * has ended too.
+ */
+export function alsoLockedBy(dir: string, pid: number): void {
+  const path = `${resolve(dir)}.lock`;
+  if (heldHere.has(path)) appendFileSync(path, `\n${pid}`);
 }

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { type PGliteConnection, PGlitePool, PGliteThread } from '@scrub/pglite-pool';
+import { type PGliteConnection, PGlitePool, PGliteProcess, PGliteThread } from '@scrub/pglite-pool';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { DatabaseTarget } from '../config/targets.js';
 import { tracedPool } from '../tracing/traced-pool.js';
 import { restrictDataDir } from './data-dir.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { alsoLockedBy, lockDataDir } from './data-dir-lock.js';
 import { migrationProvider } from './migrations/index.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
@@ -38,6 +38,11 @@ export interface DatabaseHandle {
    * Many rows go in faster so than through `insert ... unnest`; PostgreSQL keeps the insert.
    */
   copyIn?(statement: string, rows: string): Promise<void>;
+  /**
+   * The embedded database in a process of its own (`SCRUB_EMBEDDED_DATABASE=process`) only:
+   * settles with why, should that process end on its own (every query fails from then on).
+   */
+  lost?: Promise<Error>;
   /** The PostgreSQL pool's connections now (metrics); null for the embedded database's single one. */
   poolUse(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
@@ -92,10 +97,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 
 /**
  * Where the embedded database runs: `thread`, on a worker thread of its own (PGlite's work beside
- * the service's event loop, on another core), or `inline`, in the service's own event loop.
- * `SCRUB_EMBEDDED_DATABASE` chooses; see docs/operations.md.
+ * the service's event loop, on another core), `process`, in a child process of its own (the same,
+ * and V8's optimising compiler kept off PGlite: far less memory), or `inline`, in the service's
+ * own event loop. `SCRUB_EMBEDDED_DATABASE` chooses; see docs/operations.md.
  */
-export type EmbeddedDatabaseMode = 'thread' | 'inline';
+export type EmbeddedDatabaseMode = 'thread' | 'process' | 'inline';
 export const EMBEDDED_DATABASE_ENV = 'SCRUB_EMBEDDED_DATABASE';
 // Measured faster on the thread: docs/benchmarks.md ("The embedded database on a thread of its own").
 // Inline by default: on the thread, `scrub verify -` (batches from stdin) was charged more credits than
@@ -105,8 +111,10 @@ const DEFAULT_EMBEDDED_MODE: EmbeddedDatabaseMode = 'inline';
 export function embeddedDatabaseMode(env: NodeJS.ProcessEnv = process.env): EmbeddedDatabaseMode {
   const value = env[EMBEDDED_DATABASE_ENV]?.trim();
   if (!value) return DEFAULT_EMBEDDED_MODE;
-  if (value === 'thread' || value === 'inline') return value;
-  throw new Error(`${EMBEDDED_DATABASE_ENV} must be thread or inline, not ${JSON.stringify(value)}.`);
+  if (value === 'thread' || value === 'process' || value === 'inline') return value;
+  throw new Error(
+    `${EMBEDDED_DATABASE_ENV} must be thread, process or inline, not ${JSON.stringify(value)}.`,
+  );
 }
 
 /** PGlite itself or on its own thread: the calls the embedded database's handle makes. */
@@ -116,13 +124,15 @@ type EmbeddedEngine = PGliteConnection & {
 };
 
 async function startEmbedded(dataDir: string | null, load: Blob | undefined): Promise<EmbeddedEngine> {
-  if (embeddedDatabaseMode() === 'thread') {
-    return PGliteThread.create({
+  const mode = embeddedDatabaseMode();
+  if (mode !== 'inline') {
+    const options = {
       dataDir: dataDir ?? undefined,
       loadDataDir: load && new Uint8Array(await load.arrayBuffer()),
       settings: PGLITE_SETTINGS,
       numberTypes: [INT8, NUMERIC],
-    });
+    };
+    return mode === 'process' ? PGliteProcess.create(options) : PGliteThread.create(options);
   }
   const { PGlite } = await import('@electric-sql/pglite');
   return PGlite.create({
@@ -140,6 +150,7 @@ async function openEmbedded(dataDir: string | null, load: Blob | undefined): Pro
   let pglite: EmbeddedEngine;
   try {
     pglite = await startEmbedded(dataDir, load);
+    if (dataDir && pglite instanceof PGliteProcess && pglite.pid) alsoLockedBy(dataDir, pglite.pid);
   } catch (error) {
     unlock();
     throw error;
@@ -162,6 +173,7 @@ async function openEmbedded(dataDir: string | null, load: Blob | undefined): Pro
         else await (pglite as unknown as PGlite).query(statement, [], { blob: new Blob([rows]) });
       });
     },
+    ...(pglite instanceof PGliteProcess && { lost: pglite.lost }),
     poolUse: () => null,
     async close() {
       await db.destroy();

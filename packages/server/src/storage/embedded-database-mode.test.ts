@@ -18,12 +18,13 @@ it('reads where the embedded database runs from SCRUB_EMBEDDED_DATABASE, and ref
   expect(embeddedDatabaseMode({})).toBe('inline');
   expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: 'thread' })).toBe('thread');
   expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: ' inline ' })).toBe('inline');
+  expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: 'process' })).toBe('process');
   expect(() => embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: 'threads' })).toThrow(
-    'SCRUB_EMBEDDED_DATABASE must be thread or inline',
+    'SCRUB_EMBEDDED_DATABASE must be thread, process or inline',
   );
 });
 
-describe.each(['thread', 'inline'] as const)('the embedded database, %s', (mode) => {
+describe.each(['thread', 'process', 'inline'] as const)('the embedded database, %s', (mode) => {
   it('migrates, answers, keeps a transaction whole, hears NOTIFY, and keeps its data across a restart', {
     timeout: 120_000,
   }, async () => {
