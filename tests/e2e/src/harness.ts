@@ -59,11 +59,12 @@ function binPath(packageName: string, command: string): string {
 /**
  * Only what the programs need: a DATABASE_URL, NODE_ENV or SCRUB_* setting from the machine running
  * the tests must not switch the server to another database or the CLI to another API. The test
- * run's empty PGlite cluster goes along, so a server in a new data directory skips initdb.
+ * run's empty PGlite cluster goes along, so a server in a new data directory skips initdb, and so
+ * does SCRUB_EMBEDDED_DATABASE (where the embedded database runs), so that the suite runs each way.
  */
 function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const { PATH, SCRUB_TEST_PGLITE_TEMPLATE } = process.env;
-  return { PATH, SCRUB_TEST_PGLITE_TEMPLATE, NO_COLOR: '1', ...extra };
+  const { PATH, SCRUB_TEST_PGLITE_TEMPLATE, SCRUB_EMBEDDED_DATABASE } = process.env;
+  return { PATH, SCRUB_TEST_PGLITE_TEMPLATE, SCRUB_EMBEDDED_DATABASE, NO_COLOR: '1', ...extra };
 }
 
 function collect(child: ChildProcess): { stdout: () => string; stderr: () => string; exit: Promise<Exit> } {

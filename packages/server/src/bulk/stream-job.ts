@@ -41,6 +41,8 @@ import type { BulkServices } from './setup.js';
 const MAX_BLOCK = 250_000;
 /** Bytes the row count may run ahead of the scrub before reading more of the request waits. */
 const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
+/** Rows are counted this many bytes at a time at most: where they end, a charge or a cut may fall. */
+const COUNT_STEP_BYTES = 16 * 1024;
 /** The largest piece handed to the scrub at once, and the first (each next one twice the last). */
 const MAX_PIECE_BYTES = 1024 * 1024;
 const FIRST_PIECE_BYTES = 64 * 1024;
@@ -393,12 +395,16 @@ class StreamJob {
 
   async *#countInput(): AsyncGenerator<Buffer> {
     for await (const chunk of this.#opened!.chunks) {
-      while (this.#pendingBytes > MAX_AHEAD_BYTES && this.#running()) await this.#changed();
-      if (!this.#running()) return;
-      this.#pending.push(chunk);
-      this.#pendingBytes += chunk.length;
-      this.#wake();
-      yield chunk;
+      // However large the chunks that arrive: a balance short of a whole chunk still pays for its first rows.
+      for (let at = 0; at < chunk.length; at += COUNT_STEP_BYTES) {
+        const step = chunk.subarray(at, at + COUNT_STEP_BYTES);
+        while (this.#pendingBytes > MAX_AHEAD_BYTES && this.#running()) await this.#changed();
+        if (!this.#running()) return;
+        this.#pending.push(step);
+        this.#pendingBytes += step.length;
+        this.#wake();
+        yield step;
+      }
     }
   }
 
@@ -486,7 +492,24 @@ class StreamJob {
         if (!reserved.ok) {
           if (reserved.reason === 'lost') throw new Error('the streamed job was taken from its request');
           const ranOut = new CreditsRanOut(need, reserved.available, reserved.reason === 'paused');
-          this.#stopAtLastPaidRow(ranOut, batch.filter((boundary) => boundary.rows * price <= charged).pop());
+          let paid = batch.filter((boundary) => boundary.rows * price <= charged).pop();
+          // The balance may still pay for the rows up to a later row end of the batch: they go out.
+          const covered = batch
+            .filter(({ rows }) => rows * price > charged && rows * price - charged <= reserved.available)
+            .pop();
+          if (covered && reserved.reason === 'credits') {
+            const part = await reserveStreamCredits(
+              db,
+              this.job.id,
+              this.workerId,
+              covered.rows * price - charged,
+              0,
+              this.#paidRows,
+            );
+            if (this.#stopAt !== null) return;
+            if (part.ok) paid = covered;
+          }
+          this.#stopAtLastPaidRow(ranOut, paid);
           throw ranOut;
         }
         // An unlimited account is charged nothing: a reservation of 0 covers every row.

@@ -79,8 +79,10 @@ export class AnswerCache {
       this.#evict(this.#size - this.#maxEntries + Math.floor(this.#maxEntries / 64));
   }
 
-  delete(profileId: string, generation: string, e164: string): void {
+  /** Forgets the number's answer; with `entry`, only while the answer held is that one. */
+  delete(profileId: string, generation: string, e164: string, entry?: CachedAnswer): void {
     const bucket = this.#bucket(profileId, generation, false);
+    if (entry !== undefined && bucket?.get(e164)?.entry !== entry) return;
     if (!bucket?.delete(e164)) return;
     this.#size--;
     if (bucket.size === 0) this.#drop(`${profileId}|${generation}`);

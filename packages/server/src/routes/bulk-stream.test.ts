@@ -232,6 +232,20 @@ describe.each(testDatabases())('POST /bulk/jobs/stream on $kind', (kind) => {
     await expectPartOf(done, headers, [400, 3], profileId, 120);
   });
 
+  it('scrubs and charges the rows the balance covers when more arrive at once than it can pay for', async () => {
+    // Sent whole: the service reads it in chunks of many hundred records, more than 300 credits pay for.
+    const { headers, profileId } = await account(300);
+    const file = leadFile(3_000, 4);
+    const res = await stream(headers, file);
+    expect(res.status).toBe(200);
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    const done = await job(headers, res.headers.get(JOB_ID_HEADER)!);
+    expect(done.error).toBe(streamStoppedPartWay('credits', done.total_rows!));
+    expect(done.total_rows).toBeGreaterThan(0);
+    expect(done.total_rows).toBeLessThanOrEqual(300);
+    await expectPartOf(done, headers, [3_000, 4], profileId, 300);
+  });
+
   it('keeps and charges the rows before a part of the file it cannot read, once rows went out', async () => {
     const { headers, profileId } = await account(10_000);
     const lines = leadRecords(2_000, 11);

@@ -51,6 +51,7 @@ const TWILIO: Map<string, StandInAnswer> = new Map([
   ['+12012340004', { fail: 'http_500' }],
   ['+12012340005', { type: 'pager', carrier_name: 'Pager Co' }],
   ['+12012340006', { type: 'landline', carrier_name: 'Verizon New Jersey' }],
+  ['+12012340007', { type: 'mobile', carrier_name: 'T-Mobile USA, Inc.' }],
 ]);
 
 let accounts = 0;
@@ -213,6 +214,21 @@ describe.each(testDatabases())('line type source and carrier lookups on $kind', 
     const asked = standIn.asked.length;
     await verify(t, (await account(t, 10)).headers, '201-234-0004');
     expect(standIn.asked.length).toBe(asked + 1);
+  });
+
+  it('charges a number checked twice at once with a lookup once: the other waits and is answered cached', async () => {
+    const { profileId, headers } = await account(t, 10);
+    const both = await Promise.all([verify(t, headers, '201-234-0007'), verify(t, headers, '201-234-0007')]);
+
+    expect(both.map(({ status }) => status)).toEqual([200, 200]);
+    // Either may be the one that pays.
+    const answers = both.map(({ body }) => [body.line_type_source, body.cached, body.credits_deducted]);
+    expect(answers.sort()).toEqual([
+      ['carrier_lookup', false, 3],
+      ['carrier_lookup', true, 0],
+    ]);
+    expect(standIn.asked.filter((number) => number === '+12012340007')).toHaveLength(1);
+    expect((await ledgerTotals(t.database.db, profileId)).balance).toBe(7);
   });
 
   it('refuses a lookup the balance cannot pay for before asking Twilio', async () => {

@@ -179,6 +179,26 @@ describe.each(testDatabases())('POST /verify on $kind', (database) => {
     expect(await single(key, '202-333-4444')).toMatchObject({ cached: true, credits_deducted: 0 });
   });
 
+  it('charges a number once when batches side by side share it, whichever answers first', async () => {
+    const { key, profileId } = await account(1_000);
+    const numbers = Array.from({ length: 300 }, (_, i) => `201${260 + (i % 40)}${String(1000 + i)}`);
+    // As `scrub verify -` sends a list that repeats itself: several batches in flight at once.
+    const batches = [numbers.slice(0, 200), numbers.slice(100, 300), numbers.slice(0, 100), numbers];
+    const answered = await Promise.all(batches.map((phones) => batch(key, { phones })));
+
+    expect(answered.map(({ status }) => status)).toEqual([200, 200, 200, 200]);
+    const paid = new Map<string, number>();
+    for (const { body } of answered) {
+      for (const item of body.results as { input: string; credits_deducted: number }[]) {
+        paid.set(item.input, (paid.get(item.input) ?? 0) + item.credits_deducted);
+      }
+    }
+    expect([...paid.values()].filter((credits) => credits !== 1)).toEqual([]);
+    const deducted = answered.reduce((sum, { body }) => sum + body.credits_deducted, 0);
+    expect(deducted).toBe(numbers.length);
+    expect(await balance(profileId)).toBe(1_000 - numbers.length);
+  });
+
   it('refuses a batch the balance cannot cover with a 402 saying how many it could pay for, charging nothing', async () => {
     const { key, profileId } = await account(2);
     const { status, body } = await batch(key, { phones: ['2012345678', '2023334444', '2192345678', 'nope'] });

@@ -17,7 +17,8 @@ import type { Principal } from '../auth/principal.js';
 import { withBatchLookups } from '../carrier-lookup/batch-lookups.js';
 import { lookupAnswered, withCarrierLookup } from '../carrier-lookup/carrier-answer.js';
 import { type CarrierLookups, carrierLookupsOrRefuse } from '../carrier-lookup/carrier-lookups.js';
-import type { AnswerCache, CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
+import type { CachedAnswer, CheckAnswer } from '../checks/answer-cache.js';
+import { type BatchBilling, billingOf } from '../checks/batch-billing.js';
 import type { CheckCharge } from '../checks/check-charger.js';
 import { checkLogRowOf } from '../checks/check-log.js';
 import { TestChecks } from '../checks/test-checks.js';
@@ -126,47 +127,6 @@ function minuteClocks(): () => CallingClock {
     }
     return clock;
   };
-}
-
-/** How a batch's valid numbers are paid: new ones, and ones the cache already answered. */
-interface BatchBilling {
-  /** Each distinct valid number's first answer in the batch: the one charged, when it is charged. */
-  first: Map<string, CheckAnswer>;
-  /** Distinct numbers to charge for. */
-  billable: string[];
-  /** Numbers answered from the cache, with the cached answer: paid for by an earlier check. */
-  cached: Map<string, CheckAnswer>;
-}
-
-/**
- * Sorts a batch's valid numbers as single checks would be charged: a number the cache answered
- * (and whose first check was paid for) is free; every other distinct number costs one credit,
- * however often the batch repeats it.
- */
-async function billingOf(
-  answers: CheckAnswer[],
-  cache: AnswerCache,
-  profileId: string,
-  generation: string,
-): Promise<BatchBilling> {
-  const first = new Map<string, CheckAnswer>();
-  const found: [string, CachedAnswer][] = [];
-  const billable: string[] = [];
-  for (const answer of answers) {
-    if (answer.line_type === 'invalid' || first.has(answer.phone_number)) continue;
-    first.set(answer.phone_number, answer);
-    const entry = cache.get(profileId, generation, answer.phone_number);
-    if (entry) found.push([answer.phone_number, entry]);
-    else billable.push(answer.phone_number);
-  }
-  const cached = new Map<string, CheckAnswer>();
-  // A cached answer whose first check is still being paid for waits for it; if that was refused, it is new.
-  const paid = await Promise.all(found.map(([, entry]) => entry.paid));
-  found.forEach(([e164, entry], i) => {
-    if (paid[i]) cached.set(e164, entry.answer);
-    else billable.push(e164);
-  });
-  return { first, billable, cached };
 }
 
 /**
@@ -379,18 +339,21 @@ async function answerOne(
     const next = answerCache.get(profileId, generation, e164);
     cached = next === cached ? undefined : next;
   }
-  if (lookups) {
-    await lookups.refuseUnaffordable(checkCharger, profileId, 1, e164);
-    answer = withCarrierLookup(answer, await lookups.lookUp(e164));
-  }
+  // Claimed at once, in the turn that found it new: a concurrent repeat waits for this charge.
   let settlePaid: (paid: boolean) => void = () => {};
-  answerCache.set(profileId, generation, e164, {
+  const claimed: CachedAnswer = {
     answer,
     paid: new Promise((resolve) => {
       settlePaid = resolve;
     }),
-  });
+  };
+  answerCache.set(profileId, generation, e164, claimed);
   try {
+    if (lookups) {
+      await lookups.refuseUnaffordable(checkCharger, profileId, 1, e164);
+      answer = withCarrierLookup(answer, await lookups.lookUp(e164));
+      claimed.answer = answer;
+    }
     // Asked before the charge: a provider that cannot answer fails the check, and nothing is charged.
     if (consentDate !== undefined) await addReassigned(context.reassigned.provider, [answer], consentDate);
     const lookupCredits = lookups && lookupAnswered(answer) ? lookups.credits : 0;
@@ -401,7 +364,7 @@ async function answerOne(
     settlePaid(true);
     return withCharge(answer, false, charge, clock, lists);
   } catch (error) {
-    answerCache.delete(profileId, generation, e164);
+    answerCache.delete(profileId, generation, e164, claimed);
     settlePaid(false);
     throw error;
   }
@@ -418,40 +381,42 @@ function verifyBatch(context: ServerContext): RouteHandler<typeof routes.verifyB
     const { generation, cost } = askedOf(context, checked.generation, { consentDate, lookups });
     const clock = clockOfThisMinute();
     let answers = phones.map((phone) => answerFor(phone, snapshot, dnc, versions, dataSource, dates));
-    const { first, billable, cached } = await billingOf(answers, answerCache, profileId, generation);
-    if (consentDate !== undefined) {
-      await reassignedOfBatch(
-        context,
-        answers,
-        { first, billable, cached },
-        profileId,
-        generation,
-        consentDate,
-      );
-    }
-    if (lookups) {
-      await lookups.refuseUnaffordable(checkCharger, profileId, billable.length, `batch of ${phones.length}`);
-      answers = await withBatchLookups(lookups, answers, first, billable, cached);
-    }
-    // Each answered lookup costs the operator's price on top of its check.
-    const lookupCredits = lookups?.credits ?? 0;
-    const lookupCost = (answer: CheckAnswer) => (lookupAnswered(answer) ? lookupCredits : 0);
-    const total = billable.reduce((sum, e164) => sum + cost + lookupCost(first.get(e164)!), 0);
-
-    // Remembered before the charge, as single checks are, so a concurrent repeat waits for it.
+    // Settles once this batch's charge has committed (true) or was refused (false).
     let settlePaid: (paid: boolean) => void = () => {};
     const paid = new Promise<boolean>((resolve) => {
       settlePaid = resolve;
     });
-    for (const e164 of billable) {
-      answerCache.set(profileId, generation, e164, { answer: first.get(e164)!, paid });
-    }
+    const billing = await billingOf(answers, answerCache, profileId, generation, paid);
+    const { first, billable, claimed, cached } = billing;
+    // Each answered lookup costs the operator's price on top of its check.
+    const lookupCredits = lookups?.credits ?? 0;
+    const lookupCost = (answer: CheckAnswer) => (lookupAnswered(answer) ? lookupCredits : 0);
     let charge: CheckCharge;
     try {
+      if (consentDate !== undefined) {
+        await reassignedOfBatch(context, answers, billing, profileId, generation, consentDate);
+      }
+      if (lookups) {
+        await lookups.refuseUnaffordable(
+          checkCharger,
+          profileId,
+          billable.length,
+          `batch of ${phones.length}`,
+        );
+        answers = await withBatchLookups(lookups, answers, first, billable, cached);
+        // A concurrent repeat gets the answer with its lookup, as this batch does.
+        billable.forEach((e164, i) => {
+          claimed[i]!.answer = first.get(e164)!;
+        });
+      }
+      const total = billable.reduce((sum, e164) => sum + cost + lookupCost(first.get(e164)!), 0);
       charge = await checkCharger.chargeBatch(profileId, total, `batch of ${phones.length}`);
       settlePaid(true);
     } catch (error) {
-      for (const e164 of billable) answerCache.delete(profileId, generation, e164);
+      // Nothing was charged: the claims go, and a check that waited for one pays for its number itself.
+      billable.forEach((e164, i) => {
+        answerCache.delete(profileId, generation, e164, claimed[i]);
+      });
       settlePaid(false);
       throw error;
     }

@@ -103,10 +103,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
  */
 export type EmbeddedDatabaseMode = 'thread' | 'process' | 'inline';
 export const EMBEDDED_DATABASE_ENV = 'SCRUB_EMBEDDED_DATABASE';
-// Measured faster on the thread: docs/benchmarks.md ("The embedded database on a thread of its own").
-// Inline by default: on the thread, `scrub verify -` (batches from stdin) was charged more credits than
-// it had numbers (the CLI's and e2e batch exactness tests), cause not yet found.
-const DEFAULT_EMBEDDED_MODE: EmbeddedDatabaseMode = 'inline';
+// On the thread by default: as fast or faster, and less CPU per check, in docs/benchmarks.md ("The
+// embedded database on a thread of its own"); every suite passes with it.
+const DEFAULT_EMBEDDED_MODE: EmbeddedDatabaseMode = 'thread';
 
 export function embeddedDatabaseMode(env: NodeJS.ProcessEnv = process.env): EmbeddedDatabaseMode {
   const value = env[EMBEDDED_DATABASE_ENV]?.trim();

@@ -14,8 +14,8 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-it('reads where the embedded database runs from SCRUB_EMBEDDED_DATABASE, and refuses a value it does not know', () => {
-  expect(embeddedDatabaseMode({})).toBe('inline');
+it('runs the embedded database on its thread unless SCRUB_EMBEDDED_DATABASE says inline, and refuses a value it does not know', () => {
+  expect(embeddedDatabaseMode({})).toBe('thread');
   expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: 'thread' })).toBe('thread');
   expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: ' inline ' })).toBe('inline');
   expect(embeddedDatabaseMode({ [EMBEDDED_DATABASE_ENV]: 'process' })).toBe('process');
