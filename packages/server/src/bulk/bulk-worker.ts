@@ -26,10 +26,21 @@ const MAX_ATTEMPTS = 3;
 /** Heartbeats in a row that fail before a worker gives a job up (another worker may have taken it over). */
 const MISSED_BEATS = 5;
 
+/** How a run of a job ended: here (with its row when completed), or left to another worker. */
+interface JobRun {
+  endedHere: boolean;
+  completed?: JobRow;
+}
+const ENDED_HERE: JobRun = { endedHere: true };
+const LEFT: JobRun = { endedHere: false };
+
 /** Reads a job's upload and writes its result: the CPU-bound part, off the API's event loop. */
 export interface JobProcessor {
-  /** Data records in the uploaded file (what submitting charges for); throws UnprocessableFile. */
-  count(job: JobRow): Promise<number>;
+  /**
+   * Data records in the uploaded file (what submitting charges for); throws UnprocessableFile.
+   * `file`: its bytes when at hand (an inline job's), counted without reading the store again.
+   */
+  count(job: JobRow, file?: Buffer): Promise<number>;
   /** Records, distinct valid numbers and duplicates of the uploaded file, for a quote; throws UnprocessableFile. */
   /** `dncLists`: the lists the job would answer from now, with their dates. */
   quote(
@@ -131,8 +142,11 @@ export class BulkWorker {
         if (logger) logger.error({ err: error }, 'bulk queue unavailable');
       }
       if (job) {
-        // Ended one way or the other unless this worker stopped or lost the job to another.
-        if (await this.#tracedJob(job)) await this.options.signals?.ended(job.id);
+        const run = await this.#tracedJob(job);
+        // Ended one way or the other unless this worker stopped or lost the job to another. Waiting
+        // clients are told first: the owner's mail is not what they wait for.
+        if (run.endedHere) await this.options.signals?.ended(job.id, run.completed);
+        if (run.completed) await this.#tellOwnerOf(run.completed);
         continue;
       }
       await this.#pause.wait(pollMs);
@@ -140,21 +154,21 @@ export class BulkWorker {
   }
 
   /** Runs the job in a span of its own: download, scrub and upload are its children (csv-processor.ts). */
-  #tracedJob(job: JobRow): Promise<boolean> {
+  #tracedJob(job: JobRow): Promise<JobRun> {
     const attributes = {
       'scrub.job.id': job.id,
       'scrub.job.attempt': job.attempts,
       'scrub.worker.id': this.id,
     };
     return inRootSpan(this.options.tracer ?? null, 'bulk job', { attributes }, async (span) => {
-      const ended = await this.#runJob(job);
-      span?.setAttributes({ 'scrub.job.ended_here': ended });
-      return ended;
+      const run = await this.#runJob(job);
+      span?.setAttributes({ 'scrub.job.ended_here': run.endedHere });
+      return run;
     });
   }
 
-  /** Runs the job; true when it ended here (completed or failed), false when it was left to another worker. */
-  async #runJob(job: JobRow): Promise<boolean> {
+  /** Runs the job: ended here (completed or failed), or left to another worker. */
+  async #runJob(job: JobRow): Promise<JobRun> {
     const { db, processor, logger, beatMs = 2000, onJobEnd } = this.options;
     const log = logger ? logger.child({ job_id: job.id, attempt: job.attempts }) : null;
     if (job.attempts > MAX_ATTEMPTS) {
@@ -167,7 +181,7 @@ export class BulkWorker {
         onJobEnd,
       );
       log?.error('bulk job given up');
-      return true;
+      return ENDED_HERE;
     }
     log?.info({ file: job.file_name }, 'bulk job started');
     let processed = 0;
@@ -218,12 +232,12 @@ export class BulkWorker {
     } catch (error) {
       if (lost) {
         log?.info('bulk job left to be taken over');
-        return false;
+        return LEFT;
       }
       if (this.#abort.signal.aborted) {
         this.#cut = true;
         await this.#putBack(job);
-        return false;
+        return LEFT;
       }
       const message =
         error instanceof UnprocessableFile
@@ -237,9 +251,14 @@ export class BulkWorker {
       clearInterval(heartbeat);
       this.#abort.signal.removeEventListener('abort', abortBoth);
     }
-    if (done)
-      await this.#tellOwner(done).catch((error) => log?.error({ err: error }, 'file-ready mail not stored'));
-    return true;
+    return done ? { endedHere: true, completed: done } : ENDED_HERE;
+  }
+
+  async #tellOwnerOf(job: JobRow): Promise<void> {
+    const { logger } = this.options;
+    await this.#tellOwner(job).catch((error) => {
+      if (logger) logger.error({ err: error, job_id: job.id }, 'file-ready mail not stored');
+    });
   }
 
   /** A job stopped in the middle goes back to the queue, and the other workers are told at once. */

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { DncListDate, ProofOperatorList } from '@scrub/contract';
 import {
@@ -190,11 +190,11 @@ export class CsvJobProcessor implements JobProcessor {
     }
   }
 
-  async count(job: JobRow): Promise<number> {
+  async count(job: JobRow, file?: Buffer): Promise<number> {
     try {
-      const engine = this.#engine(await this.#size(job));
+      const engine = this.#engine(file ? file.length : await this.#size(job));
       // The records are all a submit charges for; their numbers are read when the job runs.
-      const { rows } = await engine.rows(await this.#upload(job), {
+      const { rows } = await engine.rows(file ? Readable.from([file]) : await this.#upload(job), {
         phoneColumn: job.phone_col,
         header: job.header_row,
         ownedInput: true,

@@ -96,6 +96,26 @@ for (const testDatabase of testDatabases()) {
       expect((await answer).json()).toMatchObject({ status: 'completed', total_rows: 1, processed_rows: 1 });
     }, 20_000);
 
+    it('answers a held GET /bulk/jobs/{id}?wait= with the job as a plain GET then shows it', async () => {
+      const app = await createTestApp(files(), { database: here });
+      cleanups.push(() => app.app.close());
+      const headers = await customer(here.db);
+      const created = await app.app.inject({
+        method: 'POST',
+        url: '/bulk/jobs',
+        headers,
+        payload: { file_name: 'b.csv', phone_col: 0, header_row: 0, csv_content: '2012345678\n2015550123\n' },
+      });
+      const url = `/bulk/jobs/${created.json().job_id}`;
+      let held = (await app.app.inject({ method: 'GET', url: `${url}?wait=25`, headers })).json();
+      while (held.status !== 'completed') {
+        held = (await app.app.inject({ method: 'GET', url: `${url}?wait=25`, headers })).json();
+      }
+      const plain = (await app.app.inject({ method: 'GET', url, headers })).json();
+      expect(held).toEqual(plain);
+      expect(held).toMatchObject({ status: 'completed', total_rows: 2, credits: { charged: 2 } });
+    }, 20_000);
+
     it('refuses a wait over 25 s, naming the limit', async () => {
       const app = await createTestApp(files(), { database: here });
       cleanups.push(() => app.app.close());

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../storage/database.js';
+import type { JobRow } from './job-store.js';
 
 /** The database channel the bulk queue's news travels on (`NOTIFY`), between every process. */
 const CHANNEL = 'scrub_bulk_jobs';
@@ -9,8 +9,11 @@ const ENDED = 'ended:';
 
 /** A wait for one job's end, to be stopped whatever happens. */
 export interface JobEndWatch {
-  /** Settles when the job completes or fails (never rejects). */
-  ended: Promise<void>;
+  /**
+   * Settles when the job completes or fails (never rejects): with its row when a worker of this
+   * process completed it (nothing left to read), else null (read it again).
+   */
+  ended: Promise<JobRow | null>;
   stop(): void;
 }
 
@@ -24,7 +27,7 @@ export interface JobEndWatch {
 export class JobSignals {
   readonly #onQueued = new Set<() => void>();
   readonly #onAnyEnded = new Set<(jobId: string) => void>();
-  readonly #onEnded = new Map<string, Set<() => void>>();
+  readonly #onEnded = new Map<string, Set<(job: JobRow | null) => void>>();
   #unlisten: (() => Promise<void>) | null = null;
   /** The service is closing: waits end at once. */
   #closing = false;
@@ -45,8 +48,9 @@ export class JobSignals {
     return this.#send(QUEUED);
   }
 
-  /** Tells every waiting client the job has ended. */
-  ended(jobId: string): Promise<void> {
+  /** Tells every waiting client the job has ended; those of this process get `completed`, its row, when given. */
+  ended(jobId: string, completed?: JobRow): Promise<void> {
+    if (completed) for (const resolve of this.#onEnded.get(jobId) ?? []) resolve(completed);
     return this.#send(`${ENDED}${jobId}`);
   }
 
@@ -65,15 +69,15 @@ export class JobSignals {
   /** Starts watching for the job's end; watch before reading its status, so no end is missed. */
   watchEnd(jobId: string): JobEndWatch {
     let stop = () => {};
-    const ended = new Promise<void>((resolve) => {
+    const ended = new Promise<JobRow | null>((resolve) => {
       const set = this.#onEnded.get(jobId) ?? new Set();
       this.#onEnded.set(jobId, set);
       set.add(resolve);
-      if (this.#closing) resolve();
+      if (this.#closing) resolve(null);
       stop = () => {
         set.delete(resolve);
         if (set.size === 0 && this.#onEnded.get(jobId) === set) this.#onEnded.delete(jobId);
-        resolve();
+        resolve(null);
       };
     });
     return { ended, stop };
@@ -82,7 +86,7 @@ export class JobSignals {
   /** Ends every wait now (the service is closing): each waiting client is answered with its job's progress. */
   answerWaiting(): void {
     this.#closing = true;
-    for (const set of this.#onEnded.values()) for (const resolve of set) resolve();
+    for (const set of this.#onEnded.values()) for (const resolve of set) resolve(null);
     this.#onEnded.clear();
   }
 
@@ -97,14 +101,14 @@ export class JobSignals {
       for (const listener of this.#onQueued) listener();
     } else if (payload.startsWith(ENDED)) {
       const jobId = payload.slice(ENDED.length);
-      for (const resolve of this.#onEnded.get(jobId) ?? []) resolve();
+      for (const resolve of this.#onEnded.get(jobId) ?? []) resolve(null);
       for (const listener of this.#onAnyEnded) listener(jobId);
     }
   }
 
   async #send(payload: string): Promise<void> {
     try {
-      await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.database.db);
+      await this.database.notify(CHANNEL, payload);
     } catch (error) {
       if (this.logger) this.logger.warn({ err: error, payload }, 'bulk queue notification not sent');
     }

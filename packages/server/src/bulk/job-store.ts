@@ -234,41 +234,39 @@ export async function claimNextJob(
   workerId: string,
   staleSeconds: number,
 ): Promise<JobRow | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const next = await trx
-      .selectFrom('bulk_jobs')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'queued'),
-          eb.and([
-            eb('status', '=', 'processing'),
-            eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
-            // A streamed job's file came with its request: no worker can run it again.
-            eb('worker_id', 'not like', `${STREAM_WORKER_PREFIX}%`),
-          ]),
+  // One statement (the next job locked, skipping those others hold, and taken): no transaction
+  // of four round trips, on every poll of an idle worker too.
+  const next = db
+    .selectFrom('bulk_jobs')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'queued'),
+        eb.and([
+          eb('status', '=', 'processing'),
+          eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`),
+          // A streamed job's file came with its request: no worker can run it again.
+          eb('worker_id', 'not like', `${STREAM_WORKER_PREFIX}%`),
         ]),
-      )
-      .orderBy('submitted_at')
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!next) return undefined;
-    return trx
-      .updateTable('bulk_jobs')
-      .set({
-        status: 'processing',
-        worker_id: workerId,
-        heartbeat_at: sql<Date>`now()`,
-        attempts: sql<number>`attempts + 1`,
-        processed_rows: 0,
-        updated_at: new Date(),
-      })
-      .where('id', '=', next.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+      ]),
+    )
+    .orderBy('submitted_at')
+    .limit(1)
+    .forUpdate()
+    .skipLocked();
+  return db
+    .updateTable('bulk_jobs')
+    .set({
+      status: 'processing',
+      worker_id: workerId,
+      heartbeat_at: sql<Date>`now()`,
+      attempts: sql<number>`attempts + 1`,
+      processed_rows: 0,
+      updated_at: new Date(),
+    })
+    .where('id', '=', next)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**

@@ -50,10 +50,15 @@ export async function requireUploaded(
   if (!stored) {
     throw new ApiError('conflict', 'The file has not been uploaded yet: PUT it to the upload_url first.');
   }
-  if (stored.size > config.maxUploadBytes) {
+  refuseTooLarge(stored.size, config);
+}
+
+/** A file of `size` bytes over the size limit is refused (413). */
+export function refuseTooLarge(size: number, config: Pick<ServerConfig, 'maxUploadBytes'>): void {
+  if (size > config.maxUploadBytes) {
     throw new ApiError(
       'payload_too_large',
-      `The file is ${stored.size.toLocaleString('en-US')} bytes; the largest accepted is ${config.maxUploadBytes.toLocaleString('en-US')}.`,
+      `The file is ${size.toLocaleString('en-US')} bytes; the largest accepted is ${config.maxUploadBytes.toLocaleString('en-US')}.`,
     );
   }
 }

@@ -168,33 +168,36 @@ export class CheckLog {
 const COPY_STATEMENT = `copy check_log (profile_id, checked_at, input, phone_number, line_type, dnc, cached,
   credits, kind, via, api_key_id, actor_profile_id, answer) from '/dev/blob'`;
 
+/** Characters COPY's text format escapes. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
 /** A value in COPY's text format: null as `\N`, backslash, tab and line ends escaped. */
 function copyValue(value: string | null): string {
   if (value === null) return '\\N';
+  // Most values (numbers, the answer's JSON) hold none: checked once, not rewritten.
+  if (!COPY_SPECIAL.test(value)) return value;
   return value.replace(/[\\\t\n\r]/g, (c) =>
     c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
   );
 }
 
-/** The rows as COPY's text format: one line each, its columns in `COPY_STATEMENT`'s order. */
+/**
+ * The rows as COPY's text format: one line each, its columns in `COPY_STATEMENT`'s order. A batch's
+ * rows share their time: its text is written once per distinct moment, not per row.
+ */
 function copyTextOf(rows: CheckLogRow[]): string {
   let text = '';
+  let time: Date | null = null;
+  let timeText = '';
   for (const r of rows) {
-    text += `${[
-      r.profileId,
-      r.checkedAt.toISOString(),
-      copyValue(r.input),
-      copyValue(r.phoneNumber),
-      r.lineType,
-      r.dnc === null ? '\\N' : r.dnc ? 't' : 'f',
-      r.cached ? 't' : 'f',
-      String(r.credits),
-      r.kind,
-      r.via,
-      r.apiKeyId ?? '\\N',
-      r.actorProfileId ?? '\\N',
-      copyValue(r.answer),
-    ].join('\t')}\n`;
+    if (r.checkedAt !== time) {
+      time = r.checkedAt;
+      timeText = time.toISOString();
+    }
+    text +=
+      `${r.profileId}\t${timeText}\t${copyValue(r.input)}\t${copyValue(r.phoneNumber)}\t${r.lineType}\t` +
+      `${r.dnc === null ? '\\N' : r.dnc ? 't' : 'f'}\t${r.cached ? 't' : 'f'}\t${r.credits}\t${r.kind}\t` +
+      `${r.via}\t${r.apiKeyId ?? '\\N'}\t${r.actorProfileId ?? '\\N'}\t${copyValue(r.answer)}\n`;
   }
   return text;
 }

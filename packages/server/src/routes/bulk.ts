@@ -6,7 +6,7 @@ import { UnprocessableFile } from '../bulk/bulk-worker.js';
 import { createJob, getOwnJob, type JobRow, submitJob } from '../bulk/job-store.js';
 import { bulkJobOf } from '../bulk/job-view.js';
 import { runStreamJob } from '../bulk/stream-job.js';
-import { grantJobUpload, requireUpload } from '../bulk/upload-grant.js';
+import { grantJobUpload, refuseTooLarge, requireUpload } from '../bulk/upload-grant.js';
 import { lookupPriceOf, refuseStreamedLookup } from '../carrier-lookup/bulk-lookups.js';
 import type { ServerContext } from '../context.js';
 import { ApiError } from '../errors/api-error.js';
@@ -40,16 +40,21 @@ async function readFile<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Counts the records, charges them and queues the job. */
+/**
+ * Counts the records, charges them and queues the job. `file`: the bytes just stored, when the job
+ * came with them (inline): checked and counted as they are, without asking the store again.
+ */
 async function submit(
   { database, blobStore, bulk, config, referenceData, payments }: ServerContext,
   job: JobRow,
+  file?: Buffer,
 ): Promise<JobRow> {
   // A required list missing or stale: refused now, before any charge, rather than charged and
   // given back when the worker fails the job.
   refusePausedChecks(referenceData, config.requireDnc);
-  await requireUpload(blobStore, config, job);
-  const records = await readFile(() => bulk.processor.count(job));
+  if (file) refuseTooLarge(file.length, config);
+  else await requireUpload(blobStore, config, job);
+  const records = await readFile(() => bulk.processor.count(job, file));
   const queued = await submitJob(database.db, job, records);
   payments.balanceWatch.nudge(job.profile_id);
   await bulk.signals.queued();
@@ -95,8 +100,9 @@ function createBulkJob(context: ServerContext): RouteHandler<typeof routes.creat
     });
     if (body.csv_content !== undefined) {
       // The inline variant: the file comes with the job, which is submitted at once.
-      await blobStore.write(job.upload_key, Readable.from([Buffer.from(body.csv_content)]), 'text/csv');
-      const queued = await submit(context, job);
+      const file = Buffer.from(body.csv_content);
+      await blobStore.write(job.upload_key, Readable.from([file]), 'text/csv');
+      const queued = await submit(context, job, file);
       return {
         ...bulkJobOf(queued, publicUrl()),
         message: messages.jobQueued,
@@ -220,10 +226,11 @@ function getBulkJob({ database, bulk, publicUrl }: ServerContext): RouteHandler<
       if (!watch || !isRunning(job)) return bulkJobOf(job, publicUrl(), await creditsOfJob(db, job));
       const timer = setTimeout(watch.stop, (query.wait ?? 0) * 1000);
       request.raw.once('close', watch.stop);
-      await watch.ended;
+      // Completed by this process's worker: its row comes with the news, not read again.
+      const completed = await watch.ended;
       clearTimeout(timer);
       request.raw.off('close', watch.stop);
-      const ended = await getOwnJob(db, principal.profileId, params.job_id);
+      const ended = completed ?? (await getOwnJob(db, principal.profileId, params.job_id));
       return bulkJobOf(ended, publicUrl(), await creditsOfJob(db, ended));
     } finally {
       watch?.stop();

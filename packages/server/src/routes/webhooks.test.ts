@@ -283,6 +283,9 @@ describe('job events', () => {
     });
     const byType = Object.fromEntries(events.map((event) => [event.type, event]));
     expect(byType['job.completed']?.data.job).toMatchObject({ job_id: done.job_id, status: 'completed' });
+    // The job's credits as GET /bulk/jobs/{id} gives them: charged 2, nothing given back.
+    expect(byType['job.completed']?.data.job?.credits).toEqual(done.credits);
+    expect(done.credits).toMatchObject({ charged: 2, net: 2 });
     expect(byType['job.completed']?.id).toMatch(/^evt_/);
     expect(byType['job.failed']?.data.job).toMatchObject({
       job_id: failed.job_id,

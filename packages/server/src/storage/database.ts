@@ -8,6 +8,7 @@ import type { DatabaseTarget } from '../config/targets.js';
 import { tracedPool } from '../tracing/traced-pool.js';
 import { restrictDataDir } from './data-dir.js';
 import { alsoLockedBy, lockDataDir } from './data-dir-lock.js';
+import { InProcessNotices } from './in-process-notices.js';
 import { migrationProvider } from './migrations/index.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
@@ -25,6 +26,11 @@ export interface DatabaseHandle {
    * other, until the returned function is called. `select pg_notify(channel, payload)` sends them.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Sends `payload` on `channel` to every listener: `select pg_notify(...)` on PostgreSQL; on the
+   * embedded database, which no other process opens, straight to this handle's listeners.
+   */
+  notify(channel: string, payload: string): Promise<void>;
   /**
    * The embedded database on disk only: a consistent copy of it, PGlite's data directory as a
    * gzipped tarball. Taken between transactions (the one connection held, then a checkpoint), so
@@ -85,6 +91,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       db,
       kind: 'postgres',
       listen: (channel, onPayload) => listeners.listen(channel, onPayload),
+      notify: async (channel, payload) => {
+        await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+      },
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async close() {
         await listeners.close();
@@ -157,13 +166,19 @@ async function openEmbedded(dataDir: string | null, load: Blob | undefined): Pro
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: tracedPool(new PGlitePool(pglite), 'pglite') }),
   });
+  const notices = new InProcessNotices();
   return {
     db,
     kind: 'pglite',
     async listen(channel, onPayload) {
       const unlisten = await pglite.listen(channel, onPayload);
-      return () => unlisten();
+      const remove = notices.add(channel, onPayload);
+      return () => {
+        remove();
+        return unlisten();
+      };
     },
+    notify: async (channel, payload) => notices.send(channel, payload),
     ...(dataDir && { dumpEmbedded: (deadline: number) => dumpBetweenTransactions(db, pglite, deadline) }),
     // The pool lends its one connection to one borrower at a time: holding it, no transaction is open.
     copyIn: async (statement, rows) => {

@@ -1,5 +1,4 @@
 import { DncList, DncListBuilder, type DncSet } from '@scrub/engine';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { ReferenceSnapshot } from '../reference-data/reference-data.js';
 import type { DatabaseHandle } from '../storage/database.js';
@@ -81,7 +80,7 @@ export class SuppressionLists {
   async changed(profileId: string): Promise<void> {
     this.#forget(profileId);
     try {
-      await sql`select pg_notify(${CHANNEL}, ${profileId})`.execute(this.database.db);
+      await this.database.notify(CHANNEL, profileId);
     } catch (error) {
       // The other processes find the change within TRUSTED_MS anyway.
       if (this.logger) this.logger.warn({ err: error }, 'suppression list change not announced');

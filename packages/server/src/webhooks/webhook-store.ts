@@ -143,7 +143,8 @@ export async function recordEvent(
   input: {
     profileId: string;
     type: string;
-    data: Record<string, unknown>;
+    /** The event's data, or what makes it: made only when an endpoint takes the event. */
+    data: Record<string, unknown> | (() => Promise<Record<string, unknown>>);
     retryForSeconds: number;
     onlyEndpointId?: string;
     /**
@@ -168,7 +169,7 @@ export async function recordEvent(
     id: eventId,
     type: input.type,
     created: Math.floor(created.getTime() / 1000),
-    data: input.data,
+    data: typeof input.data === 'function' ? await input.data() : input.data,
   });
   await trx
     .insertInto('webhook_events')
