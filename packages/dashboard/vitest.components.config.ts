@@ -14,6 +14,10 @@ export default mergeConfig(
       include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
       environment: 'jsdom',
       setupFiles: ['src/test/setup-dom.ts'],
+      // The service these tests start runs inside jsdom, under Vite's transform, where the embedded
+      // database's worker script has no file path (`/@fs/...`): its database stays in the event loop.
+      // Where it runs is tested in packages/pglite-pool and the server's storage tests.
+      env: { SCRUB_EMBEDDED_DATABASE: 'inline' },
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },

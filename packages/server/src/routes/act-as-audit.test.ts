@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestDatabase, testDatabases } from '../../test/databases.js';
 import { poolSignUp, TEST_PASSWORD } from '../../test/pool-accounts.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -58,15 +58,22 @@ describe.each(testDatabases())("an acting session's audit entries on $kind", (da
     expect(added.status).toBe(200);
     expect((await call({ method: 'GET', url: '/verify?p=2015550199', headers: as })).status).toBe(200);
 
-    const audit = await call({ method: 'GET', url: `/admin/audit?subject_id=${userId}`, headers: boss });
-    const acting = audit.body.entries
-      .filter((entry: { action: string }) => entry.action.startsWith('act_as.'))
-      .map((entry: { action: string; detail: { method?: string; path?: string; status?: number } }) =>
-        entry.action === 'act_as.request'
-          ? `${entry.detail.method} ${entry.detail.path} ${entry.detail.status}`
-          : entry.action,
-      );
-    // Newest first.
-    expect(acting).toEqual(['GET /verify 200', 'POST /dnc/numbers 200', 'act_as.start']);
+    // An acting request is written down once answered (Fastify's onResponse), so the last one may
+    // land a moment after its answer: read the log until it is there.
+    await vi.waitFor(
+      async () => {
+        const audit = await call({ method: 'GET', url: `/admin/audit?subject_id=${userId}`, headers: boss });
+        const acting = audit.body.entries
+          .filter((entry: { action: string }) => entry.action.startsWith('act_as.'))
+          .map((entry: { action: string; detail: { method?: string; path?: string; status?: number } }) =>
+            entry.action === 'act_as.request'
+              ? `${entry.detail.method} ${entry.detail.path} ${entry.detail.status}`
+              : entry.action,
+          );
+        // Newest first.
+        expect(acting).toEqual(['GET /verify 200', 'POST /dnc/numbers 200', 'act_as.start']);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 });
