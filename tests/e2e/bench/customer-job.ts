@@ -372,7 +372,9 @@ async function main(): Promise<void> {
       streamed.length === 0 ? 'no streamed subject run' : `${target <= 0.35 ? 'met' : 'NOT MET'}`;
     out(
       `results ${same ? 'identical' : 'DIFFER'} (${mb(results[0]!.length)}); best streamed ${target.toFixed(2)}x the bare pass (target at most 0.35x): ${verdict}; ` +
-        `first bytes of the pipe after ${sec(best.pipe?.firstBytes ?? Number.NaN)} (target under 1 s)`,
+        (best.pipe?.firstBytes !== undefined
+          ? `first bytes of the pipe after ${sec(best.pipe.firstBytes)} (target under 1 s)`
+          : 'the pipe not run (--subjects)'),
     );
     if (!same) process.exitCode = 1;
     if (values.checks) {
