@@ -149,6 +149,9 @@ async function scrub(headers: Headers) {
 /**
  * A job that fails: a file streamed by an account with too few credits for it, cut off part-way.
  * (A required list that is missing now refuses the submit itself, so no job is made that way.)
+ * The account must afford the rows that arrive before the first charge (what came while the job
+ * was being made, read as one block): a balance short of that block refuses the whole request with
+ * a 402 and makes no job. 200 credits against 400 rows sent 20 at a time leaves room for ten sends.
  */
 let appUrl: string | undefined;
 async function scrubRunningOut(headers: Headers) {
@@ -265,7 +268,7 @@ describe('webhook endpoints', () => {
 
 describe('job events', () => {
   it('POSTs a signed job.completed when a job completes and job.failed when one fails', async () => {
-    const headers = await account(40);
+    const headers = await account(200);
     const endpoint = await addEndpoint(headers, '/jobs');
 
     loadFederal(true);
@@ -325,7 +328,7 @@ describe('job events', () => {
   });
 
   it('sends only the events an endpoint subscribed to', async () => {
-    const headers = await account(40);
+    const headers = await account(200);
     await addEndpoint(headers, '/only-failed', { events: ['job.failed'] });
     loadFederal(true);
     expect((await scrub(headers)).status).toBe('completed');
