@@ -10,8 +10,12 @@
 //   (defaults: 2 rounds, `verify.ts 10000 64`, `verify-batch.ts 10`, 16 connections, in memory;
 //   `disk`: the socket's PGlite on a fresh temporary data directory instead)
 //
-// The service's `pg` pool holds up to 10 connections and LISTEN one more of its own, so the socket
-// server must take at least 11: pglite-socket queues their queries onto PGlite's one session.
+// The service's `pg` pool holds up to 10 connections (fixed in src/storage/database.ts) and LISTEN
+// one more of its own, so the socket server must take at least 11 for the service to start.
+// pglite-socket then queues their protocol messages onto PGlite's one session one by one, and under
+// load one connection's Parse/Bind/Execute land between another's: `error: portal "" does not
+// exist`. Only a pool of 1 (with `max-connections` 2: the pool and LISTEN) is correct; that
+// needs the pool's size made a setting: docs/benchmarks.md, "Way (2)", says how it was measured.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -111,13 +115,14 @@ for (let round = 1; round <= ROUNDS; round++) {
     for (const { output, ok } of [single, batch]) {
       if (!ok || !output.includes(': exact')) {
         allExact = false;
-        console.log(`--- ${way}, round ${round}: failed or not exact ---\n${output}`);
+        console.log(`--- ${way}, round ${round}: failed or not exact ---\n${output.slice(0, 2000)}`);
       }
     }
     rows[`${round}. ${way}`] = {
       'load (1, 5, 15 min)': load,
       'GET /verify % of bare': match(single.output, /\/verify: ([\d.]+)% of bare/),
       'GET /verify req/s': tableRow(single.output, 'GET /verify'),
+      'GET /verify errors': match(single.output, /│ GET \/verify\s*│\s*\d+\s*│\s*\d+\s*│\s*(\d+)/),
       'GET run CPU ms': single.cpuMs.toFixed(0),
       'POST server-side numbers/s': tableRow(batch.output, 'POST /verify, server side'),
       'POST client-side numbers/s': tableRow(batch.output, 'POST /verify, client side'),
