@@ -1,19 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mobileAnswerOf } from '../../test/check-answers.js';
 import { AnswerCache, type CachedAnswer } from './answer-cache.js';
 
 const answer = (phone: string): CachedAnswer => ({
-  answer: {
-    phone_number: phone,
-    line_type: 'mobile',
-    dnc: 0,
-    invalid_reason: null,
-    invalid_message: null,
-    extension: null,
-    dnc_sources: [],
-    dnc_lists_checked: ['federal'],
-    data_source: 'sample',
-    dataset_versions: {},
-  },
+  answer: mobileAnswerOf(phone),
   paid: Promise.resolve(true),
 });
 

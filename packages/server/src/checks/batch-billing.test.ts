@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerCache, type CheckAnswer } from './answer-cache.js';
+import { mobileAnswerOf } from '../../test/check-answers.js';
+import { AnswerCache } from './answer-cache.js';
 import { billingOf } from './batch-billing.js';
-
-const answerOf = (phone: string): CheckAnswer => ({
-  phone_number: phone,
-  line_type: 'mobile',
-  dnc: 0,
-  invalid_reason: null,
-  invalid_message: null,
-  extension: null,
-  dnc_sources: [],
-  dnc_lists_checked: ['federal'],
-  data_source: 'sample',
-  dataset_versions: {},
-});
 
 /** A charge still in flight: its promise, and how it ends. */
 function charge() {
@@ -31,14 +19,14 @@ describe('billingOf', () => {
   it('bills a number once when two batches waiting on the same charge both find it new', async () => {
     const cache = new AnswerCache({ ttlSeconds: 60, maxEntries: 100 });
     const first = charge();
-    await billingOf([answerOf(X)], cache, 'a', 'g', first.paid);
+    await billingOf([mobileAnswerOf(X)], cache, 'a', 'g', first.paid);
 
     // Both wait for X's charge, then go on in the same turn of the event loop: Y is billed by one.
     const second = charge();
     const third = charge();
     const both = Promise.all([
-      billingOf([answerOf(X), answerOf(Y)], cache, 'a', 'g', second.paid),
-      billingOf([answerOf(X), answerOf(Y)], cache, 'a', 'g', third.paid),
+      billingOf([mobileAnswerOf(X), mobileAnswerOf(Y)], cache, 'a', 'g', second.paid),
+      billingOf([mobileAnswerOf(X), mobileAnswerOf(Y)], cache, 'a', 'g', third.paid),
     ]);
     first.settle(true);
     // Each batch's own charge goes through once it is made: the one that did not bill Y waits for it.
