@@ -153,13 +153,26 @@ export class RegistryInbox {
           claim.name === name
             ? null
             : `The same file (SHA-256 ${sha256}) was imported already, as ${claim.name} at ${claim.finished_at?.toISOString()} (${claim.dataset} version ${claim.version}): it was not imported again.`;
-        await folder.moveAside(name, reason === null ? 'imported' : 'rejected', reason, this.#signal());
-        return reason === null ? 'imported' : 'rejected';
+        if (reason !== null) {
+          await folder.moveAside(name, 'rejected', reason, this.#signal());
+          return 'rejected';
+        }
+        await folder.moveAside(name, 'imported', null, this.#signal()).catch(async (error: unknown) => {
+          // Another worker that imported it may have moved it aside first: gone is what was wanted.
+          if (await this.#waiting(name)) throw error;
+        });
+        return 'imported';
       }
       return await this.#import(name, copy, sha256, now);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /** Whether `name` still waits in the inbox (not moved aside). */
+  async #waiting(name: string): Promise<boolean> {
+    const entries = await this.options.folder.list(this.#signal());
+    return entries.some((entry) => entry.name === name);
   }
 
   async #import(name: string, copy: string, sha256: string, now: () => Date): Promise<keyof InboxLook> {
